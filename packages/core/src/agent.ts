@@ -1,0 +1,329 @@
+import { Conversation } from './conversation.js';
+import { AbortedError, AgentBusyError, PantoError, ProviderError, toError } from './errors.js';
+import type { AgentEvent, Receiver, StepResult } from './events.js';
+import { newId, systemClock, type Clock, type IdGenerator } from './ids.js';
+import {
+  addUsage,
+  assistantText,
+  emptyUsage,
+  toolCalls,
+  type AssistantMessage,
+  type CompactionMessage,
+  type Message,
+  type SystemMode,
+  type ToolCallBlock,
+  type ToolResultMessage,
+  type Usage,
+} from './messages.js';
+import type { Provider, ProviderEvent } from './provider.js';
+import type { DiskMessage, DiskMessageRecord, SessionStore } from './session-store.js';
+import { NullStore } from './stores/null-store.js';
+import { ToolRegistry } from './tool.js';
+
+export interface AgentConfig {
+  /** The model the agent talks to; `agent.provider` can be changed later (e.g. `/model`). */
+  provider: Provider;
+  /** The tools offered to the model; tools may be registered after the agent is built. */
+  tools?: ToolRegistry;
+  /** Provider calls one `runStep` may make before it stops (incomplete). Default 50. */
+  maxProviderCalls?: number;
+  /** Instructions for `compact()`; the default asks for a summary a model can continue from. */
+  compactionPrompt?: string;
+  /** Clock for entry timestamps (freeze it in tests). */
+  clock?: Clock;
+  /** Entry id generator (UUIDv7 by default; fix it in tests). */
+  ids?: IdGenerator;
+}
+
+export interface AgentOptions {
+  /** Where the session persists; a NullStore when absent. */
+  store?: SessionStore;
+  /** A conversation to adopt, e.g. from `store.loadConversation()`; a fresh one when absent. */
+  conversation?: Conversation;
+}
+
+export interface RunOptions {
+  /** Aborts the step: the HTTP request is cancelled, running tools are told, and what was committed stays persisted. */
+  signal?: AbortSignal;
+}
+
+export interface CompactionResult {
+  summary: string;
+  usage: Usage;
+}
+
+export const DEFAULT_COMPACTION_PROMPT = [
+  'Summarise the conversation so far so that it can continue from your summary alone.',
+  'Keep: the user\'s goals and constraints, decisions made, facts learned, files and code touched',
+  '(with paths), tool results that still matter, open questions and the next steps.',
+  'Write it as notes to yourself. Do not call any tools.',
+].join(' ');
+
+const ABORTED_TOOL_RESULT = 'Tool call aborted: the step was cancelled before this tool finished.';
+
+/**
+ * Owns a conversation and a session store, runs the provider/tool loop, and persists
+ * every message the moment it enters the conversation. The embedder never calls a
+ * persist function.
+ *
+ * @example
+ * const store = await FSJSONLStore.create(dir, { cwd: process.cwd() });
+ * const agent = new Agent({ provider: new OfflineProvider() }, { store });
+ * await agent.submitUserMessage('hello');       // on disk before any provider call
+ * const result = await agent.runStep((event) => {
+ *   if (event.type === 'text-delta') process.stdout.write(event.delta);
+ * });
+ */
+export class Agent {
+  readonly conversation: Conversation;
+  readonly sessionStore: SessionStore;
+  readonly tools: ToolRegistry;
+  provider: Provider;
+  readonly #maxProviderCalls: number;
+  readonly #compactionPrompt: string;
+  readonly #clock: Clock;
+  readonly #ids: IdGenerator;
+  #busy = false;
+
+  constructor(config: AgentConfig, options: AgentOptions = {}) {
+    this.provider = config.provider;
+    this.tools = config.tools ?? new ToolRegistry();
+    this.#maxProviderCalls = config.maxProviderCalls ?? 50;
+    this.#compactionPrompt = config.compactionPrompt ?? DEFAULT_COMPACTION_PROMPT;
+    this.#clock = config.clock ?? systemClock;
+    this.#ids = config.ids ?? newId;
+    this.sessionStore = options.store ?? new NullStore();
+    this.conversation = options.conversation ?? new Conversation();
+  }
+
+  /**
+   * Adds the user's prompt and persists it, stamped with the current provider and model,
+   * before it returns — so it is durable before any provider call.
+   */
+  async submitUserMessage(text: string): Promise<void> {
+    this.#assertIdle('submitUserMessage');
+    await this.#commit([{ role: 'user', content: text, provider: this.provider.name, model: this.provider.model }]);
+  }
+
+  /** Adds and persists a system message that replaces the system prompt or appends to it. */
+  async addSystemMessage(text: string, mode: SystemMode = 'append'): Promise<void> {
+    this.#assertIdle('addSystemMessage');
+    await this.#commit([{ role: 'system', content: text, mode }]);
+  }
+
+  /**
+   * Runs provider → tools → provider until the model stops. Each assistant message is
+   * persisted together with its tool results as one batch. A provider failure, or an
+   * abort, ends the step with what was committed persisted; it is reported as an `error`
+   * event and in the result, not thrown. A store failure is thrown.
+   */
+  async runStep(receiver: Receiver = () => {}, options: RunOptions = {}): Promise<StepResult> {
+    this.#assertIdle('runStep');
+    this.#busy = true;
+    const emit = safeReceiver(receiver);
+    const signal = options.signal ?? new AbortController().signal;
+    const added: Message[] = [];
+    let usage = emptyUsage();
+    let providerCalls = 0;
+    const finish = (result: Omit<StepResult, 'messages' | 'usage' | 'providerCalls'>): StepResult => {
+      const full: StepResult = { ...result, messages: added, usage, providerCalls };
+      if (full.error) emit({ type: 'error', error: full.error });
+      emit({ type: 'step-end', result: full });
+      return full;
+    };
+    const commit = async (messages: Message[]): Promise<void> => {
+      await this.#commit(messages, emit);
+      added.push(...messages);
+    };
+    try {
+      for (;;) {
+        if (signal.aborted) return finish({ stopReason: 'aborted', error: abortError(signal), incomplete: true });
+        if (providerCalls >= this.#maxProviderCalls) {
+          return finish({
+            stopReason: this.conversation.lastAssistant()?.stop_reason ?? 'tool_use',
+            incomplete: true,
+          });
+        }
+        providerCalls++;
+        const outcome = await this.#callProvider(signal, emit);
+        if (outcome.type === 'error') {
+          const aborted = signal.aborted;
+          const partial = outcome.partial ? keepText(outcome.partial, aborted, outcome.error) : undefined;
+          if (partial) {
+            usage = addUsage(usage, partial.usage);
+            await commit([partial]);
+          }
+          return finish({
+            stopReason: aborted ? 'aborted' : 'error',
+            error: aborted ? abortError(signal) : outcome.error,
+            incomplete: true,
+          });
+        }
+        const message = outcome.message;
+        usage = addUsage(usage, message.usage);
+        emit({ type: 'message-end', message });
+        const calls = toolCalls(message);
+        if (calls.length === 0) {
+          await commit([message]);
+          return finish({ stopReason: message.stop_reason, incomplete: false });
+        }
+        const results = await this.#runTools(calls, signal, emit);
+        await commit([message, ...results]);
+        if (signal.aborted) return finish({ stopReason: 'aborted', error: abortError(signal), incomplete: true });
+      }
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  /**
+   * Summarises the conversation through the provider and persists a compaction entry;
+   * the conversation becomes its system messages plus the summary, and so does every
+   * later `loadConversation`. Throws (changing nothing) when the provider fails.
+   */
+  async compact(instructions?: string, options: RunOptions & { receiver?: Receiver } = {}): Promise<CompactionResult> {
+    this.#assertIdle('compact');
+    const messages = this.conversation.messages;
+    if (!messages.some((message) => message.role !== 'system')) {
+      throw new PantoError('nothing to compact: the conversation has no messages besides the system prompt');
+    }
+    this.#busy = true;
+    try {
+      const prompt = instructions?.trim()
+        ? `${this.#compactionPrompt}\n\nAdditional instructions: ${instructions.trim()}`
+        : this.#compactionPrompt;
+      const emit = safeReceiver(options.receiver ?? (() => {}));
+      const signal = options.signal ?? new AbortController().signal;
+      const outcome = await this.#callProvider(signal, emit, [...messages, { role: 'user', content: prompt }]);
+      if (outcome.type === 'error') throw outcome.error;
+      const summary = assistantText(outcome.message).trim();
+      if (summary === '') throw new ProviderError(this.provider.name, 'the provider returned an empty summary');
+      const compaction: CompactionMessage = {
+        role: 'compaction',
+        summary,
+        provider: outcome.message.provider,
+        model: outcome.message.model,
+        usage: outcome.message.usage,
+        prior_usage: this.conversation.usage(),
+      };
+      const { role: _role, ...fields } = compaction;
+      await this.sessionStore.appendMessages([
+        { type: 'compaction', id: this.#ids(), timestamp: this.#clock().toISOString(), ...fields },
+      ]);
+      this.conversation.replaceAll([...messages.filter((message) => message.role === 'system'), compaction]);
+      return { summary, usage: compaction.usage };
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  /** Persists messages as one batch, then adds them to the conversation. */
+  async #commit(messages: Message[], emit?: (event: AgentEvent) => void): Promise<void> {
+    const timestamp = this.#clock().toISOString();
+    const records: DiskMessage[] = messages.map((message): DiskMessageRecord => {
+      if (message.role === 'compaction') throw new PantoError('compactions are committed by compact()');
+      return { type: 'message', id: this.#ids(), timestamp, message };
+    });
+    await this.sessionStore.appendMessages(records);
+    this.conversation.push(...messages);
+    emit?.({ type: 'persist', records });
+  }
+
+  async #callProvider(
+    signal: AbortSignal,
+    emit: (event: AgentEvent) => void,
+    messages: readonly Message[] = this.conversation.messages,
+  ): Promise<Extract<ProviderEvent, { type: 'message-end' | 'error' }>> {
+    const provider = this.provider;
+    emit({ type: 'message-start', provider: provider.name, model: provider.model });
+    try {
+      for await (const event of provider.stream({ messages, tools: this.tools.definitions() }, { signal })) {
+        if (event.type === 'message-end' || event.type === 'error') return event;
+        emit(event);
+      }
+      return { type: 'error', error: new ProviderError(provider.name, 'the provider stream ended without a message') };
+    } catch (error) {
+      return { type: 'error', error: signal.aborted ? abortError(signal) : toError(error) };
+    }
+  }
+
+  async #runTools(
+    calls: ToolCallBlock[],
+    signal: AbortSignal,
+    emit: (event: AgentEvent) => void,
+  ): Promise<ToolResultMessage[]> {
+    const results: ToolResultMessage[] = [];
+    for (const call of calls) {
+      if (signal.aborted) {
+        results.push(toolResult(call, ABORTED_TOOL_RESULT, true));
+        continue;
+      }
+      emit({ type: 'tool-execution-start', toolCall: call });
+      const result = await this.#runTool(call, signal);
+      emit({ type: 'tool-execution-end', toolCall: call, result });
+      results.push(result);
+    }
+    return results;
+  }
+
+  async #runTool(call: ToolCallBlock, signal: AbortSignal): Promise<ToolResultMessage> {
+    const tool = this.tools.get(call.name);
+    if (!tool) return toolResult(call, `Unknown tool: ${call.name}`, true);
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<ToolResultMessage>((resolve) => {
+      onAbort = () => resolve(toolResult(call, ABORTED_TOOL_RESULT, true));
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      const run = tool.execute(call.input, { signal, toolCallId: call.id }).then(
+        (output) =>
+          typeof output === 'string'
+            ? toolResult(call, output, false)
+            : toolResult(call, output.content, output.is_error ?? false),
+        (error: unknown) =>
+          signal.aborted
+            ? toolResult(call, ABORTED_TOOL_RESULT, true)
+            : toolResult(call, `Tool ${call.name} failed: ${toError(error).message}`, true),
+      );
+      return await Promise.race([run, aborted]);
+    } finally {
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  #assertIdle(operation: string): void {
+    if (this.#busy) throw new AgentBusyError(operation);
+  }
+}
+
+function toolResult(call: ToolCallBlock, content: string, isError: boolean): ToolResultMessage {
+  return { role: 'tool_result', tool_call_id: call.id, tool_name: call.name, content, is_error: isError };
+}
+
+/** The part of a cut-short message worth keeping: its complete text, marked as cut short. */
+function keepText(partial: AssistantMessage, aborted: boolean, error: Error): AssistantMessage | undefined {
+  const content = partial.content.filter((block) => block.type === 'text' && block.text !== '');
+  if (content.length === 0) return undefined;
+  return {
+    ...partial,
+    content,
+    stop_reason: aborted ? 'aborted' : 'error',
+    error_message: partial.error_message ?? error.message,
+  };
+}
+
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.name !== 'AbortError') return new AbortedError(reason.message, { cause: reason });
+  return new AbortedError('the step was aborted', { cause: reason });
+}
+
+function safeReceiver(receiver: Receiver): (event: AgentEvent) => void {
+  return (event) => {
+    try {
+      receiver(event);
+    } catch {
+      // A receiver must not throw; if it does, persistence goes on regardless.
+    }
+  };
+}

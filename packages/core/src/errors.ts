@@ -1,0 +1,145 @@
+/** Every error panto throws on purpose derives from this. */
+export class PantoError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'PantoError';
+  }
+}
+
+/** What a store knows of a session's head when an append loses a race. */
+export interface SessionHead {
+  /** The id of the newest entry, when the store could tell. */
+  entryId?: string | null;
+  /** How many entries the session holds, when the store could tell. */
+  entryCount?: number;
+}
+
+/**
+ * Another handle appended to the session after this one last saw it. Nothing of the
+ * rejected batch was written. Reload (`loadConversation`) to catch up, then retry.
+ */
+export class SessionConflictError extends PantoError {
+  readonly sessionId: string;
+  readonly expected: SessionHead;
+  readonly current: SessionHead;
+  constructor(
+    sessionId: string,
+    detail: { expected: SessionHead; current: SessionHead },
+    options?: ErrorOptions,
+  ) {
+    super(
+      `session ${sessionId} was appended to by another writer since this handle last saw it; nothing was written`,
+      options,
+    );
+    this.name = 'SessionConflictError';
+    this.sessionId = sessionId;
+    this.expected = detail.expected;
+    this.current = detail.current;
+  }
+}
+
+/** No such session — or one the caller may not see; the two are deliberately the same. */
+export class SessionNotFoundError extends PantoError {
+  readonly sessionId: string;
+  constructor(sessionId: string, options?: ErrorOptions) {
+    super(`session not found: ${sessionId}`, options);
+    this.name = 'SessionNotFoundError';
+    this.sessionId = sessionId;
+  }
+}
+
+/** A session id prefix that matches more than one session. */
+export class AmbiguousSessionIdError extends PantoError {
+  readonly prefix: string;
+  readonly candidates: readonly string[];
+  constructor(prefix: string, candidates: readonly string[]) {
+    super(
+      `session id prefix "${prefix}" is ambiguous: it matches ${candidates.length} sessions (${candidates
+        .slice(0, 5)
+        .join(', ')}${candidates.length > 5 ? ', …' : ''})`,
+    );
+    this.name = 'AmbiguousSessionIdError';
+    this.prefix = prefix;
+    this.candidates = candidates;
+  }
+}
+
+/** A session id that is not an id: empty, or with a path separator or `..`. */
+export class InvalidSessionIdError extends PantoError {
+  readonly value: string;
+  constructor(value: string, reason: string) {
+    super(`invalid session id ${JSON.stringify(value)}: ${reason}`);
+    this.name = 'InvalidSessionIdError';
+    this.value = value;
+  }
+}
+
+/** A session log line that cannot be read. Nothing was changed. */
+export class SessionCorruptError extends PantoError {
+  /** The file, object key or other source the line came from. */
+  readonly source: string;
+  /** 1-based line number. */
+  readonly line: number;
+  constructor(source: string, line: number, reason: string, options?: ErrorOptions) {
+    super(`${source}:${line}: ${reason}`, options);
+    this.name = 'SessionCorruptError';
+    this.source = source;
+    this.line = line;
+  }
+}
+
+/** A batch a store refused before writing anything (duplicate ids, bad records, too big). */
+export class InvalidBatchError extends PantoError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'InvalidBatchError';
+  }
+}
+
+/** The agent was asked to do something while it is in the middle of a step. */
+export class AgentBusyError extends PantoError {
+  constructor(operation: string) {
+    super(`agent is busy: ${operation} called while a step or compaction is running`);
+    this.name = 'AgentBusyError';
+  }
+}
+
+/** A provider call failed: an HTTP error, a broken stream, or an error event. */
+export class ProviderError extends PantoError {
+  readonly provider: string;
+  /** HTTP status, when the failure had one. */
+  readonly status: number | undefined;
+  /** The provider's own error type (e.g. `rate_limit_error`), when it sent one. */
+  readonly type: string | undefined;
+  /** Whether retrying the same request later may succeed (429, 5xx, overload, dropped stream). */
+  readonly retryable: boolean;
+  constructor(
+    provider: string,
+    message: string,
+    detail: { status?: number; type?: string; retryable?: boolean } = {},
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = 'ProviderError';
+    this.provider = provider;
+    this.status = detail.status;
+    this.type = detail.type;
+    this.retryable = detail.retryable ?? false;
+  }
+}
+
+/** The step was aborted through its AbortSignal. */
+export class AbortedError extends PantoError {
+  constructor(message = 'aborted', options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'AbortedError';
+  }
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function toError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

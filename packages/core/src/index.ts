@@ -1,0 +1,66 @@
+export { Agent, DEFAULT_COMPACTION_PROMPT, type AgentConfig, type AgentOptions, type CompactionResult, type RunOptions } from './agent.js';
+export { Conversation } from './conversation.js';
+export * from './errors.js';
+export type { AgentEvent, Receiver, StepResult } from './events.js';
+export { newId, systemClock, type Clock, type IdGenerator } from './ids.js';
+export {
+  addUsage,
+  assistantText,
+  effectiveSystemPrompt,
+  emptyUsage,
+  messageUsage,
+  STOP_REASONS,
+  toolCalls,
+} from './messages.js';
+export type {
+  AssistantBlock,
+  AssistantMessage,
+  CompactionMessage,
+  JsonValue,
+  Message,
+  RedactedThinkingBlock,
+  Role,
+  StopReason,
+  SystemMessage,
+  SystemMode,
+  TextBlock,
+  ThinkingBlock,
+  ToolCallBlock,
+  ToolResultMessage,
+  Usage,
+  UserMessage,
+} from './messages.js';
+export type {
+  Provider,
+  ProviderCallOptions,
+  ProviderEndEvent,
+  ProviderEvent,
+  ProviderRequest,
+  ProviderStreamEvent,
+} from './provider.js';
+export { INTERRUPTED_TOOL_RESULT, rebuildConversation, repairToolResults, type RebuiltSession } from './rebuild.js';
+export {
+  decodeEntry,
+  decodeHeader,
+  decodeSession,
+  encodeBatch,
+  encodeBatchLines,
+  encodeHeader,
+  parseLine,
+  SESSION_FORMAT_VERSION,
+  type DecodedSession,
+  type SessionHeader,
+} from './session-format.js';
+export type {
+  ActiveModel,
+  DiskCompactionRecord,
+  DiskMessage,
+  DiskMessageRecord,
+  LoadedSession,
+  SessionEntry,
+  SessionStore,
+} from './session-store.js';
+export { chainBatch } from './stores/chain.js';
+export { MemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';
+export { NullStore } from './stores/null-store.js';
+export { ToolRegistry, type Tool, type ToolContext, type ToolDefinition, type ToolInputSchema, type ToolOutput } from './tool.js';

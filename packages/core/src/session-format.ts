@@ -1,0 +1,384 @@
+/**
+ * The session log format, shared by every store that writes JSONL (the filesystem store,
+ * S3 exports, imports): one JSON object per line, line 1 a header. See
+ * docs/session-format.md. Encoding is canonical — the same entries always give the same
+ * bytes, whatever key order the objects in memory had.
+ */
+import { SessionCorruptError } from './errors.js';
+import {
+  STOP_REASONS,
+  type AssistantBlock,
+  type AssistantMessage,
+  type Message,
+  type Usage,
+} from './messages.js';
+import type { DiskMessage, SessionEntry } from './session-store.js';
+
+/** The format version this code writes and the newest it reads. */
+export const SESSION_FORMAT_VERSION = 1;
+
+export interface SessionHeader {
+  type: 'session';
+  version: number;
+  /** The session id (UUIDv7); also the file name of a filesystem session. */
+  id: string;
+  /** ISO-8601 creation time. */
+  timestamp: string;
+  /** The working folder the session was started in, when there was one. */
+  cwd?: string;
+}
+
+export function encodeHeader(header: SessionHeader): string {
+  const out: SessionHeader = {
+    type: 'session',
+    version: header.version,
+    id: header.id,
+    timestamp: header.timestamp,
+  };
+  if (header.cwd !== undefined) out.cwd = header.cwd;
+  return `${JSON.stringify(out)}\n`;
+}
+
+/**
+ * Encodes one appended batch as lines (each ending in `\n`). A batch of more than one
+ * entry carries `batch_size` on its first line, so a reader can tell a batch cut short
+ * by a crash from a complete one.
+ */
+export function encodeBatch(entries: readonly SessionEntry[]): string {
+  let text = '';
+  for (let i = 0; i < entries.length; i++) {
+    text += encodeEntry(entries[i]!, i === 0 && entries.length > 1 ? entries.length : undefined);
+    text += '\n';
+  }
+  return text;
+}
+
+/** Encodes each entry of a batch as its own line (no trailing newline), as {@link encodeBatch} does. */
+export function encodeBatchLines(entries: readonly SessionEntry[]): string[] {
+  return entries.map((entry, i) =>
+    encodeEntry(entry, i === 0 && entries.length > 1 ? entries.length : undefined),
+  );
+}
+
+function encodeEntry(entry: SessionEntry, batchSize: number | undefined): string {
+  const head = {
+    type: entry.type,
+    id: entry.id,
+    parent_id: entry.parent_id,
+    timestamp: entry.timestamp,
+    ...(batchSize === undefined ? {} : { batch_size: batchSize }),
+  };
+  switch (entry.type) {
+    case 'message':
+      return JSON.stringify({ ...head, message: canonicalMessage(entry.message) });
+    case 'compaction':
+      return JSON.stringify({
+        ...head,
+        summary: entry.summary,
+        provider: entry.provider,
+        model: entry.model,
+        usage: canonicalUsage(entry.usage),
+        prior_usage: canonicalUsage(entry.prior_usage),
+      });
+  }
+}
+
+function canonicalUsage(usage: Usage): Usage {
+  return {
+    input_tokens: usage.input_tokens,
+    output_tokens: usage.output_tokens,
+    cache_read_tokens: usage.cache_read_tokens,
+    cache_write_tokens: usage.cache_write_tokens,
+  };
+}
+
+function canonicalBlock(block: AssistantBlock): AssistantBlock {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'thinking':
+      return { type: 'thinking', thinking: block.thinking, signature: block.signature };
+    case 'redacted_thinking':
+      return { type: 'redacted_thinking', data: block.data };
+    case 'tool_call':
+      return { type: 'tool_call', id: block.id, name: block.name, input: block.input };
+  }
+}
+
+function canonicalMessage(message: DiskMessageBody): DiskMessageBody {
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', content: message.content, mode: message.mode };
+    case 'user': {
+      const out: Message = { role: 'user', content: message.content };
+      if (message.provider !== undefined) out.provider = message.provider;
+      if (message.model !== undefined) out.model = message.model;
+      return out;
+    }
+    case 'assistant': {
+      const out: AssistantMessage = {
+        role: 'assistant',
+        content: message.content.map(canonicalBlock),
+        provider: message.provider,
+        model: message.model,
+        usage: canonicalUsage(message.usage),
+        stop_reason: message.stop_reason,
+      };
+      if (message.raw_stop_reason !== undefined) out.raw_stop_reason = message.raw_stop_reason;
+      if (message.error_message !== undefined) out.error_message = message.error_message;
+      return out;
+    }
+    case 'tool_result':
+      return {
+        role: 'tool_result',
+        tool_call_id: message.tool_call_id,
+        tool_name: message.tool_name,
+        content: message.content,
+        is_error: message.is_error,
+      };
+  }
+}
+
+type DiskMessageBody = Extract<DiskMessage, { type: 'message' }>['message'];
+
+// ---------------------------------------------------------------------------------------
+// Decoding
+
+export interface DecodedSession {
+  header: SessionHeader;
+  /** Every committed entry, in file order. */
+  entries: SessionEntry[];
+  /**
+   * Bytes of the file that hold committed lines. Anything after (a torn line, or the
+   * complete lines of a batch cut short by a crash) was never acknowledged to a writer.
+   */
+  committedBytes: number;
+  /** Whether the committed part ends without a newline (the next append must add one). */
+  needsNewline: boolean;
+}
+
+/**
+ * Decodes a whole session log. A torn last line, and the lines of a batch a crash cut
+ * short at the end of the log, are left out. Any other unreadable line is a
+ * `SessionCorruptError` naming `source` and the line.
+ */
+export function decodeSession(bytes: Uint8Array, source: string): DecodedSession {
+  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const lastNewline = buffer.lastIndexOf(0x0a);
+  const completeEnd = lastNewline + 1;
+  const text = buffer.toString('utf8', 0, completeEnd);
+  const lines = text.split('\n');
+  lines.pop(); // the empty string after the final newline
+
+  // An unterminated last line is torn unless it is a whole, valid entry.
+  let tailLine: string | undefined;
+  if (completeEnd < buffer.length) {
+    const tail = buffer.toString('utf8', completeEnd);
+    try {
+      const value: unknown = JSON.parse(tail);
+      if (lines.length > 0) {
+        decodeEntry(value, source, lines.length + 1);
+        tailLine = tail;
+      }
+    } catch {
+      tailLine = undefined;
+    }
+  }
+  if (tailLine !== undefined) lines.push(tailLine);
+
+  if (lines.length === 0) {
+    throw new SessionCorruptError(
+      source,
+      1,
+      buffer.length === 0 ? 'empty file: no session header' : 'session header is incomplete',
+    );
+  }
+  const header = decodeHeader(parseLine(lines[0]!, source, 1), source);
+
+  const entries: SessionEntry[] = [];
+  let batchStart = -1; // index into `entries` of the open batch's first entry
+  let batchLineStart = -1; // index into `lines` of the open batch's first line
+  let batchRemaining = 0;
+  for (let i = 1; i < lines.length; i++) {
+    const lineNumber = i + 1;
+    const line = lines[i]!;
+    const value = parseLine(line, source, lineNumber);
+    const batchSize = (value as { batch_size?: unknown }).batch_size;
+    if (batchSize !== undefined) {
+      if (batchRemaining > 0) {
+        throw new SessionCorruptError(source, lineNumber, 'a new batch starts inside an incomplete batch');
+      }
+      if (typeof batchSize !== 'number' || !Number.isInteger(batchSize) || batchSize < 2) {
+        throw new SessionCorruptError(source, lineNumber, 'batch_size must be an integer of at least 2');
+      }
+      batchStart = entries.length;
+      batchLineStart = i;
+      batchRemaining = batchSize;
+    }
+    entries.push(decodeEntry(value, source, lineNumber));
+    if (batchRemaining > 0) batchRemaining--;
+  }
+
+  let committedLines = lines.length;
+  if (batchRemaining > 0) {
+    entries.length = batchStart;
+    committedLines = batchLineStart;
+  }
+  let committedBytes = completeEnd + (tailLine === undefined ? 0 : Buffer.byteLength(tailLine));
+  let needsNewline = tailLine !== undefined;
+  if (committedLines < lines.length) {
+    for (let i = committedLines; i < lines.length; i++) {
+      committedBytes -= Buffer.byteLength(lines[i]!) + (i === lines.length - 1 && needsNewline ? 0 : 1);
+    }
+    needsNewline = false;
+  }
+  return { header, entries, committedBytes, needsNewline };
+}
+
+/** Decodes the lines of a log given as strings (an import); line 1 must be the header. */
+export function parseLine(line: string, source: string, lineNumber: number): object {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    throw new SessionCorruptError(source, lineNumber, 'not valid JSON', { cause: error });
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new SessionCorruptError(source, lineNumber, 'not a JSON object');
+  }
+  return value;
+}
+
+export function decodeHeader(value: object, source: string): SessionHeader {
+  const header = value as Partial<SessionHeader>;
+  if (header.type !== 'session') {
+    throw new SessionCorruptError(source, 1, 'line 1 is not a session header');
+  }
+  if (typeof header.version !== 'number' || !Number.isInteger(header.version)) {
+    throw new SessionCorruptError(source, 1, 'session header has no version');
+  }
+  if (header.version > SESSION_FORMAT_VERSION || header.version < 1) {
+    throw new SessionCorruptError(
+      source,
+      1,
+      `session format version ${header.version} is not supported (this panto reads up to ${SESSION_FORMAT_VERSION})`,
+    );
+  }
+  if (typeof header.id !== 'string' || header.id === '') {
+    throw new SessionCorruptError(source, 1, 'session header has no id');
+  }
+  if (typeof header.timestamp !== 'string') {
+    throw new SessionCorruptError(source, 1, 'session header has no timestamp');
+  }
+  if (header.cwd !== undefined && typeof header.cwd !== 'string') {
+    throw new SessionCorruptError(source, 1, 'session header cwd must be a string');
+  }
+  return header as SessionHeader;
+}
+
+/**
+ * Checks that a parsed line is a session entry and returns it typed. The check is
+ * shallow enough to keep loading close to the cost of JSON.parse, and deep enough that
+ * nothing a provider cannot send gets into a conversation.
+ */
+export function decodeEntry(value: unknown, source: string, lineNumber: number): SessionEntry {
+  const fail = (reason: string): never => {
+    throw new SessionCorruptError(source, lineNumber, reason);
+  };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('not a JSON object');
+  const entry = value as Record<string, unknown>;
+  if (typeof entry.id !== 'string' || entry.id === '') fail('entry has no id');
+  if (entry.parent_id !== null && typeof entry.parent_id !== 'string') fail('entry parent_id must be a string or null');
+  if (typeof entry.timestamp !== 'string') fail('entry has no timestamp');
+  switch (entry.type) {
+    case 'message': {
+      const reason = messageProblem(entry.message);
+      if (reason !== undefined) fail(reason);
+      break;
+    }
+    case 'compaction':
+      if (typeof entry.summary !== 'string') fail('compaction has no summary');
+      if (typeof entry.provider !== 'string' || typeof entry.model !== 'string') fail('compaction has no provider/model');
+      if (!isUsage(entry.usage) || !isUsage(entry.prior_usage)) fail('compaction usage is malformed');
+      break;
+    case 'session':
+      fail('a second session header');
+      break;
+    default:
+      fail(`unknown entry type ${JSON.stringify(entry.type)}`);
+  }
+  return value as SessionEntry;
+}
+
+function isUsage(value: unknown): value is Usage {
+  if (typeof value !== 'object' || value === null) return false;
+  const usage = value as Record<string, unknown>;
+  return (
+    typeof usage.input_tokens === 'number' &&
+    typeof usage.output_tokens === 'number' &&
+    typeof usage.cache_read_tokens === 'number' &&
+    typeof usage.cache_write_tokens === 'number'
+  );
+}
+
+const STOP_REASON_SET: ReadonlySet<string> = new Set(STOP_REASONS);
+
+function messageProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return 'message entry has no message';
+  const message = value as Record<string, unknown>;
+  switch (message.role) {
+    case 'system':
+      if (typeof message.content !== 'string') return 'system message content must be a string';
+      if (message.mode !== 'replace' && message.mode !== 'append') return 'system message mode must be "replace" or "append"';
+      return undefined;
+    case 'user':
+      if (typeof message.content !== 'string') return 'user message content must be a string';
+      return undefined;
+    case 'tool_result':
+      if (typeof message.tool_call_id !== 'string') return 'tool result has no tool_call_id';
+      if (typeof message.tool_name !== 'string') return 'tool result has no tool_name';
+      if (typeof message.content !== 'string') return 'tool result content must be a string';
+      if (typeof message.is_error !== 'boolean') return 'tool result is_error must be a boolean';
+      return undefined;
+    case 'assistant': {
+      if (!Array.isArray(message.content)) return 'assistant content must be an array';
+      for (const block of message.content as unknown[]) {
+        const reason = blockProblem(block);
+        if (reason !== undefined) return reason;
+      }
+      if (typeof message.provider !== 'string' || typeof message.model !== 'string') return 'assistant message has no provider/model';
+      if (!isUsage(message.usage)) return 'assistant usage is malformed';
+      if (typeof message.stop_reason !== 'string' || !STOP_REASON_SET.has(message.stop_reason)) {
+        return `unknown stop_reason ${JSON.stringify(message.stop_reason)}`;
+      }
+      return undefined;
+    }
+    default:
+      return `unknown message role ${JSON.stringify(message.role)}`;
+  }
+}
+
+function blockProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return 'content block is not an object';
+  const block = value as Record<string, unknown>;
+  switch (block.type) {
+    case 'text':
+      return typeof block.text === 'string' ? undefined : 'text block has no text';
+    case 'thinking':
+      return typeof block.thinking === 'string' && typeof block.signature === 'string'
+        ? undefined
+        : 'thinking block needs thinking and signature';
+    case 'redacted_thinking':
+      return typeof block.data === 'string' ? undefined : 'redacted_thinking block has no data';
+    case 'tool_call':
+      return typeof block.id === 'string' &&
+        typeof block.name === 'string' &&
+        typeof block.input === 'object' &&
+        block.input !== null &&
+        !Array.isArray(block.input)
+        ? undefined
+        : 'tool_call block needs id, name and an object input';
+    default:
+      return `unknown content block type ${JSON.stringify(block.type)}`;
+  }
+}

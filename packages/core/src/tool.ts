@@ -1,0 +1,77 @@
+import type { JsonValue } from './messages.js';
+
+/** A JSON Schema for a tool's input; the top level is an object schema. */
+export interface ToolInputSchema {
+  type: 'object';
+  properties?: { [name: string]: JsonValue };
+  required?: string[];
+  [keyword: string]: JsonValue | undefined;
+}
+
+/** What a model is told about a tool. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly input_schema: ToolInputSchema;
+}
+
+export interface ToolContext {
+  /** Aborted when the step is aborted; long-running tools must stop promptly. */
+  readonly signal: AbortSignal;
+  /** The provider's id of this call. */
+  readonly toolCallId: string;
+}
+
+/** What a tool returns: its text, and whether it is an error the model should see. */
+export type ToolOutput = string | { content: string; is_error?: boolean };
+
+/**
+ * Something the model can call.
+ *
+ * @example
+ * const clock: Tool = {
+ *   name: 'clock',
+ *   description: 'The current time',
+ *   input_schema: { type: 'object', properties: {} },
+ *   execute: async () => new Date().toISOString(),
+ * };
+ */
+export interface Tool extends ToolDefinition {
+  /**
+   * Runs the call. A thrown error becomes an error result the model sees (the step goes
+   * on); an abort through `context.signal` ends the step.
+   */
+  execute(input: { [key: string]: JsonValue }, context: ToolContext): Promise<ToolOutput>;
+}
+
+/** The tools an agent offers, by name. Tools may be registered after the agent is built. */
+export class ToolRegistry {
+  readonly #tools = new Map<string, Tool>();
+
+  constructor(tools: Iterable<Tool> = []) {
+    for (const tool of tools) this.register(tool);
+  }
+
+  /** Adds a tool; a second tool with the same name is an error. */
+  register(tool: Tool): this {
+    if (this.#tools.has(tool.name)) throw new Error(`a tool named ${tool.name} is already registered`);
+    this.#tools.set(tool.name, tool);
+    return this;
+  }
+
+  unregister(name: string): boolean {
+    return this.#tools.delete(name);
+  }
+
+  get(name: string): Tool | undefined {
+    return this.#tools.get(name);
+  }
+
+  list(): Tool[] {
+    return [...this.#tools.values()];
+  }
+
+  definitions(): ToolDefinition[] {
+    return this.list().map(({ name, description, input_schema }) => ({ name, description, input_schema }));
+  }
+}

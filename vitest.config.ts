@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: {
+    // Run workspace packages from their TypeScript sources (see each package's exports map).
+    conditions: ['@panto/source', 'module', 'node', 'development|production'],
+  },
+  ssr: {
+    resolve: {
+      conditions: ['@panto/source', 'module', 'node', 'development|production'],
+      externalConditions: ['@panto/source'],
+    },
+  },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'functions/**/*.test.ts', 'test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/dist/**'],
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+  },
+});
