@@ -64,3 +64,6 @@ export { chainBatch } from './stores/chain.js';
 export { MemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';
 export { NullStore } from './stores/null-store.js';
 export { ToolRegistry, type Tool, type ToolContext, type ToolDefinition, type ToolInputSchema, type ToolOutput } from './tool.js';
+export { FSJSONLStore, type FSJSONLStoreCreateOptions } from './stores/fs-jsonl-store.js';
+export { findMostRecentSession, listSessions, resolveSessionId, sessionInfo, type SessionInfo } from './stores/fs-catalog.js';
+export { withFileLock, type FileLockOptions } from './stores/file-lock.js';

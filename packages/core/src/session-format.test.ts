@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { SessionCorruptError } from './errors.js';
+import { decodeSession, encodeBatch, encodeHeader } from './session-format.js';
+import type { SessionEntry } from './session-store.js';
+import { everyKindOfMessage, RecordFactory } from './testing/index.js';
+
+const header = encodeHeader({ type: 'session', version: 1, id: 's', timestamp: '2026-01-01T00:00:00.000Z' });
+
+function entries(): SessionEntry[] {
+  const f = new RecordFactory('x');
+  const records = everyKindOfMessage().map((m) => f.message(m));
+  return records.map((r, i) => ({ ...r, parent_id: i === 0 ? null : records[i - 1]!.id }));
+}
+
+describe('session format', () => {
+  it('encodes canonically: the same entries give the same bytes whatever their key order (tool inputs keep theirs)', () => {
+    const original = entries();
+    const reverseKeys = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(reverseKeys)
+        : typeof value === 'object' && value !== null
+          ? Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, k === 'input' ? v : reverseKeys(v)]))
+          : value;
+    const shuffled = original.map((entry) => reverseKeys(entry) as SessionEntry);
+    expect(JSON.stringify(shuffled[0])).not.toBe(JSON.stringify(original[0]));
+    const reordered = structuredClone(original);
+    const assistant = reordered[3]!;
+    if (assistant.type === 'message' && assistant.message.role === 'assistant') {
+      const { usage, ...rest } = assistant.message;
+      (assistant as { message: unknown }).message = { usage: { cache_write_tokens: usage.cache_write_tokens, ...usage }, ...rest };
+    }
+    expect(encodeBatch(shuffled)).toBe(encodeBatch(original));
+    expect(encodeBatch(reordered)).toBe(encodeBatch(original));
+  });
+
+  it('round-trips every entry through encode and decode', () => {
+    const original = entries();
+    const decoded = decodeSession(Buffer.from(header + encodeBatch(original)), 'mem');
+    expect(decoded.entries.map(({ batch_size: _b, ...e }: SessionEntry & { batch_size?: number }) => e)).toEqual(original);
+    expect(decoded.committedBytes).toBe(Buffer.byteLength(header + encodeBatch(original)));
+    expect(decoded.needsNewline).toBe(false);
+  });
+
+  it('measures committed bytes in bytes, not characters, when dropping a cut-short batch', () => {
+    const f = new RecordFactory('u');
+    const first: SessionEntry = { ...f.user('ü✓ first'), parent_id: null };
+    const batch: SessionEntry[] = [
+      { ...f.assistant('ünïcödé'), parent_id: first.id },
+      { ...f.user('second ✓'), parent_id: 'u-000002' },
+      { ...f.assistant('lost'), parent_id: 'u-000003' },
+    ];
+    const committed = header + encodeBatch([first]);
+    const full = committed + encodeBatch(batch);
+    const cut = full.slice(0, full.lastIndexOf('{"type"')); // the batch's last line never arrived
+    const decoded = decodeSession(Buffer.from(cut), 'mem');
+    expect(decoded.entries.map((e) => e.id)).toEqual([first.id]);
+    expect(decoded.committedBytes).toBe(Buffer.byteLength(committed));
+  });
+
+  it('rejects an empty file and a missing header with line 1 errors', () => {
+    expect(() => decodeSession(Buffer.alloc(0), 'f.jsonl')).toThrow(SessionCorruptError);
+    expect(() => decodeSession(Buffer.from('{"type":"message"}\n'), 'f.jsonl')).toThrow(/f\.jsonl:1: line 1 is not a session header/);
+  });
+
+  it('rejects a batch_size inside an open batch as corruption', () => {
+    const f = new RecordFactory('b');
+    const a: SessionEntry[] = [{ ...f.user('1'), parent_id: null }, { ...f.user('2'), parent_id: 'b-000001' }];
+    const text = encodeBatch(a).split('\n');
+    const broken = header + text[0] + '\n' + text[0]!.replace('b-000001', 'b-000009') + '\n' + text[1] + '\n';
+    expect(() => decodeSession(Buffer.from(broken), 'f')).toThrow(/f:3: a new batch starts inside an incomplete batch/);
+  });
+});
