@@ -27,7 +27,7 @@ describe('session format', () => {
     const assistant = reordered[3]!;
     if (assistant.type === 'message' && assistant.message.role === 'assistant') {
       const { usage, ...rest } = assistant.message;
-      (assistant as { message: unknown }).message = { usage: { cache_write_tokens: usage.cache_write_tokens, ...usage }, ...rest };
+      (assistant as { message: unknown }).message = { usage: Object.fromEntries(Object.entries(usage).reverse()), ...rest };
     }
     expect(encodeBatch(shuffled)).toBe(encodeBatch(original));
     expect(encodeBatch(reordered)).toBe(encodeBatch(original));

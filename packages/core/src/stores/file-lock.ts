@@ -21,15 +21,16 @@ interface LockInfo {
  * that died (same host, pid gone) or older than `staleMs` is taken over.
  */
 export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, options: FileLockOptions = {}): Promise<T> {
-  const token = await acquire(lockPath, options);
+  const inode = await acquire(lockPath, options);
   try {
     return await fn();
   } finally {
-    await release(lockPath, token);
+    await release(lockPath, inode);
   }
 }
 
-async function acquire(lockPath: string, options: FileLockOptions): Promise<string> {
+/** Takes the lock; returns the lock file's inode, which identifies it at release. */
+async function acquire(lockPath: string, options: FileLockOptions): Promise<number> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const staleMs = options.staleMs ?? 30_000;
   const deadline = Date.now() + timeoutMs;
@@ -39,10 +40,10 @@ async function acquire(lockPath: string, options: FileLockOptions): Promise<stri
       const handle = await open(lockPath, 'wx');
       try {
         await handle.writeFile(JSON.stringify({ ...info, time: Date.now() }));
+        return (await handle.stat()).ino;
       } finally {
         await handle.close();
       }
-      return info.token;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
@@ -88,11 +89,11 @@ async function isStale(lockPath: string, staleMs: number): Promise<boolean> {
   return false;
 }
 
-async function release(lockPath: string, token: string): Promise<void> {
+async function release(lockPath: string, inode: number): Promise<void> {
   try {
-    const info = JSON.parse(await readFile(lockPath, 'utf8')) as Partial<LockInfo>;
-    if (info.token === token) await unlink(lockPath);
+    // Only remove our own lock: if ours was taken over as stale, the file is another's.
+    if ((await stat(lockPath)).ino === inode) await unlink(lockPath);
   } catch {
-    // Already gone (taken over as stale): nothing to release.
+    // Already gone: nothing to release.
   }
 }
