@@ -128,6 +128,18 @@ export class ProviderError extends PantoError {
   }
 }
 
+/** A provider name that no factory knows. */
+export class UnknownProviderError extends PantoError {
+  readonly provider: string;
+  readonly known: readonly string[];
+  constructor(provider: string, known: readonly string[]) {
+    super(`unknown provider ${JSON.stringify(provider)}: expected one of ${known.join(', ')}`);
+    this.name = 'UnknownProviderError';
+    this.provider = provider;
+    this.known = known;
+  }
+}
+
 /** The step was aborted through its AbortSignal. */
 export class AbortedError extends PantoError {
   constructor(message = 'aborted', options?: ErrorOptions) {

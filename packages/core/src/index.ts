@@ -38,7 +38,7 @@ export type {
   ProviderRequest,
   ProviderStreamEvent,
 } from './provider.js';
-export { INTERRUPTED_TOOL_RESULT, rebuildConversation, repairToolResults, type RebuiltSession } from './rebuild.js';
+export { INTERRUPTED_TOOL_RESULT, modelOf, newestModel, rebuildConversation, repairToolResults, type RebuiltSession } from './rebuild.js';
 export {
   decodeEntry,
   decodeHeader,
@@ -67,3 +67,17 @@ export { ToolRegistry, type Tool, type ToolContext, type ToolDefinition, type To
 export { FSJSONLStore, type FSJSONLStoreCreateOptions } from './stores/fs-jsonl-store.js';
 export { findMostRecentSession, listSessions, resolveSessionId, sessionInfo, type SessionInfo } from './stores/fs-catalog.js';
 export { withFileLock, type FileLockOptions } from './stores/file-lock.js';
+export {
+  AnthropicMessagesProvider,
+  createProvider,
+  DEFAULT_MODELS,
+  defaultProviderName,
+  OfflineProvider,
+  OpenAIChatProvider,
+  PROVIDER_NAMES,
+  type AnthropicMessagesOptions,
+  type CreateProviderOptions,
+  type OfflineProviderOptions,
+  type OpenAIChatOptions,
+  type ProviderName,
+} from './providers/index.js';

@@ -6,3 +6,4 @@ export { ScriptedProvider, type ScriptedProviderOptions, type ScriptedReply } fr
 export { CapturingStore } from './capturing-store.js';
 export { describeSessionStoreConformance, type SessionStoreFactory } from './conformance.js';
 export { everyKindOfMessage, RecordFactory, usage } from './fixtures.js';
+export { FakeLLMServer, type FakeRawReply, type FakeReply, type RecordedRequest } from './fake-llm-server.js';

@@ -1,0 +1,253 @@
+import Anthropic, { APIConnectionError, APIError } from '@anthropic-ai/sdk';
+import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import { errorMessage, PantoError, ProviderError } from '../errors.js';
+import type { StopReason, Usage } from '../messages.js';
+import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from '../provider.js';
+import { toAnthropicRequest, type AnthropicRequestSettings } from './anthropic-request.js';
+import { MessageAssembler } from './message-assembler.js';
+import { CallControl, DEFAULT_TIMEOUT_MS, droppedStreamError, isConnectionDrop, isRetryableStatus } from './wire-common.js';
+
+/** Output tokens asked for when `maxTokens` is not set (on top of any thinking budget). */
+export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8192;
+
+export interface AnthropicMessagesOptions {
+  /** The model id, e.g. `claude-sonnet-5-5`. */
+  model: string;
+  /** Defaults to `ANTHROPIC_API_KEY` (the SDK reads it; it also honours its other credential sources). */
+  apiKey?: string | undefined;
+  /** Defaults to `ANTHROPIC_BASE_URL`, else `https://api.anthropic.com`. */
+  baseURL?: string | undefined;
+  /** Maximum output tokens. Default 8192, plus the thinking budget when thinking is on. */
+  maxTokens?: number | undefined;
+  temperature?: number | undefined;
+  /**
+   * Milliseconds to wait for the response to start (the SDK's `timeout`, retried like a
+   * 5xx), and then the longest silence allowed between stream events. Default 10 minutes.
+   */
+  timeoutMs?: number | undefined;
+  /** Retries of 408/409/429/5xx and connection failures, with the SDK's backoff. Default 2. */
+  maxRetries?: number | undefined;
+  /** Extended thinking with this budget (must be below `maxTokens`). Off when absent. */
+  thinking?: { budgetTokens: number } | undefined;
+}
+
+const RETRYABLE_TYPES = new Set(['overloaded_error', 'rate_limit_error', 'api_error', 'timeout_error']);
+
+/**
+ * Claude through the Anthropic Messages API, streamed, on the official SDK.
+ *
+ * Maps the conversation as {@link toAnthropicRequest} describes; streams text, thinking
+ * and tool calls as they arrive; ends with one `message-end` carrying usage (input, output,
+ * cache read, cache write, as the wire reports them) and the normalised stop reason, or
+ * with one `error` event. See docs/providers.md.
+ *
+ * @example
+ * const provider = new AnthropicMessagesProvider({ model: 'claude-sonnet-5-5' }); // key from ANTHROPIC_API_KEY
+ * const agent = new Agent({ provider }, { store });
+ */
+export class AnthropicMessagesProvider implements Provider {
+  readonly name = 'anthropic';
+  readonly model: string;
+  readonly #client: Anthropic;
+  readonly #settings: AnthropicRequestSettings;
+  readonly #idleMs: number;
+
+  constructor(options: AnthropicMessagesOptions) {
+    this.model = options.model;
+    const budget = options.thinking?.budgetTokens;
+    const maxTokens = options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS + (budget ?? 0);
+    if (budget !== undefined && budget >= maxTokens) {
+      throw new PantoError(`thinking.budgetTokens (${budget}) must be less than maxTokens (${maxTokens})`);
+    }
+    this.#settings = { model: options.model, maxTokens, temperature: options.temperature, thinking: options.thinking };
+    this.#idleMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#client = new Anthropic({
+      ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+      ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
+      timeout: this.#idleMs,
+      maxRetries: options.maxRetries ?? 2,
+    });
+  }
+
+  async *stream(request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderEvent> {
+    const control = new CallControl(options.signal, this.#idleMs);
+    const assembler = new MessageAssembler();
+    const blocks = new Map<number, number>();
+    let rawStopReason: string | undefined;
+    let complete = false;
+    const fail = (error: Error): ProviderEvent => {
+      const partial = assembler.partial(this.name, this.model, control.callerAborted ? 'aborted' : 'error', error);
+      return partial ? { type: 'error', error, partial } : { type: 'error', error };
+    };
+    try {
+      const body = toAnthropicRequest(request, this.#settings);
+      const stream = await control.race(this.#client.messages.create(body, { signal: control.signal }), (late) =>
+        late.controller.abort(),
+      );
+      control.touch();
+      for await (const event of stream) {
+        control.touch();
+        if (event.type === 'message_delta') rawStopReason = event.delta.stop_reason ?? rawStopReason;
+        if (event.type === 'message_stop') complete = true;
+        applyEvent(event, assembler, blocks);
+        yield* assembler.drain();
+      }
+      control.stop();
+      // The SDK ends the iteration quietly when its signal aborts.
+      if (control.callerAborted || (!complete && control.idleExpired)) {
+        yield fail(control.cancellation(this.name));
+        return;
+      }
+      if (!complete) {
+        yield fail(droppedStreamError(this.name));
+        return;
+      }
+      const stopReason = normaliseAnthropicStopReason(rawStopReason, assembler.hasToolCalls);
+      yield { type: 'message-end', message: assembler.message(this.name, this.model, stopReason, rawStopReason) };
+    } catch (error) {
+      control.stop();
+      if (control.signal.aborted) yield fail(control.cancellation(this.name));
+      else yield fail(anthropicError(error));
+    } finally {
+      control.stop();
+    }
+  }
+}
+
+/** Feeds one wire event to the assembler. `blocks` maps wire block indexes to content indexes. */
+function applyEvent(event: RawMessageStreamEvent, assembler: MessageAssembler, blocks: Map<number, number>): void {
+  switch (event.type) {
+    case 'message_start':
+      assembler.usage = mergeUsage(assembler.usage, event.message.usage);
+      return;
+    case 'message_delta':
+      assembler.usage = mergeUsage(assembler.usage, event.usage);
+      return;
+    case 'content_block_start': {
+      const block = event.content_block;
+      switch (block.type) {
+        case 'text': {
+          const index = assembler.openText();
+          assembler.appendText(index, block.text);
+          blocks.set(event.index, index);
+          return;
+        }
+        case 'thinking': {
+          const index = assembler.openThinking();
+          assembler.appendThinking(index, block.thinking);
+          assembler.appendSignature(index, block.signature);
+          blocks.set(event.index, index);
+          return;
+        }
+        case 'redacted_thinking':
+          blocks.set(event.index, assembler.addRedactedThinking(block.data));
+          return;
+        case 'tool_use': {
+          const index = assembler.openToolCall(block.id, block.name);
+          // The input arrives as deltas; a start that already carries it is taken as one delta.
+          if (isNonEmptyObject(block.input)) assembler.appendToolCall(index, JSON.stringify(block.input));
+          blocks.set(event.index, index);
+          return;
+        }
+        default:
+          // Server-tool blocks: panto offers no server tools, so none are expected; ignored.
+          return;
+      }
+    }
+    case 'content_block_delta': {
+      const index = blocks.get(event.index);
+      if (index === undefined) return;
+      const delta = event.delta;
+      switch (delta.type) {
+        case 'text_delta':
+          assembler.appendText(index, delta.text);
+          return;
+        case 'thinking_delta':
+          assembler.appendThinking(index, delta.thinking);
+          return;
+        case 'signature_delta':
+          assembler.appendSignature(index, delta.signature);
+          return;
+        case 'input_json_delta':
+          assembler.appendToolCall(index, delta.partial_json);
+          return;
+        default:
+          // Citations: not requested, not kept.
+          return;
+      }
+    }
+    case 'content_block_stop': {
+      const index = blocks.get(event.index);
+      if (index !== undefined) assembler.close(index);
+      return;
+    }
+    case 'message_stop':
+      return;
+    default:
+      // An event type newer than this code: ignored, as the API's versioning policy asks.
+      return;
+  }
+}
+
+interface WireUsage {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}
+
+/** `message_start` carries the first counts; `message_delta` the cumulative ones (null = unchanged). */
+function mergeUsage(usage: Usage, wire: WireUsage): Usage {
+  return {
+    input_tokens: wire.input_tokens ?? usage.input_tokens,
+    output_tokens: wire.output_tokens ?? usage.output_tokens,
+    cache_read_tokens: wire.cache_read_input_tokens ?? usage.cache_read_tokens,
+    cache_write_tokens: wire.cache_creation_input_tokens ?? usage.cache_write_tokens,
+  };
+}
+
+/**
+ * The Messages API stop reason, normalised. `model_context_window_exceeded` is
+ * `max_tokens` (the output was cut short); `pause_turn` (a server-tool turn paused; panto
+ * offers no server tools) and reasons newer than this code are `end_turn`, or `tool_use`
+ * when the message has tool calls.
+ */
+export function normaliseAnthropicStopReason(raw: string | undefined, hasToolCalls: boolean): StopReason {
+  switch (raw) {
+    case 'end_turn':
+    case 'tool_use':
+    case 'max_tokens':
+    case 'stop_sequence':
+    case 'refusal':
+      return raw;
+    case 'model_context_window_exceeded':
+      return 'max_tokens';
+    default:
+      return hasToolCalls ? 'tool_use' : 'end_turn';
+  }
+}
+
+/** The SDK's failure as a ProviderError: HTTP errors and error events keep status, type and message. */
+function anthropicError(error: unknown): ProviderError {
+  if (error instanceof APIConnectionError) {
+    return new ProviderError('anthropic', `anthropic: could not reach the API: ${error.message}`, { retryable: true }, { cause: error });
+  }
+  if (error instanceof APIError) {
+    const status = error.status;
+    const type = error.type ?? undefined;
+    const message = error.apiMessage ?? error.message;
+    const retryable = (status !== undefined && isRetryableStatus(status)) || (type !== undefined && RETRYABLE_TYPES.has(type));
+    const where = status !== undefined ? `anthropic ${status}` : 'anthropic stream error';
+    return new ProviderError('anthropic', `${where} ${type ?? 'error'}: ${message}`, {
+      ...(status !== undefined ? { status } : {}),
+      ...(type !== undefined ? { type } : {}),
+      retryable,
+    }, { cause: error });
+  }
+  if (isConnectionDrop(error)) return droppedStreamError('anthropic', error);
+  return new ProviderError('anthropic', `anthropic: ${errorMessage(error)}`, {}, { cause: error });
+}
+
+function isNonEmptyObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && Object.keys(value).length > 0;
+}

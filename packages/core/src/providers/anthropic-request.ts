@@ -1,0 +1,127 @@
+import type {
+  ContentBlockParam,
+  MessageCreateParamsStreaming,
+  Tool as AnthropicTool,
+} from '@anthropic-ai/sdk/resources/messages';
+import { assertNever, effectiveSystemPrompt, type AssistantMessage, type Message, type ToolResultMessage } from '../messages.js';
+import type { ProviderRequest } from '../provider.js';
+import type { ToolDefinition } from '../tool.js';
+import { compactionText, fitToolCallId } from './wire-common.js';
+
+/** The request settings of an {@link AnthropicMessagesProvider} call. */
+export interface AnthropicRequestSettings {
+  model: string;
+  maxTokens: number;
+  temperature?: number | undefined;
+  thinking?: { budgetTokens: number } | undefined;
+}
+
+/** One wire message; content is always a block list so that neighbours can be merged. */
+interface WireMessage {
+  role: 'user' | 'assistant';
+  content: ContentBlockParam[];
+}
+
+const ANTHROPIC_TOOL_ID = { pattern: /^[a-zA-Z0-9_-]+$/, invalid: /[^a-zA-Z0-9_-]/g, maxLength: 64 };
+
+/**
+ * The Messages API body for a conversation.
+ *
+ * - System messages fold into `system` (see `effectiveSystemPrompt`).
+ * - A compaction is a user message holding the framed summary.
+ * - Tool results become `tool_result` blocks of a user message; the results of one turn
+ *   (and anything else that lands next to them) merge into ONE user message, because the
+ *   wire wants user and assistant turns to alternate.
+ * - Assistant thinking and redacted thinking go back verbatim, signature included; thinking
+ *   without a signature (reasoning another provider streamed) cannot be verified and is
+ *   left out. Blank text blocks are left out, and an assistant message with nothing left is
+ *   skipped, since the wire rejects empty content.
+ * - Tool-call ids another wire wrote are kept when they fit `^[a-zA-Z0-9_-]+$`, else made to
+ *   fit (see `fitToolCallId`), the same way for the call and its result.
+ */
+export function toAnthropicRequest(request: ProviderRequest, settings: AnthropicRequestSettings): MessageCreateParamsStreaming {
+  const system = effectiveSystemPrompt(request.messages);
+  const body: MessageCreateParamsStreaming = {
+    model: settings.model,
+    max_tokens: settings.maxTokens,
+    ...(system !== undefined && system !== '' ? { system } : {}),
+    messages: toAnthropicMessages(request.messages),
+    ...(request.tools.length > 0 ? { tools: request.tools.map(toAnthropicTool) } : {}),
+    ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+    ...(settings.thinking ? { thinking: { type: 'enabled', budget_tokens: settings.thinking.budgetTokens } } : {}),
+    stream: true,
+  };
+  return body;
+}
+
+export function toAnthropicMessages(messages: readonly Message[]): WireMessage[] {
+  const wire: WireMessage[] = [];
+  const push = (role: WireMessage['role'], content: ContentBlockParam[]): void => {
+    if (content.length === 0) return;
+    const last = wire[wire.length - 1];
+    if (last?.role === role) last.content.push(...content);
+    else wire.push({ role, content });
+  };
+  for (const message of messages) {
+    switch (message.role) {
+      case 'system':
+        break;
+      case 'user':
+        push('user', isBlank(message.content) ? [] : [{ type: 'text', text: message.content }]);
+        break;
+      case 'compaction':
+        push('user', [{ type: 'text', text: compactionText(message.summary) }]);
+        break;
+      case 'assistant':
+        push('assistant', assistantBlocks(message));
+        break;
+      case 'tool_result':
+        push('user', [toolResultBlock(message)]);
+        break;
+      default:
+        assertNever(message, 'message role');
+    }
+  }
+  return wire;
+}
+
+function assistantBlocks(message: AssistantMessage): ContentBlockParam[] {
+  const blocks: ContentBlockParam[] = [];
+  for (const block of message.content) {
+    switch (block.type) {
+      case 'thinking':
+        if (block.signature !== '') blocks.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+        break;
+      case 'redacted_thinking':
+        blocks.push({ type: 'redacted_thinking', data: block.data });
+        break;
+      case 'text':
+        if (!isBlank(block.text)) blocks.push({ type: 'text', text: block.text });
+        break;
+      case 'tool_call':
+        blocks.push({ type: 'tool_use', id: fitToolCallId(block.id, ANTHROPIC_TOOL_ID), name: block.name, input: block.input });
+        break;
+      default:
+        assertNever(block, 'assistant block');
+    }
+  }
+  return blocks;
+}
+
+function toolResultBlock(message: ToolResultMessage): ContentBlockParam {
+  return {
+    type: 'tool_result',
+    tool_use_id: fitToolCallId(message.tool_call_id, ANTHROPIC_TOOL_ID),
+    // An empty text is rejected by the wire; an absent content is an empty result.
+    ...(message.content !== '' ? { content: message.content } : {}),
+    ...(message.is_error ? { is_error: true } : {}),
+  };
+}
+
+function toAnthropicTool(tool: ToolDefinition): AnthropicTool {
+  return { name: tool.name, description: tool.description, input_schema: tool.input_schema as AnthropicTool.InputSchema };
+}
+
+function isBlank(text: string): boolean {
+  return text.trim() === '';
+}

@@ -1,0 +1,65 @@
+import { UnknownProviderError } from '../errors.js';
+import type { Provider } from '../provider.js';
+import { AnthropicMessagesProvider } from './anthropic-messages.js';
+import { OfflineProvider } from './offline.js';
+import { OpenAIChatProvider } from './openai-chat.js';
+
+/** The providers panto ships, by the name the CLI, the HTTP service and the session log use. */
+export const PROVIDER_NAMES = ['anthropic', 'openai', 'offline'] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+/** The model each provider uses when none is given. */
+export const DEFAULT_MODELS: Readonly<Record<ProviderName, string>> = {
+  anthropic: 'claude-sonnet-5-5',
+  openai: 'gpt-5.4',
+  offline: 'offline-1',
+};
+
+export interface CreateProviderOptions {
+  /** `anthropic`, `openai` or `offline`; anything else throws {@link UnknownProviderError}. */
+  provider: ProviderName | (string & {});
+  /** Default: {@link DEFAULT_MODELS}. */
+  model?: string | undefined;
+  /** Default: the SDK's environment variable (`ANTHROPIC_API_KEY` / `OPENAI_API_KEY`). */
+  apiKey?: string | undefined;
+  /** Default: `ANTHROPIC_BASE_URL` / `OPENAI_BASE_URL`, else the vendor's API. */
+  baseURL?: string | undefined;
+  maxTokens?: number | undefined;
+  temperature?: number | undefined;
+  timeoutMs?: number | undefined;
+  /** Retries of 429/5xx/connection failures with the SDK's backoff. Default 2. */
+  maxRetries?: number | undefined;
+}
+
+
+/**
+ * Builds a provider by name. The offline provider ignores the connection options. Throws
+ * {@link UnknownProviderError} for an unknown name; the OpenAI SDK throws when it finds no
+ * API key (option or `OPENAI_API_KEY`).
+ *
+ * @example
+ * const provider = createProvider({ provider: defaultProviderName(), model: process.env.PANTO_MODEL });
+ */
+export function createProvider(options: CreateProviderOptions): Provider {
+  const { provider, model, ...connection } = options;
+  switch (provider) {
+    case 'anthropic':
+      return new AnthropicMessagesProvider({ model: model ?? DEFAULT_MODELS.anthropic, ...connection });
+    case 'openai':
+      return new OpenAIChatProvider({ model: model ?? DEFAULT_MODELS.openai, ...connection });
+    case 'offline':
+      return new OfflineProvider({ model: model ?? DEFAULT_MODELS.offline });
+    default:
+      throw new UnknownProviderError(provider, PROVIDER_NAMES);
+  }
+}
+
+/**
+ * The provider to use when none was chosen: `anthropic` when `ANTHROPIC_API_KEY` is set,
+ * else `openai` when `OPENAI_API_KEY` is set, else `offline`. Blank values count as unset.
+ */
+export function defaultProviderName(env: NodeJS.ProcessEnv = process.env): ProviderName {
+  if (env['ANTHROPIC_API_KEY']?.trim()) return 'anthropic';
+  if (env['OPENAI_API_KEY']?.trim()) return 'openai';
+  return 'offline';
+}

@@ -1,0 +1,17 @@
+export {
+  AnthropicMessagesProvider,
+  DEFAULT_ANTHROPIC_MAX_TOKENS,
+  normaliseAnthropicStopReason,
+  type AnthropicMessagesOptions,
+} from './anthropic-messages.js';
+export {
+  createProvider,
+  DEFAULT_MODELS,
+  defaultProviderName,
+  PROVIDER_NAMES,
+  type CreateProviderOptions,
+  type ProviderName,
+} from './factory.js';
+export { OFFLINE_PREFIX, OfflineProvider, type OfflineProviderOptions } from './offline.js';
+export { normaliseOpenAIStopReason, OpenAIChatProvider, type OpenAIChatOptions } from './openai-chat.js';
+export { compactionText, DEFAULT_TIMEOUT_MS, TOOL_ERROR_PREFIX } from './wire-common.js';

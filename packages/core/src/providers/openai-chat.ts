@@ -1,0 +1,239 @@
+import OpenAI, { APIConnectionError, APIError } from 'openai';
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import type { CompletionUsage } from 'openai/resources/completions';
+import { errorMessage, ProviderError } from '../errors.js';
+import type { StopReason, Usage } from '../messages.js';
+import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from '../provider.js';
+import { MessageAssembler } from './message-assembler.js';
+import { toOpenAIRequest, type OpenAIRequestSettings } from './openai-request.js';
+import { CallControl, DEFAULT_TIMEOUT_MS, droppedStreamError, isConnectionDrop, isRetryableStatus } from './wire-common.js';
+
+export interface OpenAIChatOptions {
+  /** The model id, e.g. `gpt-5.4`, or whatever an OpenAI-compatible server calls its model. */
+  model: string;
+  /**
+   * Defaults to `OPENAI_API_KEY`; the SDK throws at construction when neither is set. A
+   * local OpenAI-compatible server that needs no key still needs some value here.
+   */
+  apiKey?: string | undefined;
+  /** Defaults to `OPENAI_BASE_URL`, else `https://api.openai.com/v1`. Point it at vLLM, llama.cpp, Ollama, a gateway. */
+  baseURL?: string | undefined;
+  /** Maximum output tokens; the server's default when absent. */
+  maxTokens?: number | undefined;
+  /**
+   * The body field for `maxTokens`: `max_completion_tokens` (default; OpenAI's reasoning
+   * models accept only this) or `max_tokens` (older OpenAI-compatible servers).
+   */
+  maxTokensParameter?: 'max_completion_tokens' | 'max_tokens' | undefined;
+  temperature?: number | undefined;
+  /** Milliseconds to wait for the response to start, then the longest silence between chunks. Default 10 minutes. */
+  timeoutMs?: number | undefined;
+  /** Retries of 408/409/429/5xx and connection failures, with the SDK's backoff. Default 2. */
+  maxRetries?: number | undefined;
+}
+
+const RETRYABLE_TYPES = new Set(['server_error', 'rate_limit_exceeded', 'rate_limit_error', 'overloaded_error', 'timeout']);
+
+/**
+ * A model behind the OpenAI Chat Completions API (OpenAI, or any compatible server), streamed,
+ * on the official SDK.
+ *
+ * Maps the conversation as {@link toOpenAIRequest} describes; streams text and tool calls
+ * (assembled by their `index`) as they arrive — and `reasoning_content` / `reasoning` deltas
+ * of compatible servers as thinking, kept with an empty signature and never sent back; ends
+ * with one `message-end` carrying usage and the normalised stop reason, or one `error` event.
+ * See docs/providers.md.
+ *
+ * @example
+ * const provider = new OpenAIChatProvider({ model: 'llama3.1', baseURL: 'http://localhost:11434/v1', apiKey: 'ollama' });
+ */
+export class OpenAIChatProvider implements Provider {
+  readonly name = 'openai';
+  readonly model: string;
+  readonly #client: OpenAI;
+  readonly #settings: OpenAIRequestSettings;
+  readonly #idleMs: number;
+
+  constructor(options: OpenAIChatOptions) {
+    this.model = options.model;
+    this.#settings = {
+      model: options.model,
+      maxTokens: options.maxTokens,
+      maxTokensParameter: options.maxTokensParameter ?? 'max_completion_tokens',
+      temperature: options.temperature,
+    };
+    this.#idleMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#client = new OpenAI({
+      ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+      ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
+      timeout: this.#idleMs,
+      maxRetries: options.maxRetries ?? 2,
+    });
+  }
+
+  async *stream(request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderEvent> {
+    const control = new CallControl(options.signal, this.#idleMs);
+    const assembler = new MessageAssembler();
+    const state: ChunkState = { tools: new Map(), refused: false };
+    const fail = (error: Error): ProviderEvent => {
+      const partial = assembler.partial(this.name, this.model, control.callerAborted ? 'aborted' : 'error', error);
+      return partial ? { type: 'error', error, partial } : { type: 'error', error };
+    };
+    try {
+      const body = toOpenAIRequest(request, this.#settings);
+      const stream = await control.race(this.#client.chat.completions.create(body, { signal: control.signal }), (late) =>
+        late.controller.abort(),
+      );
+      control.touch();
+      for await (const chunk of stream) {
+        control.touch();
+        applyChunk(chunk, state, assembler);
+        yield* assembler.drain();
+      }
+      control.stop();
+      // The SDK ends the iteration quietly when its signal aborts.
+      if (control.callerAborted || (state.finishReason === undefined && control.idleExpired)) {
+        yield fail(control.cancellation(this.name));
+        return;
+      }
+      if (state.finishReason === undefined) {
+        yield fail(droppedStreamError(this.name));
+        return;
+      }
+      const stopReason = normaliseOpenAIStopReason(state.finishReason, { hasToolCalls: assembler.hasToolCalls, refused: state.refused });
+      yield { type: 'message-end', message: assembler.message(this.name, this.model, stopReason, state.finishReason) };
+    } catch (error) {
+      control.stop();
+      if (control.signal.aborted) yield fail(control.cancellation(this.name));
+      else yield fail(openaiError(error));
+    } finally {
+      control.stop();
+    }
+  }
+}
+
+interface ChunkState {
+  text?: number | undefined;
+  thinking?: number | undefined;
+  /** Wire tool-call index (or -1 for a legacy `function_call`) → content index. */
+  tools: Map<number, number>;
+  refused: boolean;
+  finishReason?: string | undefined;
+}
+
+/** Reasoning text as OpenAI-compatible servers stream it (vLLM, DeepSeek: `reasoning_content`; Ollama, OpenRouter: `reasoning`). */
+function reasoningOf(delta: object): string | undefined {
+  const fields = delta as { reasoning_content?: unknown; reasoning?: unknown };
+  const value = fields.reasoning_content ?? fields.reasoning;
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function applyChunk(chunk: ChatCompletionChunk, state: ChunkState, assembler: MessageAssembler): void {
+  if (chunk.usage) assembler.usage = openaiUsage(chunk.usage);
+  // Some compatible servers send `choices: null` on the usage chunk.
+  const choice = (chunk.choices as ChatCompletionChunk['choices'] | null | undefined)?.[0];
+  if (!choice) return;
+  const delta = choice.delta ?? {};
+  const closeProse = (): void => {
+    if (state.text !== undefined) assembler.close(state.text);
+    if (state.thinking !== undefined) assembler.close(state.thinking);
+    state.text = state.thinking = undefined;
+  };
+  const reasoning = reasoningOf(delta);
+  if (reasoning !== undefined) {
+    if (state.thinking === undefined) {
+      closeProse();
+      state.thinking = assembler.openThinking();
+    }
+    assembler.appendThinking(state.thinking, reasoning);
+  }
+  for (const [text, isRefusal] of [[delta.content, false], [delta.refusal, true]] as const) {
+    if (typeof text !== 'string' || text === '') continue;
+    if (isRefusal) state.refused = true;
+    if (state.text === undefined) {
+      closeProse();
+      state.text = assembler.openText();
+    }
+    assembler.appendText(state.text, text);
+  }
+  const calls: { index: number; id?: string | undefined; name?: string | undefined; arguments?: string | undefined }[] = [];
+  for (const call of delta.tool_calls ?? []) {
+    calls.push({ index: call.index, id: call.id, name: call.function?.name, arguments: call.function?.arguments });
+  }
+  if (delta.function_call) calls.push({ index: -1, name: delta.function_call.name, arguments: delta.function_call.arguments });
+  for (const call of calls) {
+    let index = state.tools.get(call.index);
+    if (index === undefined) {
+      closeProse();
+      index = assembler.openToolCall(call.id, call.name ?? '');
+      state.tools.set(call.index, index);
+    }
+    assembler.appendToolCall(index, call.arguments ?? '');
+  }
+  if (choice.finish_reason) {
+    state.finishReason = choice.finish_reason;
+    assembler.closeAll();
+  }
+}
+
+/**
+ * Chat Completions usage in panto's terms, where the four counts are disjoint:
+ * `prompt_tokens` includes cached tokens, so `input_tokens` is what is left after taking
+ * out `cached_tokens` (cache read) and `cache_write_tokens` (cache write, when reported).
+ * Their sum is the whole prompt, as with Anthropic.
+ */
+export function openaiUsage(usage: CompletionUsage): Usage {
+  const cacheRead = usage.prompt_tokens_details?.cached_tokens ?? 0;
+  const cacheWrite = usage.prompt_tokens_details?.cache_write_tokens ?? 0;
+  return {
+    input_tokens: Math.max(0, usage.prompt_tokens - cacheRead - cacheWrite),
+    output_tokens: usage.completion_tokens,
+    cache_read_tokens: cacheRead,
+    cache_write_tokens: cacheWrite,
+  };
+}
+
+/**
+ * The Chat Completions `finish_reason`, normalised: `tool_calls` / `function_call` →
+ * `tool_use`, `length` → `max_tokens`, `content_filter` → `refusal`, `stop` → `end_turn` —
+ * or `refusal` when the model streamed a refusal, or `tool_use` when it made tool calls
+ * (some compatible servers say `stop` then). Unknown values are treated like `stop`.
+ */
+export function normaliseOpenAIStopReason(raw: string, seen: { hasToolCalls: boolean; refused: boolean }): StopReason {
+  switch (raw) {
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool_use';
+    case 'length':
+      return 'max_tokens';
+    case 'content_filter':
+      return 'refusal';
+    default:
+      return seen.refused ? 'refusal' : seen.hasToolCalls ? 'tool_use' : 'end_turn';
+  }
+}
+
+/** The SDK's failure as a ProviderError: HTTP errors and error chunks keep status, type and message. */
+function openaiError(error: unknown): ProviderError {
+  if (error instanceof APIConnectionError) {
+    return new ProviderError('openai', `openai: could not reach the API: ${error.message}`, { retryable: true }, { cause: error });
+  }
+  if (error instanceof APIError) {
+    const status = error.status;
+    const body = error.error as { message?: unknown } | undefined;
+    const message = typeof body?.message === 'string' ? body.message : error.message;
+    const type = error.type ?? (typeof error.code === 'string' ? error.code : undefined);
+    // A 429 for an exhausted quota does not get better by waiting.
+    const quota = error.code === 'insufficient_quota' || type === 'insufficient_quota';
+    const retryable =
+      !quota && ((status !== undefined && isRetryableStatus(status)) || (type !== undefined && RETRYABLE_TYPES.has(type)));
+    const where = status !== undefined ? `openai ${status}` : 'openai stream error';
+    return new ProviderError('openai', `${where} ${type ?? 'error'}: ${message}`, {
+      ...(status !== undefined ? { status } : {}),
+      ...(type !== undefined ? { type } : {}),
+      retryable,
+    }, { cause: error });
+  }
+  if (isConnectionDrop(error)) return droppedStreamError('openai', error);
+  return new ProviderError('openai', `openai: ${errorMessage(error)}`, {}, { cause: error });
+}

@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+import { AbortedError, ProviderError } from '../errors.js';
+
+/**
+ * The SDKs' request timeout (10 minutes), also the stream's idle timeout, when a provider's
+ * `timeoutMs` is not set.
+ */
+export const DEFAULT_TIMEOUT_MS = 600_000;
+
+/**
+ * How a compaction summary is sent: as a user message, framed so the model reads it as
+ * notes about the earlier conversation rather than a new request.
+ */
+export function compactionText(summary: string): string {
+  return `[Summary of the earlier conversation, which was compacted to save context. Continue from it.]\n\n${summary}`;
+}
+
+/** How an error tool result is marked on wires without an `is_error` flag (OpenAI Chat). */
+export const TOOL_ERROR_PREFIX = '[tool error] ';
+
+/**
+ * A tool-call id another provider wrote, made acceptable to a wire that restricts ids.
+ * Ids that already fit are unchanged, so a provider's own ids go back exactly as they came;
+ * a changed id gets a hash of the original so two ids never collapse into one. The same id
+ * always maps to the same result, so calls and their results still pair up.
+ */
+export function fitToolCallId(id: string, rule: { pattern: RegExp; invalid: RegExp; maxLength: number }): string {
+  if (rule.pattern.test(id) && id.length <= rule.maxLength) return id;
+  const hash = createHash('sha256').update(id).digest('hex').slice(0, 8);
+  const cleaned = id.replace(rule.invalid, '_').slice(0, rule.maxLength - hash.length - 1);
+  return `${cleaned}_${hash}`;
+}
+
+/**
+ * Cancellation for one provider call: the caller's signal, plus an idle watchdog. The SDKs'
+ * `timeout` covers the wait for response headers only; once a stream is open, the watchdog
+ * abandons it when no event arrives for `idleMs`.
+ */
+export class CallControl {
+  readonly signal: AbortSignal;
+  readonly #caller: AbortSignal;
+  readonly #idle = new AbortController();
+  readonly #idleMs: number;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(caller: AbortSignal, idleMs: number) {
+    this.#caller = caller;
+    this.#idleMs = idleMs;
+    this.signal = AbortSignal.any([caller, this.#idle.signal]);
+  }
+
+  get callerAborted(): boolean {
+    return this.#caller.aborted;
+  }
+
+  get idleExpired(): boolean {
+    return this.#idle.signal.aborted;
+  }
+
+  /** (Re)starts the idle timer; call on every stream event. */
+  touch(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.#idle.abort(), this.#idleMs);
+  }
+
+  stop(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /**
+   * Waits for the SDK call, but gives up as soon as the call is cancelled — an SDK may be
+   * asleep between retries. A result that arrives after that is released with `dispose`.
+   */
+  async race<T>(call: Promise<T>, dispose: (value: T) => void): Promise<T> {
+    const signal = this.signal;
+    if (signal.aborted) {
+      call.then(dispose, () => {});
+      throw new AbortedError();
+    }
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => {
+        call.then(dispose, () => {});
+        reject(new AbortedError());
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([call, aborted]);
+    } finally {
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** The error that ends a cancelled call: the caller's abort, or the idle watchdog. */
+  cancellation(provider: string): Error {
+    if (this.#caller.aborted) return abortedError(this.#caller);
+    return new ProviderError(provider, `${provider}: no data from the stream for ${this.#idleMs} ms; the request was abandoned`, {
+      type: 'idle_timeout',
+      retryable: true,
+    });
+  }
+}
+
+/** The statuses the SDKs retry (unless the server says `x-should-retry: false`); still worth retrying later. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+export function abortedError(signal: AbortSignal): AbortedError {
+  const reason: unknown = signal.reason;
+  const message = reason instanceof Error && reason.name !== 'AbortError' ? reason.message : 'the request was aborted';
+  return new AbortedError(message, { cause: reason });
+}
+
+const DROP_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_BODY_TIMEOUT']);
+
+/** Whether an error (or one of its causes) is the connection going away mid-response. */
+export function isConnectionDrop(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (current instanceof TypeError && current.message === 'terminated') return true;
+    const code: unknown = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && DROP_CODES.has(code)) return true;
+  }
+  return false;
+}
+
+/** A stream that ended (cleanly or not) before the message was complete. */
+export function droppedStreamError(provider: string, cause?: unknown): ProviderError {
+  const detail = cause instanceof Error ? ` (${cause.message})` : '';
+  return new ProviderError(provider, `${provider}: the connection dropped before the message was complete${detail}`, {
+    type: 'stream_dropped',
+    retryable: true,
+  }, cause === undefined ? undefined : { cause });
+}
