@@ -1,0 +1,97 @@
+import { AbortedError, type Agent, type StepResult } from '@panto/core';
+import type { CommandContext } from './commands.js';
+import type { ProviderFactory, ProviderSettings } from './providers.js';
+import { createTurnReceiver, type RenderMode } from './render.js';
+import type { Terminal } from './terminal.js';
+
+export interface AppOptions {
+  agent: Agent;
+  terminal: Terminal;
+  cwd: string;
+  providerSettings: ProviderSettings;
+  providerFactory: ProviderFactory;
+  sessionFile: () => string | undefined;
+  unsavedReason: string | undefined;
+  /** Called on a second Ctrl-C while an abort is still under way. */
+  forceExit: () => void;
+}
+
+/**
+ * A running agent and what the user sees of it: runs turns and commands, and turns Ctrl-C
+ * into an abort of whatever is running.
+ */
+export class App implements CommandContext {
+  readonly agent: Agent;
+  readonly terminal: Terminal;
+  readonly cwd: string;
+  readonly sessionFile: () => string | undefined;
+  readonly unsavedReason: string | undefined;
+  readonly #providerFactory: ProviderFactory;
+  readonly #forceExit: () => void;
+  #settings: ProviderSettings;
+  #running: AbortController | undefined;
+  /** What Ctrl-C does when nothing runs (the REPL ends its input). */
+  onIdleInterrupt: (() => void) | undefined;
+
+  constructor(options: AppOptions) {
+    this.agent = options.agent;
+    this.terminal = options.terminal;
+    this.cwd = options.cwd;
+    this.sessionFile = options.sessionFile;
+    this.unsavedReason = options.unsavedReason;
+    this.#providerFactory = options.providerFactory;
+    this.#forceExit = options.forceExit;
+    this.#settings = { ...options.providerSettings, model: options.agent.provider.model };
+  }
+
+  providerSettings(): ProviderSettings {
+    return this.#settings;
+  }
+
+  switchProvider(settings: ProviderSettings): void {
+    const provider = this.#providerFactory(settings);
+    this.agent.provider = provider;
+    this.#settings = { ...settings, model: provider.model };
+  }
+
+  /**
+   * Submits a prompt (persisted before any provider call) and runs the step. Ctrl-C aborts
+   * it; what was committed stays. A store failure is thrown; a provider failure is in the
+   * result.
+   */
+  async turn(text: string, mode: RenderMode): Promise<StepResult> {
+    await this.agent.submitUserMessage(text);
+    const receiver = createTurnReceiver(this.terminal, mode);
+    try {
+      return await this.interruptible((signal) => this.agent.runStep(receiver, { signal }));
+    } finally {
+      this.terminal.stopSpinner();
+    }
+  }
+
+  async interruptible<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    this.#running = controller;
+    try {
+      return await task(controller.signal);
+    } finally {
+      this.#running = undefined;
+    }
+  }
+
+  /** Ctrl-C: aborts what runs; a second one while the abort is under way exits; when idle, `onIdleInterrupt`. */
+  interrupt(): void {
+    const running = this.#running;
+    if (running === undefined) {
+      if (this.onIdleInterrupt) this.onIdleInterrupt();
+      else this.#forceExit();
+      return;
+    }
+    if (running.signal.aborted) {
+      this.#forceExit();
+      return;
+    }
+    this.terminal.stopSpinner();
+    running.abort(new AbortedError('interrupted by Ctrl-C'));
+  }
+}

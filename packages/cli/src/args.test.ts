@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { parseArgs } from './args.js';
+import { UsageError } from './errors.js';
+
+describe('parseArgs', () => {
+  it('gives defaults when no flag is given', () => {
+    expect(parseArgs([])).toEqual({ continue: false, list: false, noSession: false, help: false, version: false });
+  });
+
+  it('reads every flag, long and short', () => {
+    expect(
+      parseArgs([
+        '--print', 'hi', '--no-session', '--provider', 'openai', '--model', 'gpt-x',
+        '--base-url', 'http://127.0.0.1:9/v1', '--system', '@prompt.md', '--session-dir', 'here',
+      ]),
+    ).toEqual({
+      print: 'hi', continue: false, list: false, noSession: true, provider: 'openai', model: 'gpt-x',
+      baseURL: 'http://127.0.0.1:9/v1', system: '@prompt.md', sessionDir: 'here', help: false, version: false,
+    });
+    expect(parseArgs(['-p', 'hi', '-c'])).toMatchObject({ print: 'hi', continue: true });
+    expect(parseArgs(['-r', '0197ab'])).toMatchObject({ resume: '0197ab' });
+    expect(parseArgs(['--resume', './x.jsonl'])).toMatchObject({ resume: './x.jsonl' });
+    expect(parseArgs(['--continue'])).toMatchObject({ continue: true });
+    expect(parseArgs(['--list'])).toMatchObject({ list: true });
+    expect(parseArgs(['--help'])).toMatchObject({ help: true });
+    expect(parseArgs(['-h'])).toMatchObject({ help: true });
+    expect(parseArgs(['--version'])).toMatchObject({ version: true });
+    expect(parseArgs(['-v'])).toMatchObject({ version: true });
+  });
+
+  it('takes "-" as the prompt of --print (read from stdin)', () => {
+    expect(parseArgs(['-p', '-'])).toMatchObject({ print: '-' });
+  });
+
+  it('takes a prompt that starts with a dash when written --print=-…', () => {
+    expect(parseArgs(['--print=-1 is negative?'])).toMatchObject({ print: '-1 is negative?' });
+  });
+
+  it.each(['anthropic', 'openai', 'offline'])('accepts --provider %s', (name) => {
+    expect(parseArgs(['--provider', name]).provider).toBe(name);
+  });
+
+  it.each([
+    [['--frobnicate'], /unknown option '--frobnicate'/],
+    [['-x'], /unknown option '-x'/],
+    [['hello'], /unexpected argument 'hello'/],
+    [['-p'], /argument missing/],
+    [['-p', '--list'], /ambiguous.*--print=-XYZ/],
+    [['--list=yes'], /does not take an argument/],
+    [['--provider', 'gemini'], /unknown provider "gemini"/],
+    [['--provider'], /argument missing/],
+    [['--model', ''], /--model needs a non-empty value/],
+    [['--base-url', 'not a url'], /--base-url: not a URL/],
+    [['--base-url', 'ftp://example.com'], /expected an http\(s\) URL/],
+    [['-r', ''], /--resume needs a non-empty value/],
+    [['-c', '-r', 'abc'], /--continue and --resume cannot be used together/],
+    [['--list', '-c'], /--list cannot be used with --continue/],
+    [['--list', '-p', 'x'], /--list cannot be used with --print/],
+    [['--system', '  '], /--system needs a non-empty value/],
+  ])('rejects %j with a UsageError', (argv, message) => {
+    expect(() => parseArgs(argv)).toThrow(UsageError);
+    expect(() => parseArgs(argv)).toThrow(message);
+  });
+});

@@ -1,0 +1,158 @@
+import { PROVIDER_NAMES, type ProviderName } from '@panto/core';
+import { parseArgs as parseNodeArgs } from 'node:util';
+import { UsageError } from './errors.js';
+
+/** What the command line asks for. Flags that were not given are absent. */
+export interface CliOptions {
+  /** `-p, --print <prompt>`: one turn, print the answer, exit. `-` means "read it from stdin". */
+  print?: string;
+  /** `-c, --continue`: the most recent session of this folder. */
+  continue: boolean;
+  /** `-r, --resume <id | unique prefix | path to a .jsonl>`. */
+  resume?: string;
+  /** `--list`: this folder's sessions. */
+  list: boolean;
+  /** `--no-session`: persist nothing (a NullStore). */
+  noSession: boolean;
+  provider?: ProviderName;
+  model?: string;
+  baseURL?: string;
+  /** `--system <text|@file>`, as given. */
+  system?: string;
+  /** `--session-dir <dir>`: where this folder's sessions live, instead of `$PANTO_HOME/sessions/…`. */
+  sessionDir?: string;
+  help: boolean;
+  version: boolean;
+}
+
+export const USAGE =
+  'usage: panto [-p PROMPT | -c | -r ID|FILE | --list] [--no-session] [--provider anthropic|openai|offline] ' +
+  '[--model NAME] [--base-url URL] [--system TEXT|@FILE] [--session-dir DIR] [--help] [--version]';
+
+export const HELP = `panto — a local coding agent whose sessions persist themselves
+
+${USAGE}
+
+Without -p, panto is interactive: it reads prompts and /commands from the terminal, or one
+per line from piped stdin (and exits at the end of the input).
+
+Options:
+  -p, --print <prompt>     Run one turn, print the answer to stdout, exit. "-" reads the
+                           prompt from stdin. Progress and tool lines go to stderr.
+  -c, --continue           Continue the most recent session of this folder.
+  -r, --resume <session>   Resume a session: an id, a unique id prefix, or the path of a
+                           .jsonl file in the session format (e.g. an export).
+      --list               List this folder's sessions (id, last change, messages, first prompt).
+      --no-session         Do not save the session (with -c/-r: load it, write nothing back).
+      --provider <name>    anthropic, openai or offline. Default: $PANTO_PROVIDER, else
+                           anthropic if ANTHROPIC_API_KEY is set, else openai if
+                           OPENAI_API_KEY is set, else offline.
+      --model <name>       The model. Default: $PANTO_MODEL, else the model the resumed
+                           session last used with this provider, else the provider's default.
+      --base-url <url>     The provider's API endpoint (also ANTHROPIC_BASE_URL / OPENAI_BASE_URL).
+      --system <text|@file>
+                           The system prompt, or @path to read it from a file.
+      --session-dir <dir>  Keep this folder's sessions in <dir>.
+  -h, --help               Show this help.
+  -v, --version            Show the version.
+
+Sessions live in $PANTO_HOME/sessions/<working folder>/ (PANTO_HOME defaults to ~/.panto).
+
+Commands (interactive): /compact [instructions], /export [path], /session,
+  /model [provider/model], /help, /quit
+
+Exit codes: 0 ok, 1 runtime failure, 2 usage error. PANTO_DEBUG=1 prints stack traces.`;
+
+const OPTIONS = {
+  print: { type: 'string', short: 'p' },
+  continue: { type: 'boolean', short: 'c' },
+  resume: { type: 'string', short: 'r' },
+  list: { type: 'boolean' },
+  'no-session': { type: 'boolean' },
+  provider: { type: 'string' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  system: { type: 'string' },
+  'session-dir': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+/**
+ * Parses the command line (without `node` and the script). Throws `UsageError` for an
+ * unknown flag, a missing or bad value, a positional argument, or flags that conflict.
+ *
+ * @example
+ * parseArgs(['-c', '--model', 'claude-sonnet-4-5']); // { continue: true, model: 'claude-sonnet-4-5', … }
+ */
+export function parseArgs(argv: readonly string[]): CliOptions {
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    values = parse(argv).values;
+  } catch (error) {
+    throw new UsageError(nodeParseMessage(error), { cause: error });
+  }
+
+  const options: CliOptions = {
+    continue: values.continue ?? false,
+    list: values.list ?? false,
+    noSession: values['no-session'] ?? false,
+    help: values.help ?? false,
+    version: values.version ?? false,
+  };
+  if (values.print !== undefined) options.print = nonEmpty('--print', values.print);
+  if (values.resume !== undefined) options.resume = nonEmpty('--resume', values.resume);
+  if (values.provider !== undefined) options.provider = providerName(values.provider, '--provider');
+  if (values.model !== undefined) options.model = nonEmpty('--model', values.model);
+  if (values['base-url'] !== undefined) options.baseURL = baseURL(values['base-url']);
+  if (values.system !== undefined) options.system = nonEmpty('--system', values.system);
+  if (values['session-dir'] !== undefined) options.sessionDir = nonEmpty('--session-dir', values['session-dir']);
+
+  if (options.continue && options.resume !== undefined) {
+    throw new UsageError('--continue and --resume cannot be used together');
+  }
+  if (options.list) {
+    const other = options.print !== undefined ? '--print' : options.continue ? '--continue' : options.resume !== undefined ? '--resume' : undefined;
+    if (other) throw new UsageError(`--list cannot be used with ${other}`);
+  }
+  return options;
+}
+
+/** Checks a provider name from a flag or an environment variable. */
+export function providerName(value: string, source: string): ProviderName {
+  const name = PROVIDER_NAMES.find((candidate) => candidate === value);
+  if (name === undefined) {
+    throw new UsageError(`${source}: unknown provider ${JSON.stringify(value)} (expected ${PROVIDER_NAMES.join(', ')})`);
+  }
+  return name;
+}
+
+function parse(argv: readonly string[]) {
+  return parseNodeArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false });
+}
+
+function nonEmpty(flag: string, value: string): string {
+  if (value.trim() === '') throw new UsageError(`${flag} needs a non-empty value`);
+  return value;
+}
+
+function baseURL(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--base-url: not a URL: ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`--base-url: expected an http(s) URL, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+/** Node's parseArgs messages, first line only, in the CLI's voice. */
+function nodeParseMessage(error: unknown): string {
+  const lines = error instanceof Error ? error.message.split('\n') : [String(error)];
+  // Node's "ambiguous" message ends with the way out ("use '--print=-XYZ'"); keep it.
+  const message = lines.length > 1 && lines[0]!.includes('ambiguous') ? `${lines[0]} ${lines[lines.length - 1]}` : lines[0]!;
+  return message.charAt(0).toLowerCase() + message.slice(1);
+}

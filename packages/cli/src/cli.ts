@@ -1,0 +1,226 @@
+import {
+  Agent,
+  assistantText,
+  InvalidSessionIdError,
+  listSessions,
+  PantoError,
+  ToolRegistry,
+  type StepResult,
+} from '@panto/core';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { App } from './app.js';
+import { HELP, parseArgs, USAGE, type CliOptions } from './args.js';
+import { describeSettings } from './commands.js';
+import { CliError, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from './errors.js';
+import { PipedLineInput, TerminalLineInput, type InputStream, type LineInput } from './line-input.js';
+import { chooseProviderSettings, defaultProviderFactory, type ProviderFactory } from './providers.js';
+import { reportTurn, runRepl } from './repl.js';
+import { openSession, type OpenedSession } from './session.js';
+import { sessionDirFor } from './session-dir.js';
+import { applySystemPrompt, resolveSystemPrompt } from './system-prompt.js';
+import { Terminal, type OutputStream } from './terminal.js';
+import { createCodingTools } from './tools/index.js';
+
+/** Everything the CLI touches of the world, so that tests can give it their own. */
+export interface CliEnvironment {
+  /** The arguments after `node panto`. */
+  argv: readonly string[];
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  stdin: InputStream;
+  stdout: OutputStream & NodeJS.WritableStream;
+  stderr: OutputStream & NodeJS.WritableStream;
+  /** The user's home folder (default `os.homedir()`). */
+  homedir?: string;
+  /** Builds providers (default: `createProvider` of @panto/core). */
+  providerFactory?: ProviderFactory;
+  /**
+   * Subscribes to Ctrl-C and returns the unsubscribe; default: the process's SIGINT. The
+   * handler is called once per Ctrl-C and never throws.
+   */
+  onInterrupt?: (handler: () => void) => () => void;
+  /** Leaves at once, on a second Ctrl-C while an abort is under way. Default: exit 130. */
+  forceExit?: () => void;
+  /** Where interactive lines come from (default: the terminal, or piped stdin). */
+  lineInput?: LineInput;
+}
+
+export const VERSION = readVersion();
+
+/**
+ * Runs the `panto` command and resolves to its exit code: 0 ok, 1 runtime failure, 2 usage
+ * error (130 when a `-p` turn is interrupted). Never throws; failures are reported in one
+ * line on stderr (with a stack trace when `PANTO_DEBUG=1`).
+ *
+ * @example
+ * process.exitCode = await run({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd(),
+ *   stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+ */
+export async function run(environment: CliEnvironment): Promise<number> {
+  const { env, stdout, stderr } = environment;
+  const terminal = new Terminal(stdout, stderr, env);
+  let unsubscribe: (() => void) | undefined;
+  try {
+    const options = parseArgs(environment.argv);
+    if (options.help) {
+      stdout.write(`${HELP}\n`);
+      return EXIT_OK;
+    }
+    if (options.version) {
+      stdout.write(`panto ${VERSION}\n`);
+      return EXIT_OK;
+    }
+    const cwd = resolve(environment.cwd);
+    const sessionDir = options.sessionDir ? resolve(cwd, options.sessionDir) : sessionDirFor(cwd, env, environment.homedir);
+    if (options.list) return await listCommand(sessionDir, cwd, terminal);
+
+    const systemPrompt = await resolveSystemPrompt(options.system, cwd);
+    const printPrompt = options.print === undefined ? undefined : await promptOf(options.print, environment.stdin);
+
+    // Construction order (seed-plan, phase 4): store → tool registry → agent (adopting the
+    // resumed conversation) → system prompt seeded or reconciled → tools registered.
+    const session = await openSession(
+      { continue: options.continue, noSession: options.noSession, ...(options.resume === undefined ? {} : { resume: options.resume }) },
+      { cwd, sessionDir },
+    );
+    if (session.notice) terminal.note(session.notice);
+    const tools = new ToolRegistry();
+    const providerFactory = environment.providerFactory ?? defaultProviderFactory;
+    const settings = chooseProviderSettings(options, env, session.activeModel);
+    const provider = providerFactory(settings);
+    const agent = new Agent(
+      { provider, tools },
+      { store: session.store, ...(session.conversation === undefined ? {} : { conversation: session.conversation }) },
+    );
+    await applySystemPrompt(agent, systemPrompt, session.resumed);
+    for (const tool of createCodingTools({ cwd, bash: { env } })) tools.register(tool);
+
+    const app = new App({
+      agent,
+      terminal,
+      cwd,
+      providerSettings: settings,
+      providerFactory,
+      sessionFile: session.sessionFile,
+      unsavedReason: options.noSession ? 'not saved: --no-session' : 'it is created with the first prompt',
+      forceExit: environment.forceExit ?? (() => process.exit(EXIT_INTERRUPTED)),
+    });
+    unsubscribe = (environment.onInterrupt ?? onProcessInterrupt)(() => app.interrupt());
+
+    if (provider.name === 'offline') {
+      terminal.warn(
+        options.provider === 'offline' || env.PANTO_PROVIDER === 'offline'
+          ? 'panto: using the offline provider: answers are canned, no model is called'
+          : 'panto: no ANTHROPIC_API_KEY or OPENAI_API_KEY set, so using the offline provider: answers are canned, no model is called',
+      );
+    }
+    const previous = session.activeModel;
+    if (previous && (previous.provider !== provider.name || previous.model !== provider.model)) {
+      terminal.note(`this session last used ${previous.provider}/${previous.model}; now using ${provider.name}/${provider.model}`);
+    }
+
+    if (printPrompt !== undefined) return await printTurn(app, printPrompt, session);
+
+    const input =
+      environment.lineInput ??
+      (environment.stdin.isTTY
+        ? // With stdout redirected to a file, the prompt and the echo belong on the terminal.
+          new TerminalLineInput(environment.stdin, stdout.isTTY ? stdout : stderr)
+        : new PipedLineInput(environment.stdin));
+    terminal.note(banner(app, session, options));
+    return await runRepl(app, input, session.danglingUser);
+  } catch (error) {
+    return reportError(error, terminal, env);
+  } finally {
+    terminal.stopSpinner();
+    unsubscribe?.();
+  }
+}
+
+async function printTurn(app: App, prompt: string, session: OpenedSession): Promise<number> {
+  const { terminal } = app;
+  if (session.danglingUser !== null) {
+    terminal.warn('note: the last prompt of this session was never answered; it is not resent');
+  }
+  const result = await app.turn(prompt, 'print');
+  const ok = reportTurn(app, result);
+  if (result.stopReason === 'aborted') return EXIT_INTERRUPTED;
+  if (!ok) return EXIT_FAILURE;
+  const answer = finalAnswer(result);
+  if (answer !== '') terminal.text(answer.endsWith('\n') ? answer : `${answer}\n`);
+  return result.incomplete ? EXIT_FAILURE : EXIT_OK;
+}
+
+/** The text of the step's last assistant message: the answer, without what came before tool calls. */
+function finalAnswer(result: StepResult): string {
+  for (let i = result.messages.length - 1; i >= 0; i--) {
+    const message = result.messages[i]!;
+    if (message.role === 'assistant') return assistantText(message);
+  }
+  return '';
+}
+
+async function listCommand(sessionDir: string, cwd: string, terminal: Terminal): Promise<number> {
+  const sessions = await listSessions(sessionDir);
+  if (sessions.length === 0) {
+    terminal.note(`no sessions for ${cwd} (in ${sessionDir})`);
+    return EXIT_OK;
+  }
+  const idWidth = Math.max(2, ...sessions.map((session) => session.id.length));
+  terminal.result(`${'ID'.padEnd(idWidth)}  ${'MODIFIED'.padEnd(16)}  ${'MSGS'.padStart(5)}  FIRST PROMPT`);
+  for (const session of sessions) {
+    terminal.result(
+      `${session.id.padEnd(idWidth)}  ${localTime(session.modified)}  ${String(session.messageCount).padStart(5)}  ${session.firstPrompt ?? '(no prompt)'}`,
+    );
+  }
+  return EXIT_OK;
+}
+
+function banner(app: App, session: OpenedSession, options: CliOptions): string {
+  const id = app.agent.sessionStore.sessionId();
+  const where = session.resumed
+    ? `resumed ${id} (${app.agent.conversation.length} messages)`
+    : `new session ${id}${options.noSession ? ' (not saved)' : ''}`;
+  return `panto ${VERSION} · ${describeSettings(app.providerSettings())} · ${where} · /help for commands`;
+}
+
+async function promptOf(value: string, stdin: InputStream): Promise<string> {
+  if (value !== '-') return value;
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  const text = Buffer.concat(chunks).toString('utf8').trimEnd();
+  if (text.trim() === '') throw new UsageError('--print -: the prompt read from stdin is empty');
+  return text;
+}
+
+function reportError(error: unknown, terminal: Terminal, env: Readonly<Record<string, string | undefined>>): number {
+  const usage = error instanceof UsageError || error instanceof InvalidSessionIdError;
+  const message = error instanceof Error ? error.message : String(error);
+  terminal.error(`panto: ${message}`);
+  if (usage) terminal.note(USAGE);
+  if (env.PANTO_DEBUG === '1' && error instanceof Error && error.stack) terminal.note(error.stack);
+  else if (!usage && !(error instanceof PantoError) && !(error instanceof CliError)) {
+    terminal.note('(set PANTO_DEBUG=1 for details)');
+  }
+  return usage ? EXIT_USAGE : EXIT_FAILURE;
+}
+
+function onProcessInterrupt(handler: () => void): () => void {
+  process.on('SIGINT', handler);
+  return () => process.off('SIGINT', handler);
+}
+
+function localTime(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+function readVersion(): string {
+  try {
+    const json = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+    return typeof json.version === 'string' ? json.version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}

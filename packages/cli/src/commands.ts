@@ -1,0 +1,168 @@
+import { AbortedError, errorMessage, type Agent } from '@panto/core';
+import { exportSession } from './export.js';
+import { parseModelSpec, type ProviderSettings } from './providers.js';
+import { formatUsage } from './render.js';
+import type { Terminal } from './terminal.js';
+import { formatBytes } from './tools/truncate.js';
+
+/** What commands work on. */
+export interface CommandContext {
+  readonly agent: Agent;
+  readonly terminal: Terminal;
+  readonly cwd: string;
+  /** The session file, when the session is saved and the file exists. */
+  sessionFile(): string | undefined;
+  /** Why there is no file, when there is none ("--no-session", "created with the first prompt"). */
+  readonly unsavedReason: string | undefined;
+  /** The provider settings in force. */
+  providerSettings(): ProviderSettings;
+  /** Builds the provider for `settings` and gives it to the agent; throws when it cannot be built. */
+  switchProvider(settings: ProviderSettings): void;
+  /** Runs `task` so that Ctrl-C aborts it through the signal. */
+  interruptible<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T>;
+}
+
+export type CommandOutcome = 'continue' | 'quit';
+
+export interface SlashCommand {
+  name: string;
+  /** The rest of the line, trimmed. */
+  args: string;
+}
+
+export const COMMANDS: readonly { usage: string; summary: string }[] = [
+  { usage: '/compact [instructions]', summary: 'summarise the conversation so far to free the context (optionally: what to keep)' },
+  { usage: '/export [path]', summary: 'write the session as JSONL (default: <session id>.jsonl in this folder)' },
+  { usage: '/session', summary: 'show the session id, file, message count and token usage so far' },
+  { usage: '/model [provider/model]', summary: 'show the model, or switch (e.g. /model anthropic/claude-sonnet-4-5, /model openai)' },
+  { usage: '/help', summary: 'show this help' },
+  { usage: '/quit', summary: 'leave panto (also Ctrl-D, or Ctrl-C at an empty prompt)' },
+];
+
+/**
+ * A line that is a command: `/name args…`. Lines starting with `//` are prompts that start
+ * with `/` (the first `/` is dropped by the caller), and so is anything that does not look
+ * like `/word`, e.g. `/etc/hosts is empty, why?`.
+ */
+export function parseSlashCommand(line: string): SlashCommand | undefined {
+  const match = /^\/([a-z][a-z-]*)(?:\s+([\s\S]*))?$/i.exec(line.trim());
+  if (!match) return undefined;
+  return { name: match[1]!.toLowerCase(), args: (match[2] ?? '').trim() };
+}
+
+/** Runs a command; problems are reported on the terminal, never thrown (except store failures). */
+export async function runSlashCommand(command: SlashCommand, context: CommandContext): Promise<CommandOutcome> {
+  const { terminal } = context;
+  switch (command.name) {
+    case 'quit':
+    case 'exit':
+      return 'quit';
+    case 'help':
+      terminal.result(helpText());
+      return 'continue';
+    case 'session':
+      terminal.result(sessionText(context));
+      return 'continue';
+    case 'model':
+      model(command.args, context);
+      return 'continue';
+    case 'export':
+      await exportCommand(command.args, context);
+      return 'continue';
+    case 'compact':
+      await compact(command.args, context);
+      return 'continue';
+    default:
+      terminal.error(`unknown command /${command.name} — /help lists the commands (start a prompt with // to send a leading /)`);
+      return 'continue';
+  }
+}
+
+export function helpText(): string {
+  const width = Math.max(...COMMANDS.map((command) => command.usage.length));
+  const lines = COMMANDS.map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`);
+  return [
+    'Commands:',
+    ...lines,
+    '',
+    'Anything else is a prompt. Ctrl-C aborts a running turn (what was already said is kept);',
+    'Ctrl-C at an empty prompt or Ctrl-D leaves. Start a prompt with // to begin it with /.',
+  ].join('\n');
+}
+
+function sessionText(context: CommandContext): string {
+  const { agent } = context;
+  const settings = context.providerSettings();
+  const file = context.sessionFile() ?? `(none: ${context.unsavedReason ?? 'not saved'})`;
+  const messages = agent.conversation.messages;
+  const counts = new Map<string, number>();
+  for (const message of messages) counts.set(message.role, (counts.get(message.role) ?? 0) + 1);
+  const breakdown = [...counts].map(([role, n]) => `${n} ${role}`).join(', ');
+  return [
+    `session   ${agent.sessionStore.sessionId()}`,
+    `file      ${file}`,
+    `folder    ${context.cwd}`,
+    `model     ${describeSettings(settings)}`,
+    `messages  ${messages.length}${breakdown ? ` (${breakdown})` : ''}`,
+    `usage     ${formatUsage(agent.conversation.usage())}`,
+  ].join('\n');
+}
+
+function model(args: string, context: CommandContext): void {
+  const { terminal } = context;
+  if (args === '') {
+    terminal.result(`model: ${describeSettings(context.providerSettings())}`);
+    return;
+  }
+  let settings: ProviderSettings;
+  try {
+    settings = parseModelSpec(args, context.providerSettings());
+    context.switchProvider(settings);
+  } catch (error) {
+    terminal.error(`cannot switch to ${args}: ${errorMessage(error)}`);
+    return;
+  }
+  terminal.result(`model: ${describeSettings(context.providerSettings())}`);
+  if (context.agent.provider.name === 'offline') terminal.warn('the offline provider gives canned answers; no model is called');
+}
+
+async function exportCommand(args: string, context: CommandContext): Promise<void> {
+  try {
+    const result = await exportSession(
+      {
+        sessionId: context.agent.sessionStore.sessionId(),
+        sessionFile: context.sessionFile(),
+        conversation: context.agent.conversation,
+        cwd: context.cwd,
+      },
+      args === '' ? undefined : args,
+    );
+    context.terminal.result(`exported ${result.entries} entries (${formatBytes(result.bytes)}) to ${result.path}`);
+  } catch (error) {
+    context.terminal.error(`export failed: ${errorMessage(error)}`);
+  }
+}
+
+async function compact(instructions: string, context: CommandContext): Promise<void> {
+  const { agent, terminal } = context;
+  const before = agent.conversation.length;
+  terminal.spin('compacting…');
+  let aborted = (): boolean => false;
+  try {
+    const result = await context.interruptible((signal) => {
+      aborted = () => signal.aborted;
+      return agent.compact(instructions === '' ? undefined : instructions, { signal });
+    });
+    terminal.stopSpinner();
+    terminal.result(`compacted ${before} messages into a summary of ${result.summary.length} characters`);
+    terminal.note(`  ${formatUsage(result.usage)}`);
+  } catch (error) {
+    terminal.stopSpinner();
+    if (aborted() || error instanceof AbortedError) terminal.warn('compaction aborted; the conversation is unchanged');
+    else terminal.error(`compaction failed: ${errorMessage(error)}; the conversation is unchanged`);
+  }
+}
+
+export function describeSettings(settings: ProviderSettings & { model?: string }): string {
+  return `${settings.provider}/${settings.model ?? '(default model)'}${settings.baseURL ? ` at ${settings.baseURL}` : ''}`;
+}

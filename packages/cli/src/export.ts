@@ -1,0 +1,86 @@
+import {
+  chainBatch,
+  decodeSession,
+  encodeBatch,
+  encodeHeader,
+  newId,
+  SESSION_FORMAT_VERSION,
+  type Conversation,
+  type DiskMessage,
+} from '@panto/core';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { CliError } from './errors.js';
+
+export interface ExportSource {
+  sessionId: string;
+  /** The session file, when the session is saved: exported byte for byte (its committed part). */
+  sessionFile: string | undefined;
+  /** Used when there is no file (`--no-session`, or before the first prompt). */
+  conversation: Conversation;
+  cwd: string;
+  now?: () => Date;
+}
+
+export interface ExportResult {
+  path: string;
+  bytes: number;
+  /** Entries written (the header not counted). */
+  entries: number;
+}
+
+/**
+ * Writes the session as JSONL in the session format to `target` (relative to `cwd`;
+ * default `<sessionId>.jsonl` in `cwd`). A saved session is copied as it is on disk — the
+ * same bytes, every entry, every branch, without a torn tail. An unsaved one is encoded
+ * from the live conversation (a new chain of entries). The file is written whole or not at
+ * all (a temporary file renamed into place).
+ */
+export async function exportSession(source: ExportSource, target?: string): Promise<ExportResult> {
+  const path = resolve(source.cwd, target ?? `${source.sessionId}.jsonl`);
+  if (source.sessionFile !== undefined && resolve(source.sessionFile) === path) {
+    throw new CliError(`${path} is the session file itself; choose another path`);
+  }
+  let text: Buffer;
+  let entries: number;
+  if (source.sessionFile !== undefined) {
+    const bytes = await readFile(source.sessionFile);
+    const decoded = decodeSession(bytes, source.sessionFile);
+    text = Buffer.concat([bytes.subarray(0, decoded.committedBytes), Buffer.from(decoded.needsNewline ? '\n' : '')]);
+    entries = decoded.entries.length;
+  } else {
+    const now = (source.now ?? (() => new Date()))();
+    const records = conversationRecords(source.conversation, now);
+    const header = encodeHeader({
+      type: 'session',
+      version: SESSION_FORMAT_VERSION,
+      id: source.sessionId,
+      timestamp: now.toISOString(),
+      cwd: source.cwd,
+    });
+    // One entry per line, each its own batch: the chain is what matters, not the grouping.
+    text = Buffer.from(header + chainBatch(records, null, new Set()).map((entry) => encodeBatch([entry])).join(''));
+    entries = records.length;
+  }
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    await writeFile(temporary, text);
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  return { path, bytes: text.length, entries };
+}
+
+function conversationRecords(conversation: Conversation, now: Date): DiskMessage[] {
+  const timestamp = now.toISOString();
+  return conversation.messages.map((message): DiskMessage => {
+    if (message.role === 'compaction') {
+      const { role: _role, ...fields } = message;
+      return { type: 'compaction', id: newId(), timestamp, ...fields };
+    }
+    return { type: 'message', id: newId(), timestamp, message };
+  });
+}

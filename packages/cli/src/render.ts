@@ -1,0 +1,124 @@
+import type { AgentEvent, JsonValue, Receiver, StepResult, ToolCallBlock, ToolResultMessage, Usage } from '@panto/core';
+import type { Terminal } from './terminal.js';
+import { formatBytes } from './tools/truncate.js';
+
+/** How a turn's answer is shown: streamed to stdout (interactive) or printed once at the end (`-p`). */
+export type RenderMode = 'stream' | 'print';
+
+/**
+ * Shows a step as it runs: the spinner while waiting for the first token and while tools
+ * run, streamed text (in `stream` mode), one line per tool call with its result size.
+ * The receiver follows the core contract: it never throws.
+ */
+export function createTurnReceiver(terminal: Terminal, mode: RenderMode): Receiver {
+  return (event: AgentEvent) => {
+    switch (event.type) {
+      case 'message-start':
+        terminal.spin('waiting for the model…');
+        return;
+      case 'thinking-start':
+      case 'thinking-delta':
+        terminal.spin('thinking…');
+        return;
+      case 'text-delta':
+        if (mode === 'stream') {
+          terminal.stopSpinner();
+          terminal.text(event.delta);
+        } else {
+          terminal.spin('writing…');
+        }
+        return;
+      case 'tool-call-start':
+        terminal.spin(`preparing ${event.name}…`);
+        return;
+      case 'message-end':
+        terminal.stopSpinner();
+        if (mode === 'stream') terminal.endLine();
+        return;
+      case 'tool-execution-start':
+        terminal.spin(describeToolCall(event.toolCall));
+        return;
+      case 'tool-execution-end':
+        terminal.stopSpinner();
+        terminal.note(toolLine(event.toolCall, event.result));
+        return;
+      case 'step-end':
+        terminal.stopSpinner();
+        if (mode === 'stream') terminal.endLine();
+        return;
+      case 'text-start':
+      case 'text-end':
+      case 'thinking-end':
+      case 'tool-call-delta':
+      case 'tool-call-end':
+      case 'persist':
+      case 'error':
+        return;
+      default: {
+        const unexpected: never = event;
+        return unexpected;
+      }
+    }
+  };
+}
+
+/** One line for a finished tool call: what it was, and how big its result is. */
+export function toolLine(call: ToolCallBlock, result: ToolResultMessage): string {
+  const size = formatBytes(Buffer.byteLength(result.content));
+  if (!result.is_error) return `  ✓ ${describeToolCall(call)} · ${size}`;
+  const firstLine = result.content.split('\n').find((line) => line.trim() !== '') ?? '';
+  return `  ✗ ${describeToolCall(call)} · ${size} · ${cut(firstLine, 100)}`;
+}
+
+/** A tool call in a few words: `read src/a.ts:10+20`, `bash $ npm test`. */
+export function describeToolCall(call: ToolCallBlock): string {
+  const input = call.input;
+  const text = (name: string): string | undefined => (typeof input[name] === 'string' ? (input[name] as string) : undefined);
+  switch (call.name) {
+    case 'read': {
+      const path = text('path') ?? '?';
+      const offset = input.offset;
+      const limit = input.limit;
+      const range =
+        typeof offset === 'number' || typeof limit === 'number'
+          ? `:${typeof offset === 'number' ? offset : 1}${typeof limit === 'number' ? `+${limit}` : ''}`
+          : '';
+      return `read ${path}${range}`;
+    }
+    case 'write':
+    case 'edit':
+      return `${call.name} ${text('path') ?? '?'}`;
+    case 'bash': {
+      const command = (text('command') ?? '').split('\n')[0] ?? '';
+      return `bash $ ${cut(command, 80)}${(text('command') ?? '').includes('\n') ? ' …' : ''}`;
+    }
+    default:
+      return `${call.name} ${cut(compactJson(input), 80)}`;
+  }
+}
+
+/** `tokens: 1,234 in · 56 out · 1,000 cache read` — cache figures only when there are any. */
+export function formatUsage(usage: Usage): string {
+  const parts = [`${count(usage.input_tokens)} in`, `${count(usage.output_tokens)} out`];
+  if (usage.cache_read_tokens > 0) parts.push(`${count(usage.cache_read_tokens)} cache read`);
+  if (usage.cache_write_tokens > 0) parts.push(`${count(usage.cache_write_tokens)} cache write`);
+  return `tokens: ${parts.join(' · ')}`;
+}
+
+/** The line shown after a turn: usage, and how it ended when it did not end normally. */
+export function turnSummary(result: StepResult): string {
+  const calls = result.providerCalls === 1 ? '1 call' : `${result.providerCalls} calls`;
+  return `  ${formatUsage(result.usage)} (${calls})`;
+}
+
+function count(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function compactJson(value: { [key: string]: JsonValue }): string {
+  return JSON.stringify(value);
+}

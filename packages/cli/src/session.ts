@@ -1,0 +1,107 @@
+import {
+  findMostRecentSession,
+  FSJSONLStore,
+  NullStore,
+  resolveSessionId,
+  type ActiveModel,
+  type Conversation,
+  type SessionStore,
+} from '@panto/core';
+import { stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { LazyFSJSONLStore } from './lazy-store.js';
+
+/** Which session to run, from `-c` / `-r` / `--no-session`. */
+export interface SessionRequest {
+  continue: boolean;
+  resume?: string;
+  noSession: boolean;
+}
+
+/** A session ready to hand to the agent. */
+export interface OpenedSession {
+  /** The store the agent persists to. */
+  store: SessionStore;
+  /** The conversation to adopt, for a resumed session. */
+  conversation?: Conversation;
+  /** A trailing prompt nobody answered (excluded from `conversation`). */
+  danglingUser: string | null;
+  /** Whether an existing session was loaded. */
+  resumed: boolean;
+  /** The provider and model the resumed session last used. */
+  activeModel: ActiveModel | null;
+  /** The session file, once it exists; undefined with `--no-session` and before a new session's first prompt. */
+  sessionFile(): string | undefined;
+  /** Something to tell the user before starting (e.g. "no session to continue"). */
+  notice?: string;
+}
+
+/**
+ * Opens the session the command line asks for:
+ * - `-r VALUE`: VALUE is a file when one exists at that path (relative to `cwd`) or when it
+ *   contains a path separator; otherwise an id or unique id prefix in `sessionDir`.
+ * - `-c`: the most recently changed session in `sessionDir`; a new one when there is none.
+ * - neither: a new session in `sessionDir`, created with the first prompt.
+ * - `--no-session`: a NullStore; with `-c`/`-r` the session is loaded and nothing is written back.
+ *
+ * @throws SessionNotFoundError, AmbiguousSessionIdError, InvalidSessionIdError, SessionCorruptError
+ */
+export async function openSession(request: SessionRequest, context: { cwd: string; sessionDir: string }): Promise<OpenedSession> {
+  let file: string | undefined;
+  let notice: string | undefined;
+  if (request.resume !== undefined) {
+    file = await resumeTarget(request.resume, context);
+  } else if (request.continue) {
+    const recent = await findMostRecentSession(context.sessionDir);
+    if (recent) file = recent.file;
+    else notice = `no earlier session in ${context.sessionDir}; starting a new one`;
+  }
+
+  if (file === undefined) {
+    if (request.noSession) {
+      return { store: new NullStore(), danglingUser: null, resumed: false, activeModel: null, sessionFile: () => undefined, ...(notice ? { notice } : {}) };
+    }
+    const store = new LazyFSJSONLStore(context.sessionDir, { cwd: context.cwd });
+    return {
+      store,
+      danglingUser: null,
+      resumed: false,
+      activeModel: null,
+      sessionFile: () => store.getSessionFile(),
+      ...(notice ? { notice } : {}),
+    };
+  }
+
+  const fsStore = await FSJSONLStore.open(file);
+  const loaded = await fsStore.loadConversation();
+  const base = {
+    conversation: loaded.conversation,
+    danglingUser: loaded.danglingUser,
+    resumed: true,
+    activeModel: fsStore.activeModel(),
+  };
+  if (request.noSession) {
+    return { ...base, store: new NullStore(fsStore.sessionId()), sessionFile: () => undefined };
+  }
+  return { ...base, store: fsStore, sessionFile: () => fsStore.getSessionFile() };
+}
+
+async function resumeTarget(value: string, context: { cwd: string; sessionDir: string }): Promise<string> {
+  const path = expandHome(value, context.cwd);
+  if (value.includes('/') || value.includes('\\') || (await isFile(path))) return path;
+  return (await resolveSessionId(context.sessionDir, value)).file;
+}
+
+function expandHome(value: string, cwd: string): string {
+  if (value === '~' || value.startsWith('~/')) return join(homedir(), value.slice(1));
+  return isAbsolute(value) ? value : resolve(cwd, value);
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,89 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { tempDir, toolContext } from '../test-support.js';
+import { createBashTool } from './bash.js';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('bash tool', () => {
+  let cwd: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => {
+    ({ path: cwd, cleanup } = await tempDir());
+  });
+  afterEach(async () => cleanup());
+  const bash = (input: Record<string, string | number>, signal?: AbortSignal, limits?: { maxBytes: number; maxLines: number }) =>
+    createBashTool(limits ? { cwd, limits } : { cwd }).execute(input, toolContext(signal));
+
+  it('runs in the working folder and reports combined output and the exit code', async () => {
+    await writeFile(join(cwd, 'here.txt'), '');
+    expect(await bash({ command: 'ls; echo oops >&2' })).toBe('here.txt\noops\n[exit code 0]');
+  });
+
+  it('marks a non-zero exit as an error result, output included', async () => {
+    expect(await bash({ command: 'echo failing; exit 3' })).toEqual({ content: 'failing\n[exit code 3]', is_error: true });
+  });
+
+  it('says when there was no output', async () => {
+    expect(await bash({ command: 'true' })).toBe('(no output)\n[exit code 0]');
+  });
+
+  it('closes stdin so commands that read it do not hang', async () => {
+    expect(await bash({ command: 'cat; echo done' })).toBe('done\n[exit code 0]');
+  });
+
+  it('keeps the end of long output, with a note of what was cut', async () => {
+    const result = String(await bash({ command: 'seq 1 100' }, undefined, { maxBytes: 10_000, maxLines: 3 }));
+    expect(result).toBe('[output cut: showing the last 3 of 100 lines (9 B of 292 B)]\n98\n99\n100\n[exit code 0]');
+  });
+
+  it('stays bounded on very large output', async () => {
+    const result = String(await bash({ command: 'yes panto | head -c 5000000' }, undefined, { maxBytes: 1000, maxLines: 2000 }));
+    expect(result).toMatch(/^\[output cut: showing the last 167 of 833334 lines \(998 B of 4.8 MB\)\]\npanto\n/);
+    expect(Buffer.byteLength(result)).toBeLessThan(1200);
+  });
+
+  it('kills the whole process group on timeout and says so', async () => {
+    const pidFile = join(cwd, 'pid');
+    const result = await bash({ command: `sleep 30 & echo $! > ${pidFile}; echo started; wait`, timeout_ms: 300 });
+    expect(result).toEqual({ content: 'started\n[timed out after 300 ms; the command and its children were killed]', is_error: true });
+    const child = Number(await readFile(pidFile, 'utf8'));
+    await vi.waitFor(() => expect(alive(child)).toBe(false), { timeout: 5000 });
+  });
+
+  it('kills the whole process group when the step is aborted', async () => {
+    const pidFile = join(cwd, 'pid');
+    const controller = new AbortController();
+    const running = bash({ command: `sleep 30 & echo $! > ${pidFile}; wait` }, controller.signal);
+    await vi.waitFor(async () => expect((await readFile(pidFile, 'utf8').catch(() => '')).trim()).not.toBe(''), { timeout: 5000 });
+    controller.abort();
+    expect(await running).toEqual({ content: '(no output)\n[aborted; the command and its children were killed]', is_error: true });
+    const child = Number(await readFile(pidFile, 'utf8'));
+    await vi.waitFor(() => expect(alive(child)).toBe(false), { timeout: 5000 });
+  });
+
+  it('does not start when the step is already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    expect(await bash({ command: `touch ${join(cwd, 'ran')}` }, controller.signal)).toMatchObject({ is_error: true });
+    await expect(readFile(join(cwd, 'ran'))).rejects.toThrow();
+  });
+
+  it('returns once the shell exits even if a background process keeps the pipes open', async () => {
+    const result = await bash({ command: 'sleep 30 & echo bg started' });
+    expect(result).toBe('bg started\n[exit code 0]');
+  });
+
+  it('rejects a bad timeout_ms', async () => {
+    await expect(bash({ command: 'true', timeout_ms: -5 })).rejects.toThrow('"timeout_ms" must be a positive integer');
+    expect(await bash({ command: 'true', timeout_ms: 10 * 60 * 60 * 1000 })).toMatchObject({ is_error: true });
+  });
+});

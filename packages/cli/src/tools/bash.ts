@@ -1,0 +1,199 @@
+import type { Tool, ToolOutput } from '@panto/core';
+import { spawn } from 'node:child_process';
+import { errorResult, optionalPositiveInteger, requiredString, type ToolInput } from './input.js';
+import { DEFAULT_LIMITS, formatBytes, truncateTail, type Limits } from './truncate.js';
+
+export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
+/** The most a model may ask for: an hour. */
+export const MAX_BASH_TIMEOUT_MS = 60 * 60 * 1000;
+/** After the shell exits, how long its pipes may stay open (held by background processes) before we stop reading. */
+const PIPE_GRACE_MS = 250;
+
+export interface BashToolOptions {
+  cwd: string;
+  limits?: Limits;
+  /** Used when the call gives no `timeout_ms`. Default 120 s. */
+  defaultTimeoutMs?: number;
+  /** The environment of the commands; `process.env` by default. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * `bash { command, timeout_ms? }`: runs `bash -c command` in the working folder, stdin
+ * closed, stdout and stderr combined. The output is capped (its end is kept, with a note
+ * of what was cut) and the exit code reported. A timeout or an abort kills the command's
+ * whole process group.
+ *
+ * @example
+ * createBashTool({ cwd }).execute({ command: 'npm test', timeout_ms: 300_000 }, context);
+ */
+export function createBashTool(options: BashToolOptions): Tool {
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const defaultTimeout = options.defaultTimeoutMs ?? DEFAULT_BASH_TIMEOUT_MS;
+  return {
+    name: 'bash',
+    description:
+      'Run a shell command with bash -c in the working folder. stdin is closed; stdout and stderr are ' +
+      `combined. Output over ${limits.maxLines} lines or ${formatBytes(limits.maxBytes)} is cut to its end. ` +
+      `The exit code is reported. timeout_ms defaults to ${defaultTimeout} ms; on timeout the command and ` +
+      'everything it started is killed. Do not start interactive programs.',
+    input_schema: {
+      type: 'object',
+      properties: {
+        command: { type: 'string', description: 'The command line, run with bash -c.' },
+        timeout_ms: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_BASH_TIMEOUT_MS,
+          description: `Kill the command after this many milliseconds. Default ${defaultTimeout}.`,
+        },
+      },
+      required: ['command'],
+    },
+    execute: async (input, context) => runBash(options, limits, defaultTimeout, input, context.signal),
+  };
+}
+
+async function runBash(
+  options: BashToolOptions,
+  limits: Limits,
+  defaultTimeout: number,
+  input: ToolInput,
+  signal: AbortSignal,
+): Promise<ToolOutput> {
+  const command = requiredString(input, 'command');
+  const timeout = optionalPositiveInteger(input, 'timeout_ms') ?? defaultTimeout;
+  if (timeout > MAX_BASH_TIMEOUT_MS) return errorResult(`timeout_ms may be at most ${MAX_BASH_TIMEOUT_MS}`);
+  if (signal.aborted) return errorResult('Aborted before the command started.');
+
+  const output = new OutputTail(limits.maxBytes * 2);
+  const child = spawn('bash', ['-c', command], {
+    cwd: options.cwd,
+    // Its own process group, so a timeout or an abort can kill everything it started.
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...(options.env ?? process.env), PAGER: 'cat', GIT_PAGER: 'cat' },
+  });
+  const group = child.pid;
+  if (group !== undefined) track(group);
+  const kill = () => {
+    if (group === undefined) return;
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  };
+
+  let ended: 'timeout' | 'abort' | undefined;
+  const timer = setTimeout(() => {
+    ended ??= 'timeout';
+    kill();
+  }, timeout);
+  const onAbort = () => {
+    ended ??= 'abort';
+    kill();
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+
+  const outcome = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+    let grace: NodeJS.Timeout | undefined;
+    child.once('error', (error) => resolve({ code: null, signal: null, error }));
+    child.once('exit', () => {
+      // Background processes may hold the pipes open; read what is there, then stop.
+      grace = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }, PIPE_GRACE_MS);
+    });
+    child.once('close', (code, exitSignal) => {
+      if (grace) clearTimeout(grace);
+      resolve({ code, signal: exitSignal });
+    });
+  });
+  clearTimeout(timer);
+  signal.removeEventListener('abort', onAbort);
+  if (group !== undefined) liveGroups.delete(group);
+
+  if (outcome.error) return errorResult(`Could not run bash: ${outcome.error.message}`);
+  const parts = [output.render(limits)];
+  let isError = false;
+  if (ended === 'timeout') {
+    parts.push(`[timed out after ${timeout} ms; the command and its children were killed]`);
+    isError = true;
+  } else if (ended === 'abort') {
+    parts.push('[aborted; the command and its children were killed]');
+    isError = true;
+  } else if (outcome.signal !== null) {
+    parts.push(`[killed by ${outcome.signal}]`);
+    isError = true;
+  } else {
+    parts.push(`[exit code ${outcome.code ?? 'unknown'}]`);
+    isError = outcome.code !== 0;
+  }
+  const content = parts.join('\n');
+  return isError ? errorResult(content) : content;
+}
+
+/** Process groups still running, killed if panto exits while a command runs. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function track(group: number): void {
+  liveGroups.add(group);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const live of liveGroups) {
+      try {
+        process.kill(-live, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  });
+}
+
+/** Keeps the last `keep` bytes of a stream (whole chunks), and counts all of it. */
+class OutputTail {
+  readonly #keep: number;
+  readonly #chunks: Buffer[] = [];
+  #bytes = 0;
+  #dropped = 0;
+  #totalNewlines = 0;
+  #lastByte: number | undefined;
+
+  constructor(keep: number) {
+    this.#keep = keep;
+  }
+
+  push(chunk: Buffer): void {
+    if (chunk.length === 0) return;
+    this.#chunks.push(chunk);
+    this.#bytes += chunk.length;
+    for (const byte of chunk) if (byte === 0x0a) this.#totalNewlines++;
+    this.#lastByte = chunk[chunk.length - 1];
+    while (this.#chunks.length > 1 && this.#bytes - this.#chunks[0]!.length >= this.#keep) {
+      const first = this.#chunks.shift()!;
+      this.#bytes -= first.length;
+      this.#dropped += first.length;
+    }
+  }
+
+  render(limits: Limits): string {
+    const totalBytes = this.#dropped + this.#bytes;
+    if (totalBytes === 0) return '(no output)';
+    let text = Buffer.concat(this.#chunks).toString('utf8');
+    // The kept part may start in the middle of a line: drop that partial line.
+    if (this.#dropped > 0) text = text.slice(text.indexOf('\n') + 1);
+    const totalLines = this.#totalNewlines + (this.#lastByte === 0x0a ? 0 : 1);
+    const tail = truncateTail(text, limits);
+    if (this.#dropped === 0 && !tail.truncated) return text.endsWith('\n') ? text.slice(0, -1) : text;
+    return (
+      `[output cut: showing the last ${tail.keptLines} of ${totalLines} lines ` +
+      `(${formatBytes(tail.keptBytes)} of ${formatBytes(totalBytes)})]\n${tail.text}`
+    );
+  }
+}

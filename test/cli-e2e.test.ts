@@ -1,0 +1,275 @@
+/**
+ * The built `panto` CLI against a fake LLM server on loopback, both wire protocols:
+ * one-shot runs, continuing and resuming, listing, a piped interactive session with a tool
+ * call and /compact, a run killed mid-turn, --no-session, and failures.
+ */
+import { decodeSession, listSessions, type SessionEntry } from '@panto/core';
+import { FakeLLMServer, type RecordedRequest } from '@panto/core/testing';
+import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sessionDirFor } from '../packages/cli/src/session-dir.js';
+import { assertBuilt, jsonlFiles, runPanto, sandbox, startPanto, until, type Sandbox } from './cli-harness.js';
+
+let server: FakeLLMServer;
+let box: Sandbox;
+let sessionDir: string;
+
+beforeAll(async () => {
+  assertBuilt();
+  server = await FakeLLMServer.start();
+});
+afterAll(async () => server.close());
+beforeEach(async () => {
+  box = await sandbox();
+  sessionDir = sessionDirFor(box.cwd, { PANTO_HOME: box.home });
+  server.requests.length = 0;
+});
+afterEach(async () => {
+  expect(server.queued, 'every queued reply was used').toBe(0);
+  await box.cleanup();
+});
+
+/** OpenAI via --base-url, Anthropic via ANTHROPIC_BASE_URL: both ways of pointing the SDK are covered. */
+function openai(): { args: string[]; env: Record<string, string> } {
+  return { args: ['--provider', 'openai', '--model', 'gpt-e2e', '--base-url', server.openaiBaseURL], env: { ...box.env, OPENAI_API_KEY: 'sk-test' } };
+}
+function anthropic(): { args: string[]; env: Record<string, string> } {
+  return {
+    args: ['--provider', 'anthropic', '--model', 'claude-e2e'],
+    env: { ...box.env, ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: server.anthropicBaseURL },
+  };
+}
+
+async function entries(file: string): Promise<SessionEntry[]> {
+  return decodeSession(await readFile(file), file).entries;
+}
+
+function kinds(list: readonly SessionEntry[]): string[] {
+  return list.map((entry) => (entry.type === 'message' ? entry.message.role : entry.type));
+}
+
+function body(request: RecordedRequest | undefined): string {
+  return JSON.stringify(request?.body);
+}
+
+describe('panto -p (one shot)', { timeout: 60_000 }, () => {
+  it('openai: prints the answer, sends the coding tools, and writes a session file', async () => {
+    server.enqueue({ text: 'Hello from the fake model.', usage: { input: 30, output: 6 } });
+    const { args, env } = openai();
+    const result = await runPanto([...args, '-p', 'say hello'], { cwd: box.cwd, env });
+    expect(result.stderr).not.toContain('    at ');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('Hello from the fake model.\n');
+    expect(result.stderr).toContain('tokens: 30 in · 6 out');
+
+    const request = server.requests[0]!;
+    expect(request.path).toBe('/v1/chat/completions');
+    const sent = request.body as { model: string; messages: { role: string; content: string }[]; tools: { function: { name: string; parameters: { properties: object; required: string[] } } }[] };
+    expect(sent.model).toBe('gpt-e2e');
+    expect(sent.messages[0]).toMatchObject({ role: 'system', content: expect.stringContaining(`Working folder: ${box.cwd}`) });
+    expect(sent.messages[1]).toMatchObject({ role: 'user', content: 'say hello' });
+    const tools = Object.fromEntries(sent.tools.map((tool) => [tool.function.name, tool.function.parameters]));
+    expect(Object.keys(tools)).toEqual(['read', 'write', 'edit', 'bash']);
+    expect(Object.keys(tools.read!.properties)).toEqual(['path', 'offset', 'limit']);
+    expect(Object.keys(tools.write!.properties)).toEqual(['path', 'content']);
+    expect(Object.keys(tools.edit!.properties)).toEqual(['path', 'old_text', 'new_text']);
+    expect(Object.keys(tools.bash!.properties)).toEqual(['command', 'timeout_ms']);
+
+    const [file, ...more] = await jsonlFiles(sessionDir);
+    expect(more).toEqual([]);
+    expect(kinds(await entries(file!))).toEqual(['system', 'user', 'assistant']);
+    expect((await entries(file!))[2]).toMatchObject({ message: { provider: 'openai', model: 'gpt-e2e', content: [{ type: 'text', text: 'Hello from the fake model.' }] } });
+  });
+
+  it('anthropic: reads the prompt from stdin with "-p -"', async () => {
+    server.enqueue({ text: 'Piped answer.' });
+    const { args, env } = anthropic();
+    const result = await runPanto([...args, '-p', '-'], { cwd: box.cwd, env, stdin: 'a prompt\nover two lines\n' });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('Piped answer.\n');
+    expect(server.requests[0]!.path).toBe('/v1/messages');
+    expect(server.requests[0]!.body).toMatchObject({ model: 'claude-e2e', messages: [{ role: 'user' }] });
+    expect(body(server.requests[0])).toContain('a prompt\\nover two lines');
+  });
+
+  it('--no-session writes nothing', async () => {
+    server.enqueue({ text: 'ephemeral' });
+    const { args, env } = openai();
+    const result = await runPanto([...args, '--no-session', '-p', 'hi'], { cwd: box.cwd, env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('ephemeral\n');
+    await expect(readdir(box.home)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('exits 1 with the provider error in one line (no stack trace) and keeps the prompt', async () => {
+    server.enqueue({ status: 400, errorBody: { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long' } } });
+    const { args, env } = anthropic();
+    const result = await runPanto([...args, '-p', 'too long'], { cwd: box.cwd, env });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('prompt is too long');
+    expect(result.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
+    const [file] = await jsonlFiles(sessionDir);
+    expect(kinds(await entries(file!))).toEqual(['system', 'user']);
+  });
+
+  it('exits 2 with a usage line for an unknown flag, and prints the version', async () => {
+    const bad = await runPanto(['--frobnicate'], { cwd: box.cwd, env: box.env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^panto: unknown option '--frobnicate'\nusage: panto /);
+    const version = await runPanto(['--version'], { cwd: box.cwd, env: box.env });
+    expect(version).toMatchObject({ code: 0, stdout: expect.stringMatching(/^panto \d+\.\d+\.\d+\n$/) });
+  });
+
+  it('uses the offline provider without keys, and says so once', async () => {
+    const result = await runPanto(['-p', 'hello offline'], { cwd: box.cwd, env: box.env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('hello offline');
+    expect(result.stderr.match(/offline provider/g)).toHaveLength(1);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('continuing, resuming and listing', { timeout: 60_000 }, () => {
+  it('anthropic: -c continues the last session; the second request carries the first turn', async () => {
+    server.enqueue({ text: 'The number is 42.' }, { text: 'You asked about 42.' });
+    const { args, env } = anthropic();
+    expect((await runPanto([...args, '-p', 'remember the number 42'], { cwd: box.cwd, env })).code).toBe(0);
+    const second = await runPanto([...args, '-c', '-p', 'what did I ask?'], { cwd: box.cwd, env });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe('You asked about 42.\n');
+    const sent = server.requests[1]!.body as { system: unknown; messages: { role: string }[] };
+    expect(sent.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+    expect(body(server.requests[1])).toContain('remember the number 42');
+    expect(body(server.requests[1])).toContain('The number is 42.');
+    const [file, ...more] = await jsonlFiles(sessionDir);
+    expect(more).toEqual([]);
+    expect(kinds(await entries(file!))).toEqual(['system', 'user', 'assistant', 'user', 'assistant']);
+  });
+
+  it('openai: -r resumes by unique id prefix', async () => {
+    server.enqueue({ text: 'first' }, { text: 'second' }, { text: 'resumed' });
+    const { args, env } = openai();
+    await runPanto([...args, '-p', 'session A'], { cwd: box.cwd, env });
+    await runPanto([...args, '-p', 'session B'], { cwd: box.cwd, env });
+    const sessions = await listSessions(sessionDir);
+    const a = sessions.find((session) => session.firstPrompt === 'session A')!;
+    const b = sessions.find((session) => session.firstPrompt === 'session B')!;
+    // The shortest prefix that tells A from B.
+    let length = 1;
+    while (b.id.startsWith(a.id.slice(0, length))) length++;
+    const result = await runPanto([...args, '-r', a.id.slice(0, length), '-p', 'go on'], { cwd: box.cwd, env });
+    expect(result.code).toBe(0);
+    expect(body(server.requests[2])).toContain('session A');
+    expect(body(server.requests[2])).not.toContain('session B');
+    expect(kinds(await entries(a.file))).toEqual(['system', 'user', 'assistant', 'user', 'assistant']);
+  });
+
+  it('anthropic: -r takes the path of a session file outside the session folder (e.g. an export)', async () => {
+    server.enqueue({ text: 'noted' }, { text: 'from the copy' });
+    const { args, env } = anthropic();
+    await runPanto([...args, '-p', 'the secret is swordfish'], { cwd: box.cwd, env });
+    const [original] = await jsonlFiles(sessionDir);
+    const elsewhere = join(box.root, 'downloads', 'from-s3.jsonl');
+    await mkdir(join(box.root, 'downloads'));
+    await cp(original!, elsewhere);
+
+    const result = await runPanto([...args, '-r', elsewhere, '-p', 'what is the secret?'], { cwd: box.cwd, env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('from the copy\n');
+    expect(body(server.requests[1])).toContain('the secret is swordfish');
+    expect(kinds(await entries(elsewhere))).toEqual(['system', 'user', 'assistant', 'user', 'assistant']);
+    expect(kinds(await entries(original!))).toEqual(['system', 'user', 'assistant']);
+  });
+
+  it('-r fails with exit 1 and a clear message for an unknown id', async () => {
+    const result = await runPanto(['-r', 'ffffffff', '-p', 'x'], { cwd: box.cwd, env: box.env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('panto: session not found: ffffffff');
+  });
+
+  it('--list shows the folder\'s sessions with id, time, message count and first prompt', async () => {
+    server.enqueue({ text: 'one' }, { text: 'two' });
+    const { args, env } = openai();
+    await runPanto([...args, '-p', 'first session prompt'], { cwd: box.cwd, env });
+    await runPanto([...args, '-p', 'second session prompt'], { cwd: box.cwd, env });
+    const result = await runPanto(['--list'], { cwd: box.cwd, env: box.env });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^ID\s+MODIFIED\s+MSGS\s+FIRST PROMPT$/);
+    for (const line of lines.slice(1)) {
+      expect(line).toMatch(/^[0-9a-f-]{36}\s+\d{4}-\d\d-\d\d \d\d:\d\d\s+3\s+(first|second) session prompt$/);
+    }
+    const other = await runPanto(['--list'], { cwd: box.root, env: box.env });
+    expect(other.stdout).toBe('');
+    expect(other.stderr).toContain('no sessions for');
+  });
+});
+
+describe('interactive, with piped stdin', { timeout: 60_000 }, () => {
+  it('openai: runs a tool call, /compact and /export, then exits at the end of input', async () => {
+    await writeFile(join(box.cwd, 'notes.txt'), 'alpha\nbeta\n');
+    server.enqueue(
+      { text: 'Let me look.', toolCalls: [{ id: 'call_1', name: 'read', input: { path: 'notes.txt' } }] },
+      { text: 'It has two lines.', usage: { input: 100, output: 10 } },
+      { text: 'Summary: notes.txt has alpha and beta.' },
+      { text: 'Still two lines.' },
+    );
+    const { args, env } = openai();
+    const input = ['what is in notes.txt?', '/compact mention the file', 'and now?', '/session', '/export out/session.jsonl', ''].join('\n');
+    const result = await runPanto(args, { cwd: box.cwd, env, stdin: input });
+    expect(result.stderr).not.toContain('    at ');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Let me look.\n');
+    expect(result.stdout).toContain('It has two lines.\n');
+    expect(result.stdout).toContain('compacted 5 messages');
+    expect(result.stdout).toContain('Still two lines.\n');
+    expect(result.stderr).toMatch(/✓ read notes\.txt · \d+ B/);
+    expect(result.stderr).toContain('tokens: 100 in · 10 out');
+
+    // The tool result went back to the model.
+    expect(body(server.requests[1])).toContain('1\\talpha\\n2\\tbeta');
+    // The compaction request asked for a summary with the user's instructions.
+    expect(body(server.requests[2])).toContain('Additional instructions: mention the file');
+    // After compaction, the model sees the summary instead of the earlier turns.
+    expect(body(server.requests[3])).toContain('Summary: notes.txt has alpha and beta.');
+    expect(body(server.requests[3])).toContain('and now?');
+    expect(body(server.requests[3])).not.toContain('Let me look.');
+
+    const [file] = await jsonlFiles(sessionDir);
+    const log = await entries(file!);
+    expect(kinds(log)).toEqual(['system', 'user', 'assistant', 'tool_result', 'assistant', 'compaction', 'user', 'assistant']);
+    expect(result.stdout).toContain(`file      ${file}`);
+    expect(result.stdout).toContain('messages  4 (1 system, 1 compaction, 1 user, 1 assistant)');
+    expect(await readFile(join(box.cwd, 'out/session.jsonl'))).toEqual(await readFile(file!));
+  });
+
+  it('a turn killed with SIGKILL after the prompt was sent leaves a dangling prompt that -c offers back', async () => {
+    server.enqueue({ text: 'this answer never completes', hang: true });
+    const { args, env } = anthropic();
+    const running = startPanto([...args, '-p', 'the prompt that was cut off'], { cwd: box.cwd, env });
+    await until('the request to reach the fake server', () => server.requests.length === 1);
+    running.child.kill('SIGKILL');
+    expect((await running.done).signal).toBe('SIGKILL');
+
+    const [file] = await jsonlFiles(sessionDir);
+    expect(kinds(await entries(file!))).toEqual(['system', 'user']);
+
+    const resumed = await runPanto([...args, '-c'], { cwd: box.cwd, env, stdin: '' });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain('The last prompt of this session was never answered (it is not resent): the prompt that was cut off');
+    expect(server.requests).toHaveLength(1);
+
+    // Sending it again is an ordinary new prompt: a sibling of the dangling one.
+    server.enqueue({ text: 'answered at last' });
+    const again = await runPanto([...args, '-c'], { cwd: box.cwd, env, stdin: 'the prompt that was cut off\n' });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('answered at last');
+    const log = await entries(file!);
+    expect(kinds(log)).toEqual(['system', 'user', 'user', 'assistant']);
+    expect(log[2]!.parent_id).toBe(log[0]!.id);
+    expect(log[1]!.parent_id).toBe(log[0]!.id);
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * Runs the built `panto` CLI (packages/cli/dist/main.js) as a child process, for the
+ * end-to-end tests in test/cli-*.test.ts. `npm test` builds it first (`tsc -b`).
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = fileURLToPath(new URL('../packages/cli/dist/main.js', import.meta.url));
+
+export function assertBuilt(): void {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npx tsc -b, or npm test)`);
+}
+
+export interface Sandbox {
+  root: string;
+  /** The working folder panto runs in. */
+  cwd: string;
+  /** PANTO_HOME. */
+  home: string;
+  /** A clean environment: PATH, HOME and PANTO_HOME in the sandbox, no API keys of the host. */
+  env: Record<string, string>;
+  cleanup(): Promise<void>;
+}
+
+export async function sandbox(): Promise<Sandbox> {
+  const root = await realpath(await mkdtemp(join(tmpdir(), 'panto-e2e-')));
+  const cwd = join(root, 'project');
+  const home = join(root, 'panto-home');
+  await mkdir(cwd);
+  return {
+    root,
+    cwd,
+    home,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: root,
+      PANTO_HOME: home,
+      LANG: 'C.UTF-8',
+      NO_COLOR: '1',
+    },
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A running CLI whose output is collected as it arrives. */
+export interface RunningCli {
+  child: ChildProcessWithoutNullStreams;
+  readonly stdout: string;
+  readonly stderr: string;
+  done: Promise<RunResult>;
+}
+
+export function startPanto(args: readonly string[], options: { cwd: string; env: Record<string, string>; stdin?: string }): RunningCli {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: options.env, stdio: 'pipe' });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  if (options.stdin !== undefined) child.stdin.end(options.stdin);
+  const done = new Promise<RunResult>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return {
+    child,
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+    done,
+  };
+}
+
+/** Runs the CLI to the end; stdin gets `stdin` (or is closed at once). */
+export function runPanto(args: readonly string[], options: { cwd: string; env: Record<string, string>; stdin?: string }): Promise<RunResult> {
+  return startPanto(args, { ...options, stdin: options.stdin ?? '' }).done;
+}
+
+/** The `.jsonl` files directly in `dir` ([] when it does not exist). */
+export async function jsonlFiles(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter((name) => name.endsWith('.jsonl')).map((name) => join(dir, name));
+  } catch {
+    return [];
+  }
+}
+
+/** Polls until `condition` holds, or fails after `timeoutMs`, saying what it waited for. */
+export async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

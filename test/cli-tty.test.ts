@@ -1,0 +1,110 @@
+/**
+ * The interactive CLI in a real pseudo-terminal: util-linux `script` allocates a pty, runs
+ * the built CLI in it, and forwards what the test writes as keystrokes. Shows that a
+ * dangling prompt is prefilled in the input line (and can be edited before sending) and
+ * that Ctrl-C aborts a running turn and returns to the prompt.
+ */
+import { decodeSession, FSJSONLStore, type SessionEntry } from '@panto/core';
+import { FakeLLMServer } from '@panto/core/testing';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessionDirFor } from '../packages/cli/src/session-dir.js';
+import { defaultSystemPrompt } from '../packages/cli/src/system-prompt.js';
+import { assertBuilt, CLI, sandbox, until, type Sandbox } from './cli-harness.js';
+
+const script = spawnSync('script', ['--version'], { encoding: 'utf8' });
+const hasScript = script.status === 0 && script.stdout.includes('util-linux');
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
+
+function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+describe.skipIf(!hasScript)('panto in a terminal (pty via util-linux script)', { timeout: 90_000 }, () => {
+  let server: FakeLLMServer;
+  let box: Sandbox;
+
+  beforeAll(async () => {
+    assertBuilt();
+    server = await FakeLLMServer.start();
+    box = await sandbox();
+  });
+  afterAll(async () => {
+    await server.close();
+    await box.cleanup();
+  });
+
+  it('prefills the dangling prompt for editing, aborts a running turn on Ctrl-C, and leaves on Ctrl-C at an empty prompt', async () => {
+    // A session whose last prompt was never answered (as after a crash).
+    const sessionDir = sessionDirFor(box.cwd, { PANTO_HOME: box.home });
+    const store = await FSJSONLStore.create(sessionDir, { cwd: box.cwd });
+    const stamp = new Date().toISOString();
+    await store.appendMessages([
+      { type: 'message', id: 'e1', timestamp: stamp, message: { role: 'system', content: defaultSystemPrompt(box.cwd), mode: 'replace' } },
+    ]);
+    await store.appendMessages([
+      { type: 'message', id: 'e2', timestamp: stamp, message: { role: 'user', content: 'fix the flaky test', provider: 'openai', model: 'gpt-tty' } },
+    ]);
+    server.enqueue({ text: 'Looking into the flaky test now', hang: true });
+
+    const command = [
+      'stty cols 200 rows 50;',
+      'exec',
+      shellQuote(process.execPath),
+      shellQuote(CLI),
+      '-c --provider openai --model gpt-tty --base-url',
+      shellQuote(server.openaiBaseURL),
+    ].join(' ');
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      cwd: box.cwd,
+      env: { ...box.env, OPENAI_API_KEY: 'sk-test', TERM: 'xterm-256color' },
+      stdio: 'pipe',
+    });
+    let raw = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (raw += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (raw += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    const screen = () => raw.replace(ANSI, '');
+    const type = (keys: string) => child.stdin.write(keys);
+
+    try {
+      // 1. The dangling prompt is announced and sits in the input line.
+      await until('the prefilled prompt', () => /> fix the flaky test/.test(screen()));
+      expect(screen()).toContain('The last prompt of this session was never answered');
+
+      // 2. It can be edited, then sent: an ordinary new prompt.
+      type(' please\r');
+      await until('the request to reach the fake server', () => server.requests.length === 1);
+      const sent = server.requests[0]!.body as { messages: { role: string; content: string }[] };
+      expect(sent.messages.at(-1)).toEqual({ role: 'user', content: 'fix the flaky test please' });
+      expect(sent.messages.filter((message) => message.role === 'user')).toHaveLength(1);
+
+      // 3. Ctrl-C aborts the running turn (the server is holding the stream) and returns to the prompt.
+      await until('the first streamed words', () => screen().includes('Looking'));
+      type('\x03');
+      await until('the abort notice', () => screen().includes('aborted'));
+      const afterAbort = () => screen().slice(screen().indexOf('aborted'));
+      await until('a new prompt after the abort', () => afterAbort().includes('> '));
+
+      // 4. Ctrl-C on a line with text clears it; Ctrl-C at an empty prompt leaves.
+      type('half-typed');
+      await until('the typed text', () => afterAbort().includes('half-typed'));
+      type('\x03');
+      await until('the cleared line', () => afterAbort().includes('^C'));
+      type('\x03');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+
+    expect(server.requests).toHaveLength(1);
+    const entries: SessionEntry[] = decodeSession(await readFile(store.getSessionFile()), 'session').entries;
+    const kinds = entries.map((entry) => (entry.type === 'message' ? `${entry.message.role}` : entry.type));
+    expect(kinds).toEqual(['system', 'user', 'user', 'assistant']);
+    expect(entries[2]).toMatchObject({ parent_id: 'e1', message: { content: 'fix the flaky test please' } });
+    expect(entries[3]).toMatchObject({ message: { role: 'assistant', stop_reason: 'aborted' } });
+  });
+});
