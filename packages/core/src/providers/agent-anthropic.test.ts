@@ -108,7 +108,7 @@ describe('Agent on AnthropicMessagesProvider over HTTP', () => {
     const expected = {
       model: 'claude-test',
       max_tokens: 8192,
-      system: 'You are a clock.',
+      system: [{ type: 'text', text: 'You are a clock.', cache_control: { type: 'ephemeral' } }],
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'What time is it in UTC?' }] },
         {
@@ -123,7 +123,7 @@ describe('Agent on AnthropicMessagesProvider over HTTP', () => {
         { role: 'assistant', content: [{ type: 'text', text: 'It is 12:00 in UTC.' }] },
         { role: 'user', content: [{ type: 'text', text: 'Thanks!' }] },
         { role: 'assistant', content: [{ type: 'text', text: 'You are welcome.' }] },
-        { role: 'user', content: [{ type: 'text', text: 'One more: Tokyo?' }] },
+        { role: 'user', content: [{ type: 'text', text: 'One more: Tokyo?', cache_control: { type: 'ephemeral' } }] },
       ],
       tools: [{ name: 'clock', description: 'The current time', input_schema: clockSchema }],
       stream: true,

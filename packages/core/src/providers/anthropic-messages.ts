@@ -29,6 +29,11 @@ export interface AnthropicMessagesOptions {
   maxRetries?: number | undefined;
   /** Extended thinking with this budget (must be below `maxTokens`). Off when absent. */
   thinking?: { budgetTokens: number } | undefined;
+  /**
+   * Cache breakpoints on the system prompt and the newest message, so a tool loop pays
+   * for its shared prefix once (see docs/providers.md). Default true.
+   */
+  promptCaching?: boolean | undefined;
 }
 
 const RETRYABLE_TYPES = new Set(['overloaded_error', 'rate_limit_error', 'api_error', 'timeout_error']);
@@ -59,7 +64,7 @@ export class AnthropicMessagesProvider implements Provider {
     if (budget !== undefined && budget >= maxTokens) {
       throw new PantoError(`thinking.budgetTokens (${budget}) must be less than maxTokens (${maxTokens})`);
     }
-    this.#settings = { model: options.model, maxTokens, temperature: options.temperature, thinking: options.thinking };
+    this.#settings = { model: options.model, maxTokens, temperature: options.temperature, thinking: options.thinking, promptCaching: options.promptCaching };
     this.#idleMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#client = new Anthropic({
       ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),

@@ -31,7 +31,14 @@ describe('AnthropicMessagesProvider request mapping (bodies as the fake server r
 
   async function sent(request: ProviderRequest, options: Partial<AnthropicMessagesOptions> = {}): Promise<unknown> {
     server.enqueue({ text: 'ok' });
-    const provider = new AnthropicMessagesProvider({ model: 'claude-test', apiKey: 'k', baseURL: server.anthropicBaseURL, ...options });
+    // Caching off: these tests are about the mapping; caching has its own test below.
+    const provider = new AnthropicMessagesProvider({
+      model: 'claude-test',
+      apiKey: 'k',
+      baseURL: server.anthropicBaseURL,
+      promptCaching: false,
+      ...options,
+    });
     for await (const event of provider.stream(request, { signal: new AbortController().signal })) {
       if (event.type === 'error') throw event.error;
     }
@@ -232,5 +239,32 @@ describe('AnthropicMessagesProvider request mapping (bodies as the fake server r
         ],
       },
     ]);
+  });
+  it('marks cache breakpoints on the system prompt and the newest message by default', async () => {
+    const body = await sent(
+      {
+        messages: [
+          { role: 'system', content: 'You are terse.', mode: 'replace' },
+          { role: 'user', content: 'Read a.txt' },
+          assistant([
+            { type: 'thinking', thinking: 't', signature: 's' },
+            { type: 'tool_call', id: 'c1', name: 'read', input: { path: 'a.txt' } },
+          ]),
+          result('c1', 'hello'),
+        ],
+        tools: [clock],
+      },
+      { promptCaching: true },
+    );
+    expect(body).toMatchObject({
+      system: [{ type: 'text', text: 'You are terse.', cache_control: { type: 'ephemeral' } }],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Read a.txt' }] },
+        { role: 'assistant', content: [{ type: 'thinking' }, { type: 'tool_use' }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c1', content: 'hello', cache_control: { type: 'ephemeral' } }] },
+      ],
+    });
+    const messages = (body as { messages: { content: Record<string, unknown>[] }[] }).messages;
+    expect(messages.slice(0, 2).flatMap((m) => m.content).some((block) => 'cache_control' in block)).toBe(false);
   });
 });

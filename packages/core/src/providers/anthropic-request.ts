@@ -14,7 +14,11 @@ export interface AnthropicRequestSettings {
   maxTokens: number;
   temperature?: number | undefined;
   thinking?: { budgetTokens: number } | undefined;
+  /** Mark cache breakpoints (system prompt, newest message). Default true. */
+  promptCaching?: boolean | undefined;
 }
+
+const EPHEMERAL = { type: 'ephemeral' } as const;
 
 /** One wire message; content is always a block list so that neighbours can be merged. */
 interface WireMessage {
@@ -38,14 +42,22 @@ const ANTHROPIC_TOOL_ID = { pattern: /^[a-zA-Z0-9_-]+$/, invalid: /[^a-zA-Z0-9_-
  *   skipped, since the wire rejects empty content.
  * - Tool-call ids another wire wrote are kept when they fit `^[a-zA-Z0-9_-]+$`, else made to
  *   fit (see `fitToolCallId`), the same way for the call and its result.
+ * - Prompt caching (unless `promptCaching: false`): a cache breakpoint on the system prompt
+ *   (which caches the tools before it) and on the last block of the newest message, so
+ *   each call of a tool loop reads the previous call's prefix from the cache.
  */
 export function toAnthropicRequest(request: ProviderRequest, settings: AnthropicRequestSettings): MessageCreateParamsStreaming {
   const system = effectiveSystemPrompt(request.messages);
+  const caching = settings.promptCaching ?? true;
+  const messages = toAnthropicMessages(request.messages);
+  if (caching) markNewestBlock(messages);
   const body: MessageCreateParamsStreaming = {
     model: settings.model,
     max_tokens: settings.maxTokens,
-    ...(system !== undefined && system !== '' ? { system } : {}),
-    messages: toAnthropicMessages(request.messages),
+    ...(system !== undefined && system !== ''
+      ? { system: caching ? [{ type: 'text', text: system, cache_control: EPHEMERAL }] : system }
+      : {}),
+    messages,
     ...(request.tools.length > 0 ? { tools: request.tools.map(toAnthropicTool) } : {}),
     ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
     ...(settings.thinking ? { thinking: { type: 'enabled', budget_tokens: settings.thinking.budgetTokens } } : {}),
@@ -83,6 +95,13 @@ export function toAnthropicMessages(messages: readonly Message[]): WireMessage[]
     }
   }
   return wire;
+}
+
+/** Puts a cache breakpoint on the newest message's last block, where the wire allows one. */
+function markNewestBlock(messages: WireMessage[]): void {
+  const block = messages[messages.length - 1]?.content.at(-1);
+  if (block === undefined || block.type === 'thinking' || block.type === 'redacted_thinking') return;
+  (block as { cache_control?: typeof EPHEMERAL }).cache_control = EPHEMERAL;
 }
 
 function assistantBlocks(message: AssistantMessage): ContentBlockParam[] {
