@@ -7,7 +7,8 @@ export default defineConfig({
   },
   ssr: {
     resolve: {
-      conditions: ['@panto/source', 'module', 'node', 'development|production'],
+      // No 'module': it resolves the AWS SDK to its bundler-only dist-es (extensionless imports Node cannot load).
+      conditions: ['@panto/source', 'node', 'development|production'],
       externalConditions: ['@panto/source'],
     },
   },
@@ -16,5 +17,6 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    globalSetup: ['test/setup/local-aws.ts'],
   },
 });

@@ -1,1 +1,31 @@
-export {};
+/**
+ * @panto/aws — sessions in DynamoDB (`DynamoStore`: atomic, conditional batch appends),
+ * listed, leased and deleted per owner, and exported to / imported from S3 as the same
+ * JSONL the filesystem store writes. See docs/aws.md.
+ */
+export { DynamoStore, type DynamoStoreCreateOptions, type DynamoStoreOpenOptions } from './dynamo-store.js';
+export {
+  InvalidBatchError,
+  InvalidCursorError,
+  OffloadRequiredError,
+  SessionBusyError,
+  SessionConflictError,
+  SessionCorruptError,
+  SessionExistsError,
+  SessionNotFoundError,
+} from './errors.js';
+export { DEFAULT_EXPORT_URL_SECONDS, exportSession, type ExportSessionOptions, type SessionExport } from './export-session.js';
+export { importSession, type ImportSessionOptions } from './import-session.js';
+export { acquireSessionLease, type AcquireSessionLeaseOptions, type SessionLease } from './lease.js';
+export { TITLE_MAX_LENGTH, type SessionMetadata } from './metadata.js';
+export type { S3Location } from './offload.js';
+export {
+  deleteSession,
+  listSessions,
+  DEFAULT_LIST_LIMIT,
+  MAX_LIST_LIMIT,
+  type DeleteSessionOptions,
+  type ListSessionsOptions,
+  type SessionPage,
+} from './sessions.js';
+export { createTable, GSI_BY_OWNER, isValidSessionId, type TableOptions } from './table.js';

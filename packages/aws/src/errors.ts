@@ -1,0 +1,67 @@
+/**
+ * The errors @panto/aws throws on purpose. The store errors every backend shares
+ * (`SessionConflictError`, `SessionNotFoundError`, `InvalidBatchError`,
+ * `SessionCorruptError`) come from @panto/core and are re-exported, not redefined, so
+ * `instanceof` works whichever package a caller imports them from.
+ */
+import { PantoError } from '@panto/core';
+
+export {
+  InvalidBatchError,
+  InvalidSessionIdError,
+  PantoError,
+  SessionConflictError,
+  SessionCorruptError,
+  SessionNotFoundError,
+} from '@panto/core';
+
+/**
+ * Another holder has the session's turn lease and it has not expired. Nothing changed.
+ * Try again after `leaseExpiresAt` (epoch milliseconds), when the store could tell.
+ */
+export class SessionBusyError extends PantoError {
+  readonly sessionId: string;
+  readonly leaseExpiresAt: number | null;
+  constructor(sessionId: string, leaseExpiresAt: number | null, options?: ErrorOptions) {
+    super(`session ${sessionId} is busy: another request holds its lease`, options);
+    this.name = 'SessionBusyError';
+    this.sessionId = sessionId;
+    this.leaseExpiresAt = leaseExpiresAt;
+  }
+}
+
+/** A `listSessions` cursor this code did not hand out (or one for another owner). */
+export class InvalidCursorError extends PantoError {
+  constructor(reason: string, options?: ErrorOptions) {
+    super(`invalid cursor: ${reason}`, options);
+    this.name = 'InvalidCursorError';
+  }
+}
+
+/**
+ * Something must go through S3 and the store has no bucket: an append whose batch does not
+ * fit DynamoDB items and one transaction (a message over the 400 KB item limit, a batch
+ * over the 4 MB transaction limit) — nothing was written — or a load of a session whose
+ * entries were offloaded.
+ */
+export class OffloadRequiredError extends PantoError {
+  readonly sessionId: string;
+  /** Bytes of JSONL that would have had to go to S3. */
+  readonly bytes: number;
+  constructor(sessionId: string, bytes: number, reason: string, options?: ErrorOptions) {
+    super(`session ${sessionId}: ${reason}, which needs an S3 bucket (the \`s3\` option); none is configured`, options);
+    this.name = 'OffloadRequiredError';
+    this.sessionId = sessionId;
+    this.bytes = bytes;
+  }
+}
+
+/** `DynamoStore.create` with a `sessionId` that is already taken. Nothing changed. */
+export class SessionExistsError extends PantoError {
+  readonly sessionId: string;
+  constructor(sessionId: string, options?: ErrorOptions) {
+    super(`session ${sessionId} already exists`, options);
+    this.name = 'SessionExistsError';
+    this.sessionId = sessionId;
+  }
+}

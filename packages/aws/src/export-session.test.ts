@@ -1,0 +1,73 @@
+import 'aws-sdk-client-mock-vitest/extend';
+import { DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { SessionNotFoundError } from '@panto/core';
+import { mockClient } from 'aws-sdk-client-mock';
+import { describe, expect, it } from 'vitest';
+import { exportKey, exportSession, presignExport } from './export-session.js';
+
+const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' };
+const AT = new Date('2026-07-08T09:10:11.123Z');
+
+describe('presignExport', () => {
+  it('signs a GET of the export key for the given lifetime, from the given time', async () => {
+    const s3 = new S3Client({ region: 'eu-west-1', credentials });
+    const url = new URL(await presignExport(s3, { bucket: 'exports-bucket', key: 'exports/o/s/x.jsonl' }, 900, AT));
+    expect(url.hostname).toBe('exports-bucket.s3.eu-west-1.amazonaws.com');
+    expect(url.pathname).toBe('/exports/o/s/x.jsonl');
+    expect(url.searchParams.get('X-Amz-Expires')).toBe('900');
+    expect(url.searchParams.get('X-Amz-Date')).toBe('20260708T091011Z');
+    expect(url.searchParams.get('X-Amz-Credential')).toBe('AKIDEXAMPLE/20260708/eu-west-1/s3/aws4_request');
+    expect(url.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('exportSession (mocked AWS)', () => {
+  const meta = {
+    pk: { S: 'SESSION#s-1' },
+    sk: { S: 'META' },
+    owner: { S: 'alice' },
+    created_at: { S: 'c' },
+    updated_at: { S: 'u' },
+    entry_count: { N: '1' },
+    header: { S: '{"type":"session"}\n' },
+  };
+
+  it('uploads to exports/<owner>/<id>/<timestamp>.jsonl as x-ndjson with SSE and presigns it for 15 minutes by default', async () => {
+    const dynamo = new DynamoDBClient({ region: 'us-east-1', credentials });
+    const s3 = new S3Client({ region: 'us-east-1', credentials });
+    const dynamoMock = mockClient(dynamo);
+    const s3Mock = mockClient(s3);
+    dynamoMock.on(GetItemCommand).resolves({ Item: meta });
+    dynamoMock.on(QueryCommand).resolves({ Items: [{ pk: meta.pk, sk: { S: 'E#000000000000' }, count: { N: '1' }, batch_end: { BOOL: true }, lines: { S: '{"entry":1}\n' } }] });
+    s3Mock.on(PutObjectCommand).resolves({});
+    const result = await exportSession({ dynamo, tableName: 't', s3, bucket: 'b', owner: 'alice', sessionId: 's-1', now: () => AT });
+    expect(result).toMatchObject({ bucket: 'b', key: 'exports/alice/s-1/20260708T091011.123Z.jsonl', bytes: 31, entries: 1 });
+    expect(new URL(result.url).searchParams.get('X-Amz-Expires')).toBe('900');
+    expect(s3Mock).toHaveReceivedCommandWith(PutObjectCommand, {
+      Bucket: 'b',
+      Key: 'exports/alice/s-1/20260708T091011.123Z.jsonl',
+      ContentType: 'application/x-ndjson',
+      ServerSideEncryption: 'AES256',
+    });
+    expect(dynamoMock).toHaveReceivedCommandWith(QueryCommand, {
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :entry_prefix)',
+      ConsistentRead: true,
+    });
+    const custom = await exportSession({ dynamo, tableName: 't', s3, bucket: 'b', owner: 'alice', sessionId: 's-1', now: () => AT, expiresIn: 60 });
+    expect(new URL(custom.url).searchParams.get('X-Amz-Expires')).toBe('60');
+  });
+
+  it('answers another owner with SessionNotFoundError and uploads nothing', async () => {
+    const dynamo = new DynamoDBClient({ region: 'us-east-1', credentials });
+    const s3 = new S3Client({ region: 'us-east-1', credentials });
+    mockClient(dynamo).on(GetItemCommand).resolves({ Item: meta });
+    const s3Mock = mockClient(s3);
+    await expect(exportSession({ dynamo, tableName: 't', s3, bucket: 'b', owner: 'mallory', sessionId: 's-1' })).rejects.toBeInstanceOf(SessionNotFoundError);
+    expect(s3Mock).toHaveReceivedCommandTimes(PutObjectCommand, 0);
+  });
+
+  it('URI-encodes the owner in the key', () => {
+    expect(exportKey('a/b@c', 's', AT)).toBe('exports/a%2Fb%40c/s/20260708T091011.123Z.jsonl');
+  });
+});

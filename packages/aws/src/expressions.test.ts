@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import {
+  APPEND_CONDITION,
+  APPEND_CONDITION_EMPTY,
+  APPEND_UPDATE,
+  CREATE_CONDITION,
+  DELETE_META_CONDITION,
+  ENTRY_PUT_CONDITION,
+  LEASE_ACQUIRE_CONDITION,
+  LEASE_ACQUIRE_UPDATE,
+  LEASE_RELEASE_CONDITION,
+  LEASE_RELEASE_UPDATE,
+  namesFor,
+  NOT_EXPIRED_FILTER,
+  QUERY_ENTRIES,
+  QUERY_OWNER,
+  QUERY_SESSION,
+} from './expressions.js';
+import { ATTR } from './table.js';
+
+describe('expressions', () => {
+  it('spells every condition, update and key expression exactly', () => {
+    expect({
+      CREATE_CONDITION,
+      APPEND_CONDITION_EMPTY,
+      APPEND_CONDITION,
+      APPEND_UPDATE,
+      ENTRY_PUT_CONDITION,
+      LEASE_ACQUIRE_CONDITION,
+      LEASE_ACQUIRE_UPDATE,
+      LEASE_RELEASE_CONDITION,
+      LEASE_RELEASE_UPDATE,
+      DELETE_META_CONDITION,
+      QUERY_SESSION,
+      QUERY_ENTRIES,
+      QUERY_OWNER,
+      NOT_EXPIRED_FILTER,
+    }).toEqual({
+      CREATE_CONDITION: 'attribute_not_exists(#pk)',
+      APPEND_CONDITION_EMPTY: 'attribute_exists(#pk) AND #owner = :owner AND #entry_count = :expected_count AND attribute_not_exists(#head)',
+      APPEND_CONDITION: 'attribute_exists(#pk) AND #owner = :owner AND #entry_count = :expected_count AND #head = :expected_head',
+      APPEND_UPDATE:
+        'SET #head = :head, #next_parent = :next_parent, #entry_count = #entry_count + :added, #updated_at = :updated_at, #gsi1sk = :gsi1sk',
+      ENTRY_PUT_CONDITION: 'attribute_not_exists(#pk)',
+      LEASE_ACQUIRE_CONDITION:
+        'attribute_exists(#pk) AND #owner = :owner AND (attribute_not_exists(#lease_id) OR #lease_expires_at <= :now)',
+      LEASE_ACQUIRE_UPDATE: 'SET #lease_id = :lease_id, #lease_expires_at = :lease_expires_at',
+      LEASE_RELEASE_CONDITION: '#lease_id = :lease_id',
+      LEASE_RELEASE_UPDATE: 'REMOVE #lease_id, #lease_expires_at',
+      DELETE_META_CONDITION: 'attribute_exists(#pk) AND #owner = :owner',
+      QUERY_SESSION: '#pk = :pk',
+      QUERY_ENTRIES: '#pk = :pk AND begins_with(#sk, :entry_prefix)',
+      QUERY_OWNER: '#gsi1pk = :gsi1pk',
+      NOT_EXPIRED_FILTER: 'attribute_not_exists(#expires_at) OR #expires_at > :now_seconds',
+    });
+  });
+
+  it('names only attributes of the table layout', () => {
+    const attributes = new Set<string>(Object.values(ATTR));
+    const all = [APPEND_CONDITION, APPEND_UPDATE, LEASE_ACQUIRE_CONDITION, LEASE_ACQUIRE_UPDATE, QUERY_ENTRIES, QUERY_OWNER, NOT_EXPIRED_FILTER];
+    for (const name of Object.values(namesFor(...all))) expect(attributes).toContain(name);
+  });
+
+  it('derives ExpressionAttributeNames from the placeholders, each once', () => {
+    expect(namesFor(APPEND_CONDITION, 'SET #head = :x')).toEqual({
+      '#pk': 'pk',
+      '#owner': 'owner',
+      '#entry_count': 'entry_count',
+      '#head': 'head',
+    });
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * Every condition, update and key expression the package sends, as named constants with
+ * `#name` / `:value` placeholders. A `#x` placeholder always stands for the attribute `x`
+ * (see `ATTR` in table.ts), so {@link namesFor} derives `ExpressionAttributeNames` from
+ * the expressions themselves.
+ */
+
+/** The META item exists and belongs to `:owner`. */
+export const META_OF_OWNER = 'attribute_exists(#pk) AND #owner = :owner';
+
+/** Create a session (or an imported one's META) only if the id is free. */
+export const CREATE_CONDITION = 'attribute_not_exists(#pk)';
+
+/** Append to an empty session: nobody appended since this handle saw it empty. */
+export const APPEND_CONDITION_EMPTY = `${META_OF_OWNER} AND #entry_count = :expected_count AND attribute_not_exists(#head)`;
+
+/** Append after `:expected_head`: the head and entry count are still what this handle saw. */
+export const APPEND_CONDITION = `${META_OF_OWNER} AND #entry_count = :expected_count AND #head = :expected_head`;
+
+/** The META update of every append. */
+export const APPEND_UPDATE =
+  'SET #head = :head, #next_parent = :next_parent, #entry_count = #entry_count + :added, #updated_at = :updated_at, #gsi1sk = :gsi1sk';
+/** Added to {@link APPEND_UPDATE} when the batch names a provider and model. */
+export const APPEND_UPDATE_MODEL = ', #active_provider = :active_provider, #active_model = :active_model';
+/** Added to {@link APPEND_UPDATE} when the batch holds a user prompt: the first one names the session. */
+export const APPEND_UPDATE_TITLE = ', #title = if_not_exists(#title, :title)';
+/** Added to {@link APPEND_UPDATE} when the session has a TTL: every write pushes expiry back. */
+export const APPEND_UPDATE_EXPIRY = ', #expires_at = :expires_at';
+
+/** Each entry item is put only if absent. */
+export const ENTRY_PUT_CONDITION = 'attribute_not_exists(#pk)';
+
+/** Take the turn lease: this owner's session, and nobody holds an unexpired lease. */
+export const LEASE_ACQUIRE_CONDITION = `${META_OF_OWNER} AND (attribute_not_exists(#lease_id) OR #lease_expires_at <= :now)`;
+export const LEASE_ACQUIRE_UPDATE = 'SET #lease_id = :lease_id, #lease_expires_at = :lease_expires_at';
+/** Release the lease only if it is still ours. */
+export const LEASE_RELEASE_CONDITION = '#lease_id = :lease_id';
+export const LEASE_RELEASE_UPDATE = 'REMOVE #lease_id, #lease_expires_at';
+
+/** Delete a session's META: only the owner's. */
+export const DELETE_META_CONDITION = META_OF_OWNER;
+
+/** Every item of a session (entries, then META: `E#…` sorts before `META`). */
+export const QUERY_SESSION = '#pk = :pk';
+/** The entry items of a session, in order. */
+export const QUERY_ENTRIES = '#pk = :pk AND begins_with(#sk, :entry_prefix)';
+/** An owner's sessions on the `byOwner` index. */
+export const QUERY_OWNER = '#gsi1pk = :gsi1pk';
+/** Hide sessions whose TTL has passed but that DynamoDB has not deleted yet. */
+export const NOT_EXPIRED_FILTER = 'attribute_not_exists(#expires_at) OR #expires_at > :now_seconds';
+
+/** `{ '#x': 'x' }` for every `#x` placeholder in the expressions. */
+export function namesFor(...expressions: readonly string[]): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const expression of expressions) {
+    for (const match of expression.matchAll(/#([A-Za-z0-9_]+)/g)) names[match[0]] = match[1]!;
+  }
+  return names;
+}

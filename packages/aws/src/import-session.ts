@@ -1,0 +1,293 @@
+/**
+ * Import: a JSONL session (an export, or an `FSJSONLStore` file) from S3 or a local file
+ * into a new DynamoStore session, streamed line by line, keeping entry ids.
+ */
+import { createReadStream } from 'node:fs';
+import { resolve } from 'node:path';
+import { PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import {
+  decodeEntry,
+  decodeHeader,
+  encodeHeader,
+  InvalidSessionIdError,
+  newestModel,
+  newId,
+  parseLine,
+  SessionCorruptError,
+  type ActiveModel,
+  type SessionEntry,
+  type SessionHeader,
+} from '@panto/core';
+import { nextParentAfter } from './append.js';
+import { batchWriteAll } from './batch-write.js';
+import { DynamoStore, metaItem } from './dynamo-store.js';
+import { entryItem, ITEM_TEXT_LIMIT, type OffloadRef } from './entry-items.js';
+import { OffloadRequiredError, SessionExistsError } from './errors.js';
+import { CREATE_CONDITION, ENTRY_PUT_CONDITION, namesFor } from './expressions.js';
+import { splitLines } from './lines.js';
+import { titleOf } from './metadata.js';
+import { putOffload, type S3Location } from './offload.js';
+import { deleteObjects } from './sessions.js';
+import { assertValidOwner, ATTR, entrySk, errorName, isValidSessionId, sessionPk } from './table.js';
+
+export interface ImportSessionOptions {
+  dynamo: DynamoDBClient;
+  tableName: string;
+  owner: string;
+  /** Reads an S3 source, and takes lines too big for a DynamoDB item (required for those). */
+  s3?: S3Location;
+  source: { bucket: string; key: string } | { file: string };
+  /** The new session's id (default: a UUIDv7 from `ids`). The file's own id is not reused. */
+  sessionId?: string;
+  /** As for `DynamoStore.create`. */
+  ttlSeconds?: number;
+  clock?: () => Date;
+  ids?: () => string;
+}
+
+/** Entry items written concurrently while importing. */
+const PUT_CONCURRENCY = 4;
+
+/**
+ * Imports a session log as a new session of `owner`, keeping every entry (ids, parents,
+ * timestamps, bytes of each line) and the header's creation time and cwd; the session gets
+ * a new id. Entry items are written first and the META item last, so the session becomes
+ * visible (to `open`, `listSessions`) only once it is whole. A corrupt line fails the import
+ * with `SessionCorruptError` naming the source and line, and whatever was written is
+ * removed again. As when a file is opened, a torn last line and a last batch a crash cut
+ * short are left out.
+ *
+ * @example
+ * const store = await importSession({ dynamo, tableName, owner, s3, source: { file: 'session.jsonl' } });
+ */
+export async function importSession(options: ImportSessionOptions): Promise<DynamoStore> {
+  const { dynamo, tableName, owner, s3 } = options;
+  assertValidOwner(owner);
+  const id = options.sessionId ?? (options.ids ?? newId)();
+  if (!isValidSessionId(id)) throw new InvalidSessionIdError(id, 'use 1–128 characters of A–Z a–z 0–9 . _ : - (no "..")');
+  if (options.ttlSeconds !== undefined && !(Number.isInteger(options.ttlSeconds) && options.ttlSeconds > 0)) {
+    throw new RangeError('ttlSeconds must be a positive integer');
+  }
+  const now = (options.clock ?? (() => new Date()))();
+  const { name: sourceName, stream } = await openSource(options);
+  const pk = sessionPk(id);
+
+  const written: string[] = [];
+  const refs: OffloadRef[] = [];
+  let inFlight: Array<Promise<void>> = [];
+  /** Every put started, so a failure waits for all of them before cleaning up. */
+  const started: Array<Promise<void>> = [];
+  const putItem = async (item: PendingItem): Promise<void> => {
+    let ref: OffloadRef | null = null;
+    if (item.offload) {
+      if (s3 === undefined) {
+        throw new OffloadRequiredError(id, item.bytes, `line ${item.firstLine} of ${sourceName} is a message of ${item.bytes} bytes, over the DynamoDB item limit; nothing was imported`);
+      }
+      ref = await putOffload(s3, id, item.text);
+      refs.push(ref);
+    }
+    const sk = entrySk(item.index);
+    try {
+      await dynamo.send(
+        new PutItemCommand({
+          TableName: tableName,
+          Item: entryItem({ pk, sk }, item, ref),
+          ConditionExpression: ENTRY_PUT_CONDITION,
+          ExpressionAttributeNames: namesFor(ENTRY_PUT_CONDITION),
+        }),
+      );
+    } catch (error) {
+      if (errorName(error) === 'ConditionalCheckFailedException') throw new SessionExistsError(id, { cause: error });
+      throw error;
+    }
+    written.push(sk);
+  };
+  const write = async (item: PendingItem): Promise<void> => {
+    const put = putItem(item);
+    put.catch(() => undefined); // awaited with its group below, or on failure; this only silences an early rejection
+    started.push(put);
+    inFlight.push(put);
+    if (inFlight.length >= PUT_CONCURRENCY) {
+      const batch = inFlight;
+      inFlight = [];
+      await Promise.all(batch);
+    }
+  };
+
+  try {
+    const packer = new ItemPacker(write);
+    let header: SessionHeader | undefined;
+    const ids = new Set<string>();
+    let open: { lines: string[]; entries: SessionEntry[]; firstLine: number; remaining: number } | undefined;
+    const committed = { count: 0, last: null as SessionEntry | null, model: null as ActiveModel | null, title: null as string | null };
+    const commit = async (lines: string[], entries: SessionEntry[], firstLine: number): Promise<void> => {
+      for (let i = 0; i < lines.length; i++) await packer.add(lines[i]!, firstLine + i, i === lines.length - 1);
+      committed.count += entries.length;
+      committed.last = entries[entries.length - 1]!;
+      committed.model = newestModel(entries) ?? committed.model;
+      for (const entry of entries) {
+        if (committed.title === null && entry.type === 'message' && entry.message.role === 'user') committed.title = titleOf(entry.message.content);
+      }
+    };
+
+    for await (const line of splitLines(stream)) {
+      if (line.number === 1) {
+        if (!line.terminated) throw new SessionCorruptError(sourceName, 1, 'session header is incomplete');
+        header = decodeHeader(parseLine(line.text, sourceName, 1), sourceName);
+        continue;
+      }
+      if (!line.terminated && !isWholeEntry(line.text, sourceName, line.number)) break; // a torn last line
+      const value = parseLine(line.text, sourceName, line.number);
+      const batchSize = (value as { batch_size?: unknown }).batch_size;
+      if (batchSize !== undefined) {
+        if (open !== undefined) throw new SessionCorruptError(sourceName, line.number, 'a new batch starts inside an incomplete batch');
+        if (typeof batchSize !== 'number' || !Number.isInteger(batchSize) || batchSize < 2) {
+          throw new SessionCorruptError(sourceName, line.number, 'batch_size must be an integer of at least 2');
+        }
+        open = { lines: [], entries: [], firstLine: line.number, remaining: batchSize };
+      }
+      const entry = decodeEntry(value, sourceName, line.number);
+      if (ids.has(entry.id)) throw new SessionCorruptError(sourceName, line.number, `duplicate entry id ${entry.id}`);
+      if (entry.parent_id !== null && !ids.has(entry.parent_id)) {
+        throw new SessionCorruptError(sourceName, line.number, `parent_id ${entry.parent_id} is not an earlier entry`);
+      }
+      ids.add(entry.id);
+      if (open === undefined) {
+        await commit([line.text], [entry], line.number);
+        continue;
+      }
+      open.lines.push(line.text);
+      open.entries.push(entry);
+      if (--open.remaining === 0) {
+        await commit(open.lines, open.entries, open.firstLine);
+        open = undefined;
+      }
+    }
+    // A batch still open here was cut short by a crash and never acknowledged: left out.
+    if (header === undefined) throw new SessionCorruptError(sourceName, 1, 'empty file: no session header');
+    await packer.flush();
+    await Promise.all(inFlight.splice(0));
+
+    const ttlSeconds = options.ttlSeconds ?? null;
+    try {
+      await dynamo.send(
+        new PutItemCommand({
+          TableName: tableName,
+          Item: metaItem({
+            id,
+            owner,
+            createdAt: header.timestamp,
+            updatedAt: now.toISOString(),
+            header: encodeHeader({ ...header, id }),
+            ttlSeconds,
+            expiresAt: ttlSeconds === null ? null : Math.floor(now.getTime() / 1000) + ttlSeconds,
+            entryCount: committed.count,
+            head: committed.last?.id ?? null,
+            nextParent: committed.last === null ? null : nextParentAfter([committed.last]),
+            activeModel: committed.model,
+            title: committed.title,
+          }),
+          ConditionExpression: CREATE_CONDITION,
+          ExpressionAttributeNames: namesFor(CREATE_CONDITION),
+        }),
+      );
+    } catch (error) {
+      if (errorName(error) === 'ConditionalCheckFailedException') throw new SessionExistsError(id, { cause: error });
+      throw error;
+    }
+  } catch (error) {
+    await Promise.allSettled(started);
+    await removeLeftovers(dynamo, tableName, pk, written, s3, refs);
+    throw error;
+  }
+  return DynamoStore.open({
+    client: dynamo,
+    tableName,
+    sessionId: id,
+    owner,
+    ...(s3 === undefined ? {} : { s3 }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+  });
+}
+
+/** Whether an unterminated last line is nevertheless a whole entry (else it is torn, and dropped). */
+function isWholeEntry(text: string, source: string, line: number): boolean {
+  try {
+    decodeEntry(JSON.parse(text), source, line);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function openSource(options: ImportSessionOptions): Promise<{ name: string; stream: AsyncIterable<Uint8Array> }> {
+  const { source } = options;
+  if ('file' in source) {
+    const path = resolve(source.file);
+    return { name: path, stream: createReadStream(path) };
+  }
+  if (options.s3 === undefined) throw new TypeError('importing from S3 needs the `s3` option (its client reads the source)');
+  const response = await options.s3.client.send(new GetObjectCommand({ Bucket: source.bucket, Key: source.key }));
+  return { name: `s3://${source.bucket}/${source.key}`, stream: (response.Body ?? []) as AsyncIterable<Uint8Array> };
+}
+
+/** Best effort: a failed import's items are invisible anyway (no META); this keeps the table clean. */
+async function removeLeftovers(
+  dynamo: DynamoDBClient,
+  tableName: string,
+  pk: string,
+  written: readonly string[],
+  s3: S3Location | undefined,
+  refs: readonly OffloadRef[],
+): Promise<void> {
+  await batchWriteAll(
+    dynamo,
+    tableName,
+    written.map((sk) => ({ DeleteRequest: { Key: { [ATTR.pk]: { S: pk }, [ATTR.sk]: { S: sk } } } })),
+  ).catch(() => undefined);
+  if (s3 !== undefined && refs.length > 0) await deleteObjects(s3.client, refs).catch(() => undefined);
+}
+
+interface PendingItem {
+  index: number;
+  count: number;
+  text: string;
+  bytes: number;
+  batchEnd: boolean;
+  offload: boolean;
+  firstLine: number;
+}
+
+/** Packs committed lines into entry items of at most ITEM_TEXT_LIMIT bytes, handing each full one to `write`. */
+class ItemPacker {
+  readonly #write: (item: PendingItem) => Promise<void>;
+  #current: PendingItem | undefined;
+  #next = 0;
+
+  constructor(write: (item: PendingItem) => Promise<void>) {
+    this.#write = write;
+  }
+
+  async add(line: string, lineNumber: number, endsBatch: boolean): Promise<void> {
+    const text = `${line}\n`;
+    const bytes = Buffer.byteLength(text);
+    if (this.#current !== undefined && this.#current.bytes + bytes > ITEM_TEXT_LIMIT) await this.flush();
+    if (bytes > ITEM_TEXT_LIMIT) {
+      await this.#write({ index: this.#next++, count: 1, text, bytes, batchEnd: endsBatch, offload: true, firstLine: lineNumber });
+      return;
+    }
+    this.#current ??= { index: this.#next, count: 0, text: '', bytes: 0, batchEnd: false, offload: false, firstLine: lineNumber };
+    this.#current.text += text;
+    this.#current.bytes += bytes;
+    this.#current.count++;
+    this.#current.batchEnd = endsBatch;
+    this.#next++;
+  }
+
+  async flush(): Promise<void> {
+    const item = this.#current;
+    this.#current = undefined;
+    if (item !== undefined) await this.#write(item);
+  }
+}

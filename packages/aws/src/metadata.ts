@@ -1,0 +1,89 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { SessionCorruptError, type ActiveModel } from '@panto/core';
+import { ATTR, META_SK, SESSION_PK_PREFIX } from './table.js';
+
+/** What the META item says about a session: what `listSessions` returns, per session. */
+export interface SessionMetadata {
+  id: string;
+  owner: string;
+  /** ISO-8601. */
+  createdAt: string;
+  /** ISO-8601 time of the last append (or of creation). */
+  updatedAt: string;
+  entryCount: number;
+  /** The newest entry's id; null while the session is empty. */
+  head: string | null;
+  /** The provider and model of the newest entry that names them. */
+  activeModel: ActiveModel | null;
+  /** The first user prompt, whitespace collapsed and cut to {@link TITLE_MAX_LENGTH}; null until there is one. */
+  title: string | null;
+}
+
+/** Longest title kept on the META item (a label for lists, not the prompt). */
+export const TITLE_MAX_LENGTH = 120;
+
+/** The title a first user prompt gives a session, or null for an empty one. */
+export function titleOf(prompt: string): string | null {
+  const collapsed = prompt.replace(/\s+/g, ' ').trim();
+  if (collapsed === '') return null;
+  const chars = Array.from(collapsed);
+  return chars.length <= TITLE_MAX_LENGTH ? collapsed : `${chars.slice(0, TITLE_MAX_LENGTH - 1).join('')}…`;
+}
+
+/** A META item, decoded. */
+export interface MetaRecord {
+  metadata: SessionMetadata;
+  /** The JSONL header line, newline included. */
+  header: string;
+  /** The parent the next append chains to (the head, or a dangling prompt's parent). */
+  nextParent: string | null;
+  ttlSeconds: number | null;
+  /** Epoch seconds; null when the session never expires. */
+  expiresAt: number | null;
+}
+
+type Item = Record<string, AttributeValue>;
+
+/** Decodes a META item; `source` names it in a `SessionCorruptError` when it is malformed. */
+export function decodeMeta(item: Item, source: string): MetaRecord {
+  const fail = (reason: string): never => {
+    throw new SessionCorruptError(source, 1, `META item: ${reason}`);
+  };
+  const pk = item[ATTR.pk]?.S;
+  if (pk === undefined || !pk.startsWith(SESSION_PK_PREFIX) || item[ATTR.sk]?.S !== META_SK) fail('not a META item');
+  const required = (name: string): string => item[name]?.S ?? fail(`no ${name}`);
+  const optional = (name: string): string | null => {
+    const value = item[name];
+    if (value === undefined || value.NULL === true) return null;
+    return value.S ?? fail(`${name} is not a string`);
+  };
+  const number = (name: string): number | null => {
+    const raw = item[name]?.N;
+    if (raw === undefined) return null;
+    const value = Number(raw);
+    return Number.isFinite(value) ? value : fail(`${name} is not a number`);
+  };
+  const provider = optional(ATTR.activeProvider);
+  const model = optional(ATTR.activeModel);
+  return {
+    metadata: {
+      id: pk!.slice(SESSION_PK_PREFIX.length),
+      owner: required(ATTR.owner),
+      createdAt: required(ATTR.createdAt),
+      updatedAt: required(ATTR.updatedAt),
+      entryCount: number(ATTR.entryCount) ?? fail(`no ${ATTR.entryCount}`),
+      head: optional(ATTR.head),
+      activeModel: provider !== null && model !== null ? { provider, model } : null,
+      title: optional(ATTR.title),
+    },
+    header: required(ATTR.header),
+    nextParent: optional(ATTR.nextParent),
+    ttlSeconds: number(ATTR.ttlSeconds),
+    expiresAt: number(ATTR.expiresAt),
+  };
+}
+
+/** Whether a META item's TTL has passed (DynamoDB deletes expired items lazily, within days). */
+export function isExpired(meta: Pick<MetaRecord, 'expiresAt'>, nowMs: number): boolean {
+  return meta.expiresAt !== null && meta.expiresAt * 1000 <= nowMs;
+}

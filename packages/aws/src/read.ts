@@ -1,0 +1,122 @@
+/**
+ * Reading a session back: one consistent, paginated Query over the session's partition
+ * (entry items first, `META` last), offloaded texts fetched in parallel as their pointers
+ * arrive, every line decoded with the session codec.
+ */
+import { QueryCommand, type AttributeValue, type DynamoDBClient, type QueryCommandOutput } from '@aws-sdk/client-dynamodb';
+import { SessionCorruptError, type SessionEntry } from '@panto/core';
+import { decodeItemText, decodeStoredItem, type StoredItem } from './entry-items.js';
+import { OffloadRequiredError } from './errors.js';
+import { namesFor, QUERY_SESSION } from './expressions.js';
+import { decodeMeta, type MetaRecord } from './metadata.js';
+import { getOffload, type S3Location } from './offload.js';
+import { ATTR, entrySk, META_SK, sessionPk } from './table.js';
+
+export interface ReadOptions {
+  client: DynamoDBClient;
+  tableName: string;
+  sessionId: string;
+  s3?: S3Location | undefined;
+}
+
+export interface SessionRead {
+  /** Null when the session has no META item (never created, or deleted). */
+  meta: MetaRecord | null;
+  /** The committed entries, in log order. */
+  entries: SessionEntry[];
+  /** Index of the first entry item that was missing, when the read stopped short of META's count. */
+  missingAt: number | null;
+}
+
+/** Names an item in errors: `dynamodb:<table>/<pk>/<sk>`. */
+export function itemSource(tableName: string, sessionId: string, sk: string): string {
+  return `dynamodb:${tableName}/${sessionPk(sessionId)}/${sk}`;
+}
+
+/**
+ * Reads a session: the entries up to the last complete batch that every earlier item is
+ * there for, and no further than META's count (a transaction still landing while the
+ * pages were read is left out). If the read stops short of META's count, it is read
+ * once more; a gap that is still at the same place is a `SessionCorruptError`.
+ */
+export async function readSession(options: ReadOptions): Promise<SessionRead> {
+  const first = await readOnce(options);
+  if (first.missingAt === null) return first;
+  const second = await readOnce(options);
+  if (second.missingAt !== null && second.missingAt === first.missingAt) {
+    const sk = entrySk(second.missingAt);
+    throw new SessionCorruptError(
+      itemSource(options.tableName, options.sessionId, sk),
+      1,
+      `entry item ${sk} is missing (META counts ${second.meta?.metadata.entryCount ?? '?'} entries)`,
+    );
+  }
+  return second;
+}
+
+async function readOnce({ client, tableName, sessionId, s3 }: ReadOptions): Promise<SessionRead> {
+  const pk = sessionPk(sessionId);
+  const query = (startKey: Record<string, AttributeValue> | undefined): Promise<QueryCommandOutput> =>
+    client.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: QUERY_SESSION,
+        ExpressionAttributeNames: namesFor(QUERY_SESSION),
+        ExpressionAttributeValues: { ':pk': { S: pk } },
+        ConsistentRead: true,
+        ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
+      }),
+    );
+  const entries: SessionEntry[] = [];
+  let meta: MetaRecord | null = null;
+  let committed = 0;
+  let missingAt: number | null = null;
+  // Items of every page, in order, each with its text or the offload fetch that brings it.
+  const items: Array<{ item: StoredItem; source: string; text: string | Promise<string> }> = [];
+  let decoded = 0;
+  /** Decodes the items read so far, in order, up to the first gap. */
+  const decodeReady = async (): Promise<void> => {
+    for (; decoded < items.length && missingAt === null; decoded++) {
+      const { item, source, text } = items[decoded]!;
+      if (item.index !== entries.length) {
+        if (item.index < entries.length) throw new SessionCorruptError(source, 1, 'entry item overlaps the one before it');
+        missingAt = entries.length;
+        break;
+      }
+      decodeItemText(typeof text === 'string' ? text : await text, item.count, source, entries);
+      if (item.batchEnd) committed = entries.length;
+    }
+  };
+
+  let next: Promise<QueryCommandOutput> | undefined = query(undefined);
+  while (next !== undefined) {
+    const page: QueryCommandOutput = await next;
+    // Ask for the next page before decoding this one, so decoding overlaps the round trip.
+    next = page.LastEvaluatedKey === undefined ? undefined : query(page.LastEvaluatedKey);
+    for (const raw of page.Items ?? []) {
+      const sk = raw[ATTR.sk]?.S ?? '';
+      const source = itemSource(tableName, sessionId, sk);
+      if (sk === META_SK) {
+        meta = decodeMeta(raw, source);
+        continue;
+      }
+      const item = decodeStoredItem(raw, source);
+      if (item.ref === null) {
+        items.push({ item, source, text: item.lines! });
+        continue;
+      }
+      if (s3 === undefined) throw new OffloadRequiredError(sessionId, item.ref.bytes, `entry item ${sk} is offloaded to S3`);
+      const text = getOffload(s3.client, item.ref, source);
+      text.catch(() => undefined); // awaited in order by decodeReady; this only silences an early rejection
+      items.push({ item, source, text });
+    }
+    if (next !== undefined) await new Promise((resolve) => setImmediate(resolve)); // let the request go out
+    await decodeReady();
+  }
+
+  const found = meta as MetaRecord | null;
+  const limit = found === null ? committed : Math.min(committed, found.metadata.entryCount);
+  if (found !== null && limit < found.metadata.entryCount) missingAt ??= limit;
+  entries.length = limit;
+  return { meta: found, entries, missingAt };
+}

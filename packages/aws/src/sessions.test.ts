@@ -1,0 +1,105 @@
+import 'aws-sdk-client-mock-vitest/extend';
+import { DynamoDBClient, QueryCommand, UpdateItemCommand, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { SessionNotFoundError } from '@panto/core';
+import { mockClient } from 'aws-sdk-client-mock';
+import { describe, expect, it } from 'vitest';
+import { InvalidCursorError, SessionBusyError } from './errors.js';
+import { acquireSessionLease } from './lease.js';
+import { decodeCursor, encodeCursor, listSessions } from './sessions.js';
+
+const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
+const key = { pk: { S: 'SESSION#s1' }, sk: { S: 'META' }, gsi1pk: { S: 'OWNER#alice' }, gsi1sk: { S: '2026-01-01T00:00:00.000Z#s1' } };
+
+describe('list cursors', () => {
+  it('round-trip a LastEvaluatedKey as opaque base64url', () => {
+    const cursor = encodeCursor(key);
+    expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(decodeCursor(cursor, 'alice')).toEqual(key);
+  });
+
+  it.each([
+    ['not base64url', '%%%'],
+    ['not JSON', Buffer.from('nope').toString('base64url')],
+    ['a JSON array', Buffer.from('[1]').toString('base64url')],
+    ['missing keys', Buffer.from('{"pk":"SESSION#s1"}').toString('base64url')],
+    ['extra keys', Buffer.from(JSON.stringify({ pk: 'SESSION#s1', sk: 'META', gsi1pk: 'OWNER#alice', gsi1sk: 'x', more: 'y' })).toString('base64url')],
+    ['another owner\'s', encodeCursor({ ...key, gsi1pk: { S: 'OWNER#bob' } })],
+    ['not a META key', encodeCursor({ ...key, sk: { S: 'E#000000000000' } })],
+  ])('refuses %s with InvalidCursorError', (_, cursor) => {
+    expect(() => decodeCursor(cursor, 'alice')).toThrow(InvalidCursorError);
+  });
+});
+
+describe('listSessions (mocked DynamoDB)', () => {
+  it('queries the byOwner index newest first, hiding expired sessions, and returns the next cursor', async () => {
+    const client = new DynamoDBClient({ region: 'us-east-1', credentials });
+    const mock = mockClient(client);
+    mock.on(QueryCommand).resolves({ Items: [], LastEvaluatedKey: key });
+    const page = await listSessions({ client, tableName: 't', owner: 'alice', limit: 5, clock: () => new Date(5_000) });
+    expect(mock).toHaveReceivedCommandWith(QueryCommand, {
+      TableName: 't',
+      IndexName: 'byOwner',
+      KeyConditionExpression: '#gsi1pk = :gsi1pk',
+      FilterExpression: 'attribute_not_exists(#expires_at) OR #expires_at > :now_seconds',
+      ExpressionAttributeNames: { '#gsi1pk': 'gsi1pk', '#expires_at': 'expires_at' },
+      ExpressionAttributeValues: { ':gsi1pk': { S: 'OWNER#alice' }, ':now_seconds': { N: '5' } },
+      ScanIndexForward: false,
+      Limit: 5,
+    });
+    expect(page.nextCursor).toBe(encodeCursor(key));
+  });
+});
+
+describe('acquireSessionLease (mocked DynamoDB)', () => {
+  function failed(item?: Record<string, { S: string } | { N: string }>): ConditionalCheckFailedException {
+    return new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 }, ...(item ? { Item: item } : {}) });
+  }
+
+  it('takes the lease with one conditional UpdateItem on META', async () => {
+    const client = new DynamoDBClient({ region: 'us-east-1', credentials });
+    const mock = mockClient(client);
+    mock.on(UpdateItemCommand).resolves({});
+    const lease = await acquireSessionLease({ client, tableName: 't', owner: 'alice', sessionId: 's1', leaseMs: 30_000, now: () => 1_000 });
+    expect(lease.expiresAt).toBe(31_000);
+    expect(mock).toHaveReceivedCommandExactlyOnceWith(UpdateItemCommand, {
+      TableName: 't',
+      Key: { pk: { S: 'SESSION#s1' }, sk: { S: 'META' } },
+      UpdateExpression: 'SET #lease_id = :lease_id, #lease_expires_at = :lease_expires_at',
+      ConditionExpression: 'attribute_exists(#pk) AND #owner = :owner AND (attribute_not_exists(#lease_id) OR #lease_expires_at <= :now)',
+      ExpressionAttributeValues: { ':owner': { S: 'alice' }, ':now': { N: '1000' }, ':lease_id': { S: lease.leaseId }, ':lease_expires_at': { N: '31000' } },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    });
+    await lease.release();
+    expect(mock).toHaveReceivedCommandWith(UpdateItemCommand, {
+      UpdateExpression: 'REMOVE #lease_id, #lease_expires_at',
+      ConditionExpression: '#lease_id = :lease_id',
+      ExpressionAttributeValues: { ':lease_id': { S: lease.leaseId } },
+    });
+  });
+
+  it('maps a failed condition to SessionBusyError when the owner holds a live lease, else SessionNotFoundError', async () => {
+    const client = new DynamoDBClient({ region: 'us-east-1', credentials });
+    const mock = mockClient(client);
+    mock
+      .on(UpdateItemCommand)
+      .rejectsOnce(failed({ owner: { S: 'alice' }, lease_id: { S: 'x' }, lease_expires_at: { N: '9000' } }))
+      .rejectsOnce(failed({ owner: { S: 'bob' } }))
+      .rejectsOnce(failed());
+    const options = { client, tableName: 't', owner: 'alice', sessionId: 's1', leaseMs: 1000 };
+    const busy = await acquireSessionLease(options).catch((e: unknown) => e);
+    expect(busy).toBeInstanceOf(SessionBusyError);
+    expect(busy).toMatchObject({ leaseExpiresAt: 9000, sessionId: 's1' });
+    await expect(acquireSessionLease(options)).rejects.toBeInstanceOf(SessionNotFoundError);
+    await expect(acquireSessionLease(options)).rejects.toBeInstanceOf(SessionNotFoundError);
+  });
+
+  it('ignores a lost lease on release but rethrows other errors untouched', async () => {
+    const client = new DynamoDBClient({ region: 'us-east-1', credentials });
+    const mock = mockClient(client);
+    const throttled = Object.assign(new Error('slow'), { name: 'ThrottlingException' });
+    mock.on(UpdateItemCommand).resolvesOnce({}).rejectsOnce(failed()).rejectsOnce(throttled);
+    const lease = await acquireSessionLease({ client, tableName: 't', owner: 'alice', sessionId: 's1', leaseMs: 1000 });
+    await lease.release();
+    await expect(lease.release()).rejects.toBe(throttled);
+  });
+});
