@@ -1,0 +1,174 @@
+/**
+ * Who is calling. The owner of a request is the `sub` of its JWT bearer token. Three ways
+ * to establish it, one per deployment path:
+ * - behind API Gateway, its JWT authorizer has verified the token: trust the claims it
+ *   put in the event (still requiring `sub`);
+ * - behind a Lambda function URL (the streaming route) nothing has: verify the token
+ *   against the issuer's published keys;
+ * - locally, verify an HS256 token signed with the local stack's own secret.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import type { IssuerSettings } from './config.js';
+import { unauthorized } from './errors.js';
+
+export interface Principal {
+  /** The token's `sub`: sessions belong to it. */
+  owner: string;
+}
+
+/** What a verifier may look at. */
+export interface AuthRequest {
+  /** The `Authorization` header, if any. */
+  authorization: string | undefined;
+  /** The Lambda event behind the request (API Gateway v2 / function URL), when there is one. */
+  lambdaEvent: unknown;
+}
+
+/**
+ * Establishes the caller. Contract: resolves with the principal, or rejects with a 401
+ * `RequestError` (from `unauthorized`); never rejects with anything else for bad input.
+ */
+export type AuthVerifier = (request: AuthRequest) => Promise<Principal>;
+
+/** Issuer and audience of the tokens the local stack signs. */
+export const LOCAL_ISSUER = 'panto-local';
+export const LOCAL_AUDIENCE = 'panto';
+
+/** Asymmetric algorithms an identity provider signs with; never HS* or `none`. */
+const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+
+/**
+ * Trusts the claims API Gateway's JWT authorizer verified and put in
+ * `requestContext.authorizer.jwt.claims`. Only for functions that API Gateway alone invokes.
+ *
+ * @example
+ * export const handler = handle(createApp({ ...deps, verifier: apiGatewayVerifier() }));
+ */
+export function apiGatewayVerifier(): AuthVerifier {
+  return async ({ lambdaEvent }) => {
+    const claims = path(lambdaEvent, ['requestContext', 'authorizer', 'jwt', 'claims']);
+    if (claims === undefined) throw unauthorized('the event carries no JWT authorizer claims');
+    return principal(path(claims, ['sub']));
+  };
+}
+
+/**
+ * Verifies the bearer token against the issuer's JWKS, as API Gateway's JWT authorizer
+ * would: signature, `iss`, expiry, and the audience in `aud` or (Cognito access tokens)
+ * `client_id`. The key set is fetched once and cached across requests.
+ */
+export function jwksVerifier(settings: IssuerSettings): AuthVerifier {
+  const keys = createRemoteJWKSet(new URL(settings.jwksUrl));
+  return async ({ authorization }) => {
+    const token = bearer(authorization);
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, keys, { issuer: settings.issuer, algorithms: ASYMMETRIC_ALGORITHMS }));
+    } catch (error) {
+      throw rejected(error);
+    }
+    const audiences = typeof payload.aud === 'string' ? [payload.aud] : (payload.aud ?? []);
+    if (!audiences.includes(settings.audience) && payload.client_id !== settings.audience) {
+      throw unauthorized('the token is for another audience');
+    }
+    return principal(payload.sub);
+  };
+}
+
+/** Verifies HS256 tokens signed with the local stack's secret (see {@link signLocalToken}). */
+export function hs256Verifier(secret: Uint8Array): AuthVerifier {
+  return async ({ authorization }) => {
+    const token = bearer(authorization);
+    try {
+      const { payload } = await jwtVerify(token, secret, {
+        algorithms: ['HS256'],
+        issuer: LOCAL_ISSUER,
+        audience: LOCAL_AUDIENCE,
+      });
+      return principal(payload.sub);
+    } catch (error) {
+      throw rejected(error);
+    }
+  };
+}
+
+/**
+ * Signs a token for `owner` that the local stack accepts.
+ *
+ * @example
+ * const token = await signLocalToken(await readLocalSecret(dataDir), 'alice');
+ */
+export async function signLocalToken(secret: Uint8Array, owner: string, expiresIn: string = '30d'): Promise<string> {
+  if (!isOwner(owner)) throw new RangeError(`an owner is 1–${MAX_OWNER_LENGTH} characters without control characters`);
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(owner)
+    .setIssuer(LOCAL_ISSUER)
+    .setAudience(LOCAL_AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(expiresIn)
+    .sign(secret);
+}
+
+/**
+ * The local stack's signing secret, kept in `file` (created, readable by the user only,
+ * the first time). Concurrent first calls agree on one secret.
+ */
+export async function readLocalSecret(file: string): Promise<Uint8Array> {
+  try {
+    return decodeSecret(await readFile(file, 'utf8'));
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+  }
+  await mkdir(dirname(file), { recursive: true });
+  try {
+    await writeFile(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if (!(error instanceof Error && 'code' in error && error.code === 'EEXIST')) throw error;
+  }
+  return decodeSecret(await readFile(file, 'utf8'));
+}
+
+function decodeSecret(text: string): Uint8Array {
+  const secret = Buffer.from(text.trim(), 'base64url');
+  if (secret.length < 32) throw new Error('the local auth secret is shorter than 32 bytes; delete it to make a new one');
+  return new Uint8Array(secret);
+}
+
+const MAX_OWNER_LENGTH = 256;
+
+function isOwner(sub: unknown): sub is string {
+  return typeof sub === 'string' && sub !== '' && sub.length <= MAX_OWNER_LENGTH && !/[\u0000-\u001f\u007f]/.test(sub);
+}
+
+function principal(sub: unknown): Principal {
+  if (!isOwner(sub)) throw unauthorized('the token has no usable sub');
+  return { owner: sub };
+}
+
+function bearer(authorization: string | undefined): string {
+  const match = /^Bearer +([A-Za-z0-9._~+/=-]+) *$/i.exec(authorization ?? '');
+  if (!match?.[1]) throw unauthorized(authorization ? 'the Authorization header is not a bearer token' : 'no Authorization header');
+  return match[1];
+}
+
+/** A token jose refused is the caller's fault (401); anything else (the issuer's key endpoint is down) is not. */
+function rejected(error: unknown): unknown {
+  return error instanceof joseErrors.JOSEError ? unauthorized(`token rejected: ${error.code}`, { cause: error }) : error;
+}
+
+function path(value: unknown, keys: readonly string[]): unknown {
+  let current = value;
+  for (const key of keys) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as { [key: string]: unknown })[key];
+  }
+  return current;
+}
+
+function isMissing(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && error.code === 'ENOENT';
+}

@@ -1,0 +1,204 @@
+/**
+ * The one place the service reads its environment: SST's linked resources (`Resource.X`)
+ * in AWS, environment variables for tunables and for the local stack.
+ */
+import { join, resolve } from 'node:path';
+import { defaultProviderName } from '@panto/core';
+import { Resource } from 'sst/resource';
+
+/** The links `sst.config.ts` gives the functions (see `link:` there). */
+declare module 'sst/resource' {
+  export interface Resource {
+    PantoTable: { name: string };
+    PantoBucket: { name: string };
+    PantoAuth: { issuer: string; audience: string; jwksUrl: string };
+    AnthropicApiKey: { value: string };
+    OpenAIApiKey: { value: string };
+  }
+}
+
+/** Budgets of one request. */
+export interface ServiceLimits {
+  /** A synchronous turn stops here (below API Gateway's fixed 30 s), with all so far persisted. */
+  deadlineMs: number;
+  /** A streamed turn stops here (below the streaming function's 15 min timeout). */
+  streamDeadlineMs: number;
+  /** Request bodies above this are refused with 413 before they are parsed. */
+  bodyLimitBytes: number;
+  /** How long a synchronous turn holds its session; a crashed turn frees it after this. */
+  leaseMs: number;
+  /** How long a streamed turn holds its session. */
+  streamLeaseMs: number;
+  /** Lifetime of an export's presigned URL. */
+  exportUrlTtlSeconds: number;
+}
+
+/** Where the AWS clients point: AWS itself, or a local emulator. */
+export interface AwsEndpoints {
+  region: string;
+  /** DynamoDB Local, when set. */
+  dynamodb?: string;
+  /** The S3 emulator, when set (path-style, emulator credentials). */
+  s3?: string;
+}
+
+/** Credentials and endpoints per provider; absent values fall back to the SDKs' own. */
+export interface ProviderSettings {
+  /** The provider a session uses until it picks one (`PANTO_PROVIDER`). */
+  provider: string;
+  /** Its model (`PANTO_MODEL`); the provider's default when absent. */
+  model?: string;
+  apiKeys: { [provider: string]: string };
+  baseURLs: { [provider: string]: string };
+  /** Why this provider was chosen, for the local stack to say. */
+  reason: string;
+}
+
+export interface ServiceConfig {
+  tableName: string;
+  bucket: string;
+  aws: AwsEndpoints;
+  limits: ServiceLimits;
+  provider: ProviderSettings;
+  /** Sessions expire this long after their last write (DynamoDB TTL); never when absent. */
+  sessionTtlSeconds?: number;
+}
+
+/** The JWT issuer the streaming function verifies tokens against. */
+export interface IssuerSettings {
+  issuer: string;
+  audience: string;
+  jwksUrl: string;
+}
+
+export type Env = { readonly [name: string]: string | undefined };
+
+export const DEFAULT_LIMITS: ServiceLimits = {
+  deadlineMs: 25_000,
+  streamDeadlineMs: 840_000,
+  bodyLimitBytes: 256 * 1024,
+  leaseMs: 35_000,
+  streamLeaseMs: 870_000,
+  exportUrlTtlSeconds: 3600,
+};
+
+/** The configuration of a Lambda function deployed by `sst.config.ts`. */
+export function lambdaConfig(env: Env = process.env): ServiceConfig {
+  const apiKeys: { [provider: string]: string } = {};
+  if (Resource.AnthropicApiKey.value) apiKeys.anthropic = Resource.AnthropicApiKey.value;
+  if (Resource.OpenAIApiKey.value) apiKeys.openai = Resource.OpenAIApiKey.value;
+  return {
+    tableName: Resource.PantoTable.name,
+    bucket: Resource.PantoBucket.name,
+    aws: awsEndpoints(env),
+    limits: limits(env),
+    provider: providerSettings(env, apiKeys),
+    ...sessionTtl(env),
+  };
+}
+
+/** The issuer the streaming function checks tokens against (linked as `PantoAuth`). */
+export function lambdaIssuer(): IssuerSettings {
+  const { issuer, audience, jwksUrl } = Resource.PantoAuth;
+  return { issuer, audience, jwksUrl };
+}
+
+export interface LocalSettings {
+  config: ServiceConfig;
+  /** The local data folder (`PANTO_DATA_DIR`, default `.panto-local`). */
+  dataDir: string;
+  /** `PORT`, default 3000; 0 picks a free port. */
+  port: number;
+  /** The owner `npm start` prints a token for (`PANTO_OWNER`). */
+  defaultOwner: string;
+  /** Emulators already running, to use instead of starting them (`PANTO_DYNAMODB_ENDPOINT`, `PANTO_S3_ENDPOINT`). */
+  external: { dynamodb?: string; s3?: string };
+}
+
+/** The configuration of the local stack (`npm start`), relative to the repository root. */
+export function localSettings(root: string, env: Env = process.env): LocalSettings {
+  const dataDir = resolve(root, env.PANTO_DATA_DIR ?? '.panto-local');
+  const apiKeys: { [provider: string]: string } = {};
+  if (env.ANTHROPIC_API_KEY) apiKeys.anthropic = env.ANTHROPIC_API_KEY;
+  if (env.OPENAI_API_KEY) apiKeys.openai = env.OPENAI_API_KEY;
+  const external: LocalSettings['external'] = {};
+  if (env.PANTO_DYNAMODB_ENDPOINT) external.dynamodb = env.PANTO_DYNAMODB_ENDPOINT;
+  if (env.PANTO_S3_ENDPOINT) external.s3 = env.PANTO_S3_ENDPOINT;
+  return {
+    config: {
+      tableName: env.PANTO_TABLE ?? 'panto-sessions',
+      bucket: env.PANTO_BUCKET ?? 'panto-exports',
+      aws: { region: env.AWS_REGION ?? 'us-east-1' },
+      limits: limits(env),
+      provider: providerSettings(env, apiKeys),
+      ...sessionTtl(env),
+    },
+    dataDir,
+    port: integer(env, 'PORT', 3000, 0, 65_535),
+    defaultOwner: env.PANTO_OWNER ?? 'local-user',
+    external,
+  };
+}
+
+/** Where the local stack keeps the secret its HS256 tokens are signed with. */
+export function localSecretFile(dataDir: string): string {
+  return join(dataDir, 'auth-secret');
+}
+
+function providerSettings(env: Env, apiKeys: { [provider: string]: string }): ProviderSettings {
+  const baseURLs: { [provider: string]: string } = {};
+  if (env.ANTHROPIC_BASE_URL) baseURLs.anthropic = env.ANTHROPIC_BASE_URL;
+  if (env.OPENAI_BASE_URL) baseURLs.openai = env.OPENAI_BASE_URL;
+  // The same rule as the CLI's, applied to the keys this deployment has (secrets in AWS).
+  const fallback = defaultProviderName({ ANTHROPIC_API_KEY: apiKeys.anthropic, OPENAI_API_KEY: apiKeys.openai });
+  const provider = env.PANTO_PROVIDER || fallback;
+  const reason = env.PANTO_PROVIDER
+    ? 'PANTO_PROVIDER'
+    : fallback === 'offline'
+      ? 'no provider API key is set'
+      : `${fallback === 'anthropic' ? 'an Anthropic' : 'an OpenAI'} API key is set`;
+  return {
+    provider,
+    ...(env.PANTO_MODEL ? { model: env.PANTO_MODEL } : {}),
+    apiKeys,
+    baseURLs,
+    reason,
+  };
+}
+
+function awsEndpoints(env: Env): AwsEndpoints {
+  return {
+    region: env.AWS_REGION ?? 'us-east-1',
+    ...(env.PANTO_DYNAMODB_ENDPOINT ? { dynamodb: env.PANTO_DYNAMODB_ENDPOINT } : {}),
+    ...(env.PANTO_S3_ENDPOINT ? { s3: env.PANTO_S3_ENDPOINT } : {}),
+  };
+}
+
+function limits(env: Env): ServiceLimits {
+  const deadlineMs = integer(env, 'PANTO_DEADLINE_MS', DEFAULT_LIMITS.deadlineMs, 1, 29_000);
+  const streamDeadlineMs = integer(env, 'PANTO_STREAM_DEADLINE_MS', DEFAULT_LIMITS.streamDeadlineMs, 1, 880_000);
+  return {
+    deadlineMs,
+    streamDeadlineMs,
+    bodyLimitBytes: integer(env, 'PANTO_BODY_LIMIT_BYTES', DEFAULT_LIMITS.bodyLimitBytes, 1, 6 * 1024 * 1024),
+    // The lease outlives the deadline: the turn persists its last batch after the abort.
+    leaseMs: integer(env, 'PANTO_LEASE_MS', deadlineMs + 10_000, deadlineMs, 3_600_000),
+    streamLeaseMs: integer(env, 'PANTO_STREAM_LEASE_MS', streamDeadlineMs + 30_000, streamDeadlineMs, 3_600_000),
+    exportUrlTtlSeconds: integer(env, 'PANTO_EXPORT_URL_TTL_SECONDS', DEFAULT_LIMITS.exportUrlTtlSeconds, 1, 604_800),
+  };
+}
+
+function sessionTtl(env: Env): { sessionTtlSeconds?: number } {
+  if (!env.PANTO_SESSION_TTL_DAYS) return {};
+  return { sessionTtlSeconds: integer(env, 'PANTO_SESSION_TTL_DAYS', 0, 1, 3650) * 86_400 };
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer from ${min} to ${max}, not ${JSON.stringify(text)}`);
+  }
+  return value;
+}

@@ -1,0 +1,143 @@
+/**
+ * The service's errors, and the one place where any error becomes an HTTP status.
+ */
+import {
+  AbortedError,
+  AmbiguousSessionIdError,
+  InvalidSessionIdError,
+  PantoError,
+  ProviderError,
+  SessionConflictError,
+  SessionNotFoundError,
+} from '@panto/core';
+import { InvalidCursorError, SessionBusyError } from '@panto/aws';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/** The body of every error response. */
+export interface ErrorBody {
+  error: {
+    code: string;
+    message: string;
+    /** For `invalid_body` / `invalid_query`: the offending field, dotted (`text`, `limit`). */
+    field?: string;
+  };
+}
+
+/** Compaction asked of a session that has nothing but its system prompt. Nothing was written. */
+export class NothingToCompactError extends PantoError {
+  constructor() {
+    super('nothing to compact: the session has no messages besides the system prompt');
+    this.name = 'NothingToCompactError';
+  }
+}
+
+/** A request the service refuses: a bad body or query, a missing token, a body too big. */
+export class RequestError extends PantoError {
+  readonly status: 400 | 401 | 404 | 409 | 413;
+  readonly code: string;
+  readonly field: string | undefined;
+  constructor(
+    status: RequestError['status'],
+    code: string,
+    message: string,
+    options?: ErrorOptions & { field?: string },
+  ) {
+    super(message, options);
+    this.name = 'RequestError';
+    this.status = status;
+    this.code = code;
+    this.field = options?.field;
+  }
+}
+
+/** A body or query field that fails validation. */
+export function invalidField(kind: 'body' | 'query', field: string, message: string): RequestError {
+  return new RequestError(400, `invalid_${kind}`, field === '' ? message : `${field}: ${message}`, { field });
+}
+
+/** No token, or a token that does not verify. The reason is kept as the cause, never sent. */
+export function unauthorized(reason: string, options?: ErrorOptions): RequestError {
+  return new RequestError(401, 'unauthorized', 'a valid bearer token is required', {
+    ...options,
+    cause: options?.cause ?? new Error(reason),
+  });
+}
+
+export function payloadTooLarge(limitBytes: number): RequestError {
+  return new RequestError(413, 'payload_too_large', `the request body is larger than ${limitBytes} bytes`);
+}
+
+export function routeNotFound(): RequestError {
+  return new RequestError(404, 'not_found', 'no such route');
+}
+
+export interface HttpError {
+  status: ContentfulStatusCode;
+  body: ErrorBody;
+  /** True for failures of the service itself (logged with their cause). */
+  internal: boolean;
+}
+
+const SESSION_NOT_FOUND = 'session not found';
+
+/**
+ * Maps any error to its HTTP status and body. This is the only place a status is chosen
+ * for an error: handlers throw, and the app's error handler (or a turn that ended with an
+ * error) asks here.
+ */
+export function toHttpError(error: unknown): HttpError {
+  const reply = (status: ContentfulStatusCode, code: string, message: string, field?: string): HttpError => ({
+    status,
+    body: { error: field === undefined ? { code, message } : { code, message, field } },
+    internal: status >= 500 && status !== 502,
+  });
+  if (error instanceof RequestError) return reply(error.status, error.code, error.message, error.field);
+  // Unknown, foreign and malformed ids are the same answer: never reveal which.
+  if (
+    error instanceof SessionNotFoundError ||
+    error instanceof InvalidSessionIdError ||
+    error instanceof AmbiguousSessionIdError
+  ) {
+    return reply(404, 'session_not_found', SESSION_NOT_FOUND);
+  }
+  if (error instanceof SessionBusyError) {
+    return reply(409, 'session_busy', 'another turn is running on this session; nothing was written');
+  }
+  if (error instanceof SessionConflictError) {
+    return reply(409, 'session_conflict', 'the session changed while this request ran; nothing more was written');
+  }
+  if (error instanceof NothingToCompactError) return reply(409, 'nothing_to_compact', error.message);
+  if (error instanceof InvalidCursorError) return reply(400, 'invalid_query', 'cursor: not a cursor this API returned', 'cursor');
+  if (error instanceof ProviderError) return reply(502, 'provider_error', `the model provider failed: ${error.message}`);
+  if (error instanceof AbortedError) return reply(504, 'deadline_exceeded', error.message);
+  if (error instanceof HTTPException) return reply(error.status, httpCode(error.status), error.message || 'request refused');
+  if (isThrottling(error)) return reply(503, 'service_unavailable', 'the service is busy; retry shortly');
+  return reply(500, 'internal_error', 'internal error');
+}
+
+function httpCode(status: number): string {
+  switch (status) {
+    case 400:
+      return 'bad_request';
+    case 401:
+      return 'unauthorized';
+    case 404:
+      return 'not_found';
+    case 413:
+      return 'payload_too_large';
+    default:
+      return 'http_error';
+  }
+}
+
+const THROTTLING = new Set([
+  'ThrottlingException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'SlowDown',
+]);
+
+function isThrottling(error: unknown): boolean {
+  return error instanceof Error && THROTTLING.has(error.name);
+}

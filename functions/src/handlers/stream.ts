@@ -1,0 +1,12 @@
+/**
+ * The streaming function behind a Lambda function URL (response streaming), for
+ * `POST /sessions/{id}/messages/stream`: turns longer than API Gateway's 30 s, as
+ * server-sent events. A function URL has no JWT authorizer, so this function verifies the
+ * bearer token against the issuer's keys itself.
+ */
+import { streamHandle } from 'hono/aws-lambda';
+import { jwksVerifier } from '../auth.js';
+import { lambdaConfig, lambdaIssuer } from '../config.js';
+import { serviceApp } from '../service.js';
+
+export const handler: ReturnType<typeof streamHandle> = streamHandle(serviceApp(lambdaConfig(), jwksVerifier(lambdaIssuer())));

@@ -1,0 +1,33 @@
+import type { Hono } from 'hono';
+import { createApp, type AppDeps, type AppEnv } from './app.js';
+import type { AuthVerifier } from './auth.js';
+import { createAwsClients, type AwsClients } from './clients.js';
+import type { ServiceConfig } from './config.js';
+import { providerFactory } from './providers.js';
+
+/**
+ * The app as configured: AWS clients (built once; share them), the configured providers,
+ * and `verifier` for the way requests arrive.
+ *
+ * @example
+ * export const handler = handle(serviceApp(lambdaConfig(), apiGatewayVerifier()));
+ */
+export function serviceApp(
+  config: ServiceConfig,
+  verifier: AuthVerifier,
+  options: { clients?: AwsClients } & Pick<AppDeps, 'tools' | 'log'> = {},
+): Hono<AppEnv> {
+  const { dynamo, s3 } = options.clients ?? createAwsClients(config.aws);
+  return createApp({
+    dynamo,
+    tableName: config.tableName,
+    s3,
+    bucket: config.bucket,
+    providerFactory: providerFactory(config.provider),
+    verifier,
+    limits: config.limits,
+    ...(options.tools === undefined ? {} : { tools: options.tools }),
+    ...(options.log === undefined ? {} : { log: options.log }),
+    ...(config.sessionTtlSeconds === undefined ? {} : { sessionTtlSeconds: config.sessionTtlSeconds }),
+  });
+}

@@ -1,0 +1,242 @@
+/**
+ * What the HTTP routes do, without HTTP: every call rebuilds what it needs from DynamoDB
+ * (open the store, load the conversation, build an agent) and keeps nothing afterwards.
+ */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { S3Client } from '@aws-sdk/client-s3';
+import {
+  acquireSessionLease,
+  deleteSession,
+  DynamoStore,
+  exportSession,
+  listSessions,
+  type SessionExport,
+  type SessionMetadata,
+} from '@panto/aws';
+import {
+  Agent,
+  errorMessage,
+  ProviderError,
+  type ActiveModel,
+  type CompactionResult,
+  type Message,
+  type Provider,
+  type Receiver,
+  type StepResult,
+  type ToolRegistry,
+  type Usage,
+} from '@panto/core';
+import { NothingToCompactError } from './errors.js';
+import type { ModelSelection, ProviderFactory } from './providers.js';
+
+export interface SessionServiceDeps {
+  dynamo: DynamoDBClient;
+  tableName: string;
+  s3: S3Client;
+  bucket: string;
+  providerFactory: ProviderFactory;
+  /** The tools a turn offers; a fresh registry per call. */
+  tools: () => ToolRegistry;
+  /** Sessions expire this long after their last write; never when absent. */
+  sessionTtlSeconds?: number;
+  /** Where failures that do not reach the caller are reported. Must not throw. */
+  log: (message: string, error: unknown) => void;
+}
+
+/** A session as listed. */
+export interface SessionSummary {
+  metadata: SessionMetadata;
+  /** The model its next turn uses: its own, or the server's default. */
+  activeModel: ActiveModel;
+}
+
+export interface SessionContents {
+  id: string;
+  messages: readonly Message[];
+  danglingUser: string | null;
+  activeModel: ActiveModel;
+  usage: Usage;
+}
+
+export interface TurnOutcome {
+  /** The user's prompt and everything the step added, all persisted. */
+  messages: Message[];
+  step: StepResult;
+}
+
+/** A session nobody else may change until {@link SessionLock.release}. */
+export interface SessionLock {
+  store: DynamoStore;
+  /** Frees the session. Never rejects. */
+  release(): Promise<void>;
+}
+
+export interface TurnOptions {
+  /** Ends the step early; everything committed so far stays persisted. */
+  signal: AbortSignal;
+  receiver?: Receiver;
+  /** Sees the user's prompt once it is persisted, before the model is called. Must not throw. */
+  onPrompt?: (message: Message) => void;
+}
+
+export class SessionService {
+  readonly #deps: SessionServiceDeps;
+  #default: ActiveModel | undefined;
+
+  constructor(deps: SessionServiceDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * Creates a session for `provider`; `system` becomes its first entry. When `chosen`, the
+   * session keeps `provider`'s model even if the server's default changes.
+   */
+  async create(owner: string, options: { provider: Provider; chosen: boolean; system?: string }): Promise<SessionSummary> {
+    const { dynamo, tableName } = this.#deps;
+    const { provider } = options;
+    const store = await DynamoStore.create({
+      client: dynamo,
+      tableName,
+      owner,
+      ...this.#s3(),
+      ...(this.#deps.sessionTtlSeconds === undefined ? {} : { ttlSeconds: this.#deps.sessionTtlSeconds }),
+      ...(options.chosen ? { activeModel: { provider: provider.name, model: provider.model } } : {}),
+    });
+    if (options.system !== undefined) {
+      await new Agent({ provider }, { store }).addSystemMessage(options.system, 'replace');
+    }
+    return this.#summary(store.metadata());
+  }
+
+  async list(owner: string, page: { limit?: number; cursor?: string }): Promise<{ sessions: SessionSummary[]; nextCursor: string | null }> {
+    const { dynamo, tableName } = this.#deps;
+    const { sessions, nextCursor } = await listSessions({
+      client: dynamo,
+      tableName,
+      owner,
+      ...(page.limit === undefined ? {} : { limit: page.limit }),
+      ...(page.cursor === undefined ? {} : { cursor: page.cursor }),
+    });
+    return { sessions: sessions.map((metadata) => this.#summary(metadata)), nextCursor };
+  }
+
+  async read(owner: string, sessionId: string): Promise<SessionContents> {
+    const store = await this.#open(owner, sessionId);
+    const { conversation, danglingUser } = await store.loadConversation();
+    return {
+      id: store.sessionId(),
+      messages: conversation.messages,
+      danglingUser,
+      activeModel: this.#summary(store.metadata()).activeModel,
+      usage: conversation.usage(),
+    };
+  }
+
+  /**
+   * Runs one turn: takes the session's lease (a `SessionBusyError` when another turn holds
+   * it, before anything is written), persists the prompt, runs the step until the model
+   * stops or `signal` aborts, and releases the lease.
+   */
+  async turn(owner: string, sessionId: string, text: string, options: TurnOptions & { leaseMs: number }): Promise<TurnOutcome> {
+    return this.#locked(owner, sessionId, options.leaseMs, (store) => this.#turn(store, text, options));
+  }
+
+  /**
+   * Opens the session and takes its lease, for a turn that starts later (a streamed turn
+   * answers 404 or 409 before its stream starts). The caller must release the lock.
+   */
+  async lock(owner: string, sessionId: string, leaseMs: number): Promise<SessionLock> {
+    const store = await this.#open(owner, sessionId);
+    const lease = await acquireSessionLease({ client: this.#deps.dynamo, tableName: this.#deps.tableName, owner, sessionId, leaseMs });
+    const log = this.#deps.log;
+    return {
+      store,
+      // A lease that cannot be released expires by itself; the turn's answer stands.
+      release: () => lease.release().catch((error: unknown) => log('could not release a session lease', error)),
+    };
+  }
+
+  /** Runs a turn on a session locked with {@link lock}. */
+  async turnLocked(lock: SessionLock, text: string, options: TurnOptions): Promise<TurnOutcome> {
+    return this.#turn(lock.store, text, options);
+  }
+
+  /** Summarises the session through its model, holding the lease like a turn. */
+  async compact(
+    owner: string,
+    sessionId: string,
+    instructions: string | undefined,
+    options: { leaseMs: number; signal: AbortSignal },
+  ): Promise<CompactionResult> {
+    return this.#locked(owner, sessionId, options.leaseMs, async (store) => {
+      const agent = await this.#agent(store);
+      if (!agent.conversation.messages.some((message) => message.role !== 'system')) {
+        throw new NothingToCompactError();
+      }
+      return agent.compact(instructions, { signal: options.signal });
+    });
+  }
+
+  async export(owner: string, sessionId: string, expiresIn: number): Promise<SessionExport> {
+    const { dynamo, tableName, s3, bucket } = this.#deps;
+    return exportSession({ dynamo, tableName, s3, bucket, owner, sessionId, expiresIn });
+  }
+
+  async delete(owner: string, sessionId: string): Promise<void> {
+    const { dynamo, tableName } = this.#deps;
+    await deleteSession({ client: dynamo, tableName, owner, sessionId, ...this.#s3() });
+  }
+
+  async #locked<T>(owner: string, sessionId: string, leaseMs: number, work: (store: DynamoStore) => Promise<T>): Promise<T> {
+    const lock = await this.lock(owner, sessionId, leaseMs);
+    try {
+      return await work(lock.store);
+    } finally {
+      await lock.release();
+    }
+  }
+
+  async #turn(store: DynamoStore, text: string, options: TurnOptions): Promise<TurnOutcome> {
+    const agent = await this.#agent(store);
+    await agent.submitUserMessage(text);
+    const prompt = agent.conversation.messages[agent.conversation.length - 1]!;
+    options.onPrompt?.(prompt);
+    const step = await agent.runStep(options.receiver, { signal: options.signal });
+    return { messages: [prompt, ...step.messages], step };
+  }
+
+  async #agent(store: DynamoStore): Promise<Agent> {
+    const { conversation } = await store.loadConversation();
+    const selection: ModelSelection = store.activeModel() ?? {};
+    let provider: Provider;
+    try {
+      provider = this.#deps.providerFactory(selection);
+    } catch (error) {
+      // The session's provider cannot be used here (unknown, or no key): nothing is written.
+      throw new ProviderError(selection.provider ?? 'default', `cannot use the session's provider: ${errorMessage(error)}`, {}, { cause: error });
+    }
+    return new Agent({ provider, tools: this.#deps.tools() }, { store, conversation });
+  }
+
+  async #open(owner: string, sessionId: string): Promise<DynamoStore> {
+    const { dynamo, tableName } = this.#deps;
+    return DynamoStore.open({ client: dynamo, tableName, sessionId, owner, ...this.#s3() });
+  }
+
+  #s3(): { s3: { client: S3Client; bucket: string } } {
+    return { s3: { client: this.#deps.s3, bucket: this.#deps.bucket } };
+  }
+
+  #summary(metadata: SessionMetadata): SessionSummary {
+    return { metadata, activeModel: metadata.activeModel ?? this.#defaultModel() };
+  }
+
+  /** The server's default model, which sessions that chose none use. */
+  #defaultModel(): ActiveModel {
+    if (!this.#default) {
+      const provider = this.#deps.providerFactory({});
+      this.#default = { provider: provider.name, model: provider.model };
+    }
+    return this.#default;
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * `npm start`: the whole service on this machine, with no AWS account and no network.
+ * DynamoDB Local and s3rver keep their data under the local data folder (`.panto-local/`,
+ * `PANTO_DATA_DIR`), so sessions survive a restart; the table and bucket are created when
+ * absent; the same Hono app as in Lambda serves on http://127.0.0.1:3000 (`PORT`), with
+ * HS256 tokens signed by a secret kept in the data folder. Ctrl-C stops everything.
+ *
+ * Set `PANTO_DYNAMODB_ENDPOINT` and `PANTO_S3_ENDPOINT` to use emulators that are already
+ * running instead of starting them.
+ */
+import { mkdir } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { serve } from '@hono/node-server';
+import { createTable } from '@panto/aws';
+import {
+  createAwsClients,
+  hs256Verifier,
+  localSecretFile,
+  localSettings,
+  providerFactory,
+  readLocalSecret,
+  serviceApp,
+  signLocalToken,
+} from '@panto/functions';
+import { startDynamoDBLocal, suppressNodeVersionWarning } from './local/dynamodb-local.js';
+import { startS3Local } from './local/s3-local.js';
+
+interface Stoppable {
+  name: string;
+  stop(): Promise<void>;
+}
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const running: Stoppable[] = [];
+let stopping: Promise<void> | undefined;
+
+async function main(): Promise<void> {
+  // Before any AWS SDK client exists: the SDK's Node 20 deprecation warning is not the user's business here.
+  suppressNodeVersionWarning();
+
+  const settings = localSettings(root);
+  const { config, dataDir } = settings;
+  await mkdir(dataDir, { recursive: true });
+
+  say('starting DynamoDB Local and the S3 emulator …');
+  const [dynamodb, s3] = await Promise.all([
+    settings.external.dynamodb ?? launch(startDynamoDBLocal({ dataDir: join(dataDir, 'dynamodb') }), 'DynamoDB Local'),
+    settings.external.s3 ?? launch(startS3Local({ directory: join(dataDir, 's3') }), 's3rver'),
+  ]);
+  config.aws = { ...config.aws, dynamodb, s3 };
+  const clients = createAwsClients(config.aws);
+
+  await createTable({ client: clients.dynamo, tableName: config.tableName });
+  await clients.s3.send(new CreateBucketCommand({ Bucket: config.bucket })).catch((error: unknown) => {
+    const name = error instanceof Error ? error.name : '';
+    if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw error;
+  });
+
+  const secret = await readLocalSecret(localSecretFile(dataDir));
+  const app = serviceApp(config, hs256Verifier(secret), { clients });
+  const server = serve({ fetch: app.fetch, port: settings.port, hostname: '127.0.0.1' });
+  await new Promise<void>((resolveListening, reject) => {
+    server.once('listening', resolveListening);
+    server.once('error', reject);
+  });
+  running.push({
+    name: 'HTTP server',
+    stop: () =>
+      new Promise<void>((resolveClose) => {
+        server.close(() => resolveClose());
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      }),
+  });
+
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const token = await signLocalToken(secret, settings.defaultOwner);
+  const provider = config.provider;
+  const model = providerFactory(provider)({}).model;
+  const where = relative(process.cwd(), dataDir) || '.';
+  const lines = [
+    '',
+    `panto: listening on ${url}`,
+    '',
+    provider.provider === 'offline'
+      ? `  provider  offline (${model}): ${provider.reason}, so replies are canned, not a model's.\n` +
+        '            Set ANTHROPIC_API_KEY or OPENAI_API_KEY (and PANTO_PROVIDER / PANTO_MODEL) for a real model.'
+      : `  provider  ${provider.provider} (${model}), because ${provider.reason}`,
+    `  data      ${where}/ (DynamoDB table ${config.tableName} at ${dynamodb}, bucket ${config.bucket} at ${s3})`,
+    `  owner     ${settings.defaultOwner}; token valid 30 days (another owner: npm run -s token -- <owner>)`,
+    '',
+    `export PANTO_TOKEN=${token}`,
+    `curl -s -X POST ${url}/sessions -H "authorization: Bearer $PANTO_TOKEN" -d '{}'`,
+    `curl -s -X POST ${url}/sessions/<id>/messages -H "authorization: Bearer $PANTO_TOKEN" -d '{"text":"hello"}'`,
+    '',
+    'Ctrl-C stops the server and the emulators. API reference: docs/api.md',
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
+}
+
+async function launch(started: Promise<{ endpoint: string; stop(): Promise<void> }>, name: string): Promise<string> {
+  const emulator = await started;
+  running.push({ name, stop: () => emulator.stop() });
+  return emulator.endpoint;
+}
+
+/** Stops what was started, newest first; every piece is tried even if one fails. */
+async function shutdown(): Promise<void> {
+  stopping ??= (async () => {
+    for (const each of running.reverse()) {
+      await each.stop().catch((error: unknown) => say(`could not stop ${each.name}: ${String(error)}`));
+    }
+  })();
+  return stopping;
+}
+
+function say(text: string): void {
+  process.stderr.write(`panto: ${text}\n`);
+}
+
+let stopRequestedAt = 0;
+
+function stop(reason: string): void {
+  if (stopping) {
+    // Ctrl-C reaches this process twice: from the terminal, and forwarded by npm. Only a
+    // second Ctrl-C, later, means "now".
+    if (Date.now() - stopRequestedAt < 1000) return;
+    say('stopping now');
+    process.exit(130);
+  }
+  stopRequestedAt = Date.now();
+  say(`stopping (${reason}) …`);
+  void shutdown().then(() => process.exit(0));
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
+// A signal sent to `npm start` alone (not to its process group, as Ctrl-C is) ends npm
+// without reaching this process: notice being orphaned, and stop too.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent && !stopping) stop('parent process exited');
+}, 500).unref();
+
+main().catch(async (error: unknown) => {
+  say(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  await shutdown();
+  process.exit(1);
+});

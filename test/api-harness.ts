@@ -1,0 +1,129 @@
+/**
+ * The HTTP app on loopback for the api-* tests: the real app and providers, DynamoDB Local
+ * and s3rver from the run's globalSetup, a FakeLLMServer as the model, HS256 tokens.
+ */
+import type { AddressInfo } from 'node:net';
+import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { serve } from '@hono/node-server';
+import { FakeLLMServer } from '@panto/core/testing';
+import {
+  createApp,
+  DEFAULT_LIMITS,
+  hs256Verifier,
+  providerFactory,
+  signLocalToken,
+  type AppDeps,
+  type ServiceLimits,
+} from '@panto/functions';
+import { localAws, type LocalAws } from './setup/aws-fixtures.js';
+
+export const TEST_SECRET = new Uint8Array(32).fill(42);
+
+export interface ApiHarness {
+  url: string;
+  aws: LocalAws;
+  fake: FakeLLMServer;
+  /** Internal failures the app reported (it must report none for bad requests). */
+  logged: unknown[];
+  token(owner: string): Promise<string>;
+  /** A request as `owner` (no Authorization header when owner is null). */
+  call(owner: string | null, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function startApi(
+  name: string,
+  options: { limits?: Partial<ServiceLimits>; tools?: AppDeps['tools']; provider?: string } = {},
+): Promise<ApiHarness> {
+  const aws = await localAws(name);
+  const fake = await FakeLLMServer.start();
+  const logged: unknown[] = [];
+  const app = createApp({
+    dynamo: aws.dynamo,
+    tableName: aws.tableName,
+    s3: aws.s3,
+    bucket: aws.bucket,
+    providerFactory: providerFactory({
+      provider: options.provider ?? 'anthropic',
+      model: 'claude-test',
+      apiKeys: { anthropic: 'test-key', openai: 'test-key' },
+      baseURLs: { anthropic: fake.anthropicBaseURL, openai: fake.openaiBaseURL },
+      reason: 'test',
+    }),
+    verifier: hs256Verifier(TEST_SECRET),
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    ...(options.tools ? { tools: options.tools } : {}),
+    log: (_message, error) => logged.push(error),
+  });
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const tokens = new Map<string, string>();
+  const token = async (owner: string): Promise<string> => {
+    let value = tokens.get(owner);
+    if (!value) tokens.set(owner, (value = await signLocalToken(TEST_SECRET, owner)));
+    return value;
+  };
+  return {
+    url,
+    aws,
+    fake,
+    logged,
+    token,
+    async call(owner, method, path, body, headers = {}) {
+      const auth: Record<string, string> = owner === null ? {} : { authorization: `Bearer ${await token(owner)}` };
+      return fetch(`${url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...auth, ...headers },
+        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      });
+    },
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      });
+      await fake.close();
+    },
+  };
+}
+
+/** Every item of the table and every object of the bucket, sorted: to compare before and after. */
+export async function snapshot(aws: LocalAws): Promise<{ items: Record<string, AttributeValue>[]; objects: string[] }> {
+  const items: Record<string, AttributeValue>[] = [];
+  let start: Record<string, AttributeValue> | undefined;
+  do {
+    const page = await aws.dynamo.send(
+      new ScanCommand({ TableName: aws.tableName, ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }),
+    );
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  const key = (item: Record<string, AttributeValue>): string => `${item.pk?.S}|${item.sk?.S}`;
+  items.sort((a, b) => key(a).localeCompare(key(b)));
+  const objects: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await aws.s3.send(new ListObjectsV2Command({ Bucket: aws.bucket, ...(token ? { ContinuationToken: token } : {}) }));
+    for (const object of page.Contents ?? []) objects.push(`${object.Key} ${object.ETag} ${object.Size}`);
+    token = page.NextContinuationToken;
+  } while (token);
+  return { items, objects: objects.sort() };
+}
+
+/** Parses a server-sent event stream into its events. */
+export function parseSSE(text: string): { event: string; data: unknown }[] {
+  const events: { event: string; data: unknown }[] = [];
+  for (const block of text.split('\n\n')) {
+    if (block.trim() === '') continue;
+    let event = 'message';
+    const data: string[] = [];
+    for (const line of block.split('\n')) {
+      if (line.startsWith('event:')) event = line.slice(6).trim();
+      else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+    }
+    events.push({ event, data: JSON.parse(data.join('\n')) as unknown });
+  }
+  return events;
+}

@@ -1,0 +1,328 @@
+/**
+ * End to end on the local stack: `scripts/start.ts` (the real node server, as `npm start`
+ * runs it) in its own process, on the run's DynamoDB Local and s3rver, with a
+ * FakeLLMServer as the Anthropic API.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decodeSession, FSJSONLStore, type Message } from '@panto/core';
+import { FakeLLMServer } from '@panto/core/testing';
+import { localSecretFile, readLocalSecret, signLocalToken } from '@panto/functions';
+import { SignJWT, UnsecuredJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { parseSSE, snapshot } from './api-harness.js';
+import { localAws, type LocalAws } from './setup/aws-fixtures.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+let aws: LocalAws;
+let fake: FakeLLMServer;
+let dataDir: string;
+let server: Server;
+let secret: Uint8Array;
+
+/** Starts `scripts/start.ts` on the shared emulators and waits for its URL. */
+async function startServer(): Promise<Server> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'PANTO_MODEL', 'PORT']) delete env[name];
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@panto/source', 'scripts/start.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...env,
+      PORT: '0',
+      PANTO_DATA_DIR: dataDir,
+      PANTO_DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+      PANTO_S3_ENDPOINT: inject('s3Endpoint'),
+      PANTO_TABLE: aws.tableName,
+      PANTO_BUCKET: aws.bucket,
+      PANTO_PROVIDER: 'anthropic',
+      PANTO_MODEL: 'claude-e2e',
+      ANTHROPIC_API_KEY: 'test-key',
+      ANTHROPIC_BASE_URL: fake.anthropicBaseURL,
+      // Long enough that a turn killed mid-way still holds its session when the server is back.
+      PANTO_LEASE_MS: '120000',
+      PANTO_BODY_LIMIT_BYTES: '65536',
+    },
+  });
+  let text = '';
+  child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const check = (): void => {
+      const match = /panto: listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
+      if (match?.[1]) resolveUrl(match[1]);
+    };
+    child.stdout?.on('data', check);
+    child.once('exit', (code, signal) => reject(new Error(`the server exited (${code ?? signal}) before listening:\n${text}`)));
+  });
+  return { child, url, output: () => text };
+}
+
+async function stopServer(target: Server, signal: NodeJS.Signals): Promise<void> {
+  if (target.child.exitCode !== null || target.child.signalCode !== null) return;
+  const exited = new Promise<void>((resolveExit) => target.child.once('exit', () => resolveExit()));
+  target.child.kill(signal);
+  await exited;
+}
+
+beforeAll(async () => {
+  aws = await localAws('e2e');
+  fake = await FakeLLMServer.start();
+  dataDir = await mkdtemp(join(tmpdir(), 'panto-e2e-'));
+  server = await startServer();
+  secret = await readLocalSecret(localSecretFile(dataDir));
+});
+
+afterAll(async () => {
+  if (server) await stopServer(server, 'SIGINT');
+  await fake?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+async function call(token: string | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${server.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...headers },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+}
+
+async function json<T>(response: Response, status: number): Promise<T> {
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  return JSON.parse(text) as T;
+}
+
+const roles = (messages: readonly Message[]): string[] => messages.map((message) => message.role);
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolveWait) => setTimeout(resolveWait, 20));
+}
+
+describe('the local stack', () => {
+  let alice: string;
+  let bob: string;
+  let sessionId: string;
+
+  beforeAll(async () => {
+    alice = await signLocalToken(secret, 'alice');
+    bob = await signLocalToken(secret, 'bob');
+  });
+
+  it('runs three turns, one with a tool call, each persisted as it happens', async () => {
+    sessionId = (await json<{ id: string }>(await call(alice, 'POST', '/sessions', { system: 'Be brief.' }), 201)).id;
+    fake.enqueue({ text: 'Hello, Alice.' });
+    fake.enqueue({ toolCalls: [{ id: 'toolu_e2e', name: 'current_time', input: { time_zone: 'UTC' } }] }, { text: 'It is morning.' });
+    fake.enqueue({ text: 'Goodbye.' });
+    const first = await json<{ messages: Message[] }>(await call(alice, 'POST', `/sessions/${sessionId}/messages`, { text: 'hi' }), 200);
+    const second = await json<{ messages: Message[] }>(await call(alice, 'POST', `/sessions/${sessionId}/messages`, { text: 'time?' }), 200);
+    const third = await json<{ messages: Message[] }>(await call(alice, 'POST', `/sessions/${sessionId}/messages`, { text: 'bye' }), 200);
+    expect(roles(first.messages)).toEqual(['user', 'assistant']);
+    expect(roles(second.messages)).toEqual(['user', 'assistant', 'tool_result', 'assistant']);
+    expect(second.messages[2]).toMatchObject({ tool_name: 'current_time', is_error: false, content: expect.stringMatching(/\(UTC: /) });
+    expect(roles(third.messages)).toEqual(['user', 'assistant']);
+    const contents = await json<{ messages: Message[]; dangling_user: string | null }>(await call(alice, 'GET', `/sessions/${sessionId}`), 200);
+    expect(contents.messages).toEqual([
+      { role: 'system', content: 'Be brief.', mode: 'replace' },
+      ...first.messages,
+      ...second.messages,
+      ...third.messages,
+    ]);
+    expect(contents.dangling_user).toBeNull();
+    // The last provider call saw the whole conversation, the tool result included.
+    const lastRequest = fake.requests.at(-1)?.body as { messages: unknown[]; system?: unknown };
+    expect(lastRequest.messages).toHaveLength(7);
+  });
+
+  it('streams a turn over server-sent events', async () => {
+    fake.enqueue({ text: 'Streamed reply.' });
+    const response = await call(alice, 'POST', `/sessions/${sessionId}/messages/stream`, { text: 'stream please' });
+    const events = parseSSE(await response.text());
+    expect(response.status).toBe(200);
+    expect(events.filter((e) => e.event === 'text-delta').map((e) => (e.data as { delta: string }).delta).join('')).toBe('Streamed reply.');
+    expect(events.at(-1)).toMatchObject({ event: 'end', data: { stop_reason: 'end_turn', incomplete: false } });
+  });
+
+  it('keeps the prompt of a turn whose server was killed mid-turn, as the dangling user after a restart', { timeout: 90_000 }, async () => {
+    const crashed = (await json<{ id: string }>(await call(alice, 'POST', '/sessions', {}), 201)).id;
+    fake.enqueue({ text: 'This answer never arrives in full', hang: true });
+    const calls = fake.requests.length;
+    const pending = call(alice, 'POST', `/sessions/${crashed}/messages`, { text: 'are you there?' }).catch((error: unknown) => error);
+    await until(() => fake.requests.length > calls);
+    await stopServer(server, 'SIGKILL');
+    expect(await pending).toBeInstanceOf(Error);
+    server = await startServer();
+    const contents = await json<{ messages: Message[]; dangling_user: string | null }>(await call(alice, 'GET', `/sessions/${crashed}`), 200);
+    expect(contents.dangling_user).toBe('are you there?');
+    expect(contents.messages).toEqual([]);
+    // The dead turn's lease still holds the session until it expires (PANTO_LEASE_MS).
+    const busy = await json<{ error: { code: string } }>(await call(alice, 'POST', `/sessions/${crashed}/messages`, { text: 'again' }), 409);
+    expect(busy.error.code).toBe('session_busy');
+  });
+
+  it("answers owner B with 404 on every route of owner A's session, and changes nothing", async () => {
+    const before = await snapshot(aws);
+    const requests = fake.requests.length;
+    const unknown = await json<unknown>(await call(bob, 'GET', '/sessions/01a00000-0000-7000-8000-000000000000'), 404);
+    const routes: [string, string, unknown][] = [
+      ['GET', `/sessions/${sessionId}`, undefined],
+      ['POST', `/sessions/${sessionId}/messages`, { text: 'let me in' }],
+      ['POST', `/sessions/${sessionId}/messages/stream`, { text: 'let me in' }],
+      ['POST', `/sessions/${sessionId}/compact`, {}],
+      ['POST', `/sessions/${sessionId}/export`, {}],
+      ['DELETE', `/sessions/${sessionId}`, undefined],
+    ];
+    for (const [method, path, body] of routes) {
+      expect(await json<unknown>(await call(bob, method, path, body), 404), `${method} ${path}`).toEqual(unknown);
+    }
+    const listed = await json<{ sessions: unknown[] }>(await call(bob, 'GET', '/sessions'), 200);
+    expect(listed.sessions).toEqual([]);
+    expect(await snapshot(aws)).toEqual(before);
+    expect(fake.requests.length).toBe(requests);
+  });
+
+  it('answers 50 malformed or hostile requests with 4xx and changes nothing', async () => {
+    const before = await snapshot(aws);
+    const requests = fake.requests.length;
+    const now = Math.floor(Date.now() / 1000);
+    const sign = (build: (jwt: SignJWT) => SignJWT, key: Uint8Array = secret, alg = 'HS256'): Promise<string> =>
+      build(new SignJWT({}).setProtectedHeader({ alg })).sign(key);
+    const local = (jwt: SignJWT): SignJWT => jwt.setIssuer('panto-local').setAudience('panto');
+    const forged = await signLocalToken(new Uint8Array(32).fill(1), 'alice');
+    const expired = await sign((jwt) => local(jwt).setSubject('alice').setIssuedAt(now - 7200).setExpirationTime(now - 3600));
+    const notYet = await sign((jwt) => local(jwt).setSubject('alice').setNotBefore(now + 3600).setExpirationTime(now + 7200));
+    const hs512 = await sign((jwt) => local(jwt).setSubject('alice').setExpirationTime('1h'), secret, 'HS512');
+    const none = new UnsecuredJWT({}).setSubject('alice').setIssuer('panto-local').setAudience('panto').setExpirationTime('1h').encode();
+    const noSub = await sign((jwt) => local(jwt).setExpirationTime('1h'));
+    const otherIssuer = await sign((jwt) => jwt.setIssuer('evil').setAudience('panto').setSubject('alice').setExpirationTime('1h'));
+    const [header, payload] = alice.split('.');
+    const tampered = `${header}.${Buffer.from(JSON.stringify({ sub: 'bob', iss: 'panto-local', aud: 'panto', exp: now + 60 })).toString('base64url')}.${alice.split('.')[2]}`;
+    const messages = `/sessions/${sessionId}/messages`;
+    const huge = JSON.stringify({ text: 'x'.repeat(70_000) });
+
+    const cases: [string | null, string, string, unknown?, Record<string, string>?][] = [
+      // no or bad credentials
+      [null, 'GET', '/sessions'],
+      [null, 'POST', '/sessions', {}],
+      [null, 'POST', messages, { text: 'hi' }],
+      [null, 'DELETE', `/sessions/${sessionId}`],
+      [forged, 'GET', `/sessions/${sessionId}`],
+      [forged, 'POST', messages, { text: 'forged' }],
+      [expired, 'POST', messages, { text: 'expired' }],
+      [notYet, 'GET', '/sessions'],
+      [hs512, 'GET', '/sessions'],
+      [none, 'POST', '/sessions', {}],
+      [noSub, 'POST', '/sessions', {}],
+      [otherIssuer, 'GET', '/sessions'],
+      [tampered, 'DELETE', `/sessions/${sessionId}`],
+      [`${header}.${payload}`, 'GET', '/sessions'],
+      [null, 'GET', '/sessions', undefined, { authorization: `Basic ${Buffer.from('alice:pw').toString('base64')}` }],
+      [null, 'GET', '/sessions', undefined, { authorization: `Bearer ${alice} extra` }],
+      // bad JSON and wrong types
+      [alice, 'POST', messages, '{"text": "unterminated'],
+      [alice, 'POST', messages, '{text: hi}'],
+      [alice, 'POST', messages, '\u0000\u0001'],
+      [alice, 'POST', messages, '"just a string"'],
+      [alice, 'POST', messages, '[{"text":"in an array"}]'],
+      [alice, 'POST', messages, 'null'],
+      [alice, 'POST', messages, {}],
+      [alice, 'POST', messages, { text: null }],
+      [alice, 'POST', messages, { text: 123 }],
+      [alice, 'POST', messages, { text: { nested: true } }],
+      [alice, 'POST', messages, { text: '' }],
+      [alice, 'POST', messages, { text: 'hi', role: 'system' }],
+      [alice, 'POST', '/sessions', { system: 42 }],
+      [alice, 'POST', '/sessions', { provider: '../../etc' }],
+      [alice, 'POST', '/sessions', { provider: 'nonesuch' }],
+      [alice, 'POST', '/sessions', { model: '' }],
+      [alice, 'POST', messages, '{"__proto__":{"owner":"bob"},"text":"polluted"}'],
+      [alice, 'POST', `/sessions/${sessionId}/compact`, { instructions: ['x'] }],
+      [alice, 'POST', `/sessions/${sessionId}/export`, { expires_in: 1 }],
+      [alice, 'POST', `/sessions/${sessionId}/export`, { expires_in: '3600' }],
+      [alice, 'GET', '/sessions?limit=-5'],
+      [alice, 'GET', '/sessions?limit=1e3'],
+      [alice, 'GET', '/sessions?cursor=%7B%22pk%22%3A%22SESSION%23x%22%7D'],
+      // huge bodies
+      [alice, 'POST', messages, huge],
+      [alice, 'POST', '/sessions', JSON.stringify({ system: 's'.repeat(100_000) })],
+      [alice, 'POST', `/sessions/${sessionId}/compact`, JSON.stringify({ instructions: 'i'.repeat(80_000) })],
+      // hostile ids and routes
+      [alice, 'GET', '/sessions/..%2F..%2Fetc%2Fpasswd'],
+      [alice, 'POST', '/sessions/..%2F..%2Fetc/messages', { text: 'hi' }],
+      [alice, 'DELETE', '/sessions/%2e%2e'],
+      [alice, 'GET', `/sessions/${'a'.repeat(300)}`],
+      [alice, 'GET', '/sessions/SESSION%23x'],
+      [alice, 'POST', `/sessions/${sessionId}%00/messages`, { text: 'hi' }],
+      [alice, 'PUT', `/sessions/${sessionId}`, { text: 'hi' }],
+      [alice, 'GET', '/admin'],
+    ];
+    expect(cases).toHaveLength(50);
+    for (const [token, method, path, body, headers] of cases) {
+      const response = await call(token, method, path, body, headers);
+      const text = await response.text();
+      expect(response.status, `${method} ${path} → ${text}`).toBeGreaterThanOrEqual(400);
+      expect(response.status, `${method} ${path} → ${text}`).toBeLessThan(500);
+      expect(JSON.parse(text)).toEqual({ error: expect.objectContaining({ code: expect.any(String), message: expect.any(String) }) });
+    }
+    expect(await snapshot(aws)).toEqual(before);
+    expect(fake.requests.length).toBe(requests);
+  });
+
+  it('exports the session, and the downloaded file opens in FSJSONLStore as the same conversation', async () => {
+    const exported = await json<{ url: string; key: string }>(await call(alice, 'POST', `/sessions/${sessionId}/export`), 200);
+    const bytes = new Uint8Array(await (await fetch(exported.url)).arrayBuffer());
+    const file = join(dataDir, 'export.jsonl');
+    await writeFile(file, bytes);
+    const store = await FSJSONLStore.open(file);
+    const { conversation, danglingUser } = await store.loadConversation();
+    const contents = await json<{ messages: Message[]; dangling_user: string | null }>(await call(alice, 'GET', `/sessions/${sessionId}`), 200);
+    expect(conversation.messages).toEqual(contents.messages);
+    expect(danglingUser).toBe(contents.dangling_user);
+    expect(store.sessionId()).toBe(sessionId);
+  });
+
+  it('gives 10 concurrent turns on one session only 200s and 409s, and a log without gaps or interleaving', async () => {
+    const session = (await json<{ id: string }>(await call(alice, 'POST', '/sessions', {}), 201)).id;
+    for (let i = 0; i < 10; i++) fake.enqueue({ text: `answer ${i}`, delayMs: 150 });
+    const texts = Array.from({ length: 10 }, (_, i) => `concurrent ${i}`);
+    const responses = await Promise.all(texts.map((text) => call(alice, 'POST', `/sessions/${session}/messages`, { text })));
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.every((status) => status === 200 || status === 409), statuses.join(',')).toBe(true);
+    const winners: Message[][] = [];
+    for (const response of responses) {
+      if (response.status === 200) winners.push(((await response.json()) as { messages: Message[] }).messages);
+      else expect(((await response.json()) as { error: { code: string } }).error.code).toBe('session_busy');
+    }
+    expect(winners.length).toBeGreaterThanOrEqual(1);
+
+    const contents = await json<{ messages: Message[] }>(await call(alice, 'GET', `/sessions/${session}`), 200);
+    // Each winning turn's prompt and answer, in one block; nothing of a loser.
+    expect(roles(contents.messages)).toEqual(winners.flatMap(() => ['user', 'assistant']));
+    const sequence = [...contents.messages];
+    for (let i = 0; i < sequence.length; i += 2) {
+      const pair = sequence.slice(i, i + 2);
+      expect(winners).toContainEqual(pair);
+    }
+    // The log itself: one chain, each entry the child of the one before it.
+    const exported = await json<{ url: string }>(await call(alice, 'POST', `/sessions/${session}/export`), 200);
+    const decoded = decodeSession(new Uint8Array(await (await fetch(exported.url)).arrayBuffer()), 'export');
+    expect(decoded.entries).toHaveLength(winners.length * 2);
+    decoded.entries.forEach((entry, i) => expect(entry.parent_id).toBe(i === 0 ? null : decoded.entries[i - 1]!.id));
+  });
+
+  it('stops with SIGINT', async () => {
+    await stopServer(server, 'SIGINT');
+    expect(server.child.exitCode).toBe(0);
+    expect(server.output()).toContain('panto: stopping (SIGINT)');
+  });
+});
