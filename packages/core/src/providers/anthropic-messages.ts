@@ -4,8 +4,8 @@ import { errorMessage, PantoError, ProviderError } from '../errors.js';
 import type { StopReason, Usage } from '../messages.js';
 import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from '../provider.js';
 import { toAnthropicRequest, type AnthropicRequestSettings } from './anthropic-request.js';
-import { MessageAssembler } from './message-assembler.js';
-import { CallControl, DEFAULT_TIMEOUT_MS, droppedStreamError, isConnectionDrop, isRetryableStatus } from './wire-common.js';
+import type { MessageAssembler } from './message-assembler.js';
+import { DEFAULT_TIMEOUT_MS, droppedStreamError, isConnectionDrop, isRetryableStatus, streamWire } from './wire-common.js';
 
 /** Output tokens asked for when `maxTokens` is not set (on top of any thinking budget). */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8192;
@@ -74,48 +74,29 @@ export class AnthropicMessagesProvider implements Provider {
     });
   }
 
-  async *stream(request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderEvent> {
-    const control = new CallControl(options.signal, this.#idleMs);
-    const assembler = new MessageAssembler();
+  stream(request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderEvent> {
     const blocks = new Map<number, number>();
     let rawStopReason: string | undefined;
     let complete = false;
-    const fail = (error: Error): ProviderEvent => {
-      const partial = assembler.partial(this.name, this.model, control.callerAborted ? 'aborted' : 'error', error);
-      return partial ? { type: 'error', error, partial } : { type: 'error', error };
-    };
-    try {
-      const body = toAnthropicRequest(request, this.#settings);
-      const stream = await control.race(this.#client.messages.create(body, { signal: control.signal }), (late) =>
-        late.controller.abort(),
-      );
-      control.touch();
-      for await (const event of stream) {
-        control.touch();
-        if (event.type === 'message_delta') rawStopReason = event.delta.stop_reason ?? rawStopReason;
-        if (event.type === 'message_stop') complete = true;
-        applyEvent(event, assembler, blocks);
-        yield* assembler.drain();
-      }
-      control.stop();
-      // The SDK ends the iteration quietly when its signal aborts.
-      if (control.callerAborted || (!complete && control.idleExpired)) {
-        yield fail(control.cancellation(this.name));
-        return;
-      }
-      if (!complete) {
-        yield fail(droppedStreamError(this.name));
-        return;
-      }
-      const stopReason = normaliseAnthropicStopReason(rawStopReason, assembler.hasToolCalls);
-      yield { type: 'message-end', message: assembler.message(this.name, this.model, stopReason, rawStopReason) };
-    } catch (error) {
-      control.stop();
-      if (control.signal.aborted) yield fail(control.cancellation(this.name));
-      else yield fail(anthropicError(error));
-    } finally {
-      control.stop();
-    }
+    return streamWire<RawMessageStreamEvent>(
+      {
+        provider: this.name,
+        model: this.model,
+        idleMs: this.#idleMs,
+        open: (signal) => this.#client.messages.create(toAnthropicRequest(request, this.#settings), { signal }),
+        apply: (event, assembler) => {
+          if (event.type === 'message_delta') rawStopReason = event.delta.stop_reason ?? rawStopReason;
+          if (event.type === 'message_stop') complete = true;
+          applyEvent(event, assembler, blocks);
+        },
+        finished: (assembler) =>
+          complete
+            ? { stopReason: normaliseAnthropicStopReason(rawStopReason, assembler.hasToolCalls), raw: rawStopReason }
+            : undefined,
+        toError: anthropicError,
+      },
+      options.signal,
+    );
   }
 }
 

@@ -4,9 +4,9 @@ import type { CompletionUsage } from 'openai/resources/completions';
 import { errorMessage, ProviderError } from '../errors.js';
 import type { StopReason, Usage } from '../messages.js';
 import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from '../provider.js';
-import { MessageAssembler } from './message-assembler.js';
+import type { MessageAssembler } from './message-assembler.js';
 import { toOpenAIRequest, type OpenAIRequestSettings } from './openai-request.js';
-import { CallControl, DEFAULT_TIMEOUT_MS, droppedStreamError, isConnectionDrop, isRetryableStatus } from './wire-common.js';
+import { DEFAULT_TIMEOUT_MS, droppedStreamError, isConnectionDrop, isRetryableStatus, streamWire } from './wire-common.js';
 
 export interface OpenAIChatOptions {
   /** The model id, e.g. `gpt-5.4`, or whatever an OpenAI-compatible server calls its model. */
@@ -71,44 +71,26 @@ export class OpenAIChatProvider implements Provider {
     });
   }
 
-  async *stream(request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderEvent> {
-    const control = new CallControl(options.signal, this.#idleMs);
-    const assembler = new MessageAssembler();
+  stream(request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderEvent> {
     const state: ChunkState = { tools: new Map(), refused: false };
-    const fail = (error: Error): ProviderEvent => {
-      const partial = assembler.partial(this.name, this.model, control.callerAborted ? 'aborted' : 'error', error);
-      return partial ? { type: 'error', error, partial } : { type: 'error', error };
-    };
-    try {
-      const body = toOpenAIRequest(request, this.#settings);
-      const stream = await control.race(this.#client.chat.completions.create(body, { signal: control.signal }), (late) =>
-        late.controller.abort(),
-      );
-      control.touch();
-      for await (const chunk of stream) {
-        control.touch();
-        applyChunk(chunk, state, assembler);
-        yield* assembler.drain();
-      }
-      control.stop();
-      // The SDK ends the iteration quietly when its signal aborts.
-      if (control.callerAborted || (state.finishReason === undefined && control.idleExpired)) {
-        yield fail(control.cancellation(this.name));
-        return;
-      }
-      if (state.finishReason === undefined) {
-        yield fail(droppedStreamError(this.name));
-        return;
-      }
-      const stopReason = normaliseOpenAIStopReason(state.finishReason, { hasToolCalls: assembler.hasToolCalls, refused: state.refused });
-      yield { type: 'message-end', message: assembler.message(this.name, this.model, stopReason, state.finishReason) };
-    } catch (error) {
-      control.stop();
-      if (control.signal.aborted) yield fail(control.cancellation(this.name));
-      else yield fail(openaiError(error));
-    } finally {
-      control.stop();
-    }
+    return streamWire<ChatCompletionChunk>(
+      {
+        provider: this.name,
+        model: this.model,
+        idleMs: this.#idleMs,
+        open: (signal) => this.#client.chat.completions.create(toOpenAIRequest(request, this.#settings), { signal }),
+        apply: (chunk, assembler) => applyChunk(chunk, state, assembler),
+        finished: (assembler) =>
+          state.finishReason === undefined
+            ? undefined
+            : {
+                stopReason: normaliseOpenAIStopReason(state.finishReason, { hasToolCalls: assembler.hasToolCalls, refused: state.refused }),
+                raw: state.finishReason,
+              },
+        toError: openaiError,
+      },
+      options.signal,
+    );
   }
 }
 

@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 import { AbortedError, ProviderError } from '../errors.js';
+import type { StopReason } from '../messages.js';
+import type { ProviderEvent } from '../provider.js';
+import { MessageAssembler } from './message-assembler.js';
 
 /**
  * The SDKs' request timeout (10 minutes), also the stream's idle timeout, when a provider's
@@ -133,4 +136,57 @@ export function droppedStreamError(provider: string, cause?: unknown): ProviderE
     type: 'stream_dropped',
     retryable: true,
   }, cause === undefined ? undefined : { cause });
+}
+
+/** How one wire streams a message: open the HTTP stream, feed its events, say how it ended. */
+export interface WireStream<Event> {
+  provider: string;
+  model: string;
+  idleMs: number;
+  /** Starts the request; the stream's `controller` cancels it. */
+  open(signal: AbortSignal): Promise<AsyncIterable<Event> & { controller: AbortController }>;
+  /** Feeds one wire event to the assembler. */
+  apply(event: Event, assembler: MessageAssembler): void;
+  /** The stop reason once the wire said the message is complete; undefined while it has not. */
+  finished(assembler: MessageAssembler): { stopReason: StopReason; raw: string | undefined } | undefined;
+  /** Maps an SDK error to the error the stream ends with. */
+  toError(error: unknown): Error;
+}
+
+/**
+ * The lifecycle every SDK-backed provider shares: cancel on abort and on idle silence,
+ * stream events as they are assembled, then end with exactly one `message-end` — or with
+ * an `error` carrying only the complete text when the stream was cut short.
+ */
+export async function* streamWire<Event>(wire: WireStream<Event>, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
+  const control = new CallControl(signal, wire.idleMs);
+  const assembler = new MessageAssembler();
+  const fail = (error: Error): ProviderEvent => {
+    const partial = assembler.partial(wire.provider, wire.model, control.callerAborted ? 'aborted' : 'error', error);
+    return partial ? { type: 'error', error, partial } : { type: 'error', error };
+  };
+  try {
+    const stream = await control.race(wire.open(control.signal), (late) => late.controller.abort());
+    control.touch();
+    for await (const event of stream) {
+      control.touch();
+      wire.apply(event, assembler);
+      yield* assembler.drain();
+    }
+    control.stop();
+    const end = wire.finished(assembler);
+    // The SDKs end the iteration quietly when their signal aborts.
+    if (control.callerAborted || (end === undefined && control.idleExpired)) {
+      yield fail(control.cancellation(wire.provider));
+    } else if (end === undefined) {
+      yield fail(droppedStreamError(wire.provider));
+    } else {
+      yield { type: 'message-end', message: assembler.message(wire.provider, wire.model, end.stopReason, end.raw) };
+    }
+  } catch (error) {
+    control.stop();
+    yield fail(control.signal.aborted ? control.cancellation(wire.provider) : wire.toError(error));
+  } finally {
+    control.stop();
+  }
 }
