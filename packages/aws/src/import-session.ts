@@ -22,7 +22,7 @@ import {
 import { nextParentAfter } from './append.js';
 import { batchWriteAll } from './batch-write.js';
 import { DynamoStore, metaItem } from './dynamo-store.js';
-import { entryItem, ITEM_TEXT_LIMIT, type OffloadRef } from './entry-items.js';
+import { entryItem, ITEM_TEXT_LIMIT, type OffloadRef, type PlannedItem } from './entry-items.js';
 import { OffloadRequiredError, SessionExistsError } from './errors.js';
 import { CREATE_CONDITION, ENTRY_PUT_CONDITION, namesFor } from './expressions.js';
 import { splitLines } from './lines.js';
@@ -249,13 +249,8 @@ async function removeLeftovers(
   if (s3 !== undefined && refs.length > 0) await deleteObjects(s3.client, refs).catch(() => undefined);
 }
 
-interface PendingItem {
-  index: number;
-  count: number;
-  text: string;
-  bytes: number;
-  batchEnd: boolean;
-  offload: boolean;
+/** An entry item being filled, and the source line its first entry came from. */
+interface PendingItem extends PlannedItem {
   firstLine: number;
 }
 
