@@ -1,6 +1,8 @@
-import Anthropic, { APIConnectionError, APIError } from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { ClientOptions } from '@anthropic-ai/sdk';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { errorMessage, PantoError, ProviderError } from '../errors.js';
+import { lazyModule } from './lazy-module.js';
 import type { StopReason, Usage } from '../messages.js';
 import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from '../provider.js';
 import { toAnthropicRequest, type AnthropicRequestSettings } from './anthropic-request.js';
@@ -53,7 +55,8 @@ const RETRYABLE_TYPES = new Set(['overloaded_error', 'rate_limit_error', 'api_er
 export class AnthropicMessagesProvider implements Provider {
   readonly name = 'anthropic';
   readonly model: string;
-  readonly #client: Anthropic;
+  readonly #clientOptions: ClientOptions;
+  #client: Promise<Anthropic> | undefined;
   readonly #settings: AnthropicRequestSettings;
   readonly #idleMs: number;
 
@@ -66,12 +69,19 @@ export class AnthropicMessagesProvider implements Provider {
     }
     this.#settings = { model: options.model, maxTokens, temperature: options.temperature, thinking: options.thinking, promptCaching: options.promptCaching };
     this.#idleMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.#client = new Anthropic({
+    this.#clientOptions = {
       ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
       ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
       timeout: this.#idleMs,
       maxRetries: options.maxRetries ?? 2,
-    });
+    };
+  }
+
+  /** The SDK client, built on the first call: loading the SDK is left out of start-up (Lambda cold starts). */
+  #sdkClient(): Promise<Anthropic> {
+    this.#client ??= anthropicSDK.load().then((sdk) => new sdk.default(this.#clientOptions));
+    this.#client.catch(() => (this.#client = undefined));
+    return this.#client;
   }
 
   stream(request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderEvent> {
@@ -83,7 +93,7 @@ export class AnthropicMessagesProvider implements Provider {
         provider: this.name,
         model: this.model,
         idleMs: this.#idleMs,
-        open: (signal) => this.#client.messages.create(toAnthropicRequest(request, this.#settings), { signal }),
+        open: async (signal) => (await this.#sdkClient()).messages.create(toAnthropicRequest(request, this.#settings), { signal }),
         apply: (event, assembler) => {
           if (event.type === 'message_delta') rawStopReason = event.delta.stop_reason ?? rawStopReason;
           if (event.type === 'message_stop') complete = true;
@@ -214,11 +224,14 @@ export function normaliseAnthropicStopReason(raw: string | undefined, hasToolCal
 }
 
 /** The SDK's failure as a ProviderError: HTTP errors and error events keep status, type and message. */
+const anthropicSDK = lazyModule(() => import('@anthropic-ai/sdk'));
+
 function anthropicError(error: unknown): ProviderError {
-  if (error instanceof APIConnectionError) {
+  const sdk = anthropicSDK.loaded;
+  if (sdk && error instanceof sdk.APIConnectionError) {
     return new ProviderError('anthropic', `anthropic: could not reach the API: ${error.message}`, { retryable: true }, { cause: error });
   }
-  if (error instanceof APIError) {
+  if (sdk && error instanceof sdk.APIError) {
     const status = error.status;
     const type = error.type ?? undefined;
     const message = error.apiMessage ?? error.message;

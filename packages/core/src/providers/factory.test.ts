@@ -29,7 +29,7 @@ describe('createProvider', () => {
     expect(createProvider({ provider: 'openai', apiKey: 'k', model: 'llama3.1' }).model).toBe('llama3.1');
   });
 
-  it('lets the OpenAI SDK refuse to build a provider without any API key', () => {
+  it('refuses to build an OpenAI provider without any API key, naming OPENAI_API_KEY', () => {
     vi.stubEnv('OPENAI_API_KEY', undefined);
     expect(() => createProvider({ provider: 'openai' })).toThrow(/OPENAI_API_KEY/);
   });

@@ -1,7 +1,9 @@
-import OpenAI, { APIConnectionError, APIError } from 'openai';
+import type OpenAI from 'openai';
+import type { ClientOptions } from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
-import { errorMessage, ProviderError } from '../errors.js';
+import { errorMessage, PantoError, ProviderError } from '../errors.js';
+import { lazyModule } from './lazy-module.js';
 import type { StopReason, Usage } from '../messages.js';
 import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from '../provider.js';
 import type { MessageAssembler } from './message-assembler.js';
@@ -50,7 +52,8 @@ const RETRYABLE_TYPES = new Set(['server_error', 'rate_limit_exceeded', 'rate_li
 export class OpenAIChatProvider implements Provider {
   readonly name = 'openai';
   readonly model: string;
-  readonly #client: OpenAI;
+  readonly #clientOptions: ClientOptions;
+  #client: Promise<OpenAI> | undefined;
   readonly #settings: OpenAIRequestSettings;
   readonly #idleMs: number;
 
@@ -63,12 +66,26 @@ export class OpenAIChatProvider implements Provider {
       temperature: options.temperature,
     };
     this.#idleMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.#client = new OpenAI({
-      ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+    const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY;
+    if (apiKey === undefined || apiKey === '') {
+      // Fail at construction, as the SDK would, rather than at the first call.
+      throw new PantoError(
+        'openai: no API key: set OPENAI_API_KEY or pass apiKey (any non-empty value for a server that needs none)',
+      );
+    }
+    this.#clientOptions = {
+      apiKey,
       ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
       timeout: this.#idleMs,
       maxRetries: options.maxRetries ?? 2,
-    });
+    };
+  }
+
+  /** The SDK client, built on the first call: loading the SDK is left out of start-up (Lambda cold starts). */
+  #sdkClient(): Promise<OpenAI> {
+    this.#client ??= openaiSDK.load().then((sdk) => new sdk.default(this.#clientOptions));
+    this.#client.catch(() => (this.#client = undefined));
+    return this.#client;
   }
 
   stream(request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderEvent> {
@@ -78,7 +95,7 @@ export class OpenAIChatProvider implements Provider {
         provider: this.name,
         model: this.model,
         idleMs: this.#idleMs,
-        open: (signal) => this.#client.chat.completions.create(toOpenAIRequest(request, this.#settings), { signal }),
+        open: async (signal) => (await this.#sdkClient()).chat.completions.create(toOpenAIRequest(request, this.#settings), { signal }),
         apply: (chunk, assembler) => applyChunk(chunk, state, assembler),
         finished: (assembler) =>
           state.finishReason === undefined
@@ -196,11 +213,14 @@ export function normaliseOpenAIStopReason(raw: string, seen: { hasToolCalls: boo
 }
 
 /** The SDK's failure as a ProviderError: HTTP errors and error chunks keep status, type and message. */
+const openaiSDK = lazyModule(() => import('openai'));
+
 function openaiError(error: unknown): ProviderError {
-  if (error instanceof APIConnectionError) {
+  const sdk = openaiSDK.loaded;
+  if (sdk && error instanceof sdk.APIConnectionError) {
     return new ProviderError('openai', `openai: could not reach the API: ${error.message}`, { retryable: true }, { cause: error });
   }
-  if (error instanceof APIError) {
+  if (sdk && error instanceof sdk.APIError) {
     const status = error.status;
     const body = error.error as { message?: unknown } | undefined;
     const message = typeof body?.message === 'string' ? body.message : error.message;
