@@ -2,7 +2,8 @@
 /**
  * Wiring only: the sessions table, the bucket for exports and offloaded messages, the HTTP
  * API (JWT authorizer in front of every route) and its function, the streaming function
- * behind a function URL, and the provider keys as secrets. The functions read all of it
+ * behind a function URL, the table's stream consumer that purges what TTL-expired sessions
+ * leave behind, and the provider keys as secrets. The functions read all of it
  * through `Resource.X` (functions/src/config.ts).
  *
  * Deploy-time settings (environment of `sst deploy`):
@@ -17,6 +18,8 @@ const EXPORT_PREFIX = 'exports/';
 const OFFLOAD_PREFIX = 'offload/';
 /** A presigned export URL lives at most 7 days; the object need not outlive it. */
 const EXPORT_RETENTION_DAYS = 7;
+/** Offloaded messages move to S3 Intelligent-Tiering after this many days. */
+const OFFLOAD_TIERING_DAYS = 30;
 
 /** The HTTP API's routes; every one is served by the API function, behind the JWT authorizer. */
 const API_ROUTES = [
@@ -49,6 +52,8 @@ export default $config({
       primaryIndex: { hashKey: 'pk', rangeKey: 'sk' },
       globalIndexes: { byOwner: { hashKey: 'gsi1pk', rangeKey: 'gsi1sk' } },
       ttl: 'expires_at',
+      // Keys are all the TTL cleanup needs (it reads the session id from `pk`).
+      stream: 'keys-only',
       transform: {
         table: (args: aws.dynamodb.TableArgs) => {
           args.pointInTimeRecovery = { enabled: true };
@@ -59,9 +64,20 @@ export default $config({
     const bucket = new sst.aws.Bucket('PantoBucket', {
       lifecycle: [
         { id: 'expire-exports', prefix: EXPORT_PREFIX, expiresIn: `${EXPORT_RETENTION_DAYS} days` },
-        // Offloaded messages belong to their session: they may only go once it has expired.
-        ...(ttlDays ? [{ id: 'expire-offloads', prefix: OFFLOAD_PREFIX, expiresIn: `${Number(ttlDays) + 1} days` as const }] : []),
+        // Offloaded messages live exactly as long as their session, however long appends keep
+        // it alive, so no rule expires them by age: deleteSession and the TTL cleanup remove
+        // them. This rule only moves them to cheaper storage (see transform.lifecycle).
+        { id: 'tier-offloads', prefix: OFFLOAD_PREFIX },
       ],
+      transform: {
+        lifecycle: (args: aws.s3.BucketLifecycleConfigurationArgs) => {
+          args.rules = (args.rules as aws.types.input.s3.BucketLifecycleConfigurationRule[]).map((rule) =>
+            rule.id === 'tier-offloads'
+              ? { ...rule, transitions: [{ days: OFFLOAD_TIERING_DAYS, storageClass: 'INTELLIGENT_TIERING' }] }
+              : { ...rule, abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } },
+          );
+        },
+      },
     });
     new aws.s3.BucketServerSideEncryptionConfiguration('PantoBucketEncryption', {
       bucket: bucket.name,
@@ -103,6 +119,36 @@ export default $config({
       environment: { ...environment, PANTO_STREAM_DEADLINE_MS: '840000' },
       link: [table, bucket, anthropicKey, openaiKey, auth],
     });
+
+    // TTL deletes only META (the one item with `expires_at`); this purges the session's
+    // entry items and offloaded messages. Only TTL's deletions of META items reach it.
+    table.subscribe(
+      'PantoTtlCleanup',
+      {
+        handler: 'functions/src/handlers/ttl-cleanup.handler',
+        runtime: 'nodejs22.x',
+        architecture: 'arm64',
+        timeout: '5 minutes',
+        memory: '512 MB',
+        nodejs,
+        link: [table, bucket],
+      },
+      {
+        filters: [
+          {
+            eventName: ['REMOVE'],
+            userIdentity: { type: ['Service'], principalId: ['dynamodb.amazonaws.com'] },
+            dynamodb: { Keys: { sk: { S: ['META'] } } },
+          },
+        ],
+        transform: {
+          // The handler names the record that failed; Lambda retries from there.
+          eventSourceMapping: (args: aws.lambda.EventSourceMappingArgs) => {
+            args.functionResponseTypes = ['ReportBatchItemFailures'];
+          },
+        },
+      },
+    );
 
     const api = new sst.aws.ApiGatewayV2('PantoApi');
     const authorizer = api.addAuthorizer({ name: 'PantoJwt', jwt: { issuer, audiences: [audience] } });

@@ -20,6 +20,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const HANDLERS = {
   api: join(root, 'functions/src/handlers/api.ts'),
   stream: join(root, 'functions/src/handlers/stream.ts'),
+  'ttl-cleanup': join(root, 'functions/src/handlers/ttl-cleanup.ts'),
 } as const;
 
 export interface BundleReport {
@@ -68,7 +69,7 @@ export function formatBytes(bytes: number): string {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   for (const report of await bundleHandlers()) {
     console.log(
-      `${report.name.padEnd(8)} ${formatBytes(report.bytes).padStart(10)}  (${formatBytes(report.gzipBytes)} gzipped)  ${relative(root, report.file)}`,
+      `${report.name.padEnd(11)} ${formatBytes(report.bytes).padStart(10)}  (${formatBytes(report.gzipBytes)} gzipped)  ${relative(root, report.file)}`,
     );
   }
 }

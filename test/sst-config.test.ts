@@ -1,7 +1,8 @@
 /**
  * sst.config.ts, run against recording stand-ins for SST's globals ($config, sst.*, aws.*):
- * every route reaches an exported handler behind the JWT authorizer, every function links
- * what its code reads, and the table and bucket are configured as the service needs.
+ * every route reaches an exported handler behind the JWT authorizer, every function (the
+ * table's stream subscriber too) links what its code reads, and the table and bucket are
+ * configured as the service needs.
  * (`npm run check:sst` type-checks the same file against SST's real types.)
  */
 import { execFile } from 'node:child_process';
@@ -34,6 +35,14 @@ const resources: Resource[] = [];
 const instances = new Map<object, Resource>();
 const routes: Route[] = [];
 const authorizers: { id: string; args: Args }[] = [];
+interface Subscription {
+  table: string;
+  name: string;
+  /** The function it creates (SST makes one from function args). */
+  fn: Resource;
+  args: Args;
+}
+const subscriptions: Subscription[] = [];
 
 /** A stand-in for a Pulumi output: a string that names what it stands for. */
 const output = (what: string): string => `\${${what}}`;
@@ -53,7 +62,22 @@ function standIn(kind: string, link: (name: string, args: Args) => Args, extra: 
 }
 
 function installStandIns(): void {
-  const Dynamo = standIn('sst.aws.Dynamo', (name) => ({ name: `${name}-table` }));
+  const Dynamo = class extends standIn('sst.aws.Dynamo', (name) => ({ name: `${name}-table` })) {
+    readonly #table: Resource;
+    constructor(name: string, args: Args = {}) {
+      super(name, args);
+      this.#table = instances.get(this)!;
+    }
+    subscribe(name: string, subscriber: Args, args: Args = {}): void {
+      // SST refuses to subscribe to a table without a stream, and builds a function from function args.
+      if (!this.#table.args.stream) throw new Error(`Cannot subscribe to "${this.#table.name}" because stream is not enabled.`);
+      if (typeof subscriber !== 'object') throw new Error('expected function args, not an ARN or a bare handler');
+      const fnName = `${this.#table.name}Subscriber${name}`;
+      const fn: Resource = { kind: 'sst.aws.Function', name: fnName, args: subscriber, link: {} };
+      resources.push(fn);
+      subscriptions.push({ table: this.#table.name, name, fn, args });
+    }
+  };
   const Bucket = standIn('sst.aws.Bucket', (name) => ({ name: `${name}-bucket` }));
   const Fn = standIn('sst.aws.Function', () => ({}), (name) => ({ arn: output(`${name}.arn`), url: output(`${name}.url`) }));
   const Secret = class {
@@ -191,7 +215,11 @@ describe('sst.config.ts', () => {
 
   it('runs every function on nodejs22.x, bundled from the workspace sources', () => {
     const functions = byKind('sst.aws.Function');
-    expect(functions).toHaveLength(2);
+    expect(functions.map((fn) => fn.args.handler).sort()).toEqual([
+      'functions/src/handlers/api.handler',
+      'functions/src/handlers/stream.handler',
+      'functions/src/handlers/ttl-cleanup.handler',
+    ]);
     for (const fn of functions) {
       expect(fn.args).toMatchObject({ runtime: 'nodejs22.x', nodejs: { format: 'esm', minify: true, esbuild: { conditions: ['@panto/source'] } } });
       const handler = String(fn.args.handler);
@@ -210,6 +238,26 @@ describe('sst.config.ts', () => {
     }
   });
 
+  it("purges TTL-expired sessions from the table's stream: only TTL's META deletions, failures reported per record", () => {
+    const [table] = byKind('sst.aws.Dynamo');
+    expect(table?.args.stream).toBe('keys-only');
+    expect(subscriptions).toHaveLength(1);
+    const [subscription] = subscriptions;
+    expect(subscription?.table).toBe(table?.name);
+    expect(subscription?.fn.args.handler).toBe('functions/src/handlers/ttl-cleanup.handler');
+    expect(linksOf(subscription!.fn).map((link) => link.name).sort()).toEqual(['PantoBucket', 'PantoTable']);
+    expect(subscription?.args.filters).toEqual([
+      {
+        eventName: ['REMOVE'],
+        userIdentity: { type: ['Service'], principalId: ['dynamodb.amazonaws.com'] },
+        dynamodb: { Keys: { sk: { S: ['META'] } } },
+      },
+    ]);
+    const mappingArgs: Args = {};
+    (subscription?.args.transform as { eventSourceMapping: (args: Args) => void }).eventSourceMapping(mappingArgs);
+    expect(mappingArgs.functionResponseTypes).toEqual(['ReportBatchItemFailures']);
+  });
+
   it('keys the table as @panto/aws expects, with its GSI, TTL and point-in-time recovery', () => {
     const [table] = byKind('sst.aws.Dynamo');
     expect(table?.args).toMatchObject({
@@ -223,9 +271,23 @@ describe('sst.config.ts', () => {
     expect(tableArgs.pointInTimeRecovery).toEqual({ enabled: true });
   });
 
-  it('encrypts the bucket and expires exports', () => {
+  it('encrypts the bucket, expires exports, and never expires offloaded messages by age', () => {
     const [bucket] = byKind('sst.aws.Bucket');
-    expect(bucket?.args.lifecycle).toContainEqual(expect.objectContaining({ prefix: 'exports/', expiresIn: '7 days' }));
+    const lifecycle = bucket?.args.lifecycle as Args[];
+    expect(lifecycle).toContainEqual(expect.objectContaining({ prefix: 'exports/', expiresIn: '7 days' }));
+    const offloads = lifecycle.find((rule) => rule.prefix === 'offload/');
+    expect(offloads).toEqual({ id: 'tier-offloads', prefix: 'offload/' });
+    const lifecycleArgs: Args = {
+      rules: [
+        { id: 'expire-exports', filter: { prefix: 'exports/' }, expiration: { days: 7 } },
+        { id: 'tier-offloads', filter: { prefix: 'offload/' } },
+      ],
+    };
+    (bucket?.args.transform as { lifecycle: (args: Args) => void }).lifecycle(lifecycleArgs);
+    expect(lifecycleArgs.rules).toEqual([
+      { id: 'expire-exports', filter: { prefix: 'exports/' }, expiration: { days: 7 }, abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } },
+      { id: 'tier-offloads', filter: { prefix: 'offload/' }, transitions: [{ days: 30, storageClass: 'INTELLIGENT_TIERING' }] },
+    ]);
     const [encryption] = byKind('aws.s3.BucketServerSideEncryptionConfiguration');
     expect(encryption?.args).toMatchObject({
       bucket: output(`${bucket?.name}.name`),

@@ -97,6 +97,18 @@ export function lambdaConfig(env: Env = process.env): ServiceConfig {
   };
 }
 
+/** Where a session's data lives: what the TTL cleanup function needs, and no more. */
+export interface StorageConfig {
+  tableName: string;
+  bucket: string;
+  aws: AwsEndpoints;
+}
+
+/** The configuration of the TTL cleanup function (linked to the table and bucket only). */
+export function lambdaStorageConfig(env: Env = process.env): StorageConfig {
+  return { tableName: Resource.PantoTable.name, bucket: Resource.PantoBucket.name, aws: awsEndpoints(env) };
+}
+
 /** The issuer the streaming function checks tokens against (linked as `PantoAuth`). */
 export function lambdaIssuer(): IssuerSettings {
   const { issuer, audience, jwksUrl } = Resource.PantoAuth;

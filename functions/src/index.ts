@@ -16,6 +16,7 @@ export {
   DEFAULT_LIMITS,
   lambdaConfig,
   lambdaIssuer,
+  lambdaStorageConfig,
   localSecretFile,
   localSettings,
   type AwsEndpoints,
@@ -24,9 +25,20 @@ export {
   type ProviderSettings,
   type ServiceConfig,
   type ServiceLimits,
+  type StorageConfig,
 } from './config.js';
 export { NothingToCompactError, RequestError, toHttpError, type ErrorBody, type HttpError } from './errors.js';
 export { providerFactory, type ModelSelection, type ProviderFactory } from './providers.js';
 export { serviceApp } from './service.js';
 export { SessionService, type SessionContents, type SessionSummary, type TurnOutcome } from './sessions.js';
 export { currentTimeTool, serviceTools } from './tools.js';
+export {
+  ttlCleanupHandler,
+  ttlExpiredSessionId,
+  type DynamoDBBatchResponse,
+  type DynamoDBStreamEvent,
+  type DynamoDBStreamRecord,
+  type PurgeSession,
+  type StreamAttributeValue,
+  type TtlCleanupDeps,
+} from './ttl-cleanup.js';

@@ -1,7 +1,7 @@
 /**
  * @panto/aws — sessions in DynamoDB (`DynamoStore`: atomic, conditional batch appends),
- * listed, leased and deleted per owner, and exported to / imported from S3 as the same
- * JSONL the filesystem store writes. See docs/aws.md.
+ * listed, leased and deleted per owner (what an expired one leaves behind purged), and
+ * exported to / imported from S3 as the same JSONL the filesystem store writes. See docs/aws.md.
  */
 export { DynamoStore, type DynamoStoreCreateOptions, type DynamoStoreOpenOptions } from './dynamo-store.js';
 export {
@@ -22,10 +22,13 @@ export type { S3Location } from './offload.js';
 export {
   deleteSession,
   listSessions,
+  purgeSessionItems,
   DEFAULT_LIST_LIMIT,
   MAX_LIST_LIMIT,
   type DeleteSessionOptions,
   type ListSessionsOptions,
+  type PurgeResult,
+  type PurgeSessionItemsOptions,
   type SessionPage,
 } from './sessions.js';
 export { createTable, GSI_BY_OWNER, isValidSessionId, type TableOptions } from './table.js';

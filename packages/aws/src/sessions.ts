@@ -1,4 +1,4 @@
-/** An owner's sessions: list them newest first, delete one. */
+/** An owner's sessions: list them newest first, delete one; purge what an expired one left behind. */
 import {
   DeleteItemCommand,
   GetItemCommand,
@@ -10,13 +10,12 @@ import { DeleteObjectsCommand, ListObjectsV2Command, type S3Client } from '@aws-
 import { SessionNotFoundError } from '@panto/core';
 import { batchWriteAll } from './batch-write.js';
 import { InvalidCursorError, OffloadRequiredError } from './errors.js';
-import { DELETE_META_CONDITION, namesFor, NOT_EXPIRED_FILTER, QUERY_ENTRIES, QUERY_OWNER } from './expressions.js';
+import { DELETE_META_CONDITION, namesFor, NOT_EXPIRED_FILTER, QUERY_OWNER, QUERY_SESSION } from './expressions.js';
 import { decodeMeta, type SessionMetadata } from './metadata.js';
 import { offloadPrefix, type S3Location } from './offload.js';
 import {
   assertValidOwner,
   ATTR,
-  ENTRY_SK_PREFIX,
   errorName,
   GSI_BY_OWNER,
   isValidSessionId,
@@ -151,32 +150,9 @@ export async function deleteSession(options: DeleteSessionOptions): Promise<void
   const { Item: meta } = await client.send(new GetItemCommand({ TableName: tableName, Key: metaKey(sessionId), ConsistentRead: true }));
   if (meta?.[ATTR.owner]?.S !== owner) throw new SessionNotFoundError(sessionId);
 
-  const keys: Array<Record<string, AttributeValue>> = [];
-  const refs: Array<{ bucket: string; key: string }> = [];
-  let startKey: Record<string, AttributeValue> | undefined;
-  const projection = `#${ATTR.pk}, #${ATTR.sk}, #${ATTR.linesBucket}, #${ATTR.linesRef}`;
-  do {
-    const page = await client.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: QUERY_ENTRIES,
-        ProjectionExpression: projection,
-        ExpressionAttributeNames: namesFor(QUERY_ENTRIES, projection),
-        ExpressionAttributeValues: { ':pk': { S: sessionPk(sessionId) }, ':entry_prefix': { S: ENTRY_SK_PREFIX } },
-        ConsistentRead: true,
-        ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      keys.push({ [ATTR.pk]: item[ATTR.pk]!, [ATTR.sk]: item[ATTR.sk]! });
-      const bucket = item[ATTR.linesBucket]?.S;
-      const key = item[ATTR.linesRef]?.S;
-      if (bucket !== undefined && key !== undefined) refs.push({ bucket, key });
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey !== undefined);
-  if (refs.length > 0 && s3 === undefined) {
-    throw new OffloadRequiredError(sessionId, 0, `${refs.length} entry items are offloaded to S3 and would be left behind; nothing was deleted`);
+  const partition = await readPartition(client, tableName, sessionId);
+  if (partition.refs.length > 0 && s3 === undefined) {
+    throw new OffloadRequiredError(sessionId, 0, `${partition.refs.length} entry items are offloaded to S3 and would be left behind; nothing was deleted`);
   }
 
   try {
@@ -193,11 +169,107 @@ export async function deleteSession(options: DeleteSessionOptions): Promise<void
     if (errorName(error) === 'ConditionalCheckFailedException') throw new SessionNotFoundError(sessionId, { cause: error });
     throw error;
   }
-  await batchWriteAll(client, tableName, keys.map((Key) => ({ DeleteRequest: { Key } })));
+  await removePartition(client, tableName, sessionId, partition, s3);
+}
+
+export interface PurgeSessionItemsOptions {
+  client: DynamoDBClient;
+  tableName: string;
+  sessionId: string;
+  /** The store's S3 location; needed when the session has offloaded entries. */
+  s3?: S3Location;
+}
+
+export interface PurgeResult {
+  /** False when the session has a META item (it is live, e.g. re-created under the same id): nothing was deleted. */
+  purged: boolean;
+  /** Items deleted from the session's partition. */
+  items: number;
+  /** Offloaded texts the deleted items pointed at (objects left under the offload prefix are deleted too, uncounted). */
+  offloads: number;
+}
+
+/**
+ * Deletes what is left of a session whose META item is gone — in practice, one DynamoDB's
+ * TTL expired: every remaining item of its partition and its offloaded texts (those its
+ * items point at, then everything under its offload prefix). Idempotent: a second run, or
+ * a run on a session with nothing left, deletes nothing. A session that has a META item
+ * is live and left alone (`purged: false`). `OffloadRequiredError`, deleting nothing, if
+ * items point at S3 and `s3` is not given.
+ *
+ * @example
+ * await purgeSessionItems({ client, tableName, sessionId, s3: { client: s3, bucket } });
+ */
+export async function purgeSessionItems(options: PurgeSessionItemsOptions): Promise<PurgeResult> {
+  const { client, tableName, sessionId, s3 } = options;
+  if (!isValidSessionId(sessionId)) throw new RangeError(`not a session id: ${JSON.stringify(sessionId)}`);
+  const partition = await readPartition(client, tableName, sessionId);
+  if (partition.hasMeta) return { purged: false, items: 0, offloads: 0 };
+  if (partition.refs.length > 0 && s3 === undefined) {
+    throw new OffloadRequiredError(sessionId, 0, `${partition.refs.length} items are offloaded to S3 and would be left behind; nothing was deleted`);
+  }
+  await removePartition(client, tableName, sessionId, partition, s3);
+  return { purged: true, items: partition.keys.length, offloads: partition.refs.length };
+}
+
+/** A session's partition as deletion needs it. */
+interface Partition {
+  /** Whether its META item exists. */
+  hasMeta: boolean;
+  /** The keys of every other item (the entry items). */
+  keys: Array<Record<string, AttributeValue>>;
+  /** The offloaded texts those items point at. */
+  refs: Array<{ bucket: string; key: string }>;
+}
+
+/** Every item of the session's partition, keys and offload pointers only (paginated, consistent). */
+async function readPartition(client: DynamoDBClient, tableName: string, sessionId: string): Promise<Partition> {
+  const partition: Partition = { hasMeta: false, keys: [], refs: [] };
+  let startKey: Record<string, AttributeValue> | undefined;
+  const projection = `#${ATTR.pk}, #${ATTR.sk}, #${ATTR.linesBucket}, #${ATTR.linesRef}`;
+  do {
+    const page = await client.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: QUERY_SESSION,
+        ProjectionExpression: projection,
+        ExpressionAttributeNames: namesFor(QUERY_SESSION, projection),
+        ExpressionAttributeValues: { ':pk': { S: sessionPk(sessionId) } },
+        ConsistentRead: true,
+        ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      if (item[ATTR.sk]?.S === META_SK) {
+        partition.hasMeta = true;
+        continue;
+      }
+      partition.keys.push({ [ATTR.pk]: item[ATTR.pk]!, [ATTR.sk]: item[ATTR.sk]! });
+      const bucket = item[ATTR.linesBucket]?.S;
+      const key = item[ATTR.linesRef]?.S;
+      if (bucket !== undefined && key !== undefined) partition.refs.push({ bucket, key });
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey !== undefined);
+  return partition;
+}
+
+/**
+ * Deletes the partition's non-META items and the session's offloaded texts. The texts go
+ * first: should a step fail, a rerun still finds the items that point at them.
+ */
+async function removePartition(
+  client: DynamoDBClient,
+  tableName: string,
+  sessionId: string,
+  partition: Partition,
+  s3: S3Location | undefined,
+): Promise<void> {
   if (s3 !== undefined) {
-    await deleteObjects(s3.client, refs);
+    await deleteObjects(s3.client, partition.refs);
     await deleteOffloads(s3, sessionId);
   }
+  await batchWriteAll(client, tableName, partition.keys.map((Key) => ({ DeleteRequest: { Key } })));
 }
 
 /** Deletes the given objects, up to 1,000 per request and bucket. */

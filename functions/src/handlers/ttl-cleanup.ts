@@ -1,0 +1,16 @@
+/**
+ * The DynamoDB Streams consumer of the sessions table (see ../ttl-cleanup.ts): purges the
+ * entry items and offloaded texts of sessions whose META item TTL deleted. Linked to the
+ * table and bucket only; clients and config are built once per container, at module scope.
+ */
+import { purgeSessionItems } from '@panto/aws';
+import { createAwsClients } from '../clients.js';
+import { lambdaStorageConfig } from '../config.js';
+import { ttlCleanupHandler, type DynamoDBBatchResponse, type DynamoDBStreamEvent } from '../ttl-cleanup.js';
+
+const { tableName, bucket, aws } = lambdaStorageConfig();
+const { dynamo, s3 } = createAwsClients(aws);
+
+export const handler: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse> = ttlCleanupHandler({
+  purge: (sessionId) => purgeSessionItems({ client: dynamo, tableName, sessionId, s3: { client: s3, bucket } }),
+});

@@ -1,0 +1,113 @@
+/**
+ * What TTL leaves behind, purged: on DynamoDB Local (whose TTL never fires) the expiry is
+ * simulated by deleting the META item directly, as DynamoDB's TTL would.
+ */
+import { DeleteItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DynamoStore, OffloadRequiredError, purgeSessionItems } from '@panto/aws';
+import { RecordFactory } from '@panto/core/testing';
+import { ttlCleanupHandler } from '@panto/functions';
+import { describe, expect, it } from 'vitest';
+import { localAws, once, type LocalAws } from './setup/aws-fixtures.js';
+
+const aws = once(() => localAws('ttl-cleanup'));
+
+/** A session with inline entries and one offloaded message. */
+async function sessionWithOffload({ dynamo, tableName, s3, bucket }: LocalAws): Promise<string> {
+  const store = await DynamoStore.create({ client: dynamo, tableName, owner: 'expiring', ttlSeconds: 60, s3: { client: s3, bucket } });
+  const f = new RecordFactory('ttl');
+  await store.appendMessages([f.user('hi'), f.assistant('hello')]);
+  await store.appendMessages([f.message({ role: 'tool_result', tool_call_id: 't', tool_name: 'read', content: 'y'.repeat(500_000), is_error: false })]);
+  await store.appendMessages([f.user('still there?')]);
+  return store.sessionId();
+}
+
+/** What DynamoDB's TTL does: delete the META item, nothing else. */
+async function expire({ dynamo, tableName }: LocalAws, sessionId: string): Promise<void> {
+  await dynamo.send(new DeleteItemCommand({ TableName: tableName, Key: { pk: { S: `SESSION#${sessionId}` }, sk: { S: 'META' } } }));
+}
+
+async function partitionSks({ dynamo, tableName }: LocalAws, sessionId: string): Promise<string[]> {
+  const page = await dynamo.send(
+    new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: `SESSION#${sessionId}` } }, ConsistentRead: true }),
+  );
+  return (page.Items ?? []).map((item) => item.sk?.S ?? '?');
+}
+
+async function offloadKeys({ s3, bucket }: LocalAws, sessionId: string): Promise<string[]> {
+  const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `offload/${sessionId}/` }));
+  return (page.Contents ?? []).map((object) => object.Key ?? '?');
+}
+
+describe('purgeSessionItems on DynamoDB Local and s3rver', () => {
+  it('deletes the entry items and offloaded texts an expired session left behind, and a second run deletes nothing', async () => {
+    const local = await aws();
+    const { dynamo, tableName, s3, bucket } = local;
+    const sessionId = await sessionWithOffload(local);
+    const bystander = await sessionWithOffload(local);
+    // An object under the prefix no item points at (a lost race's leftover).
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `offload/${sessionId}/stray.jsonl`, Body: 'x' }));
+    await expire(local, sessionId);
+    const left = await partitionSks(local, sessionId);
+    expect(left.length).toBeGreaterThan(1);
+    expect(left).not.toContain('META');
+    expect(await offloadKeys(local, sessionId)).toHaveLength(2);
+
+    const first = await purgeSessionItems({ client: dynamo, tableName, sessionId, s3: { client: s3, bucket } });
+    expect(first).toEqual({ purged: true, items: left.length, offloads: 1 });
+    expect(await partitionSks(local, sessionId)).toEqual([]);
+    expect(await offloadKeys(local, sessionId)).toEqual([]);
+
+    const second = await purgeSessionItems({ client: dynamo, tableName, sessionId, s3: { client: s3, bucket } });
+    expect(second).toEqual({ purged: true, items: 0, offloads: 0 });
+    // The other session is untouched and still reads back whole.
+    expect(await partitionSks(local, bystander)).toContain('META');
+    expect(await offloadKeys(local, bystander)).toHaveLength(1);
+    const reopened = await DynamoStore.open({ client: dynamo, tableName, owner: 'expiring', sessionId: bystander, s3: { client: s3, bucket } });
+    expect((await reopened.metadata()).entryCount).toBe(4);
+  });
+
+  it('leaves a session that has a META item alone', async () => {
+    const local = await aws();
+    const { dynamo, tableName, s3, bucket } = local;
+    const sessionId = await sessionWithOffload(local);
+    const before = await partitionSks(local, sessionId);
+    expect(await purgeSessionItems({ client: dynamo, tableName, sessionId, s3: { client: s3, bucket } })).toEqual({ purged: false, items: 0, offloads: 0 });
+    expect(await partitionSks(local, sessionId)).toEqual(before);
+    expect(await offloadKeys(local, sessionId)).toHaveLength(1);
+  });
+
+  it('refuses with OffloadRequiredError, deleting nothing, when items point at S3 and no S3 location is given', async () => {
+    const local = await aws();
+    const { dynamo, tableName } = local;
+    const sessionId = await sessionWithOffload(local);
+    await expire(local, sessionId);
+    const before = await partitionSks(local, sessionId);
+    await expect(purgeSessionItems({ client: dynamo, tableName, sessionId })).rejects.toBeInstanceOf(OffloadRequiredError);
+    expect(await partitionSks(local, sessionId)).toEqual(before);
+  });
+});
+
+describe('ttlCleanupHandler on DynamoDB Local and s3rver', () => {
+  it("purges the session a TTL stream record names, and leaves the session a user's delete record names", async () => {
+    const local = await aws();
+    const { dynamo, tableName, s3, bucket } = local;
+    const [expired, userDeleted] = [await sessionWithOffload(local), await sessionWithOffload(local)];
+    await expire(local, expired);
+    await expire(local, userDeleted);
+    const keys = (sessionId: string) => ({ pk: { S: `SESSION#${sessionId}` }, sk: { S: 'META' } });
+    const handler = ttlCleanupHandler({
+      purge: (sessionId) => purgeSessionItems({ client: dynamo, tableName, sessionId, s3: { client: s3, bucket } }),
+    });
+    const result = await handler({
+      Records: [
+        { eventName: 'REMOVE', userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' }, dynamodb: { Keys: keys(expired), SequenceNumber: '1' } },
+        { eventName: 'REMOVE', dynamodb: { Keys: keys(userDeleted), SequenceNumber: '2' } },
+      ],
+    });
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(await partitionSks(local, expired)).toEqual([]);
+    expect(await offloadKeys(local, expired)).toEqual([]);
+    expect((await partitionSks(local, userDeleted)).length).toBeGreaterThan(0);
+  });
+});
