@@ -29,48 +29,30 @@ export function splitLines(text: string): string[] {
 
 /** Keeps the beginning of `text`: as many whole lines as fit both caps. */
 export function truncateHead(text: string, limits: Limits = DEFAULT_LIMITS): Truncation {
-  const lines = splitLines(text);
-  const totalBytes = Buffer.byteLength(text);
-  const kept: string[] = [];
-  let bytes = 0;
-  for (const line of lines) {
-    if (kept.length >= limits.maxLines) break;
-    const size = Buffer.byteLength(line) + (kept.length > 0 ? 1 : 0);
-    if (bytes + size > limits.maxBytes) {
-      if (kept.length === 0) {
-        const part = cutBytesFromStart(line, limits.maxBytes);
-        kept.push(part);
-        bytes = Buffer.byteLength(part);
-      }
-      break;
-    }
-    kept.push(line);
-    bytes += size;
-  }
-  const truncated = kept.length < lines.length || (kept.length > 0 && kept[kept.length - 1] !== lines[kept.length - 1]);
-  return {
-    text: truncated ? kept.join('\n') : text,
-    truncated,
-    totalLines: lines.length,
-    totalBytes,
-    keptLines: kept.length,
-    keptBytes: truncated ? bytes : totalBytes,
-  };
+  return truncate(text, limits, 'head');
 }
 
 /** Keeps the end of `text`: as many whole lines as fit both caps. */
 export function truncateTail(text: string, limits: Limits = DEFAULT_LIMITS): Truncation {
+  return truncate(text, limits, 'tail');
+}
+
+/**
+ * Keeps whole lines from one end while both caps hold; a first line alone over the byte
+ * cap is cut (at a character boundary) on the side away from the kept end.
+ */
+function truncate(text: string, limits: Limits, keep: 'head' | 'tail'): Truncation {
   const lines = splitLines(text);
   const totalBytes = Buffer.byteLength(text);
+  const ordered = keep === 'head' ? lines : [...lines].reverse();
   const kept: string[] = [];
   let bytes = 0;
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i]!;
+  for (const line of ordered) {
     if (kept.length >= limits.maxLines) break;
     const size = Buffer.byteLength(line) + (kept.length > 0 ? 1 : 0);
     if (bytes + size > limits.maxBytes) {
       if (kept.length === 0) {
-        const part = cutBytesFromEnd(line, limits.maxBytes);
+        const part = keep === 'head' ? cutBytesFromStart(line, limits.maxBytes) : cutBytesFromEnd(line, limits.maxBytes);
         kept.push(part);
         bytes = Buffer.byteLength(part);
       }
@@ -79,8 +61,9 @@ export function truncateTail(text: string, limits: Limits = DEFAULT_LIMITS): Tru
     kept.push(line);
     bytes += size;
   }
-  kept.reverse();
-  const truncated = kept.length < lines.length || (kept.length > 0 && kept[0] !== lines[lines.length - kept.length]);
+  // The last line kept (in reading-away order) differs from its source when it was cut.
+  const truncated = kept.length < lines.length || (kept.length > 0 && kept[kept.length - 1] !== ordered[kept.length - 1]);
+  if (keep === 'tail') kept.reverse();
   return {
     text: truncated ? kept.join('\n') : text,
     truncated,
