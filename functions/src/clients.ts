@@ -1,9 +1,25 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
+import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import type { AwsEndpoints } from './config.js';
 
 /** Credentials the S3 emulator (s3rver) accepts; DynamoDB Local accepts any. */
-const EMULATOR_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+export const EMULATOR_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+
+/**
+ * What an S3 client needs to talk to the emulator at `endpoint`: its credentials,
+ * path-style addressing, and checksums only where an operation requires them (with the
+ * SDK default, WHEN_SUPPORTED, streamed uploads reach s3rver with their chunk framing
+ * stored inside the object).
+ */
+export function emulatorS3Config(endpoint: string): S3ClientConfig {
+  return {
+    endpoint,
+    credentials: EMULATOR_CREDENTIALS,
+    forcePathStyle: true,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  };
+}
 
 export interface AwsClients {
   dynamo: DynamoDBClient;
@@ -21,17 +37,7 @@ export function createAwsClients(endpoints: AwsEndpoints): AwsClients {
   });
   const s3 = new S3Client({
     region: endpoints.region,
-    ...(endpoints.s3
-      ? {
-          endpoint: endpoints.s3,
-          credentials: EMULATOR_CREDENTIALS,
-          forcePathStyle: true,
-          // With the default (WHEN_SUPPORTED), streamed uploads reach s3rver with their
-          // chunk framing stored inside the object.
-          requestChecksumCalculation: 'WHEN_REQUIRED' as const,
-          responseChecksumValidation: 'WHEN_REQUIRED' as const,
-        }
-      : {}),
+    ...(endpoints.s3 ? emulatorS3Config(endpoints.s3) : {}),
   });
   return { dynamo, s3 };
 }

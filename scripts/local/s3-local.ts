@@ -14,6 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
+import { EMULATOR_CREDENTIALS, emulatorS3Config } from '@panto/functions/clients';
 import { suppressNodeVersionWarning, type LocalEmulator } from './dynamodb-local.js';
 import { assertPortFree, freePort, killOnExit, OutputTail, stopChild, waitUntilReady } from './child-process.js';
 
@@ -25,7 +26,7 @@ export interface S3LocalOptions {
 }
 
 /** Credentials s3rver accepts. */
-export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+export const S3RVER_CREDENTIALS = EMULATOR_CREDENTIALS;
 
 const READY_TIMEOUT_MS = 30_000;
 
@@ -95,19 +96,8 @@ export async function startS3Local(options: S3LocalOptions): Promise<LocalEmulat
   };
 }
 
-/**
- * An S3 client for s3rver: its credentials, path-style addressing, and checksums only
- * where an operation requires them (with the SDK default, streamed uploads are stored
- * with their chunk framing inside the object).
- */
+/** An S3 client for s3rver (see `emulatorS3Config`, which the service's clients use too). */
 export function localS3Client(endpoint: string): S3Client {
   suppressNodeVersionWarning();
-  return new S3Client({
-    endpoint,
-    region: 'us-east-1',
-    credentials: S3RVER_CREDENTIALS,
-    forcePathStyle: true,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  return new S3Client({ region: 'us-east-1', ...emulatorS3Config(endpoint) });
 }
