@@ -3,6 +3,7 @@ import { GetItemCommand, PutItemCommand, type AttributeValue, type DynamoDBClien
 import {
   chainBatch,
   encodeBatchLines,
+  ID_RULE,
   encodeHeader,
   InvalidSessionIdError,
   newestModel,
@@ -120,7 +121,7 @@ export class DynamoStore implements SessionStore {
     assertValidOwner(options.owner);
     const id = options.sessionId ?? (options.ids ?? newId)();
     if (!isValidSessionId(id)) {
-      throw new InvalidSessionIdError(id, 'use 1–128 characters of A–Z a–z 0–9 . _ : - (no "..")');
+      throw new InvalidSessionIdError(id, `use ${ID_RULE}`);
     }
     if (options.ttlSeconds !== undefined && !(Number.isInteger(options.ttlSeconds) && options.ttlSeconds > 0)) {
       throw new RangeError('ttlSeconds must be a positive integer');

@@ -10,6 +10,7 @@ import {
   decodeEntry,
   decodeHeader,
   encodeHeader,
+  ID_RULE,
   InvalidSessionIdError,
   newestModel,
   newId,
@@ -65,7 +66,7 @@ export async function importSession(options: ImportSessionOptions): Promise<Dyna
   const { dynamo, tableName, owner, s3 } = options;
   assertValidOwner(owner);
   const id = options.sessionId ?? (options.ids ?? newId)();
-  if (!isValidSessionId(id)) throw new InvalidSessionIdError(id, 'use 1–128 characters of A–Z a–z 0–9 . _ : - (no "..")');
+  if (!isValidSessionId(id)) throw new InvalidSessionIdError(id, `use ${ID_RULE}`);
   if (options.ttlSeconds !== undefined && !(Number.isInteger(options.ttlSeconds) && options.ttlSeconds > 0)) {
     throw new RangeError('ttlSeconds must be a positive integer');
   }

@@ -11,6 +11,7 @@ import {
   type AttributeValue,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
+import { isValidId } from '@panto/core';
 
 /** Attribute names. Expressions refer to each as `#<name>` (see expressions.ts). */
 export const ATTR = {
@@ -90,21 +91,13 @@ export function ownerSk(updatedAt: string, sessionId: string): string {
   return `${updatedAt}#${sessionId}`;
 }
 
-const MAX_SESSION_ID_LENGTH = 128;
-const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
-
 /**
- * Whether `id` can name a session: 1–128 characters of `A–Z a–z 0–9 . _ : -`, starting
- * with a letter or digit, without `..`. Everything else (path separators, `#`, control
- * characters, whitespace) is refused before it reaches a key or an S3 path.
+ * Whether `id` can name a session: the id rule of @panto/core (`isValidId`). Everything else
+ * (path separators, `#`, control characters, whitespace) is refused before it reaches a key
+ * or an S3 path.
  */
 export function isValidSessionId(id: unknown): id is string {
-  return (
-    typeof id === 'string' &&
-    id.length <= MAX_SESSION_ID_LENGTH &&
-    SESSION_ID_PATTERN.test(id) &&
-    !id.includes('..')
-  );
+  return isValidId(id);
 }
 
 const MAX_OWNER_LENGTH = 256;

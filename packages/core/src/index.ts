@@ -2,7 +2,7 @@ export { Agent, DEFAULT_COMPACTION_PROMPT, type AgentConfig, type AgentOptions, 
 export { Conversation } from './conversation.js';
 export * from './errors.js';
 export type { AgentEvent, Receiver, StepResult } from './events.js';
-export { newId, systemClock, type Clock, type IdGenerator } from './ids.js';
+export { ID_RULE, isValidId, newId, systemClock, type Clock, type IdGenerator } from './ids.js';
 export {
   addUsage,
   assistantText,

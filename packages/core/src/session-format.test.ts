@@ -69,4 +69,36 @@ describe('session format', () => {
     const broken = header + text[0] + '\n' + text[0]!.replace('b-000001', 'b-000009') + '\n' + text[1] + '\n';
     expect(() => decodeSession(Buffer.from(broken), 'f')).toThrow(/f:3: a new batch starts inside an incomplete batch/);
   });
+
+  it('refuses a line that is not valid UTF-8, naming it, instead of turning its bytes into U+FFFD', () => {
+    const f = new RecordFactory('w');
+    const good = encodeBatch([{ ...f.user('fine'), parent_id: null }]);
+    const bad = Buffer.from(encodeBatch([{ ...f.user('caf\u00e9'), parent_id: 'w-000001' }]));
+    const latin1 = Buffer.from(bad.toString('utf8').replace('caf\u00e9', 'caf\u0000'), 'utf8');
+    latin1[latin1.indexOf(0x00)] = 0xe9; // a lone Latin-1 é
+    const bytes = Buffer.concat([Buffer.from(header + good), latin1]);
+    expect(() => decodeSession(bytes, 'f.jsonl')).toThrow(/f\.jsonl:3: not valid UTF-8/);
+  });
+
+  it('treats a torn last line cut inside a multi-byte character as torn, not corrupt', () => {
+    const f = new RecordFactory('t');
+    const committed = header + encodeBatch([{ ...f.user('first'), parent_id: null }]);
+    const next = Buffer.from(encodeBatch([{ ...f.user('ü'), parent_id: 't-000001' }]));
+    const torn = next.subarray(0, next.indexOf(Buffer.from('ü')) + 1); // half of ü
+    const decoded = decodeSession(Buffer.concat([Buffer.from(committed), torn]), 'f');
+    expect(decoded.entries).toHaveLength(1);
+    expect(decoded.committedBytes).toBe(Buffer.byteLength(committed));
+  });
+
+  it('refuses entry ids and parent ids that are not ids (path separators, spaces, "..")', () => {
+    const f = new RecordFactory('i');
+    for (const id of ['../x', 'a/b', 'has space', '', 'a..b', 'x'.repeat(129)]) {
+      const line = encodeBatch([{ ...f.user('hi'), id, parent_id: null }]);
+      expect(() => decodeSession(Buffer.from(header + line), 'f'), id).toThrow(SessionCorruptError);
+    }
+    const orphan = encodeBatch([{ ...f.user('hi'), parent_id: 'no/such' }]);
+    expect(() => decodeSession(Buffer.from(header + orphan), 'f')).toThrow(/f:2: entry parent_id "no\/such" is not an id/);
+    const badHeader = encodeHeader({ type: 'session', version: 1, id: '../etc', timestamp: '2026-01-01T00:00:00.000Z' });
+    expect(() => decodeSession(Buffer.from(badHeader), 'f')).toThrow(/f:1: session id "\.\.\/etc" is not an id/);
+  });
 });

@@ -4,7 +4,9 @@
  * docs/session-format.md. Encoding is canonical — the same entries always give the same
  * bytes, whatever key order the objects in memory had.
  */
+import { isUtf8 } from 'node:buffer';
 import { SessionCorruptError } from './errors.js';
+import { ID_RULE, isValidId } from './ids.js';
 import {
   STOP_REASONS,
   type AssistantBlock,
@@ -166,13 +168,14 @@ export function decodeSession(bytes: Uint8Array, source: string): DecodedSession
   const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const lastNewline = buffer.lastIndexOf(0x0a);
   const completeEnd = lastNewline + 1;
+  assertUtf8Lines(buffer.subarray(0, completeEnd), source);
   const text = buffer.toString('utf8', 0, completeEnd);
   const lines = text.split('\n');
   lines.pop(); // the empty string after the final newline
 
   // An unterminated last line is torn unless it is a whole, valid entry.
   let tailLine: string | undefined;
-  if (completeEnd < buffer.length) {
+  if (completeEnd < buffer.length && isUtf8(buffer.subarray(completeEnd))) {
     const tail = buffer.toString('utf8', completeEnd);
     try {
       const value: unknown = JSON.parse(tail);
@@ -235,6 +238,26 @@ export function decodeSession(bytes: Uint8Array, source: string): DecodedSession
   return { header, entries, committedBytes, needsNewline };
 }
 
+/**
+ * Refuses bytes that are not UTF-8 (`SessionCorruptError` naming the first bad line) rather
+ * than let them become U+FFFD: a log is kept byte for byte, never silently changed.
+ */
+export function assertUtf8Lines(bytes: Uint8Array, source: string, firstLine = 1): void {
+  if (isUtf8(bytes)) return;
+  const strict = new TextDecoder('utf-8', { fatal: true });
+  let start = 0;
+  for (let line = firstLine; start < bytes.length; line++) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline === -1 ? bytes.length : newline;
+    try {
+      strict.decode(bytes.subarray(start, end));
+    } catch {
+      throw new SessionCorruptError(source, line, 'not valid UTF-8');
+    }
+    start = end + 1;
+  }
+}
+
 /** Decodes the lines of a log given as strings (an import); line 1 must be the header. */
 export function parseLine(line: string, source: string, lineNumber: number): object {
   let value: unknown;
@@ -267,6 +290,9 @@ export function decodeHeader(value: object, source: string): SessionHeader {
   if (typeof header.id !== 'string' || header.id === '') {
     throw new SessionCorruptError(source, 1, 'session header has no id');
   }
+  if (!isValidId(header.id)) {
+    throw new SessionCorruptError(source, 1, `session id ${JSON.stringify(header.id)} is not an id: use ${ID_RULE}`);
+  }
   if (typeof header.timestamp !== 'string') {
     throw new SessionCorruptError(source, 1, 'session header has no timestamp');
   }
@@ -288,7 +314,9 @@ export function decodeEntry(value: unknown, source: string, lineNumber: number):
   if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('not a JSON object');
   const entry = value as Record<string, unknown>;
   if (typeof entry.id !== 'string' || entry.id === '') fail('entry has no id');
+  if (!isValidId(entry.id)) fail(`entry id ${JSON.stringify(entry.id)} is not an id: use ${ID_RULE}`);
   if (entry.parent_id !== null && typeof entry.parent_id !== 'string') fail('entry parent_id must be a string or null');
+  if (entry.parent_id !== null && !isValidId(entry.parent_id)) fail(`entry parent_id ${JSON.stringify(entry.parent_id)} is not an id`);
   if (typeof entry.timestamp !== 'string') fail('entry has no timestamp');
   switch (entry.type) {
     case 'message': {
