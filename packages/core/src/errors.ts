@@ -96,6 +96,25 @@ export class InvalidBatchError extends PantoError {
   }
 }
 
+/**
+ * Another process held the session file's write lock for longer than the wait allowed.
+ * Nothing was written. The lock is the kernel's: it goes away when its holder exits.
+ */
+export class LockTimeoutError extends PantoError {
+  /** The file whose lock could not be taken. */
+  readonly file: string;
+  readonly timeoutMs: number;
+  constructor(file: string, timeoutMs: number) {
+    super(
+      `could not lock ${file} within ${timeoutMs} ms: another process is writing to this session and still holds its lock. ` +
+        `The lock is released the moment that process exits; find it with \`fuser ${file}\` (or \`lsof ${file}\`) and stop it. Nothing was written.`,
+    );
+    this.name = 'LockTimeoutError';
+    this.file = file;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
 /** The agent was asked to do something while it is in the middle of a step. */
 export class AgentBusyError extends PantoError {
   constructor(operation: string) {

@@ -66,7 +66,7 @@ export { NullStore } from './stores/null-store.js';
 export { ToolRegistry, type Tool, type ToolContext, type ToolDefinition, type ToolInputSchema, type ToolOutput } from './tool.js';
 export { FSJSONLStore, type FSJSONLStoreCreateOptions } from './stores/fs-jsonl-store.js';
 export { findMostRecentSession, listSessions, resolveSessionId, sessionInfo, type SessionInfo } from './stores/fs-catalog.js';
-export { withFileLock, type FileLockOptions } from './stores/file-lock.js';
+export type { FileLockOptions } from './stores/file-lock.js';
 export {
   AnthropicMessagesProvider,
   createProvider,

@@ -1,99 +1,61 @@
-import { open, readFile, rename, stat, unlink } from 'node:fs/promises';
-import { hostname } from 'node:os';
-import { PantoError } from '../errors.js';
+/**
+ * An exclusive, kernel-held lock on an open file: an open-file-description lock
+ * (`fcntl(F_OFD_SETLK)`) on Linux, `flock` on macOS, `LockFileEx` on Windows, through the
+ * well-kept native addon `fs-native-extensions` (prebuilt for each platform, no compiler).
+ *
+ * Why the kernel's lock and not a lock file: the kernel gives the lock to one open file at
+ * a time and takes it back the moment its holder closes the file or dies, SIGKILL included.
+ * Nothing is ever left behind to judge "stale", so no contender can take over a lock that
+ * is still held — the flaw of every lock-file scheme (see docs/session-format.md).
+ */
+import type { FileHandle } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { LockTimeoutError } from '../errors.js';
 
 export interface FileLockOptions {
-  /** Give up after this long (default 10 s). */
+  /** Give up after this long (default 10 s; a holder keeps the lock for one append, milliseconds). */
   timeoutMs?: number;
-  /** A lock older than this is stale whoever holds it (default 30 s; appends take milliseconds). */
-  staleMs?: number;
 }
 
-interface LockInfo {
-  pid: number;
-  host: string;
-  time: number;
-  token: string;
+export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
+
+interface NativeLocks {
+  tryLock(fd: number): boolean;
+  unlock(fd: number): void;
+}
+
+let native: NativeLocks | undefined;
+
+/**
+ * Loaded on first use, through `require` rather than `import`: bundles of code that never
+ * writes a session file (the Lambda functions) neither carry nor load the native addon.
+ */
+function locks(): NativeLocks {
+  native ??= createRequire(import.meta.url)('fs-native-extensions') as NativeLocks;
+  return native;
 }
 
 /**
- * Runs `fn` holding an exclusive lock file (`O_CREAT|O_EXCL`). A lock left by a process
- * that died (same host, pid gone) or older than `staleMs` is taken over.
+ * Runs `fn` holding the exclusive lock of `handle` (which must be open for writing). Waits
+ * for another holder with a short backoff; `LockTimeoutError` (naming `path`) after
+ * `timeoutMs`. Two handles contend even inside one process.
  */
-export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, options: FileLockOptions = {}): Promise<T> {
-  const inode = await acquire(lockPath, options);
+export async function withFileLock<T>(
+  handle: FileHandle,
+  path: string,
+  fn: () => Promise<T>,
+  options: FileLockOptions = {},
+): Promise<T> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
+  const { tryLock, unlock } = locks();
+  for (let attempt = 0; !tryLock(handle.fd); attempt++) {
+    if (Date.now() >= deadline) throw new LockTimeoutError(path, timeoutMs);
+    await new Promise((resolve) => setTimeout(resolve, Math.min(2 ** Math.min(attempt, 5), 25)));
+  }
   try {
     return await fn();
   } finally {
-    await release(lockPath, inode);
-  }
-}
-
-/** Takes the lock; returns the lock file's inode, which identifies it at release. */
-async function acquire(lockPath: string, options: FileLockOptions): Promise<number> {
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const staleMs = options.staleMs ?? 30_000;
-  const deadline = Date.now() + timeoutMs;
-  const info: LockInfo = { pid: process.pid, host: hostname(), time: Date.now(), token: `${process.pid}-${Math.random().toString(36).slice(2)}` };
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const handle = await open(lockPath, 'wx');
-      try {
-        await handle.writeFile(JSON.stringify({ ...info, time: Date.now() }));
-        return (await handle.stat()).ino;
-      } finally {
-        await handle.close();
-      }
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    if (await isStale(lockPath, staleMs)) {
-      // Move the stale lock aside atomically; only one contender wins the rename.
-      const aside = `${lockPath}.stale-${info.token}`;
-      try {
-        await rename(lockPath, aside);
-        await unlink(aside).catch(() => {});
-      } catch {
-        // Someone else took it over first; try again.
-      }
-      continue;
-    }
-    if (Date.now() > deadline) {
-      throw new PantoError(`could not lock ${lockPath} within ${timeoutMs} ms: another writer holds it`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, Math.min(2 ** Math.min(attempt, 5), 25)));
-  }
-}
-
-async function isStale(lockPath: string, staleMs: number): Promise<boolean> {
-  let info: Partial<LockInfo>;
-  try {
-    info = JSON.parse(await readFile(lockPath, 'utf8')) as Partial<LockInfo>;
-  } catch {
-    // Unreadable: being written right now, or garbage. Judge by its age.
-    try {
-      return Date.now() - (await stat(lockPath)).mtimeMs > staleMs;
-    } catch {
-      return false;
-    }
-  }
-  if (typeof info.time === 'number' && Date.now() - info.time > staleMs) return true;
-  if (info.host === hostname() && typeof info.pid === 'number' && info.pid !== process.pid) {
-    try {
-      process.kill(info.pid, 0);
-      return false;
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'ESRCH';
-    }
-  }
-  return false;
-}
-
-async function release(lockPath: string, inode: number): Promise<void> {
-  try {
-    // Only remove our own lock: if ours was taken over as stale, the file is another's.
-    if ((await stat(lockPath)).ino === inode) await unlink(lockPath);
-  } catch {
-    // Already gone: nothing to release.
+    unlock(handle.fd);
   }
 }

@@ -150,22 +150,4 @@ describe('FSJSONLStore', () => {
     expect((error as SessionConflictError).current).toMatchObject({ entryCount: 2 });
     expect(await readFile(store.getSessionFile(), 'utf8')).toBe(before);
   });
-
-  it('takes over a lock file left by a process that died', async () => {
-    const store = await FSJSONLStore.create(freshDir());
-    const { hostname } = await import('node:os');
-    await writeFile(`${store.getSessionFile()}.lock`, JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), time: Date.now(), token: 'dead' }));
-    await store.appendMessages([new RecordFactory().user('after a crash')]);
-    expect((await store.loadConversation()).danglingUser).toBe('after a crash');
-  });
-
-  it('waits for a live lock and gives up with a clear error', async () => {
-    const store = await FSJSONLStore.open((await FSJSONLStore.create(freshDir())).getSessionFile(), {
-      lock: { timeoutMs: 50 },
-    });
-    const { hostname } = await import('node:os');
-    await writeFile(`${store.getSessionFile()}.lock`, JSON.stringify({ pid: process.ppid, host: hostname(), time: Date.now(), token: 'live' }));
-    await expect(store.appendMessages([new RecordFactory().user('x')])).rejects.toThrow(/could not lock/);
-    expect((await store.loadConversation()).danglingUser).toBeNull();
-  });
 });

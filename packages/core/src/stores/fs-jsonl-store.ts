@@ -1,4 +1,5 @@
-import { mkdir, open, readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { SessionConflictError, SessionCorruptError, SessionNotFoundError } from '../errors.js';
 import { newId, systemClock, type Clock, type IdGenerator } from '../ids.js';
@@ -27,9 +28,10 @@ export interface FSJSONLStoreCreateOptions {
 
 /**
  * One session per `<id>.jsonl` file: a header line, then one entry per line (see
- * docs/session-format.md). Every batch is one append, fsynced before `appendMessages`
- * resolves, under a lock file (`<file>.lock`) and a head check: the file must still be
- * the size this handle last saw, else the append is a `SessionConflictError`.
+ * docs/session-format.md). Every batch is one write in append mode, fsynced before
+ * `appendMessages` resolves, under the kernel's exclusive lock on the file and a head
+ * check made under that lock: the file must still be the size this handle last saw and
+ * still end with the line it last saw, else the append is a `SessionConflictError`.
  *
  * @example
  * const store = await FSJSONLStore.create('~/.panto/sessions/x', { cwd: process.cwd() });
@@ -44,6 +46,8 @@ export class FSJSONLStore implements SessionStore {
   #knownSize: number;
   /** Bytes holding committed lines; beyond them only a torn line or a cut-short batch. */
   #committedBytes: number;
+  /** The start of the last committed line as this handle saw it: the head check's second half. */
+  #tail: Tail;
   #needsNewline: boolean;
   #head: string | null = null;
   #ids = new Set<string>();
@@ -58,6 +62,7 @@ export class FSJSONLStore implements SessionStore {
     this.#knownSize = size;
     this.#committedBytes = size;
     this.#needsNewline = false;
+    this.#tail = { offset: 0, bytes: Buffer.alloc(0) };
   }
 
   /** Starts a new session file `<dir>/<uuidv7>.jsonl` (creating `dir`). */
@@ -76,13 +81,15 @@ export class FSJSONLStore implements SessionStore {
     const file = join(folder, `${id}.jsonl`);
     const handle = await open(file, 'wx');
     try {
-      await writeAll(handle, bytes);
+      await writeAll(handle, bytes, 0);
       await handle.sync();
     } finally {
       await handle.close();
     }
     await syncDirectory(folder);
-    return new FSJSONLStore(file, header, bytes.length, options.lock ?? {});
+    const store = new FSJSONLStore(file, header, bytes.length, options.lock ?? {});
+    store.#tail = tailOf(bytes, bytes.length);
+    return store;
   }
 
   /** Opens an existing session file (any JSONL in the session format, wherever it is). */
@@ -91,7 +98,7 @@ export class FSJSONLStore implements SessionStore {
     const bytes = await readSessionFile(path);
     const decoded = decodeSession(bytes, path);
     const store = new FSJSONLStore(path, decoded.header, bytes.length, options.lock ?? {});
-    store.#adopt(decoded, bytes.length);
+    store.#adopt(decoded, bytes);
     store.#fresh = decoded.entries;
     return store;
   }
@@ -116,31 +123,37 @@ export class FSJSONLStore implements SessionStore {
 
   async appendMessages(batch: readonly DiskMessage[]): Promise<void> {
     if (batch.length === 0) return;
+    // What this handle knows now: a concurrent call on the same handle must not chain
+    // after a head it did not see (it conflicts instead).
+    const expectedSize = this.#knownSize;
+    const committed = this.#committedBytes;
+    const tail = this.#tail;
     const entries = chainBatch(batch, this.#head, this.#ids);
-    const text = encodeBatch(entries);
-    const written = await withFileLock(
-      `${this.#file}.lock`,
-      async () => {
-        const handle = await open(this.#file, 'r+');
-        try {
+    const bytes = Buffer.from(this.#needsNewline ? `\n${encodeBatch(entries)}` : encodeBatch(entries));
+    // Append mode: whatever happens, a write lands after the bytes that are there, never on them.
+    const handle = await openForAppend(this.#file);
+    try {
+      await withFileLock(
+        handle,
+        this.#file,
+        async () => {
           const { size } = await handle.stat();
-          if (size !== this.#knownSize) throw await this.#conflict(size);
+          if (size !== expectedSize || !(await tailMatches(handle, tail))) throw await this.#conflict();
           // Bytes past the committed part were never acknowledged: a torn line or a batch
           // a crash cut short. Cut them off so the new batch starts on a fresh line.
-          if (size > this.#committedBytes) await handle.truncate(this.#committedBytes);
-          const bytes = Buffer.from(this.#needsNewline ? `\n${text}` : text);
-          await writeAll(handle, bytes, this.#committedBytes);
+          if (size > committed) await handle.truncate(committed);
+          await writeAll(handle, bytes);
           await handle.datasync();
-          return bytes.length;
-        } finally {
-          await handle.close();
-        }
-      },
-      this.#lock,
-    );
-    this.#committedBytes += written;
+        },
+        this.#lock,
+      );
+    } finally {
+      await handle.close();
+    }
+    this.#committedBytes = committed + bytes.length;
     this.#knownSize = this.#committedBytes;
     this.#needsNewline = false;
+    this.#tail = tailOf(bytes, bytes.length, committed);
     this.#fresh = undefined;
     for (const entry of entries) this.#ids.add(entry.id);
     this.#head = entries[entries.length - 1]!.id;
@@ -153,7 +166,7 @@ export class FSJSONLStore implements SessionStore {
     if (entries === undefined || (await stat(this.#file)).size !== this.#knownSize) {
       const bytes = await readSessionFile(this.#file);
       const decoded = decodeSession(bytes, this.#file);
-      this.#adopt(decoded, bytes.length);
+      this.#adopt(decoded, bytes);
       entries = decoded.entries;
     }
     const rebuilt = rebuildConversation(entries);
@@ -162,7 +175,7 @@ export class FSJSONLStore implements SessionStore {
     return { conversation: rebuilt.conversation, danglingUser: rebuilt.danglingUser };
   }
 
-  #adopt(decoded: DecodedSession, size: number): void {
+  #adopt(decoded: DecodedSession, bytes: Buffer): void {
     if (decoded.header.id !== this.#header.id) {
       throw new SessionCorruptError(this.#file, 1, `the session id changed from ${this.#header.id} to ${decoded.header.id}`);
     }
@@ -175,12 +188,13 @@ export class FSJSONLStore implements SessionStore {
     this.#ids = ids;
     this.#head = rebuilt.head;
     this.#activeModel = rebuilt.activeModel;
-    this.#knownSize = size;
+    this.#knownSize = bytes.length;
     this.#committedBytes = decoded.committedBytes;
     this.#needsNewline = decoded.needsNewline;
+    this.#tail = tailOf(bytes, decoded.committedBytes);
   }
 
-  async #conflict(size: number): Promise<SessionConflictError> {
+  async #conflict(): Promise<SessionConflictError> {
     const expected = { entryCount: this.#ids.size, entryId: this.#head };
     try {
       const decoded = decodeSession(await readFile(this.#file), this.#file);
@@ -204,14 +218,48 @@ async function readSessionFile(path: string): Promise<Buffer> {
   }
 }
 
-async function writeAll(
-  handle: Awaited<ReturnType<typeof open>>,
-  bytes: Buffer,
-  position = 0,
-): Promise<void> {
+/** Where the last committed line starts, and its first bytes (enough to hold its id). */
+interface Tail {
+  offset: number;
+  bytes: Buffer;
+}
+
+const TAIL_CHECK_BYTES = 96;
+
+/**
+ * The tail of `bytes[0, end)`, where `bytes` hold the file from `base` on: the start of the
+ * last line ending at `end`.
+ */
+function tailOf(bytes: Buffer, end: number, base = 0): Tail {
+  const lastNewline = bytes[end - 1] === 0x0a ? end - 1 : end;
+  const start = lastNewline === 0 ? 0 : bytes.lastIndexOf(0x0a, lastNewline - 1) + 1;
+  return { offset: base + start, bytes: Buffer.from(bytes.subarray(start, Math.min(lastNewline, start + TAIL_CHECK_BYTES))) };
+}
+
+/** Whether the file still holds `tail` where this handle saw it. */
+async function tailMatches(handle: FileHandle, tail: Tail): Promise<boolean> {
+  if (tail.bytes.length === 0) return true;
+  const found = Buffer.alloc(tail.bytes.length);
+  const { bytesRead } = await handle.read(found, 0, found.length, tail.offset);
+  return bytesRead === found.length && found.equals(tail.bytes);
+}
+
+/** Opens an existing session file to append (no `O_CREAT`: a deleted session stays deleted). */
+async function openForAppend(path: string): Promise<FileHandle> {
+  try {
+    return await open(path, constants.O_RDWR | constants.O_APPEND);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SessionNotFoundError(path, { cause: error });
+    throw error;
+  }
+}
+
+/** Writes all of `bytes` at `position`, or at the end of the file for a handle in append mode. */
+async function writeAll(handle: FileHandle, bytes: Buffer, position: number | null = null): Promise<void> {
   let offset = 0;
   while (offset < bytes.length) {
-    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset, position + offset);
+    const at = position === null ? null : position + offset;
+    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset, at);
     offset += bytesWritten;
   }
 }
