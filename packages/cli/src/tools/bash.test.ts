@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tempDir, toolContext } from '../test-support.js';
-import { createBashTool } from './bash.js';
+import { createBashTool, type BashToolOptions } from './bash.js';
 
 function alive(pid: number): boolean {
   try {
@@ -85,5 +85,46 @@ describe('bash tool', () => {
   it('rejects a bad timeout_ms', async () => {
     await expect(bash({ command: 'true', timeout_ms: -5 })).rejects.toThrow('"timeout_ms" must be a positive integer');
     expect(await bash({ command: 'true', timeout_ms: 10 * 60 * 60 * 1000 })).toMatchObject({ is_error: true });
+  });
+});
+
+describe('bash tool environment', () => {
+  let cwd: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => {
+    ({ path: cwd, cleanup } = await tempDir());
+  });
+  afterEach(async () => {
+    vi.unstubAllEnvs();
+    await cleanup();
+  });
+  const bash = (env: BashToolOptions['env'], command: string) => createBashTool(env ? { cwd, env } : { cwd }).execute({ command }, toolContext());
+  const keys = {
+    ANTHROPIC_API_KEY: 'secret-anthropic-key',
+    ANTHROPIC_AUTH_TOKEN: 'secret-anthropic-token',
+    OPENAI_API_KEY: 'secret-openai-key',
+  };
+  const path = process.env.PATH ?? '/usr/bin:/bin';
+
+  it('withholds the provider keys from commands and passes every other variable', async () => {
+    const result = await bash(
+      { PATH: path, HOME: cwd, FOO: 'bar', ...keys },
+      'echo "[$ANTHROPIC_API_KEY][$ANTHROPIC_AUTH_TOKEN][$OPENAI_API_KEY]"; echo "$FOO $HOME $PATH"; env | grep secret || echo no secrets',
+    );
+    expect(result).toBe(`[][][]\nbar ${cwd} ${path}\nno secrets\n[exit code 0]`);
+  });
+
+  it('passes a withheld variable that PANTO_BASH_PASS_ENV names', async () => {
+    const result = await bash(
+      { PATH: path, ...keys, PANTO_BASH_PASS_ENV: 'FOO, ANTHROPIC_API_KEY' },
+      'echo "[$ANTHROPIC_API_KEY][$ANTHROPIC_AUTH_TOKEN][$OPENAI_API_KEY]"',
+    );
+    expect(result).toBe('[secret-anthropic-key][][]\n[exit code 0]');
+  });
+
+  it('withholds the keys of its own process environment when given none', async () => {
+    vi.stubEnv('ANTHROPIC_API_KEY', 'secret-anthropic-key');
+    vi.stubEnv('FOO', 'bar');
+    expect(await bash(undefined, 'echo "[$ANTHROPIC_API_KEY] $FOO"')).toBe('[] bar\n[exit code 0]');
   });
 });

@@ -1,5 +1,6 @@
 import type { Tool, ToolOutput } from '@panto/core';
 import { spawn } from 'node:child_process';
+import { commandEnvironment } from './command-env.js';
 import { errorResult, optionalPositiveInteger, requiredString, type ToolInput } from './input.js';
 import { DEFAULT_LIMITS, formatBytes, truncateTail, type Limits } from './truncate.js';
 
@@ -14,15 +15,19 @@ export interface BashToolOptions {
   limits?: Limits;
   /** Used when the call gives no `timeout_ms`. Default 120 s. */
   defaultTimeoutMs?: number;
-  /** The environment of the commands; `process.env` by default. */
+  /**
+   * The environment the commands start from; `process.env` by default. The providers'
+   * credentials are withheld from it, except those `PANTO_BASH_PASS_ENV` names (see
+   * {@link commandEnvironment}).
+   */
   env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
  * `bash { command, timeout_ms? }`: runs `bash -c command` in the working folder, stdin
- * closed, stdout and stderr combined. The output is capped (its end is kept, with a note
- * of what was cut) and the exit code reported. A timeout or an abort kills the command's
- * whole process group.
+ * closed, stdout and stderr combined, without the providers' credentials in its
+ * environment. The output is capped (its end is kept, with a note of what was cut) and the
+ * exit code reported. A timeout or an abort kills the command's whole process group.
  *
  * @example
  * createBashTool({ cwd }).execute({ command: 'npm test', timeout_ms: 300_000 }, context);
@@ -72,7 +77,7 @@ async function runBash(
     // Its own process group, so a timeout or an abort can kill everything it started.
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...(options.env ?? process.env), PAGER: 'cat', GIT_PAGER: 'cat' },
+    env: { ...commandEnvironment(options.env ?? process.env), PAGER: 'cat', GIT_PAGER: 'cat' },
   });
   const group = child.pid;
   if (group !== undefined) track(group);
