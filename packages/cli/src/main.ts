@@ -8,8 +8,8 @@ for (const stream of [process.stdout, process.stderr]) {
     throw error;
   });
 }
-// Leave through process.exit on SIGTERM / SIGHUP, so that commands the bash tool started
-// (in their own process groups) are killed on the way out. Everything committed is on disk.
+// Leave through process.exit on SIGTERM / SIGHUP, so that commands the bash tool is running
+// (and everything they started) are killed on the way out. Everything committed is on disk.
 process.once('SIGTERM', () => process.exit(143));
 process.once('SIGHUP', () => process.exit(129));
 

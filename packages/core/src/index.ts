@@ -74,6 +74,7 @@ export {
   defaultProviderName,
   OfflineProvider,
   OpenAIChatProvider,
+  PROVIDER_CREDENTIAL_VARIABLES,
   PROVIDER_NAMES,
   type AnthropicMessagesOptions,
   type CreateProviderOptions,

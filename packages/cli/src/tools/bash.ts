@@ -1,6 +1,8 @@
 import type { Tool, ToolOutput } from '@panto/core';
 import { spawn } from 'node:child_process';
+import { commandEnvironment } from './command-env.js';
 import { errorResult, optionalPositiveInteger, requiredString, type ToolInput } from './input.js';
+import { killProcessTree, newRunId, withRunId, type ProcessTree } from './process-tree.js';
 import { DEFAULT_LIMITS, formatBytes, truncateTail, type Limits } from './truncate.js';
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
@@ -14,15 +16,21 @@ export interface BashToolOptions {
   limits?: Limits;
   /** Used when the call gives no `timeout_ms`. Default 120 s. */
   defaultTimeoutMs?: number;
-  /** The environment of the commands; `process.env` by default. */
+  /**
+   * The environment the commands start from; `process.env` by default. The providers'
+   * credentials are withheld from it, except those `PANTO_BASH_PASS_ENV` names (see
+   * {@link commandEnvironment}).
+   */
   env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
  * `bash { command, timeout_ms? }`: runs `bash -c command` in the working folder, stdin
- * closed, stdout and stderr combined. The output is capped (its end is kept, with a note
- * of what was cut) and the exit code reported. A timeout or an abort kills the command's
- * whole process group.
+ * closed, stdout and stderr combined, without the providers' credentials in its
+ * environment. The output is capped (its end is kept, with a note of what was cut) and the
+ * exit code reported. A timeout, an abort, or panto exiting while the command runs kills
+ * everything the command started ({@link killProcessTree}); what a command that finished
+ * left running in the background is left alone.
  *
  * @example
  * createBashTool({ cwd }).execute({ command: 'npm test', timeout_ms: 300_000 }, context);
@@ -67,22 +75,19 @@ async function runBash(
   if (signal.aborted) return errorResult('Aborted before the command started.');
 
   const output = new OutputTail(limits.maxBytes * 2);
+  const runId = newRunId();
   const child = spawn('bash', ['-c', command], {
     cwd: options.cwd,
-    // Its own process group, so a timeout or an abort can kill everything it started.
+    // Its own process group, and a run id every child inherits, so that a timeout or an
+    // abort can find and kill everything it started.
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...(options.env ?? process.env), PAGER: 'cat', GIT_PAGER: 'cat' },
+    env: withRunId({ ...commandEnvironment(options.env ?? process.env), PAGER: 'cat', GIT_PAGER: 'cat' }, runId),
   });
-  const group = child.pid;
-  if (group !== undefined) track(group);
+  const tree: ProcessTree | undefined = child.pid === undefined ? undefined : { pid: child.pid, runId };
+  if (tree) track(tree);
   const kill = () => {
-    if (group === undefined) return;
-    try {
-      process.kill(-group, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
+    if (tree && running.has(tree)) killProcessTree(tree);
   };
 
   let ended: 'timeout' | 'abort' | undefined;
@@ -95,13 +100,24 @@ async function runBash(
     kill();
   };
   signal.addEventListener('abort', onAbort, { once: true });
+  const finished = () => {
+    // The shell is reaped: its pid may name another process now, and what it left in the
+    // background is meant to stay.
+    if (tree) running.delete(tree);
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+  };
   child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
   child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
 
   const outcome = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
     let grace: NodeJS.Timeout | undefined;
-    child.once('error', (error) => resolve({ code: null, signal: null, error }));
+    child.once('error', (error) => {
+      finished();
+      resolve({ code: null, signal: null, error });
+    });
     child.once('exit', () => {
+      finished();
       // Background processes may hold the pipes open; read what is there, then stop.
       grace = setTimeout(() => {
         child.stdout.destroy();
@@ -113,9 +129,7 @@ async function runBash(
       resolve({ code, signal: exitSignal });
     });
   });
-  clearTimeout(timer);
-  signal.removeEventListener('abort', onAbort);
-  if (group !== undefined) liveGroups.delete(group);
+  finished();
 
   if (outcome.error) return errorResult(`Could not run bash: ${outcome.error.message}`);
   const parts = [output.render(limits)];
@@ -137,22 +151,16 @@ async function runBash(
   return isError ? errorResult(content) : content;
 }
 
-/** Process groups still running, killed if panto exits while a command runs. */
-const liveGroups = new Set<number>();
+/** The commands whose shell has not exited yet: killed, with all they started, if panto exits. */
+const running = new Set<ProcessTree>();
 let exitHookInstalled = false;
 
-function track(group: number): void {
-  liveGroups.add(group);
+function track(tree: ProcessTree): void {
+  running.add(tree);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const live of liveGroups) {
-      try {
-        process.kill(-live, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }
+    for (const live of running) killProcessTree(live);
   });
 }
 

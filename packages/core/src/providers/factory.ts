@@ -55,6 +55,25 @@ export function createProvider(options: CreateProviderOptions): Provider {
 }
 
 /**
+ * The environment variables that hold each provider's credentials, read by panto or by the
+ * provider's SDK: API keys and tokens, webhook secrets, and the custom-header variables
+ * (they carry a gateway's auth header). Base URLs, organisation and project ids are not
+ * secrets and are not listed. The CLI's `bash` tool withholds these from the commands it
+ * runs for a model; a new provider lists its own.
+ */
+export const PROVIDER_CREDENTIAL_VARIABLES: Readonly<Record<ProviderName, readonly string[]>> = {
+  anthropic: [
+    'ANTHROPIC_API_KEY',
+    'ANTHROPIC_AUTH_TOKEN',
+    'ANTHROPIC_IDENTITY_TOKEN',
+    'ANTHROPIC_WEBHOOK_SIGNING_KEY',
+    'ANTHROPIC_CUSTOM_HEADERS',
+  ],
+  openai: ['OPENAI_API_KEY', 'OPENAI_ADMIN_KEY', 'OPENAI_WEBHOOK_SECRET', 'OPENAI_CUSTOM_HEADERS'],
+  offline: [],
+};
+
+/**
  * The provider to use when none was chosen: `anthropic` when `ANTHROPIC_API_KEY` is set,
  * else `openai` when `OPENAI_API_KEY` is set, else `offline`. Blank values count as unset.
  */

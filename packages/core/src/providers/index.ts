@@ -8,6 +8,7 @@ export {
   createProvider,
   DEFAULT_MODELS,
   defaultProviderName,
+  PROVIDER_CREDENTIAL_VARIABLES,
   PROVIDER_NAMES,
   type CreateProviderOptions,
   type ProviderName,
