@@ -182,9 +182,13 @@ export class SessionService {
     return exportSession({ dynamo, tableName, s3, bucket, owner, sessionId, expiresIn });
   }
 
+  /**
+   * Deletes the session with everything of it: entries, offloaded messages and exports. A
+   * session whose earlier delete did not finish (a tombstone) is finished, not refused.
+   */
   async delete(owner: string, sessionId: string): Promise<void> {
-    const { dynamo, tableName } = this.#deps;
-    await deleteSession({ client: dynamo, tableName, owner, sessionId, ...this.#s3() });
+    const { dynamo, tableName, s3, bucket } = this.#deps;
+    await deleteSession({ client: dynamo, tableName, owner, sessionId, ...this.#s3(), exports: { client: s3, bucket } });
   }
 
   async #locked<T>(owner: string, sessionId: string, leaseMs: number, work: (store: DynamoStore) => Promise<T>): Promise<T> {

@@ -29,7 +29,7 @@ import { CREATE_CONDITION, ENTRY_PUT_CONDITION, namesFor } from './expressions.j
 import { splitLines } from './lines.js';
 import { titleOf } from './metadata.js';
 import { putOffload, type S3Location } from './offload.js';
-import { deleteObjects } from './sessions.js';
+import { deleteObjects } from './s3-objects.js';
 import { assertValidOwner, ATTR, entrySk, errorName, isValidSessionId, sessionPk } from './table.js';
 
 export interface ImportSessionOptions {
