@@ -4,8 +4,10 @@
  */
 import { acquireSessionLease } from '@panto/aws';
 import { decodeSession, type Message } from '@panto/core';
+import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '@panto/functions';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSSE, snapshot, startApi, type ApiHarness } from './api-harness.js';
+import { parseSSE, snapshot, startApi, TEST_SECRET, type ApiHarness } from './api-harness.js';
 
 interface SessionJson {
   id: string;
@@ -336,6 +338,32 @@ describe('refusals', () => {
     expect((await json<ErrorJson>(await api.call(null, 'GET', '/sessions'), 401)).error.code).toBe('unauthorized');
     const bad = await api.call(null, 'GET', '/sessions', undefined, { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.x' });
     expect(bad.status).toBe(401);
+  });
+
+  it('answers 401 to a validly signed token without exp on every method, and changes nothing', async () => {
+    const session = await newSession();
+    const forever = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('alice')
+      .setIssuer(LOCAL_ISSUER)
+      .setAudience(LOCAL_AUDIENCE)
+      .setIssuedAt()
+      .sign(TEST_SECRET);
+    const before = await snapshot(api.aws);
+    const requests = api.fake.requests.length;
+    for (const [method, path, body] of [
+      ['GET', '/sessions', undefined],
+      ['GET', `/sessions/${session.id}`, undefined],
+      ['POST', '/sessions', {}],
+      ['POST', `/sessions/${session.id}/messages`, { text: 'hi' }],
+      ['POST', `/sessions/${session.id}/export`, {}],
+      ['DELETE', `/sessions/${session.id}`, undefined],
+    ] as const) {
+      const error = await json<ErrorJson>(await api.call(null, method, path, body, { authorization: `Bearer ${forever}` }), 401);
+      expect(error.error.code, `${method} ${path}`).toBe('unauthorized');
+    }
+    expect(await snapshot(api.aws)).toEqual(before);
+    expect(api.fake.requests.length).toBe(requests);
   });
 
   it('answers 413 to a body over the limit, with or without a length header', async () => {

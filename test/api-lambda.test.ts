@@ -165,7 +165,8 @@ describe('handlers/api.ts (API Gateway HTTP API)', () => {
               token_use: 'access',
               scope: 'openid',
               auth_time: '1773143000',
-              exp: '1773146600',
+              // The function checks expiry as well as API Gateway: an hour from now, not from the event's time.
+              exp: String(Math.floor(Date.now() / 1000) + 3600),
               iat: '1773143000',
             },
             scopes: null,
