@@ -225,6 +225,15 @@ describe('handlers/api.ts (API Gateway HTTP API)', () => {
       [apiEvent('GET /sessions/{id}', `/sessions/${id}`, { sub: 'intruder' }), 404],
       [apiEvent('DELETE /sessions/{id}', `/sessions/${id}`, { sub: 'intruder' }), 404],
       [apiEvent('GET /sessions', '/sessions', { query: 'limit=-1' }), 400],
+      [apiEvent('GET /sessions', '/sessions', { query: 'limit=1&limit=2' }), 400],
+      // A body API Gateway passed base64-encoded keeps its bytes: Latin-1, not UTF-8.
+      [
+        {
+          ...apiEvent('POST /sessions/{id}/messages', `/sessions/${id}/messages`, { body: '{"text":"cafe"}', base64: true }),
+          body: Buffer.from('{"text":"café"}', 'latin1').toString('base64'),
+        },
+        400,
+      ],
     ];
     for (const [event, status] of cases) {
       const result = await apiHandler(event);

@@ -102,6 +102,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     c.set('owner', owner);
     await next();
   });
+  // `?limit=1&limit=2` would otherwise be read as its first value: refuse it, on every route.
+  app.use('*', async (c, next) => {
+    for (const [name, values] of Object.entries(c.req.queries())) {
+      if (values.length > 1) throw invalidField('query', name, 'given more than once');
+    }
+    await next();
+  });
 
   app.post('/sessions', async (c) => {
     const body = parse('body', createSessionBody, await readJson(c, limits.bodyLimitBytes));
@@ -227,13 +234,24 @@ function sessionId(c: Context<AppEnv>): string {
   return id;
 }
 
+/** Decodes UTF-8 strictly: bytes that are not UTF-8 are refused, never turned into U+FFFD. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
  * The request body as JSON; `{}` when there is none. Bodies over the limit were refused by
- * the body-limit middleware; the check here covers a request whose length header lied.
+ * the body-limit middleware; the check here covers a request whose length header lied. A
+ * body that is not UTF-8 is refused (400 `invalid_encoding`), not stored with U+FFFD in
+ * place of its bytes.
  */
 async function readJson(c: Context<AppEnv>, limitBytes: number): Promise<unknown> {
-  const text = await c.req.text();
-  if (Buffer.byteLength(text, 'utf8') > limitBytes) throw payloadTooLarge(limitBytes);
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  if (bytes.byteLength > limitBytes) throw payloadTooLarge(limitBytes);
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch (error) {
+    throw new RequestError(400, 'invalid_encoding', 'the request body is not valid UTF-8', { cause: error });
+  }
   if (text.trim() === '') return {};
   try {
     return JSON.parse(text) as unknown;
