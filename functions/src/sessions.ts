@@ -52,7 +52,7 @@ export interface SessionServiceDeps {
  * outage that also ended the turn) the release is tried again within the request, in case
  * the store is back: five more times over about three seconds.
  */
-export const RELEASE_RETRY_DELAYS_MS: readonly number[] = [100, 200, 400, 800, 1600];
+const RELEASE_RETRY_DELAYS_MS: readonly number[] = [100, 200, 400, 800, 1600];
 
 /** A session as listed. */
 export interface SessionSummary {
