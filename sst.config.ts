@@ -52,7 +52,8 @@ export default $config({
       primaryIndex: { hashKey: 'pk', rangeKey: 'sk' },
       globalIndexes: { byOwner: { hashKey: 'gsi1pk', rangeKey: 'gsi1sk' } },
       ttl: 'expires_at',
-      // Keys are all the TTL cleanup needs (it reads the session id from `pk`).
+      // Keys are all the TTL cleanup needs: it reads the session id from `pk`, and a session's
+      // offloaded messages (`offload/<id>/`) and exports (`exports/<id>/`) are keyed by it alone.
       stream: 'keys-only',
       transform: {
         table: (args: aws.dynamodb.TableArgs) => {
@@ -66,7 +67,8 @@ export default $config({
         { id: 'expire-exports', prefix: EXPORT_PREFIX, expiresIn: `${EXPORT_RETENTION_DAYS} days` },
         // Offloaded messages live exactly as long as their session, however long appends keep
         // it alive, so no rule expires them by age: deleteSession and the TTL cleanup remove
-        // them. This rule only moves them to cheaper storage (see transform.lifecycle).
+        // them (and a session's exports). This rule only moves them to cheaper storage (see
+        // transform.lifecycle).
         { id: 'tier-offloads', prefix: OFFLOAD_PREFIX },
       ],
       transform: {
@@ -120,8 +122,10 @@ export default $config({
       link: [table, bucket, anthropicKey, openaiKey, auth],
     });
 
-    // TTL deletes only META (the one item with `expires_at`); this purges the session's
-    // entry items and offloaded messages. Only TTL's deletions of META items reach it.
+    // TTL deletes only META (the one item with `expires_at`): an expired session's, or the
+    // tombstone a delete that did not finish left (see @panto/aws deleteSession). This purges
+    // the session's entry items, offloaded messages and exports. Only TTL's deletions of META
+    // items reach it; a finished delete removes its tombstone itself, unseen here.
     table.subscribe(
       'PantoTtlCleanup',
       {

@@ -3,8 +3,8 @@
  * and s3rver from the run's globalSetup, a FakeLLMServer as the model, HS256 tokens.
  */
 import type { AddressInfo } from 'node:net';
-import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { ScanCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { serve } from '@hono/node-server';
 import { FakeLLMServer } from '@panto/core/testing';
 import {
@@ -26,6 +26,8 @@ export interface ApiHarness {
   fake: FakeLLMServer;
   /** Internal failures the app reported (it must report none for bad requests). */
   logged: unknown[];
+  /** The outage lines the app reported (a backend unreachable or failing). */
+  outages: string[];
   token(owner: string): Promise<string>;
   /** A request as `owner` (no Authorization header when owner is null). */
   call(owner: string | null, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
@@ -34,15 +36,23 @@ export interface ApiHarness {
 
 export async function startApi(
   name: string,
-  options: { limits?: Partial<ServiceLimits>; tools?: AppDeps['tools']; provider?: string } = {},
+  options: {
+    limits?: Partial<ServiceLimits>;
+    tools?: AppDeps['tools'];
+    provider?: string;
+    /** The clients the app uses, instead of the fixtures' (to put a failing network between the app and the emulators). */
+    dynamo?: DynamoDBClient;
+    s3?: S3Client;
+  } = {},
 ): Promise<ApiHarness> {
   const aws = await localAws(name);
   const fake = await FakeLLMServer.start();
   const logged: unknown[] = [];
+  const outages: string[] = [];
   const app = createApp({
-    dynamo: aws.dynamo,
+    dynamo: options.dynamo ?? aws.dynamo,
     tableName: aws.tableName,
-    s3: aws.s3,
+    s3: options.s3 ?? aws.s3,
     bucket: aws.bucket,
     providerFactory: providerFactory({
       provider: options.provider ?? 'anthropic',
@@ -55,6 +65,7 @@ export async function startApi(
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     ...(options.tools ? { tools: options.tools } : {}),
     log: (_message, error) => logged.push(error),
+    logOutage: (message) => outages.push(message),
   });
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', resolve));
@@ -70,6 +81,7 @@ export async function startApi(
     aws,
     fake,
     logged,
+    outages,
     token,
     async call(owner, method, path, body, headers = {}) {
       const auth: Record<string, string> = owner === null ? {} : { authorization: `Bearer ${await token(owner)}` };

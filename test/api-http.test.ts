@@ -4,8 +4,10 @@
  */
 import { acquireSessionLease } from '@panto/aws';
 import { decodeSession, type Message } from '@panto/core';
+import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '@panto/functions';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSSE, snapshot, startApi, type ApiHarness } from './api-harness.js';
+import { parseSSE, snapshot, startApi, TEST_SECRET, type ApiHarness } from './api-harness.js';
 
 interface SessionJson {
   id: string;
@@ -106,6 +108,24 @@ describe('GET /sessions', () => {
     expect(second.next_cursor).toBeNull();
   });
 
+  it('refuses a query parameter given more than once with 400 naming it, on every route, and changes nothing', async () => {
+    const session = await newSession();
+    const before = await snapshot(api.aws);
+    for (const [method, path, field] of [
+      ['GET', '/sessions?limit=1&limit=2', 'limit'],
+      ['GET', '/sessions?limit=1&limit=1', 'limit'],
+      ['GET', '/sessions?limit=5&cursor=a&cursor=b', 'cursor'],
+      ['GET', '/sessions?li%6Dit=1&limit=2', 'limit'],
+      ['GET', `/sessions/${session.id}?x=1&x=2`, 'x'],
+      ['POST', '/sessions?x=1&x=2', 'x'],
+      ['DELETE', `/sessions/${session.id}?force&force`, 'force'],
+    ] as const) {
+      const error = await json<ErrorJson>(await api.call('alice', method, path, method === 'POST' ? {} : undefined), 400);
+      expect(error.error, `${method} ${path}`).toEqual({ code: 'invalid_query', message: `${field}: given more than once`, field });
+    }
+    expect(await snapshot(api.aws)).toEqual(before);
+  });
+
   it('answers a bad limit or cursor with 400 naming it', async () => {
     for (const [query, field] of [
       ['limit=0', 'limit'],
@@ -183,6 +203,30 @@ describe('POST /sessions/{id}/messages', () => {
     } finally {
       await lease.release();
     }
+  });
+
+  it('refuses a body that is not UTF-8 with 400 invalid_encoding, storing nothing and calling no model', async () => {
+    const session = await newSession();
+    const before = await snapshot(api.aws);
+    const requests = api.fake.requests.length;
+    const latin1 = (text: string): Uint8Array => Uint8Array.from(Buffer.from(text, 'latin1')); // é as the single byte 0xE9
+    for (const [path, body] of [
+      [`/sessions/${session.id}/messages`, latin1('{"text":"café"}')],
+      [`/sessions/${session.id}/messages/stream`, latin1('{"text":"café"}')],
+      ['/sessions', latin1('{"system":"Tu es un café."}')],
+      [`/sessions/${session.id}/compact`, latin1('{"instructions":"résumé"}')],
+      [`/sessions/${session.id}/messages`, Uint8Array.from([0x7b, 0x22, 0x74, 0x65, 0x78, 0x74, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d])], // a UTF-16 surrogate
+    ] as const) {
+      const response = await fetch(`${api.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${await api.token('alice')}`, 'content-type': 'application/json' },
+        body: body,
+      });
+      const error = await json<ErrorJson>(response, 400);
+      expect(error.error, path).toEqual({ code: 'invalid_encoding', message: 'the request body is not valid UTF-8' });
+    }
+    expect(await snapshot(api.aws)).toEqual(before);
+    expect(api.fake.requests.length).toBe(requests);
   });
 
   it('refuses bad bodies with 400 naming the field', async () => {
@@ -336,6 +380,32 @@ describe('refusals', () => {
     expect((await json<ErrorJson>(await api.call(null, 'GET', '/sessions'), 401)).error.code).toBe('unauthorized');
     const bad = await api.call(null, 'GET', '/sessions', undefined, { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.x' });
     expect(bad.status).toBe(401);
+  });
+
+  it('answers 401 to a validly signed token without exp on every method, and changes nothing', async () => {
+    const session = await newSession();
+    const forever = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('alice')
+      .setIssuer(LOCAL_ISSUER)
+      .setAudience(LOCAL_AUDIENCE)
+      .setIssuedAt()
+      .sign(TEST_SECRET);
+    const before = await snapshot(api.aws);
+    const requests = api.fake.requests.length;
+    for (const [method, path, body] of [
+      ['GET', '/sessions', undefined],
+      ['GET', `/sessions/${session.id}`, undefined],
+      ['POST', '/sessions', {}],
+      ['POST', `/sessions/${session.id}/messages`, { text: 'hi' }],
+      ['POST', `/sessions/${session.id}/export`, {}],
+      ['DELETE', `/sessions/${session.id}`, undefined],
+    ] as const) {
+      const error = await json<ErrorJson>(await api.call(null, method, path, body, { authorization: `Bearer ${forever}` }), 401);
+      expect(error.error.code, `${method} ${path}`).toBe('unauthorized');
+    }
+    expect(await snapshot(api.aws)).toEqual(before);
+    expect(api.fake.requests.length).toBe(requests);
   });
 
   it('answers 413 to a body over the limit, with or without a length header', async () => {

@@ -165,7 +165,8 @@ describe('handlers/api.ts (API Gateway HTTP API)', () => {
               token_use: 'access',
               scope: 'openid',
               auth_time: '1773143000',
-              exp: '1773146600',
+              // The function checks expiry as well as API Gateway: an hour from now, not from the event's time.
+              exp: String(Math.floor(Date.now() / 1000) + 3600),
               iat: '1773143000',
             },
             scopes: null,
@@ -224,6 +225,15 @@ describe('handlers/api.ts (API Gateway HTTP API)', () => {
       [apiEvent('GET /sessions/{id}', `/sessions/${id}`, { sub: 'intruder' }), 404],
       [apiEvent('DELETE /sessions/{id}', `/sessions/${id}`, { sub: 'intruder' }), 404],
       [apiEvent('GET /sessions', '/sessions', { query: 'limit=-1' }), 400],
+      [apiEvent('GET /sessions', '/sessions', { query: 'limit=1&limit=2' }), 400],
+      // A body API Gateway passed base64-encoded keeps its bytes: Latin-1, not UTF-8.
+      [
+        {
+          ...apiEvent('POST /sessions/{id}/messages', `/sessions/${id}/messages`, { body: '{"text":"cafe"}', base64: true }),
+          body: Buffer.from('{"text":"café"}', 'latin1').toString('base64'),
+        },
+        400,
+      ],
     ];
     for (const [event, status] of cases) {
       const result = await apiHandler(event);

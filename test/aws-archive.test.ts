@@ -104,7 +104,7 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
       sessionId: store.sessionId(),
       now: () => new Date('2026-03-02T08:30:00.000Z'),
     });
-    expect(exported.key).toBe(`exports/${OWNER}/${store.sessionId()}/20260302T083000.000Z.jsonl`);
+    expect(exported.key).toBe(`exports/${store.sessionId()}/20260302T083000.000Z.jsonl`);
     expect(exported.entries).toBe(batches.flat().length);
 
     // The filesystem store, given the same batches, writes the same file.
@@ -229,19 +229,31 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
     expect((await imported.loadConversation()).conversation.messages).toEqual(expected.conversation.messages);
   });
 
-  it('fails an import on a corrupt line, naming the line, and leaves no session behind', async () => {
-    const env = await aws();
-    const f = new RecordFactory('corrupt');
+  /**
+   * A session log long enough that an offloaded line and full entry items come before line
+   * 51, so they are written before it is read; its lines as bytes, without newlines.
+   */
+  async function longLog(name: string): Promise<Buffer[]> {
+    const f = new RecordFactory(name);
     const fs = await FSJSONLStore.create(dir);
-    // An offloaded line and a full entry item come before the bad line, so they are written before it is read.
     await fs.appendMessages([f.user('read it')]);
     await fs.appendMessages([f.message({ role: 'tool_result', tool_call_id: 'x', tool_name: 'read', content: 'y'.repeat(400 * 1024), is_error: false })]);
     for (let i = 0; i < 30; i++) await fs.appendMessages([f.user(`q${i}`), f.assistant(`a${i} ${'z'.repeat(20 * 1024)}`)]);
-    const lines = (await readFile(fs.getSessionFile(), 'utf8')).split('\n');
-    lines.splice(50, 0, '{"type":"message","id":"broken"');
-    const file = join(dir, 'corrupt.jsonl');
-    await writeFile(file, lines.join('\n'));
-    const sessionId = 'import-that-fails';
+    const bytes = await readFile(fs.getSessionFile());
+    const lines: Buffer[] = [];
+    for (let start = 0; start < bytes.length; ) {
+      const end = bytes.indexOf(0x0a, start);
+      lines.push(bytes.subarray(start, end));
+      start = end + 1;
+    }
+    return lines;
+  }
+
+  /** Imports `lines` from a file and expects a SessionCorruptError at `line` of it that left nothing behind. */
+  async function expectRefusedImport(env: LocalAws, name: string, lines: readonly Buffer[], line: number, reason: string | RegExp): Promise<void> {
+    const file = join(dir, `${name}.jsonl`);
+    await writeFile(file, Buffer.concat(lines.flatMap((bytes) => [bytes, Buffer.from('\n')])));
+    const sessionId = `import-${name}`;
     const dynamoCalls = countCommands(env.dynamo);
     const s3Calls = countCommands(env.s3);
     const error = await importSession({
@@ -253,8 +265,9 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
       sessionId,
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SessionCorruptError);
-    expect((error as SessionCorruptError).line).toBe(51);
+    expect((error as SessionCorruptError).line).toBe(line);
     expect((error as SessionCorruptError).source).toBe(file);
+    expect((error as SessionCorruptError).message).toMatch(reason);
     // Something was written before the bad line was read — and removed again.
     expect(dynamoCalls.get('PutItemCommand')).toBeGreaterThanOrEqual(2);
     expect(s3Calls.get('PutObjectCommand')).toBe(1);
@@ -268,6 +281,33 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
     expect(objects.KeyCount ?? 0).toBe(0);
     const listed = await listSessions({ client: env.dynamo, tableName: env.tableName, owner: OWNER, limit: 100 });
     expect(listed.sessions.map((session) => session.id)).not.toContain(sessionId);
+  }
+
+  it('fails an import on a corrupt line, naming the line, and leaves no session behind', async () => {
+    const env = await aws();
+    const lines = await longLog('corrupt');
+    lines.splice(50, 0, Buffer.from('{"type":"message","id":"broken"'));
+    await expectRefusedImport(env, 'corrupt', lines, 51, 'not valid JSON');
+  });
+
+  it('refuses a line that is not UTF-8 rather than import U+FFFD in place of its bytes, naming the line, and leaves no session behind', async () => {
+    const env = await aws();
+    const lines = await longLog('latin1');
+    // Line 53 (an assistant's answer) is a whole, valid entry but for one byte: an é in Latin-1 (0xE9), not UTF-8.
+    const line = Buffer.from(lines[52]!);
+    const at = line.indexOf('zzz');
+    expect(at).toBeGreaterThan(0);
+    line[at] = 0xe9;
+    lines[52] = line;
+    await expectRefusedImport(env, 'latin1', lines, 53, 'not valid UTF-8');
+  });
+
+  it('refuses an entry whose id is not an id, naming the line, and leaves no session behind', async () => {
+    const env = await aws();
+    const lines = await longLog('bad-id');
+    const entry = JSON.parse(lines[51]!.toString('utf8')) as { id: string };
+    lines[51] = Buffer.from(lines[51]!.toString('utf8').replace(`"id":"${entry.id}"`, '"id":"../../etc/passwd"'));
+    await expectRefusedImport(env, 'bad-id', lines, 52, /entry id "\.\.\/\.\.\/etc\/passwd" is not an id/);
   });
 
   it('refuses to import a message over the item limit without an S3 bucket, leaving nothing behind', async () => {

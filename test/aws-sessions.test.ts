@@ -1,17 +1,20 @@
-import { QueryCommand } from '@aws-sdk/client-dynamodb';
+import { GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import {
   acquireSessionLease,
   deleteSession,
   DynamoStore,
+  exportSession,
   InvalidCursorError,
   listSessions,
   SessionBusyError,
+  SessionExistsError,
   SessionNotFoundError,
+  TOMBSTONE_TTL_SECONDS,
 } from '@panto/aws';
 import { RecordFactory } from '@panto/core/testing';
 import { describe, expect, it } from 'vitest';
-import { localAws, once } from './setup/aws-fixtures.js';
+import { dynamoFailingOn, localAws, once, type LocalAws } from './setup/aws-fixtures.js';
 
 const aws = once(() => localAws('sessions'));
 
@@ -100,6 +103,93 @@ describe('deleteSession on DynamoDB Local', () => {
     await expect(deleteSession({ client: dynamo, tableName, owner, sessionId })).rejects.toBeInstanceOf(SessionNotFoundError);
     // The failed append did not bring a META item back.
     expect((await listSessions({ client: dynamo, tableName, owner })).sessions).toEqual([]);
+  });
+});
+
+/** The sort keys of a session's partition. */
+async function partitionSks({ dynamo, tableName }: LocalAws, sessionId: string): Promise<string[]> {
+  const page = await dynamo.send(
+    new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: `SESSION#${sessionId}` } }, ConsistentRead: true }),
+  );
+  return (page.Items ?? []).map((item) => item.sk?.S ?? '?');
+}
+
+/** The keys of the bucket's objects under `prefix`. */
+async function objectKeys({ s3, bucket }: LocalAws, prefix: string): Promise<string[]> {
+  const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
+  return (page.Contents ?? []).map((object) => object.Key ?? '?');
+}
+
+describe('deleteSession: the tombstone', () => {
+  const BIG = 'x'.repeat(400_000); // over an item's 350 KB of text: offloaded to S3
+
+  it('leaves a session whose delete crashed after the tombstone gone for every reader and writer; a repeated delete finishes it', async () => {
+    const local = await aws();
+    const { dynamo, tableName, s3, bucket } = local;
+    const location = { client: s3, bucket };
+    const owner = 'tombstoner';
+    const f = new RecordFactory('tomb');
+    const store = await DynamoStore.create({ client: dynamo, tableName, owner, s3: location });
+    await store.appendMessages([f.user('hi'), f.assistant(BIG)]);
+    const sessionId = store.sessionId();
+    await exportSession({ dynamo, tableName, s3, bucket, owner, sessionId });
+    expect(await objectKeys(local, `offload/${sessionId}/`)).toHaveLength(1);
+    expect(await objectKeys(local, `exports/${sessionId}/`)).toHaveLength(1);
+
+    const at = new Date('2026-09-01T10:00:00.000Z');
+    const crashing = dynamoFailingOn('QueryCommand'); // dies right after the tombstone, before reading the partition
+    await expect(deleteSession({ client: crashing, tableName, owner, sessionId, s3: location, exports: location, clock: () => at })).rejects.toThrow(
+      'crashed before QueryCommand',
+    );
+
+    const { Item: tombstone } = await dynamo.send(
+      new GetItemCommand({ TableName: tableName, Key: { pk: { S: `SESSION#${sessionId}` }, sk: { S: 'META' } }, ConsistentRead: true }),
+    );
+    expect(tombstone).toMatchObject({
+      owner: { S: owner },
+      deleted_at: { S: '2026-09-01T10:00:00.000Z' },
+      expires_at: { N: String(at.getTime() / 1000 + TOMBSTONE_TTL_SECONDS) },
+    });
+    expect(tombstone?.gsi1pk).toBeUndefined();
+    expect(tombstone?.gsi1sk).toBeUndefined();
+
+    // Gone, for every reader and writer.
+    expect((await listSessions({ client: dynamo, tableName, owner })).sessions.map((session) => session.id)).not.toContain(sessionId);
+    await expect(DynamoStore.open({ client: dynamo, tableName, owner, sessionId, s3: location })).rejects.toBeInstanceOf(SessionNotFoundError);
+    await expect(store.loadConversation()).rejects.toBeInstanceOf(SessionNotFoundError);
+    await expect(acquireSessionLease({ client: dynamo, tableName, owner, sessionId, leaseMs: 1000 })).rejects.toBeInstanceOf(SessionNotFoundError);
+    await expect(exportSession({ dynamo, tableName, s3, bucket, owner, sessionId })).rejects.toBeInstanceOf(SessionNotFoundError);
+    await expect(DynamoStore.create({ client: dynamo, tableName, owner, sessionId })).rejects.toBeInstanceOf(SessionExistsError);
+    // A late append is refused, and takes back the text it offloaded first.
+    const items = await partitionSks(local, sessionId);
+    await expect(store.appendMessages([f.user('late'), f.assistant(`${BIG}!`)])).rejects.toBeInstanceOf(SessionNotFoundError);
+    expect(await partitionSks(local, sessionId)).toEqual(items);
+    expect(await objectKeys(local, `offload/${sessionId}/`)).toHaveLength(1);
+    // Another owner can neither finish it nor learn that it exists.
+    await expect(deleteSession({ client: dynamo, tableName, owner: 'intruder', sessionId, s3: location, exports: location })).rejects.toBeInstanceOf(
+      SessionNotFoundError,
+    );
+
+    await deleteSession({ client: dynamo, tableName, owner, sessionId, s3: location, exports: location });
+    expect(await partitionSks(local, sessionId)).toEqual([]);
+    expect(await objectKeys(local, `offload/${sessionId}/`)).toEqual([]);
+    expect(await objectKeys(local, `exports/${sessionId}/`)).toEqual([]);
+    await expect(deleteSession({ client: dynamo, tableName, owner, sessionId, s3: location, exports: location })).rejects.toBeInstanceOf(
+      SessionNotFoundError,
+    );
+  });
+
+  it('deletes the texts an append offloaded just before its transaction found the session deleted', async () => {
+    const local = await aws();
+    const { dynamo, tableName, s3, bucket } = local;
+    const location = { client: s3, bucket };
+    const store = await DynamoStore.create({ client: dynamo, tableName, owner: 'late-writer', s3: location });
+    const sessionId = store.sessionId();
+    await deleteSession({ client: dynamo, tableName, owner: 'late-writer', sessionId, s3: location, exports: location });
+    const f = new RecordFactory('late');
+    await expect(store.appendMessages([f.user('too late'), f.assistant(BIG)])).rejects.toBeInstanceOf(SessionNotFoundError);
+    expect(await objectKeys(local, `offload/${sessionId}/`)).toEqual([]);
+    expect(await partitionSks(local, sessionId)).toEqual([]);
   });
 });
 

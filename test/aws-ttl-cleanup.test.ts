@@ -4,11 +4,11 @@
  */
 import { DeleteItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
-import { DynamoStore, OffloadRequiredError, purgeSessionItems } from '@panto/aws';
+import { deleteSession, DynamoStore, exportSession, OffloadRequiredError, purgeSessionItems } from '@panto/aws';
 import { RecordFactory } from '@panto/core/testing';
 import { ttlCleanupHandler } from '@panto/functions';
 import { describe, expect, it } from 'vitest';
-import { localAws, once, type LocalAws } from './setup/aws-fixtures.js';
+import { dynamoFailingOn, localAws, once, type LocalAws } from './setup/aws-fixtures.js';
 
 const aws = once(() => localAws('ttl-cleanup'));
 
@@ -37,6 +37,24 @@ async function partitionSks({ dynamo, tableName }: LocalAws, sessionId: string):
 async function offloadKeys({ s3, bucket }: LocalAws, sessionId: string): Promise<string[]> {
   const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `offload/${sessionId}/` }));
   return (page.Contents ?? []).map((object) => object.Key ?? '?');
+}
+
+async function exportKeys({ s3, bucket }: LocalAws, sessionId: string): Promise<string[]> {
+  const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `exports/${sessionId}/` }));
+  return (page.Contents ?? []).map((object) => object.Key ?? '?');
+}
+
+/** A session with an offloaded message and an export, whose delete crashed right after the tombstone. */
+async function halfDeleted(local: LocalAws): Promise<string> {
+  const { dynamo, tableName, s3, bucket } = local;
+  const sessionId = await sessionWithOffload(local);
+  await exportSession({ dynamo, tableName, s3, bucket, owner: 'expiring', sessionId });
+  const location = { client: s3, bucket };
+  await expect(
+    deleteSession({ client: dynamoFailingOn('QueryCommand'), tableName, owner: 'expiring', sessionId, s3: location, exports: location }),
+  ).rejects.toThrow('crashed before QueryCommand');
+  expect(await exportKeys(local, sessionId)).toHaveLength(1);
+  return sessionId;
 }
 
 describe('purgeSessionItems on DynamoDB Local and s3rver', () => {
@@ -77,6 +95,22 @@ describe('purgeSessionItems on DynamoDB Local and s3rver', () => {
     expect(await offloadKeys(local, sessionId)).toHaveLength(1);
   });
 
+  it('finishes a delete that crashed after its tombstone: items, tombstone, offloaded texts and exports', async () => {
+    const local = await aws();
+    const { dynamo, tableName, s3, bucket } = local;
+    const sessionId = await halfDeleted(local);
+    const location = { client: s3, bucket };
+    const items = (await partitionSks(local, sessionId)).filter((sk) => sk !== 'META');
+    expect(await purgeSessionItems({ client: dynamo, tableName, sessionId, s3: location, exports: location })).toEqual({
+      purged: true,
+      items: items.length,
+      offloads: 1,
+    });
+    expect(await partitionSks(local, sessionId)).toEqual([]);
+    expect(await offloadKeys(local, sessionId)).toEqual([]);
+    expect(await exportKeys(local, sessionId)).toEqual([]);
+  });
+
   it('refuses with OffloadRequiredError, deleting nothing, when items point at S3 and no S3 location is given', async () => {
     const local = await aws();
     const { dynamo, tableName } = local;
@@ -109,5 +143,29 @@ describe('ttlCleanupHandler on DynamoDB Local and s3rver', () => {
     expect(await partitionSks(local, expired)).toEqual([]);
     expect(await offloadKeys(local, expired)).toEqual([]);
     expect((await partitionSks(local, userDeleted)).length).toBeGreaterThan(0);
+  });
+
+  it('purges everything of a session once TTL removes the tombstone a crashed delete left, exports included', async () => {
+    const local = await aws();
+    const { dynamo, tableName, s3, bucket } = local;
+    const sessionId = await halfDeleted(local);
+    await expire(local, sessionId); // TTL deletes the tombstone (expires_at passed)
+    const location = { client: s3, bucket };
+    const handler = ttlCleanupHandler({
+      purge: (id) => purgeSessionItems({ client: dynamo, tableName, sessionId: id, s3: location, exports: location }),
+    });
+    const result = await handler({
+      Records: [
+        {
+          eventName: 'REMOVE',
+          userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' },
+          dynamodb: { Keys: { pk: { S: `SESSION#${sessionId}` }, sk: { S: 'META' } }, SequenceNumber: '1' },
+        },
+      ],
+    });
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(await partitionSks(local, sessionId)).toEqual([]);
+    expect(await offloadKeys(local, sessionId)).toEqual([]);
+    expect(await exportKeys(local, sessionId)).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { createApp, DEFAULT_LIMITS, hs256Verifier } from '@panto/functions';
+import { createApp, DEFAULT_LIMITS, hs256Verifier, ttlExpiredSessionId, type DynamoDBStreamRecord } from '@panto/functions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -142,6 +142,15 @@ function linksOf(fn: Resource): Resource[] {
   });
 }
 
+/** Whether a stream record passes a Lambda event filter pattern (the part of its syntax the config uses: lists of values). */
+function passes(pattern: unknown, value: unknown): boolean {
+  if (Array.isArray(pattern)) return pattern.includes(value);
+  if (typeof pattern !== 'object' || pattern === null) return false;
+  return Object.entries(pattern).every(([key, inner]) =>
+    passes(inner, typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined),
+  );
+}
+
 /** Imports a handler in a fresh Node process whose environment holds only `links`, as SST would set it. */
 async function importHandler(handler: string, links: readonly Resource[]): Promise<{ ok: boolean; output: string }> {
   const dot = handler.lastIndexOf('.');
@@ -256,6 +265,21 @@ describe('sst.config.ts', () => {
     const mappingArgs: Args = {};
     (subscription?.args.transform as { eventSourceMapping: (args: Args) => void }).eventSourceMapping(mappingArgs);
     expect(mappingArgs.functionResponseTypes).toEqual(['ReportBatchItemFailures']);
+
+    // What a keys-only stream carries when TTL removes a tombstone a crashed delete left: the
+    // filter lets it through and the handler finds the session in it. A finished delete's own
+    // removal of its tombstone (no userIdentity) and entry items never reach the handler.
+    const keys = (sk: string) => ({ pk: { S: 'SESSION#0190a1b2-0000-7000-8000-000000000001' }, sk: { S: sk } });
+    const ttlRemoval: DynamoDBStreamRecord = {
+      eventName: 'REMOVE',
+      userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' },
+      dynamodb: { Keys: keys('META'), SequenceNumber: '1' },
+    };
+    const [filter] = subscription?.args.filters as unknown[];
+    expect(passes(filter, ttlRemoval)).toBe(true);
+    expect(ttlExpiredSessionId(ttlRemoval)).toBe('0190a1b2-0000-7000-8000-000000000001');
+    expect(passes(filter, { eventName: 'REMOVE', dynamodb: { Keys: keys('META') } })).toBe(false);
+    expect(passes(filter, { ...ttlRemoval, dynamodb: { Keys: keys('E#000000000000') } })).toBe(false);
   });
 
   it('keys the table as @panto/aws expects, with its GSI, TTL and point-in-time recovery', () => {

@@ -13,7 +13,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import type { AuthVerifier } from './auth.js';
 import type { ServiceLimits } from './config.js';
-import { invalidField, payloadTooLarge, RequestError, routeNotFound, toHttpError, type HttpError } from './errors.js';
+import { invalidField, payloadTooLarge, RequestError, routeNotFound, toHttpError, type ErrorBody, type HttpError } from './errors.js';
 import type { ProviderFactory } from './providers.js';
 import { compactBody, createSessionBody, exportBody, listQuery, messageBody, parse } from './schemas.js';
 import { SessionService, type SessionSummary, type TurnOutcome } from './sessions.js';
@@ -33,8 +33,14 @@ export interface AppDeps {
   tools?: () => ToolRegistry;
   /** Sessions expire this long after their last write; never when absent. */
   sessionTtlSeconds?: number;
-  /** Where internal failures are reported; `console.error` when absent. Must not throw. */
+  /** Where internal failures (defects) are reported, with their cause; `console.error` when absent. Must not throw. */
   log?: (message: string, error: unknown) => void;
+  /**
+   * Where backend outages (DynamoDB or S3 unreachable, timing out, failing with 5xx, or
+   * throttling) are reported: one short line each, no stack; `console.warn` when absent.
+   * Must not throw.
+   */
+  logOutage?: (message: string) => void;
 }
 
 /** What the app reads from its runtime: the Lambda event, when there is one. */
@@ -52,6 +58,12 @@ export interface AppEnv {
  */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const log = deps.log ?? ((message: string, error: unknown) => console.error(`panto: ${message}`, error));
+  const logOutage = deps.logOutage ?? ((message: string) => console.warn(`panto: ${message}`));
+  /** Logs a failure as what it is: an outage in one line, a defect with its cause, a refusal not at all. */
+  const report = (failure: HttpError, what: string, error: unknown): void => {
+    if (failure.outage !== null) logOutage(`${what}: backend unavailable: ${failure.outage}`);
+    else if (failure.internal) log(`${what} failed`, error);
+  };
   const { limits } = deps;
   const sessions = new SessionService({
     dynamo: deps.dynamo,
@@ -61,15 +73,16 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     providerFactory: deps.providerFactory,
     tools: deps.tools ?? serviceTools,
     log,
+    logOutage,
     ...(deps.sessionTtlSeconds === undefined ? {} : { sessionTtlSeconds: deps.sessionTtlSeconds }),
   });
 
   const app = new Hono<AppEnv>();
 
   app.onError((error, c) => {
-    const { status, body, internal } = toHttpError(error);
-    if (internal) log(`${c.req.method} ${c.req.path} failed`, error);
-    return c.json(body, status);
+    const failure = toHttpError(error);
+    report(failure, `${c.req.method} ${c.req.path}`, error);
+    return c.json(failure.body, failure.status, retryAfter(failure));
   });
   app.notFound(() => {
     throw routeNotFound();
@@ -87,6 +100,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use('*', async (c, next) => {
     const { owner } = await deps.verifier({ authorization: c.req.header('authorization'), lambdaEvent: c.env?.event });
     c.set('owner', owner);
+    await next();
+  });
+  // `?limit=1&limit=2` would otherwise be read as its first value: refuse it, on every route.
+  app.use('*', async (c, next) => {
+    for (const [name, values] of Object.entries(c.req.queries())) {
+      if (values.length > 1) throw invalidField('query', name, 'given more than once');
+    }
     await next();
   });
 
@@ -140,7 +160,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     });
     const summary = turnJson(outcome, deadline);
     const failure = stepFailure(outcome.step);
-    return failure ? c.json({ ...failure.body, ...summary }, failure.status) : c.json(summary);
+    return failure ? c.json({ ...failure.body, ...summary }, failure.status, retryAfter(failure)) : c.json(summary);
   });
 
   app.post('/sessions/:id/messages/stream', async (c) => {
@@ -169,11 +189,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
         });
         const { messages: _messages, ...end } = turnJson(outcome, deadline);
         const failure = stepFailure(outcome.step);
-        send('end', failure ? { ...end, status: failure.status, error: failure.body.error } : end);
+        send('end', failure ? { ...end, ...endFailure(failure) } : end);
       } catch (error) {
         const failure = toHttpError(error);
-        if (failure.internal) log(`streamed turn on ${id} failed`, error);
-        send('end', { incomplete: true, status: failure.status, error: failure.body.error });
+        report(failure, `streamed turn on ${id}`, error);
+        send('end', { incomplete: true, ...endFailure(failure) });
       } finally {
         await lock.release();
         await writes;
@@ -214,13 +234,24 @@ function sessionId(c: Context<AppEnv>): string {
   return id;
 }
 
+/** Decodes UTF-8 strictly: bytes that are not UTF-8 are refused, never turned into U+FFFD. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
  * The request body as JSON; `{}` when there is none. Bodies over the limit were refused by
- * the body-limit middleware; the check here covers a request whose length header lied.
+ * the body-limit middleware; the check here covers a request whose length header lied. A
+ * body that is not UTF-8 is refused (400 `invalid_encoding`), not stored with U+FFFD in
+ * place of its bytes.
  */
 async function readJson(c: Context<AppEnv>, limitBytes: number): Promise<unknown> {
-  const text = await c.req.text();
-  if (Buffer.byteLength(text, 'utf8') > limitBytes) throw payloadTooLarge(limitBytes);
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  if (bytes.byteLength > limitBytes) throw payloadTooLarge(limitBytes);
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch (error) {
+    throw new RequestError(400, 'invalid_encoding', 'the request body is not valid UTF-8', { cause: error });
+  }
   if (text.trim() === '') return {};
   try {
     return JSON.parse(text) as unknown;
@@ -244,6 +275,20 @@ function sessionJson({ metadata, activeModel }: SessionSummary): {
     active_model: activeModel,
     title: metadata.title,
     entry_count: metadata.entryCount,
+  };
+}
+
+/** The `Retry-After` header a failure answers with (every 503 has one). */
+function retryAfter(failure: HttpError): Record<string, string> {
+  return failure.retryAfterSeconds === null ? {} : { 'retry-after': String(failure.retryAfterSeconds) };
+}
+
+/** What a streamed turn's `end` event says of a failure: what the synchronous route would answer. */
+function endFailure(failure: HttpError): { status: number; error: ErrorBody['error']; retry_after?: number } {
+  return {
+    status: failure.status,
+    error: failure.body.error,
+    ...(failure.retryAfterSeconds === null ? {} : { retry_after: failure.retryAfterSeconds }),
   };
 }
 

@@ -86,19 +86,49 @@ describe('hs256Verifier (local stack)', () => {
     for (const token of [otherIssuer, otherAudience, noSub]) expectUnauthorized(await rejection(verifier, `Bearer ${token}`));
   });
 
+  it('rejects a validly signed token without exp, which would never expire', async () => {
+    const forever = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('alice')
+      .setIssuer(LOCAL_ISSUER)
+      .setAudience(LOCAL_AUDIENCE)
+      .setIssuedAt()
+      .sign(SECRET);
+    expectUnauthorized(await rejection(verifier, `Bearer ${forever}`));
+  });
+
   it('refuses to sign for an empty owner', async () => {
     await expect(signLocalToken(SECRET, '')).rejects.toThrow(RangeError);
   });
 });
 
 describe('apiGatewayVerifier', () => {
-  const verifier = apiGatewayVerifier();
+  const NOW = Date.parse('2026-03-10T12:00:00.000Z');
+  const verifier = apiGatewayVerifier({ now: () => NOW });
   const event = (claims: unknown): unknown => ({ requestContext: { authorizer: { jwt: { claims, scopes: null } } } });
+  /** An hour after NOW, as API Gateway passes it: a string. */
+  const exp = String(NOW / 1000 + 3600);
 
   it("returns the sub of the authorizer's claims", async () => {
-    await expect(verifier({ authorization: undefined, lambdaEvent: event({ sub: 'user-1', iss: 'x' }) })).resolves.toEqual({
+    await expect(verifier({ authorization: undefined, lambdaEvent: event({ sub: 'user-1', iss: 'x', exp }) })).resolves.toEqual({
       owner: 'user-1',
     });
+    await expect(verifier({ authorization: undefined, lambdaEvent: event({ sub: 'user-2', exp: NOW / 1000 + 1 }) })).resolves.toEqual({
+      owner: 'user-2',
+    });
+  });
+
+  it('rejects claims without exp, with an exp that is not a time, or one that has passed', async () => {
+    for (const claims of [
+      { sub: 'user-1' },
+      { sub: 'user-1', exp: '' },
+      { sub: 'user-1', exp: 'tomorrow' },
+      { sub: 'user-1', exp: null },
+      { sub: 'user-1', exp: String(NOW / 1000) },
+      { sub: 'user-1', exp: String(NOW / 1000 - 60) },
+    ]) {
+      expectUnauthorized(await rejection(verifier, undefined, event(claims)));
+    }
   });
 
   it('rejects an event without claims, even with a token that would verify elsewhere', async () => {
@@ -108,7 +138,7 @@ describe('apiGatewayVerifier', () => {
   });
 
   it('rejects claims without a usable sub', async () => {
-    for (const claims of [{}, { sub: '' }, { sub: 42 }, { sub: 'a\nb' }, { sub: 'x'.repeat(257) }]) {
+    for (const claims of [{ exp }, { sub: '', exp }, { sub: 42, exp }, { sub: 'a\nb', exp }, { sub: 'x'.repeat(257), exp }]) {
       expectUnauthorized(await rejection(verifier, undefined, event(claims)));
     }
   });
@@ -172,6 +202,13 @@ describe('jwksVerifier (streaming function URL)', () => {
     for (const token of [otherAudience, otherIssuer, unknownKey, confused]) {
       expectUnauthorized(await rejection(verifier, `Bearer ${token}`));
     }
+  });
+
+  it('rejects a validly signed token without exp, or without sub', async () => {
+    const verifier = jwksVerifier({ issuer, audience, jwksUrl });
+    const forever = await new SignJWT({ sub: 'u', aud: audience }).setProtectedHeader({ alg: 'RS256', kid: 'key-1' }).setIssuer(issuer).sign(privateKey);
+    const nobody = await sign({ aud: audience });
+    for (const token of [forever, nobody]) expectUnauthorized(await rejection(verifier, `Bearer ${token}`));
   });
 
   it('trusts no authorizer claims in the event: the token alone decides', async () => {

@@ -41,24 +41,36 @@ export const LOCAL_AUDIENCE = 'panto';
 const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
 /**
+ * Claims every token must carry. jose checks `exp` only when it is present: a validly signed
+ * token without one would never expire. `sub` names the owner.
+ */
+const REQUIRED_CLAIMS = ['exp', 'sub'];
+
+/**
  * Trusts the claims API Gateway's JWT authorizer verified and put in
  * `requestContext.authorizer.jwt.claims`. Only for functions that API Gateway alone invokes.
+ * Still requires what every verifier requires: an `exp` in the future (API Gateway passes
+ * claims as strings: `"exp": "1773146600"`) and a usable `sub`.
  *
  * @example
  * export const handler = handle(createApp({ ...deps, verifier: apiGatewayVerifier() }));
  */
-export function apiGatewayVerifier(): AuthVerifier {
+export function apiGatewayVerifier(options: { now?: () => number } = {}): AuthVerifier {
+  const now = options.now ?? Date.now;
   return async ({ lambdaEvent }) => {
     const claims = path(lambdaEvent, ['requestContext', 'authorizer', 'jwt', 'claims']);
     if (claims === undefined) throw unauthorized('the event carries no JWT authorizer claims');
+    const expiresAt = numericDate(path(claims, ['exp']));
+    if (expiresAt === undefined) throw unauthorized('the claims carry no usable exp');
+    if (expiresAt * 1000 <= now()) throw unauthorized('the token has expired');
     return principal(path(claims, ['sub']));
   };
 }
 
 /**
  * Verifies the bearer token against the issuer's JWKS, as API Gateway's JWT authorizer
- * would: signature, `iss`, expiry, and the audience in `aud` or (Cognito access tokens)
- * `client_id`. The key set is fetched once and cached across requests.
+ * would: signature, `iss`, expiry (`exp` required), `sub`, and the audience in `aud` or
+ * (Cognito access tokens) `client_id`. The key set is fetched once and cached across requests.
  */
 export function jwksVerifier(settings: IssuerSettings): AuthVerifier {
   const keys = createRemoteJWKSet(new URL(settings.jwksUrl));
@@ -66,7 +78,11 @@ export function jwksVerifier(settings: IssuerSettings): AuthVerifier {
     const token = bearer(authorization);
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, keys, { issuer: settings.issuer, algorithms: ASYMMETRIC_ALGORITHMS }));
+      ({ payload } = await jwtVerify(token, keys, {
+        issuer: settings.issuer,
+        algorithms: ASYMMETRIC_ALGORITHMS,
+        requiredClaims: REQUIRED_CLAIMS,
+      }));
     } catch (error) {
       throw rejected(error);
     }
@@ -78,7 +94,7 @@ export function jwksVerifier(settings: IssuerSettings): AuthVerifier {
   };
 }
 
-/** Verifies HS256 tokens signed with the local stack's secret (see {@link signLocalToken}). */
+/** Verifies HS256 tokens signed with the local stack's secret (see {@link signLocalToken}); `exp` and `sub` required. */
 export function hs256Verifier(secret: Uint8Array): AuthVerifier {
   return async ({ authorization }) => {
     const token = bearer(authorization);
@@ -87,6 +103,7 @@ export function hs256Verifier(secret: Uint8Array): AuthVerifier {
         algorithms: ['HS256'],
         issuer: LOCAL_ISSUER,
         audience: LOCAL_AUDIENCE,
+        requiredClaims: REQUIRED_CLAIMS,
       });
       return principal(payload.sub);
     } catch (error) {
@@ -147,6 +164,12 @@ function isOwner(sub: unknown): sub is string {
 function principal(sub: unknown): Principal {
   if (!isOwner(sub)) throw unauthorized('the token has no usable sub');
   return { owner: sub };
+}
+
+/** A JWT NumericDate (seconds since the epoch) given as a number or a decimal string; else undefined. */
+function numericDate(value: unknown): number | undefined {
+  const seconds = typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+  return typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : undefined;
 }
 
 function bearer(authorization: string | undefined): string {

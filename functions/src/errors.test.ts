@@ -1,8 +1,53 @@
+import {
+  ConditionalCheckFailedException,
+  DynamoDBClient,
+  DynamoDBServiceException,
+  GetItemCommand,
+  InternalServerError,
+  ProvisionedThroughputExceededException,
+} from '@aws-sdk/client-dynamodb';
+import { GetObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { InvalidCursorError, SessionBusyError } from '@panto/aws';
 import { AbortedError, InvalidSessionIdError, ProviderError, SessionConflictError, SessionNotFoundError } from '@panto/core';
+import { mockClient } from 'aws-sdk-client-mock';
 import { HTTPException } from 'hono/http-exception';
 import { describe, expect, it } from 'vitest';
-import { invalidField, NothingToCompactError, payloadTooLarge, toHttpError, unauthorized } from './errors.js';
+import {
+  invalidField,
+  NothingToCompactError,
+  OUTAGE_RETRY_AFTER_SECONDS,
+  payloadTooLarge,
+  THROTTLED_RETRY_AFTER_SECONDS,
+  toHttpError,
+  unauthorized,
+} from './errors.js';
+
+const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' };
+const $metadata = (httpStatusCode?: number) => ({ ...(httpStatusCode === undefined ? {} : { httpStatusCode }), attempts: 3, totalRetryDelay: 120 });
+
+/** What `send` rejects with when the mocked client fails with `error`: the error as the SDK hands it to the caller. */
+async function fromDynamo(error: Error): Promise<unknown> {
+  const client = new DynamoDBClient({ region: 'us-east-1', credentials });
+  mockClient(client).on(GetItemCommand).rejects(error);
+  return client.send(new GetItemCommand({ TableName: 't', Key: {} })).then(
+    () => 'resolved',
+    (rejected: unknown) => rejected,
+  );
+}
+
+async function fromS3(error: Error): Promise<unknown> {
+  const client = new S3Client({ region: 'us-east-1', credentials });
+  mockClient(client).on(GetObjectCommand).rejects(error);
+  return client.send(new GetObjectCommand({ Bucket: 'b', Key: 'k' })).then(
+    () => 'resolved',
+    (rejected: unknown) => rejected,
+  );
+}
+
+/** A Node network error as the SDK's HTTP handler rejects with it (its code, plus the SDK's `$metadata`). */
+function networkError(code: string, message = `connect ${code} 127.0.0.1:8000`): Error {
+  return Object.assign(new Error(message), { code, $metadata: $metadata() });
+}
 
 describe('toHttpError', () => {
   it.each([
@@ -16,6 +61,7 @@ describe('toHttpError', () => {
     ['a provider failure', new ProviderError('anthropic', 'overloaded', { status: 529 }), 502, 'provider_error'],
     ['a deadline', new AbortedError('the step was aborted'), 504, 'deadline_exceeded'],
     ['throttling', Object.assign(new Error('slow down'), { name: 'ThrottlingException' }), 503, 'service_unavailable'],
+    ['an outage (connection refused)', networkError('ECONNREFUSED'), 503, 'unavailable'],
     ["hono's own exception", new HTTPException(413), 413, 'payload_too_large'],
     ['anything else', new TypeError('x is undefined'), 500, 'internal_error'],
   ])('maps %s to %i', (_what, error, status, code) => {
@@ -43,5 +89,63 @@ describe('toHttpError', () => {
     });
     expect(toHttpError(new ProviderError('openai', 'down')).internal).toBe(false);
     expect(toHttpError(new Error('boom')).internal).toBe(true);
+  });
+});
+
+describe('toHttpError: a backend outage is a 503 with Retry-After, not a defect', () => {
+  it.each([
+    ['DynamoDB InternalServerError', () => fromDynamo(new InternalServerError({ message: 'internal', $metadata: $metadata(500) }))],
+    [
+      'a DynamoDB 5xx the SDK could not name',
+      () => fromDynamo(new DynamoDBServiceException({ name: 'Unknown', $fault: 'client', message: 'UnknownError', $metadata: $metadata(502) })),
+    ],
+    [
+      'a server fault',
+      () => fromDynamo(new DynamoDBServiceException({ name: 'ServiceUnavailable', $fault: 'server', message: 'unavailable', $metadata: $metadata() })),
+    ],
+    ['S3 InternalError', () => fromS3(new S3ServiceException({ name: 'InternalError', $fault: 'server', message: 'We encountered an internal error', $metadata: $metadata(500) }))],
+    ['S3 RequestTimeout (a 400 that means the connection stalled)', () => fromS3(new S3ServiceException({ name: 'RequestTimeout', $fault: 'client', message: 'timeout', $metadata: $metadata(400) }))],
+    ["the SDK's own TimeoutError", () => fromDynamo(Object.assign(new Error('Connection timed out after 1000 ms'), { name: 'TimeoutError', $metadata: $metadata() }))],
+    ['connection refused', () => fromDynamo(networkError('ECONNREFUSED'))],
+    ['connection reset', () => fromDynamo(networkError('ECONNRESET', 'socket hang up'))],
+    ['a timed-out connect', () => fromS3(networkError('ETIMEDOUT'))],
+    ['a broken pipe', () => fromS3(networkError('EPIPE', 'write EPIPE'))],
+    ['an unknown host', () => fromDynamo(networkError('ENOTFOUND', 'getaddrinfo ENOTFOUND dynamodb.example'))],
+    ['a DNS failure', () => fromDynamo(networkError('EAI_AGAIN', 'getaddrinfo EAI_AGAIN dynamodb.example'))],
+    ['a socket hang up without a code', () => fromDynamo(Object.assign(new Error('socket hang up'), { $metadata: $metadata() }))],
+    ['every address refused (AggregateError)', async () => new AggregateError([networkError('ECONNREFUSED'), networkError('ECONNREFUSED')], 'connect failed')],
+    ['a network error as the cause of another', async () => new TypeError('fetch failed', { cause: networkError('ECONNREFUSED') })],
+  ])('maps %s to 503 unavailable, Retry-After and an outage line', async (_what, make) => {
+    const mapped = toHttpError(await make());
+    expect(mapped.status).toBe(503);
+    expect(mapped.body).toEqual({ error: { code: 'unavailable', message: 'the session store is unavailable; retry later' } });
+    expect(mapped.retryAfterSeconds).toBe(OUTAGE_RETRY_AFTER_SECONDS);
+    expect(mapped.internal).toBe(false);
+    expect(mapped.outage).toEqual(expect.any(String));
+  });
+
+  it('names what failed in the outage line', async () => {
+    expect(toHttpError(await fromDynamo(networkError('ECONNREFUSED'))).outage).toBe('ECONNREFUSED');
+    expect(toHttpError(await fromDynamo(new InternalServerError({ message: 'x', $metadata: $metadata(500) }))).outage).toBe('InternalServerError');
+    expect(
+      toHttpError(await fromDynamo(new DynamoDBServiceException({ name: 'Unknown', $fault: 'client', message: 'x', $metadata: $metadata(502) }))).outage,
+    ).toBe('Unknown (HTTP 502)');
+  });
+
+  it('maps throttling to 503 service_unavailable with a shorter Retry-After', async () => {
+    const mapped = toHttpError(await fromDynamo(new ProvisionedThroughputExceededException({ message: 'slow', $metadata: $metadata(400) })));
+    expect(mapped).toMatchObject({ status: 503, retryAfterSeconds: THROTTLED_RETRY_AFTER_SECONDS, internal: false });
+    expect(mapped.body.error.code).toBe('service_unavailable');
+  });
+
+  it.each([
+    ['a ValidationException (a bug of ours)', () => fromDynamo(new DynamoDBServiceException({ name: 'ValidationException', $fault: 'client', message: 'bad', $metadata: $metadata(400) }))],
+    ['an untranslated ConditionalCheckFailedException', () => fromDynamo(new ConditionalCheckFailedException({ message: 'failed', $metadata: $metadata(400) }))],
+    ["a deadline's DOMException TimeoutError", async () => new DOMException('The operation was aborted due to timeout', 'TimeoutError')],
+    ['a plain TypeError', async () => new TypeError('x is undefined')],
+  ])('keeps %s a 500 defect, without Retry-After', async (_what, make) => {
+    const mapped = toHttpError(await make());
+    expect(mapped).toMatchObject({ status: 500, internal: true, outage: null, retryAfterSeconds: null });
+    expect(mapped.body.error.code).toBe('internal_error');
   });
 });

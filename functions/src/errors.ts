@@ -75,9 +75,22 @@ export function routeNotFound(): RequestError {
 export interface HttpError {
   status: ContentfulStatusCode;
   body: ErrorBody;
-  /** True for failures of the service itself (logged with their cause). */
+  /** True for failures of the service itself: a defect, logged with its cause. */
   internal: boolean;
+  /**
+   * What failed, in a few words (`ECONNREFUSED`, `InternalServerError (HTTP 500)`), when a
+   * backend — DynamoDB, S3 — is unreachable or failing: an outage, logged as one short line,
+   * not as a defect. Null otherwise.
+   */
+  outage: string | null;
+  /** Seconds for the `Retry-After` header (every 503 has one); null otherwise. */
+  retryAfterSeconds: number | null;
 }
+
+/** How long a client should wait after a 503 `unavailable` (a backend outage). */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;
+/** How long a client should wait after a 503 `service_unavailable` (throttled). */
+export const THROTTLED_RETRY_AFTER_SECONDS = 1;
 
 const SESSION_NOT_FOUND = 'session not found';
 
@@ -90,7 +103,9 @@ export function toHttpError(error: unknown): HttpError {
   const reply = (status: ContentfulStatusCode, code: string, message: string, field?: string): HttpError => ({
     status,
     body: { error: field === undefined ? { code, message } : { code, message, field } },
-    internal: status >= 500 && status !== 502,
+    internal: status >= 500 && status !== 502 && status !== 503,
+    outage: null,
+    retryAfterSeconds: null,
   });
   if (error instanceof RequestError) return reply(error.status, error.code, error.message, error.field);
   // Unknown, foreign and malformed ids are the same answer: never reveal which.
@@ -112,7 +127,21 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof ProviderError) return reply(502, 'provider_error', `the model provider failed: ${error.message}`);
   if (error instanceof AbortedError) return reply(504, 'deadline_exceeded', error.message);
   if (error instanceof HTTPException) return reply(error.status, httpCode(error.status), error.message || 'request refused');
-  if (isThrottling(error)) return reply(503, 'service_unavailable', 'the service is busy; retry shortly');
+  if (isThrottling(error)) {
+    return {
+      ...reply(503, 'service_unavailable', 'the service is busy; retry shortly'),
+      outage: `${(error as Error).name} (throttled)`,
+      retryAfterSeconds: THROTTLED_RETRY_AFTER_SECONDS,
+    };
+  }
+  const outage = outageOf(error);
+  if (outage !== null) {
+    return {
+      ...reply(503, 'unavailable', 'the session store is unavailable; retry later'),
+      outage,
+      retryAfterSeconds: OUTAGE_RETRY_AFTER_SECONDS,
+    };
+  }
   return reply(500, 'internal_error', 'internal error');
 }
 
@@ -140,4 +169,63 @@ const THROTTLING = new Set([
 
 function isThrottling(error: unknown): boolean {
   return error instanceof Error && THROTTLING.has(error.name);
+}
+
+/** SDK errors that mean the service failed or did not answer in time, not that the request was wrong. */
+const OUTAGE_NAMES = new Set([
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+  'InternalServerError',
+  'InternalError',
+  'InternalFailure',
+  'ServiceUnavailable',
+  'ServiceUnavailableException',
+]);
+
+/** Node's codes for a connection that could not be made or was lost. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/**
+ * Whether `error` says a backend is unreachable or failing — a network error, an SDK
+ * timeout, a 5xx or a server fault — and if so, what, in a few words; null otherwise. Looks
+ * through `cause` chains and AggregateErrors (a connection that failed on every address).
+ * A deadline's own DOMException `TimeoutError` is not an outage.
+ */
+export function outageOf(error: unknown, depth = 0): string | null {
+  if (typeof error !== 'object' || error === null || depth > 4 || error instanceof DOMException) return null;
+  const { name, code, message, $fault, $metadata, cause } = error as {
+    name?: unknown;
+    code?: unknown;
+    message?: unknown;
+    $fault?: unknown;
+    $metadata?: { httpStatusCode?: unknown };
+    cause?: unknown;
+  };
+  if (typeof code === 'string' && NETWORK_CODES.has(code)) return code;
+  if (typeof name === 'string' && OUTAGE_NAMES.has(name)) return name;
+  const status = $metadata?.httpStatusCode;
+  if (typeof status === 'number' && status >= 500) return `${typeof name === 'string' ? name : 'error'} (HTTP ${status})`;
+  if ($fault === 'server') return `${typeof name === 'string' ? name : 'error'} (server fault)`;
+  if (message === 'socket hang up') return 'socket hang up';
+  if (error instanceof AggregateError) {
+    for (const inner of error.errors as unknown[]) {
+      const found = outageOf(inner, depth + 1);
+      if (found !== null) return found;
+    }
+  }
+  return outageOf(cause, depth + 1);
 }

@@ -15,7 +15,7 @@ import { providerFactory } from './providers.js';
 export function serviceApp(
   config: ServiceConfig,
   verifier: AuthVerifier,
-  options: { clients?: AwsClients } & Pick<AppDeps, 'tools' | 'log'> = {},
+  options: { clients?: AwsClients } & Pick<AppDeps, 'tools' | 'log' | 'logOutage'> = {},
 ): Hono<AppEnv> {
   const { dynamo, s3 } = options.clients ?? createAwsClients(config.aws);
   return createApp({
@@ -28,6 +28,7 @@ export function serviceApp(
     limits: config.limits,
     ...(options.tools === undefined ? {} : { tools: options.tools }),
     ...(options.log === undefined ? {} : { log: options.log }),
+    ...(options.logOutage === undefined ? {} : { logOutage: options.logOutage }),
     ...(config.sessionTtlSeconds === undefined ? {} : { sessionTtlSeconds: config.sessionTtlSeconds }),
   });
 }

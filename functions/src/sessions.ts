@@ -11,6 +11,7 @@ import {
   exportSession,
   listSessions,
   type SessionExport,
+  type SessionLease,
   type SessionMetadata,
 } from '@panto/aws';
 import {
@@ -26,7 +27,7 @@ import {
   type ToolRegistry,
   type Usage,
 } from '@panto/core';
-import { NothingToCompactError } from './errors.js';
+import { NothingToCompactError, outageOf } from './errors.js';
 import type { ModelSelection, ProviderFactory } from './providers.js';
 
 export interface SessionServiceDeps {
@@ -41,7 +42,17 @@ export interface SessionServiceDeps {
   sessionTtlSeconds?: number;
   /** Where failures that do not reach the caller are reported. Must not throw. */
   log: (message: string, error: unknown) => void;
+  /** Where a backend outage that does not reach the caller is reported, in one short line. Must not throw. */
+  logOutage: (message: string) => void;
 }
+
+/**
+ * Pauses before each retry of a lease release that failed. A lease that is not released
+ * holds its session for its whole term (35 s for a turn), so when the store fails (an
+ * outage that also ended the turn) the release is tried again within the request, in case
+ * the store is back: five more times over about three seconds.
+ */
+const RELEASE_RETRY_DELAYS_MS: readonly number[] = [100, 200, 400, 800, 1600];
 
 /** A session as listed. */
 export interface SessionSummary {
@@ -148,12 +159,31 @@ export class SessionService {
   async lock(owner: string, sessionId: string, leaseMs: number): Promise<SessionLock> {
     const store = await this.#open(owner, sessionId);
     const lease = await acquireSessionLease({ client: this.#deps.dynamo, tableName: this.#deps.tableName, owner, sessionId, leaseMs });
-    const log = this.#deps.log;
-    return {
-      store,
-      // A lease that cannot be released expires by itself; the turn's answer stands.
-      release: () => lease.release().catch((error: unknown) => log('could not release a session lease', error)),
-    };
+    return { store, release: () => this.#release(lease, sessionId) };
+  }
+
+  /**
+   * Releases a lease, retrying with backoff while the store fails. Never rejects: a lease
+   * that cannot be released expires by itself, and the turn's answer stands.
+   */
+  async #release(lease: SessionLease, sessionId: string): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await lease.release();
+        return;
+      } catch (error) {
+        const delay = RELEASE_RETRY_DELAYS_MS[attempt];
+        if (delay !== undefined) {
+          await new Promise((resolve) => setTimeout(resolve, delay));
+          continue;
+        }
+        const outage = outageOf(error);
+        const what = `could not release the lease of session ${sessionId}; it holds the session until ${new Date(lease.expiresAt).toISOString()}`;
+        if (outage !== null) this.#deps.logOutage(`${what}: backend unavailable: ${outage}`);
+        else this.#deps.log(what, error);
+        return;
+      }
+    }
   }
 
   /** Runs a turn on a session locked with {@link lock}. */
@@ -182,9 +212,13 @@ export class SessionService {
     return exportSession({ dynamo, tableName, s3, bucket, owner, sessionId, expiresIn });
   }
 
+  /**
+   * Deletes the session with everything of it: entries, offloaded messages and exports. A
+   * session whose earlier delete did not finish (a tombstone) is finished, not refused.
+   */
   async delete(owner: string, sessionId: string): Promise<void> {
-    const { dynamo, tableName } = this.#deps;
-    await deleteSession({ client: dynamo, tableName, owner, sessionId, ...this.#s3() });
+    const { dynamo, tableName, s3, bucket } = this.#deps;
+    await deleteSession({ client: dynamo, tableName, owner, sessionId, ...this.#s3(), exports: { client: s3, bucket } });
   }
 
   async #locked<T>(owner: string, sessionId: string, leaseMs: number, work: (store: DynamoStore) => Promise<T>): Promise<T> {

@@ -1,7 +1,9 @@
 /**
- * The DynamoDB Streams consumer that cleans up after TTL: when DynamoDB's TTL deletes an
- * expired session's META item, the entry items and offloaded texts stay behind (only META
- * carries `expires_at`); this purges them. Everything else on the stream is ignored.
+ * The DynamoDB Streams consumer that cleans up after TTL: when DynamoDB's TTL deletes a
+ * META item — an expired session's, or the tombstone of a delete that did not finish — the
+ * entry items, offloaded texts and exports stay behind (only META carries `expires_at`);
+ * this purges them. The keys-only record names the session, which is all the purge needs.
+ * Everything else on the stream is ignored.
  *
  * Failures are reported per record (`batchItemFailures`; the event source mapping sets
  * `ReportBatchItemFailures`): Lambda retries the stream from the first failed record on.
@@ -37,7 +39,7 @@ export interface DynamoDBBatchResponse {
   batchItemFailures: Array<{ itemIdentifier: string }>;
 }
 
-/** `purgeSessionItems`, bound to the table and bucket. */
+/** `purgeSessionItems`, bound to the table and bucket (offloaded texts and exports). */
 export type PurgeSession = (sessionId: string) => Promise<PurgeResult>;
 
 export interface TtlCleanupDeps {

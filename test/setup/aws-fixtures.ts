@@ -49,3 +49,19 @@ export function countCommands(client: DynamoDBClient | S3Client): Map<string, nu
   );
   return counts;
 }
+
+/**
+ * A client on the run's DynamoDB Local whose every `commandName` call fails before it is
+ * sent (a process that dies at that step): to leave an operation half done.
+ */
+export function dynamoFailingOn(commandName: string): DynamoDBClient {
+  const client = localDynamoDBClient(inject('dynamoEndpoint'));
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName === commandName) throw new Error(`crashed before ${commandName}`);
+      return next(args);
+    },
+    { step: 'initialize', name: `failOn-${commandName}` },
+  );
+  return client;
+}

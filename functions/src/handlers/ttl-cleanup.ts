@@ -1,6 +1,7 @@
 /**
  * The DynamoDB Streams consumer of the sessions table (see ../ttl-cleanup.ts): purges the
- * entry items and offloaded texts of sessions whose META item TTL deleted. Linked to the
+ * entry items, offloaded texts and exports of sessions whose META item (or tombstone) TTL
+ * deleted. Linked to the
  * table and bucket only; clients and config are built once per container, at module scope.
  */
 import { purgeSessionItems } from '@panto/aws';
@@ -12,5 +13,5 @@ const { tableName, bucket, aws } = lambdaStorageConfig();
 const { dynamo, s3 } = createAwsClients(aws);
 
 export const handler: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse> = ttlCleanupHandler({
-  purge: (sessionId) => purgeSessionItems({ client: dynamo, tableName, sessionId, s3: { client: s3, bucket } }),
+  purge: (sessionId) => purgeSessionItems({ client: dynamo, tableName, sessionId, s3: { client: s3, bucket }, exports: { client: s3, bucket } }),
 });

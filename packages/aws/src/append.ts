@@ -178,7 +178,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 4, baseDelayMs: 5
  * Sends the append transaction. Resolves once the batch is committed — including when an
  * earlier attempt under the same token (or an earlier call that failed without an answer)
  * committed it. Rejects with `SessionConflictError` when another writer moved the head,
- * `SessionNotFoundError` when the session is gone, `InvalidBatchError` when an entry item
+ * `SessionNotFoundError` when the session is gone or being deleted (META is a tombstone), `InvalidBatchError` when an entry item
  * already exists, and otherwise with the SDK's own error, untouched, after bounded retries
  * of contention, throttling, 5xx and lost responses.
  */
@@ -200,7 +200,8 @@ export async function sendAppend(
       switch (decision.kind) {
         case 'conflict': {
           const old = decision.old;
-          if (old === undefined || old[ATTR.owner]?.S !== plan.owner) {
+          // Missing, another owner's, or a tombstone: the session is gone (or being deleted).
+          if (old === undefined || old[ATTR.owner]?.S !== plan.owner || old[ATTR.deletedAt] !== undefined) {
             throw new SessionNotFoundError(plan.sessionId, { cause: error });
           }
           const currentHead = old[ATTR.head]?.S ?? null;
@@ -241,7 +242,12 @@ async function isCommitted(client: DynamoDBClient, plan: AppendPlan, lastId: str
   const { Item: meta } = await client.send(
     new GetItemCommand({ TableName: plan.tableName, Key: metaKey(plan.sessionId), ConsistentRead: true }),
   );
-  return meta?.[ATTR.owner]?.S === plan.owner && meta[ATTR.head]?.S === lastId && meta[ATTR.entryCount]?.N === String(count);
+  return (
+    meta?.[ATTR.owner]?.S === plan.owner &&
+    meta[ATTR.deletedAt] === undefined &&
+    meta[ATTR.head]?.S === lastId &&
+    meta[ATTR.entryCount]?.N === String(count)
+  );
 }
 
 function sleep(ms: number): Promise<void> {

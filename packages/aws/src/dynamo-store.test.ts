@@ -94,13 +94,15 @@ describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
       Update: {
         TableName: TABLE,
         Key: { pk: { S: `SESSION#${SESSION}` }, sk: { S: 'META' } },
-        ConditionExpression: 'attribute_exists(#pk) AND #owner = :owner AND #entry_count = :expected_count AND attribute_not_exists(#head)',
+        ConditionExpression:
+          'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND #entry_count = :expected_count AND attribute_not_exists(#head)',
         UpdateExpression:
           'SET #head = :head, #next_parent = :next_parent, #entry_count = #entry_count + :added, #updated_at = :updated_at, #gsi1sk = :gsi1sk' +
           ', #active_provider = :active_provider, #active_model = :active_model, #title = if_not_exists(#title, :title)',
         ExpressionAttributeNames: {
           '#pk': 'pk',
           '#owner': 'owner',
+          '#deleted_at': 'deleted_at',
           '#entry_count': 'entry_count',
           '#head': 'head',
           '#next_parent': 'next_parent',
@@ -154,7 +156,7 @@ describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
     await store.appendMessages([f.assistant('two')]);
     const update = transactions()[1]!.TransactItems![0]!.Update!;
     expect(update.ConditionExpression).toBe(
-      'attribute_exists(#pk) AND #owner = :owner AND #entry_count = :expected_count AND #head = :expected_head',
+      'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND #entry_count = :expected_count AND #head = :expected_head',
     );
     expect(update.ExpressionAttributeValues).toMatchObject({ ':expected_head': { S: first.id }, ':expected_count': { N: '1' } });
     expect(update.UpdateExpression).not.toContain('#title');
@@ -173,14 +175,16 @@ describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
     expect(store.metadata().entryCount).toBe(0);
   });
 
-  it('maps a failed META condition on a missing or foreign META item to SessionNotFoundError', async () => {
+  it('maps a failed META condition on a missing, foreign or tombstoned META item to SessionNotFoundError', async () => {
     const store = await newStore();
     dynamo
       .on(TransactWriteItemsCommand)
       .rejectsOnce(canceled([{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }]))
-      .rejectsOnce(canceled([{ Code: 'ConditionalCheckFailed', Item: oldMeta('h', 1, 'other') }, { Code: 'None' }]));
+      .rejectsOnce(canceled([{ Code: 'ConditionalCheckFailed', Item: oldMeta('h', 1, 'other') }, { Code: 'None' }]))
+      .rejectsOnce(canceled([{ Code: 'ConditionalCheckFailed', Item: { ...oldMeta('h', 1), deleted_at: { S: '2026-01-01T00:00:00.000Z' } } }, { Code: 'None' }]));
     await expect(store.appendMessages([new RecordFactory('d').user('x')])).rejects.toBeInstanceOf(SessionNotFoundError);
     await expect(store.appendMessages([new RecordFactory('e').user('x')])).rejects.toBeInstanceOf(SessionNotFoundError);
+    await expect(store.appendMessages([new RecordFactory('t').user('x')])).rejects.toBeInstanceOf(SessionNotFoundError);
   });
 
   it('maps ConditionalCheckFailed on an entry put (META passed) to InvalidBatchError', async () => {

@@ -21,9 +21,10 @@ import { DEFAULT_RETRY_POLICY, sendAppend, type RetryPolicy } from './append.js'
 import { packBatch, TRANSACTION_TEXT_LIMIT, type OffloadRef } from './entry-items.js';
 import { OffloadRequiredError, SessionExistsError } from './errors.js';
 import { CREATE_CONDITION, namesFor } from './expressions.js';
-import { decodeMeta, isExpired, titleOf, type MetaRecord, type SessionMetadata } from './metadata.js';
+import { decodeMeta, isVisibleTo, titleOf, type MetaRecord, type SessionMetadata } from './metadata.js';
 import { putOffload, type S3Location } from './offload.js';
 import { readSession } from './read.js';
+import { deleteObjects } from './s3-objects.js';
 import {
   assertValidOwner,
   ATTR,
@@ -161,6 +162,7 @@ export class DynamoStore implements SessionStore {
         nextParent: null,
         ttlSeconds,
         expiresAt,
+        deletedAt: null,
       },
       new Set(),
     );
@@ -182,9 +184,7 @@ export class DynamoStore implements SessionStore {
       }),
     );
     const meta = item === undefined ? null : decodeMeta(item, `dynamodb:${options.tableName}/${sessionPk(options.sessionId)}/${META_SK}`);
-    if (meta === null || meta.metadata.owner !== options.owner || isExpired(meta, handle.clock().getTime())) {
-      throw new SessionNotFoundError(options.sessionId);
-    }
+    if (!isVisibleTo(meta, options.owner, handle.clock().getTime())) throw new SessionNotFoundError(options.sessionId);
     return new DynamoStore(handle, meta, null);
   }
 
@@ -228,7 +228,10 @@ export class DynamoStore implements SessionStore {
       },
       randomUUID(),
       this.#handle.retry,
-    );
+    ).catch(async (error: unknown) => {
+      if (error instanceof SessionNotFoundError) await this.#discardOffloads(refs);
+      throw error;
+    });
     if (ids !== null) for (const entry of entries) ids.add(entry.id);
     // Like every store: the next append follows this batch. (META's next_parent, for handles
     // opened later, points at a trailing prompt's parent instead, as a load would.)
@@ -263,6 +266,19 @@ export class DynamoStore implements SessionStore {
     return Promise.all(planned.map((item) => (item.offload ? putOffload(s3, this.#id, item.text) : null)));
   }
 
+  /**
+   * Deletes the texts an append wrote to S3 before its transaction found the session gone
+   * (deleted, or being deleted): a delete that listed the session's objects before they
+   * were written cannot have seen them. Keys hold the SHA-256 of lines carrying fresh entry
+   * ids, so no committed item points at them. Best effort: the append's own error is what
+   * the caller must see; an object this misses stays under the session's offload prefix.
+   */
+  async #discardOffloads(refs: ReadonlyArray<OffloadRef | null>): Promise<void> {
+    const written = refs.filter((ref): ref is OffloadRef => ref !== null);
+    if (this.#handle.s3 === undefined || written.length === 0) return;
+    await deleteObjects(this.#handle.s3.client, written).catch(() => undefined);
+  }
+
   async loadConversation(): Promise<LoadedSession> {
     const { meta, entries } = await readSession({
       client: this.#handle.client,
@@ -270,9 +286,7 @@ export class DynamoStore implements SessionStore {
       sessionId: this.#id,
       s3: this.#handle.s3,
     });
-    if (meta === null || meta.metadata.owner !== this.#handle.owner || isExpired(meta, this.#handle.clock().getTime())) {
-      throw new SessionNotFoundError(this.#id);
-    }
+    if (!isVisibleTo(meta, this.#handle.owner, this.#handle.clock().getTime())) throw new SessionNotFoundError(this.#id);
     const rebuilt = rebuildConversation(entries);
     this.#ids = new Set(entries.map((entry) => entry.id));
     this.#parent = rebuilt.head;

@@ -1,10 +1,10 @@
 import 'aws-sdk-client-mock-vitest/extend';
 import { DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { SessionNotFoundError } from '@panto/core';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
-import { exportKey, exportSession, presignExport } from './export-session.js';
+import { exportKey, exportPrefix, exportSession, presignExport } from './export-session.js';
 
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' };
 const AT = new Date('2026-07-08T09:10:11.123Z');
@@ -33,7 +33,7 @@ describe('exportSession (mocked AWS)', () => {
     header: { S: '{"type":"session"}\n' },
   };
 
-  it('uploads to exports/<owner>/<id>/<timestamp>.jsonl as x-ndjson with SSE and presigns it for 15 minutes by default', async () => {
+  it('uploads to exports/<id>/<timestamp>.jsonl as x-ndjson with SSE and presigns it for 15 minutes by default', async () => {
     const dynamo = new DynamoDBClient({ region: 'us-east-1', credentials });
     const s3 = new S3Client({ region: 'us-east-1', credentials });
     const dynamoMock = mockClient(dynamo);
@@ -42,11 +42,11 @@ describe('exportSession (mocked AWS)', () => {
     dynamoMock.on(QueryCommand).resolves({ Items: [{ pk: meta.pk, sk: { S: 'E#000000000000' }, count: { N: '1' }, batch_end: { BOOL: true }, lines: { S: '{"entry":1}\n' } }] });
     s3Mock.on(PutObjectCommand).resolves({});
     const result = await exportSession({ dynamo, tableName: 't', s3, bucket: 'b', owner: 'alice', sessionId: 's-1', now: () => AT });
-    expect(result).toMatchObject({ bucket: 'b', key: 'exports/alice/s-1/20260708T091011.123Z.jsonl', bytes: 31, entries: 1 });
+    expect(result).toMatchObject({ bucket: 'b', key: 'exports/s-1/20260708T091011.123Z.jsonl', bytes: 31, entries: 1 });
     expect(new URL(result.url).searchParams.get('X-Amz-Expires')).toBe('900');
     expect(s3Mock).toHaveReceivedCommandWith(PutObjectCommand, {
       Bucket: 'b',
-      Key: 'exports/alice/s-1/20260708T091011.123Z.jsonl',
+      Key: 'exports/s-1/20260708T091011.123Z.jsonl',
       ContentType: 'application/x-ndjson',
       ServerSideEncryption: 'AES256',
     });
@@ -67,7 +67,38 @@ describe('exportSession (mocked AWS)', () => {
     expect(s3Mock).toHaveReceivedCommandTimes(PutObjectCommand, 0);
   });
 
-  it('URI-encodes the owner in the key', () => {
-    expect(exportKey('a/b@c', 's', AT)).toBe('exports/a%2Fb%40c/s/20260708T091011.123Z.jsonl');
+  it('answers a session being deleted (a tombstone) with SessionNotFoundError and uploads nothing', async () => {
+    const dynamo = new DynamoDBClient({ region: 'us-east-1', credentials });
+    const s3 = new S3Client({ region: 'us-east-1', credentials });
+    mockClient(dynamo).on(GetItemCommand).resolves({ Item: { ...meta, deleted_at: { S: '2026-07-08T09:00:00.000Z' } } });
+    const s3Mock = mockClient(s3);
+    await expect(exportSession({ dynamo, tableName: 't', s3, bucket: 'b', owner: 'alice', sessionId: 's-1' })).rejects.toBeInstanceOf(SessionNotFoundError);
+    expect(s3Mock).toHaveReceivedCommandTimes(PutObjectCommand, 0);
+  });
+
+  it.each([
+    ['turned into a tombstone', { Item: { ...meta, deleted_at: { S: '2026-07-08T09:10:12.000Z' } } }],
+    ['deleted', {}],
+  ])('deletes its object again and answers SessionNotFoundError when the session was %s during the upload', async (_what, after) => {
+    const dynamo = new DynamoDBClient({ region: 'us-east-1', credentials });
+    const s3 = new S3Client({ region: 'us-east-1', credentials });
+    const dynamoMock = mockClient(dynamo);
+    dynamoMock.on(GetItemCommand).resolvesOnce({ Item: meta }).resolves(after);
+    dynamoMock.on(QueryCommand).resolves({ Items: [{ pk: meta.pk, sk: { S: 'E#000000000000' }, count: { N: '1' }, batch_end: { BOOL: true }, lines: { S: '{"entry":1}\n' } }] });
+    const s3Mock = mockClient(s3);
+    s3Mock.on(PutObjectCommand).resolves({});
+    s3Mock.on(DeleteObjectCommand).resolves({});
+    await expect(exportSession({ dynamo, tableName: 't', s3, bucket: 'b', owner: 'alice', sessionId: 's-1', now: () => AT })).rejects.toBeInstanceOf(
+      SessionNotFoundError,
+    );
+    expect(dynamoMock).toHaveReceivedCommandWith(GetItemCommand, { ConsistentRead: true });
+    expect(s3Mock).toHaveReceivedCommandWith(PutObjectCommand, { Bucket: 'b', Key: 'exports/s-1/20260708T091011.123Z.jsonl' });
+    expect(s3Mock).toHaveReceivedCommandWith(DeleteObjectCommand, { Bucket: 'b', Key: 'exports/s-1/20260708T091011.123Z.jsonl' });
+  });
+
+  it('keys exports by session id alone, under the prefix a delete empties', () => {
+    expect(exportKey('s', AT)).toBe('exports/s/20260708T091011.123Z.jsonl');
+    expect(exportKey('s', AT).startsWith(exportPrefix('s'))).toBe(true);
+    expect(exportPrefix('s')).toBe('exports/s/');
   });
 });

@@ -3,12 +3,12 @@
  * and a short-lived presigned URL to fetch it.
  */
 import { GetItemCommand, QueryCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { SessionCorruptError, SessionNotFoundError } from '@panto/core';
 import { decodeStoredItem } from './entry-items.js';
 import { namesFor, QUERY_ENTRIES } from './expressions.js';
-import { decodeMeta, isExpired } from './metadata.js';
+import { decodeMeta, isVisibleTo, type MetaRecord } from './metadata.js';
 import { MIN_PART_SIZE, MultipartWriter } from './multipart.js';
 import { JSONL_CONTENT_TYPE, streamOffload } from './offload.js';
 import { itemSource } from './read.js';
@@ -42,10 +42,19 @@ export interface SessionExport {
   entries: number;
 }
 
-/** `exports/<owner>/<sessionId>/<UTC timestamp>.jsonl`; the owner is URI-encoded. */
-export function exportKey(owner: string, sessionId: string, at: Date): string {
+/**
+ * Where a session's exports go: `exports/<sessionId>/`. Keyed by the session alone (ids are
+ * unique in the table), so whatever deletes a session — `deleteSession`, or the TTL cleanup,
+ * which learns only the session id from the table's keys-only stream — finds its exports.
+ */
+export function exportPrefix(sessionId: string): string {
+  return `exports/${sessionId}/`;
+}
+
+/** `exports/<sessionId>/<UTC timestamp>.jsonl`. */
+export function exportKey(sessionId: string, at: Date): string {
   const stamp = at.toISOString().replace(/[-:]/g, '');
-  return `exports/${encodeURIComponent(owner)}/${sessionId}/${stamp}.jsonl`;
+  return `${exportPrefix(sessionId)}${stamp}.jsonl`;
 }
 
 /** A presigned GET URL for an exported object. */
@@ -67,7 +76,9 @@ export async function presignExport(
  * multipart upload (`application/x-ndjson`, SSE-S3; a single PutObject under 5 MiB), and
  * returns where it is with a presigned URL. Memory stays flat whatever the session's size;
  * a failed export aborts its multipart upload. The export holds the
- * entries committed when it started; appends made meanwhile are left out whole.
+ * entries committed when it started; appends made meanwhile are left out whole. A session
+ * deleted while its export ran loses the export too: the object is deleted again and the
+ * call rejects with `SessionNotFoundError`.
  *
  * @example
  * const { url } = await exportSession({ dynamo, tableName, s3, bucket, owner, sessionId });
@@ -81,11 +92,9 @@ export async function exportSession(options: ExportSessionOptions): Promise<Sess
   }
   if (!isValidSessionId(sessionId)) throw new SessionNotFoundError(String(sessionId));
   const now = (options.now ?? (() => new Date()))();
-  const { Item: item } = await dynamo.send(new GetItemCommand({ TableName: tableName, Key: metaKey(sessionId), ConsistentRead: true }));
-  const meta = item === undefined ? null : decodeMeta(item, itemSource(tableName, sessionId, META_SK));
-  if (meta === null || meta.metadata.owner !== owner || isExpired(meta, now.getTime())) throw new SessionNotFoundError(sessionId);
+  const meta = await visibleMeta(dynamo, tableName, owner, sessionId, now);
 
-  const key = exportKey(owner, sessionId, now);
+  const key = exportKey(sessionId, now);
   const entries = meta.metadata.entryCount;
   // Two 5 MiB part buffers, reused: memory stays flat whatever the session's size.
   const writer = new MultipartWriter(s3, { Bucket: bucket, Key: key, ContentType: JSONL_CONTENT_TYPE, ServerSideEncryption: 'AES256' }, MIN_PART_SIZE);
@@ -96,9 +105,25 @@ export async function exportSession(options: ExportSessionOptions): Promise<Sess
     await writer.abort().catch(() => undefined);
     throw error;
   }
+  // A delete that began during the upload listed the session's exports before this one
+  // existed: look again, and take the object back if the session is gone.
+  try {
+    await visibleMeta(dynamo, tableName, owner, sessionId, now);
+  } catch (error) {
+    if (error instanceof SessionNotFoundError) await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+    throw error;
+  }
   const bytes = writer.bytes;
   const url = await presignExport(s3, { bucket, key }, expiresIn, now);
   return { bucket, key, url, bytes, entries };
+}
+
+/** The session's META, consistently read, if `owner` may see it; else `SessionNotFoundError`. */
+async function visibleMeta(dynamo: DynamoDBClient, tableName: string, owner: string, sessionId: string, now: Date): Promise<MetaRecord> {
+  const { Item: item } = await dynamo.send(new GetItemCommand({ TableName: tableName, Key: metaKey(sessionId), ConsistentRead: true }));
+  const meta = item === undefined ? null : decodeMeta(item, itemSource(tableName, sessionId, META_SK));
+  if (!isVisibleTo(meta, owner, now.getTime())) throw new SessionNotFoundError(sessionId);
+  return meta;
 }
 
 /**

@@ -4,23 +4,29 @@ import {
   APPEND_CONDITION_EMPTY,
   APPEND_UPDATE,
   CREATE_CONDITION,
-  DELETE_META_CONDITION,
+  DELETE_TOMBSTONE_CONDITION,
   ENTRY_PUT_CONDITION,
   LEASE_ACQUIRE_CONDITION,
   LEASE_ACQUIRE_UPDATE,
   LEASE_RELEASE_CONDITION,
   LEASE_RELEASE_UPDATE,
+  META_OF_OWNER,
   namesFor,
   NOT_EXPIRED_FILTER,
+  OWNED_BY,
   QUERY_ENTRIES,
   QUERY_OWNER,
   QUERY_SESSION,
+  TOMBSTONE_CONDITION,
+  TOMBSTONE_UPDATE,
 } from './expressions.js';
 import { ATTR } from './table.js';
 
 describe('expressions', () => {
   it('spells every condition, update and key expression exactly', () => {
     expect({
+      OWNED_BY,
+      META_OF_OWNER,
       CREATE_CONDITION,
       APPEND_CONDITION_EMPTY,
       APPEND_CONDITION,
@@ -30,24 +36,33 @@ describe('expressions', () => {
       LEASE_ACQUIRE_UPDATE,
       LEASE_RELEASE_CONDITION,
       LEASE_RELEASE_UPDATE,
-      DELETE_META_CONDITION,
+      TOMBSTONE_CONDITION,
+      TOMBSTONE_UPDATE,
+      DELETE_TOMBSTONE_CONDITION,
       QUERY_SESSION,
       QUERY_ENTRIES,
       QUERY_OWNER,
       NOT_EXPIRED_FILTER,
     }).toEqual({
+      OWNED_BY: 'attribute_exists(#pk) AND #owner = :owner',
+      META_OF_OWNER: 'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at)',
       CREATE_CONDITION: 'attribute_not_exists(#pk)',
-      APPEND_CONDITION_EMPTY: 'attribute_exists(#pk) AND #owner = :owner AND #entry_count = :expected_count AND attribute_not_exists(#head)',
-      APPEND_CONDITION: 'attribute_exists(#pk) AND #owner = :owner AND #entry_count = :expected_count AND #head = :expected_head',
+      APPEND_CONDITION_EMPTY:
+        'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND #entry_count = :expected_count AND attribute_not_exists(#head)',
+      APPEND_CONDITION:
+        'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND #entry_count = :expected_count AND #head = :expected_head',
       APPEND_UPDATE:
         'SET #head = :head, #next_parent = :next_parent, #entry_count = #entry_count + :added, #updated_at = :updated_at, #gsi1sk = :gsi1sk',
       ENTRY_PUT_CONDITION: 'attribute_not_exists(#pk)',
       LEASE_ACQUIRE_CONDITION:
-        'attribute_exists(#pk) AND #owner = :owner AND (attribute_not_exists(#lease_id) OR #lease_expires_at <= :now)',
+        'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND (attribute_not_exists(#lease_id) OR #lease_expires_at <= :now)',
       LEASE_ACQUIRE_UPDATE: 'SET #lease_id = :lease_id, #lease_expires_at = :lease_expires_at',
       LEASE_RELEASE_CONDITION: '#lease_id = :lease_id',
       LEASE_RELEASE_UPDATE: 'REMOVE #lease_id, #lease_expires_at',
-      DELETE_META_CONDITION: 'attribute_exists(#pk) AND #owner = :owner',
+      TOMBSTONE_CONDITION: 'attribute_exists(#pk) AND #owner = :owner',
+      TOMBSTONE_UPDATE:
+        'SET #deleted_at = if_not_exists(#deleted_at, :deleted_at), #expires_at = :expires_at REMOVE #gsi1pk, #gsi1sk',
+      DELETE_TOMBSTONE_CONDITION: 'attribute_exists(#deleted_at)',
       QUERY_SESSION: '#pk = :pk',
       QUERY_ENTRIES: '#pk = :pk AND begins_with(#sk, :entry_prefix)',
       QUERY_OWNER: '#gsi1pk = :gsi1pk',
@@ -57,7 +72,18 @@ describe('expressions', () => {
 
   it('names only attributes of the table layout', () => {
     const attributes = new Set<string>(Object.values(ATTR));
-    const all = [APPEND_CONDITION, APPEND_UPDATE, LEASE_ACQUIRE_CONDITION, LEASE_ACQUIRE_UPDATE, QUERY_ENTRIES, QUERY_OWNER, NOT_EXPIRED_FILTER];
+    const all = [
+      APPEND_CONDITION,
+      APPEND_UPDATE,
+      LEASE_ACQUIRE_CONDITION,
+      LEASE_ACQUIRE_UPDATE,
+      TOMBSTONE_CONDITION,
+      TOMBSTONE_UPDATE,
+      DELETE_TOMBSTONE_CONDITION,
+      QUERY_ENTRIES,
+      QUERY_OWNER,
+      NOT_EXPIRED_FILTER,
+    ];
     for (const name of Object.values(namesFor(...all))) expect(attributes).toContain(name);
   });
 
@@ -65,6 +91,7 @@ describe('expressions', () => {
     expect(namesFor(APPEND_CONDITION, 'SET #head = :x')).toEqual({
       '#pk': 'pk',
       '#owner': 'owner',
+      '#deleted_at': 'deleted_at',
       '#entry_count': 'entry_count',
       '#head': 'head',
     });

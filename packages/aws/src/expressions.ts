@@ -5,8 +5,15 @@
  * the expressions themselves.
  */
 
-/** The META item exists and belongs to `:owner`. */
-export const META_OF_OWNER = 'attribute_exists(#pk) AND #owner = :owner';
+/** The META item exists and belongs to `:owner` — a live session or a tombstone. */
+export const OWNED_BY = 'attribute_exists(#pk) AND #owner = :owner';
+
+/**
+ * A live session of `:owner`: its META item exists, is the owner's, and is not a tombstone.
+ * Every append, every lease and (in code, see `isVisibleTo`) every read checks this, so once
+ * a delete has turned META into a tombstone nothing can be added to the session.
+ */
+export const META_OF_OWNER = `${OWNED_BY} AND attribute_not_exists(#deleted_at)`;
 
 /** Create a session (or an imported one's META) only if the id is free. */
 export const CREATE_CONDITION = 'attribute_not_exists(#pk)';
@@ -37,8 +44,19 @@ export const LEASE_ACQUIRE_UPDATE = 'SET #lease_id = :lease_id, #lease_expires_a
 export const LEASE_RELEASE_CONDITION = '#lease_id = :lease_id';
 export const LEASE_RELEASE_UPDATE = 'REMOVE #lease_id, #lease_expires_at';
 
-/** Delete a session's META: only the owner's. */
-export const DELETE_META_CONDITION = META_OF_OWNER;
+/**
+ * Turn META into a tombstone, the first step of a delete: only the owner's. A tombstone
+ * passes too, so a repeated delete finishes what a crashed one started.
+ */
+export const TOMBSTONE_CONDITION = OWNED_BY;
+/**
+ * The tombstone: marked deleted (the first delete's time is kept), out of the owner's
+ * index, and expiring at `:expires_at` so that DynamoDB's TTL removes a tombstone a crashed
+ * delete left — and the TTL cleanup then purges the partition once more.
+ */
+export const TOMBSTONE_UPDATE = 'SET #deleted_at = if_not_exists(#deleted_at, :deleted_at), #expires_at = :expires_at REMOVE #gsi1pk, #gsi1sk';
+/** The last step of a delete: remove META only while it is a tombstone. */
+export const DELETE_TOMBSTONE_CONDITION = 'attribute_exists(#deleted_at)';
 
 /** Every item of a session (entries, then META: `E#…` sorts before `META`). */
 export const QUERY_SESSION = '#pk = :pk';

@@ -29,7 +29,7 @@ import { CREATE_CONDITION, ENTRY_PUT_CONDITION, namesFor } from './expressions.j
 import { splitLines } from './lines.js';
 import { titleOf } from './metadata.js';
 import { putOffload, type S3Location } from './offload.js';
-import { deleteObjects } from './sessions.js';
+import { deleteObjects } from './s3-objects.js';
 import { assertValidOwner, ATTR, entrySk, errorName, isValidSessionId, sessionPk } from './table.js';
 
 export interface ImportSessionOptions {
@@ -54,9 +54,10 @@ const PUT_CONCURRENCY = 4;
  * Imports a session log as a new session of `owner`, keeping every entry (ids, parents,
  * timestamps, bytes of each line) and the header's creation time and cwd; the session gets
  * a new id. Entry items are written first and the META item last, so the session becomes
- * visible (to `open`, `listSessions`) only once it is whole. A corrupt line fails the import
- * with `SessionCorruptError` naming the source and line, and whatever was written is
- * removed again. As when a file is opened, a torn last line and a last batch a crash cut
+ * visible (to `open`, `listSessions`) only once it is whole. A corrupt line — not JSON, not
+ * an entry, an id that is not an id, bytes that are not UTF-8 — fails the import with
+ * `SessionCorruptError` naming the source and line, and whatever was written is removed
+ * again. As when a file is opened, a torn last line and a last batch a crash cut
  * short are left out.
  *
  * @example
@@ -132,7 +133,7 @@ export async function importSession(options: ImportSessionOptions): Promise<Dyna
       }
     };
 
-    for await (const line of splitLines(stream)) {
+    for await (const line of splitLines(stream, sourceName)) {
       if (line.number === 1) {
         if (!line.terminated) throw new SessionCorruptError(sourceName, 1, 'session header is incomplete');
         header = decodeHeader(parseLine(line.text, sourceName, 1), sourceName);

@@ -21,14 +21,18 @@ export { TITLE_MAX_LENGTH, type SessionMetadata } from './metadata.js';
 export type { S3Location } from './offload.js';
 export {
   deleteSession,
-  listSessions,
   purgeSessionItems,
-  DEFAULT_LIST_LIMIT,
-  MAX_LIST_LIMIT,
+  TOMBSTONE_TTL_SECONDS,
   type DeleteSessionOptions,
-  type ListSessionsOptions,
+  type ExportLocation,
   type PurgeResult,
   type PurgeSessionItemsOptions,
+} from './delete-session.js';
+export {
+  listSessions,
+  DEFAULT_LIST_LIMIT,
+  MAX_LIST_LIMIT,
+  type ListSessionsOptions,
   type SessionPage,
 } from './sessions.js';
 export { createTable, GSI_BY_OWNER, isValidSessionId, type TableOptions } from './table.js';

@@ -39,7 +39,7 @@ export interface SessionLease {
 /**
  * Takes the session's turn lease with one conditional UpdateItem on its META item.
  * `SessionBusyError` while another unexpired lease holds; `SessionNotFoundError` for a
- * missing session or another owner's.
+ * missing session, another owner's, or one being deleted.
  *
  * @example
  * const lease = await acquireSessionLease({ client, tableName, owner, sessionId, leaseMs: 60_000 });
@@ -73,7 +73,10 @@ export async function acquireSessionLease(options: AcquireSessionLeaseOptions): 
   } catch (error) {
     if (errorName(error) !== 'ConditionalCheckFailedException') throw error;
     const old = (error as { Item?: Record<string, AttributeValue> }).Item;
-    if (old === undefined || old[ATTR.owner]?.S !== owner) throw new SessionNotFoundError(sessionId, { cause: error });
+    // Missing, another owner's, or a tombstone (being deleted): not found, whatever its lease says.
+    if (old === undefined || old[ATTR.owner]?.S !== owner || old[ATTR.deletedAt] !== undefined) {
+      throw new SessionNotFoundError(sessionId, { cause: error });
+    }
     const held = Number(old[ATTR.leaseExpiresAt]?.N ?? Number.NaN);
     throw new SessionBusyError(sessionId, Number.isFinite(held) ? held : null, { cause: error });
   }

@@ -40,6 +40,8 @@ export interface MetaRecord {
   ttlSeconds: number | null;
   /** Epoch seconds; null when the session never expires. */
   expiresAt: number | null;
+  /** ISO-8601 time a delete began; non-null means META is a tombstone and the session is gone. */
+  deletedAt: string | null;
 }
 
 type Item = Record<string, AttributeValue>;
@@ -80,10 +82,20 @@ export function decodeMeta(item: Item, source: string): MetaRecord {
     nextParent: optional(ATTR.nextParent),
     ttlSeconds: number(ATTR.ttlSeconds),
     expiresAt: number(ATTR.expiresAt),
+    deletedAt: optional(ATTR.deletedAt),
   };
 }
 
 /** Whether a META item's TTL has passed (DynamoDB deletes expired items lazily, within days). */
 export function isExpired(meta: Pick<MetaRecord, 'expiresAt'>, nowMs: number): boolean {
   return meta.expiresAt !== null && meta.expiresAt * 1000 <= nowMs;
+}
+
+/**
+ * Whether `owner` may see the session META describes: it exists, is the owner's, is not a
+ * tombstone (being deleted) and has not expired. Everything else is `SessionNotFoundError`.
+ * The reads' side of `META_OF_OWNER`, which guards the writes.
+ */
+export function isVisibleTo(meta: MetaRecord | null, owner: string, nowMs: number): meta is MetaRecord {
+  return meta !== null && meta.metadata.owner === owner && meta.deletedAt === null && !isExpired(meta, nowMs);
 }

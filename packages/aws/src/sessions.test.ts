@@ -65,7 +65,8 @@ describe('acquireSessionLease (mocked DynamoDB)', () => {
       TableName: 't',
       Key: { pk: { S: 'SESSION#s1' }, sk: { S: 'META' } },
       UpdateExpression: 'SET #lease_id = :lease_id, #lease_expires_at = :lease_expires_at',
-      ConditionExpression: 'attribute_exists(#pk) AND #owner = :owner AND (attribute_not_exists(#lease_id) OR #lease_expires_at <= :now)',
+      ConditionExpression:
+        'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND (attribute_not_exists(#lease_id) OR #lease_expires_at <= :now)',
       ExpressionAttributeValues: { ':owner': { S: 'alice' }, ':now': { N: '1000' }, ':lease_id': { S: lease.leaseId }, ':lease_expires_at': { N: '31000' } },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     });
@@ -84,11 +85,14 @@ describe('acquireSessionLease (mocked DynamoDB)', () => {
       .on(UpdateItemCommand)
       .rejectsOnce(failed({ owner: { S: 'alice' }, lease_id: { S: 'x' }, lease_expires_at: { N: '9000' } }))
       .rejectsOnce(failed({ owner: { S: 'bob' } }))
-      .rejectsOnce(failed());
+      .rejectsOnce(failed())
+      // A tombstone (a delete in progress) whose turn still holds the lease: gone, not busy.
+      .rejectsOnce(failed({ owner: { S: 'alice' }, lease_id: { S: 'x' }, lease_expires_at: { N: '9000' }, deleted_at: { S: '2026-01-01T00:00:00.000Z' } }));
     const options = { client, tableName: 't', owner: 'alice', sessionId: 's1', leaseMs: 1000 };
     const busy = await acquireSessionLease(options).catch((e: unknown) => e);
     expect(busy).toBeInstanceOf(SessionBusyError);
     expect(busy).toMatchObject({ leaseExpiresAt: 9000, sessionId: 's1' });
+    await expect(acquireSessionLease(options)).rejects.toBeInstanceOf(SessionNotFoundError);
     await expect(acquireSessionLease(options)).rejects.toBeInstanceOf(SessionNotFoundError);
     await expect(acquireSessionLease(options)).rejects.toBeInstanceOf(SessionNotFoundError);
   });

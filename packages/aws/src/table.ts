@@ -37,6 +37,8 @@ export const ATTR = {
   expiresAt: 'expires_at',
   leaseId: 'lease_id',
   leaseExpiresAt: 'lease_expires_at',
+  /** Set when the session is being deleted: META is a tombstone (see deleteSession). */
+  deletedAt: 'deleted_at',
   // entry items
   /** JSONL text of the item's entries, each line ending in `\n`. */
   lines: 'lines',

@@ -40,6 +40,7 @@ export type {
 } from './provider.js';
 export { INTERRUPTED_TOOL_RESULT, modelOf, newestModel, rebuildConversation, repairToolResults, type RebuiltSession } from './rebuild.js';
 export {
+  assertUtf8Lines,
   decodeEntry,
   decodeHeader,
   decodeSession,
