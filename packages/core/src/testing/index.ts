@@ -7,3 +7,4 @@ export { CapturingStore } from './capturing-store.js';
 export { describeSessionStoreConformance, type SessionStoreFactory } from './conformance.js';
 export { everyKindOfMessage, RecordFactory, usage } from './fixtures.js';
 export { FakeLLMServer, type FakeRawReply, type FakeReply, type RecordedRequest } from './fake-llm-server.js';
+export { waitUntil, type WaitUntilOptions } from './wait-until.js';
