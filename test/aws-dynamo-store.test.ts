@@ -8,7 +8,8 @@ import {
   SessionNotFoundError,
 } from '@panto/aws';
 import { decodeSession, type DiskMessage, type Message } from '@panto/core';
-import { describeSessionStoreConformance, RecordFactory, usage } from '@panto/core/testing';
+import { RecordFactory, usage } from '@panto/core/testing';
+import { describeSessionStoreConformance } from '@panto/core/testing/conformance';
 import { describe, expect, it } from 'vitest';
 import { countCommands, localAws, once } from './setup/aws-fixtures.js';
 

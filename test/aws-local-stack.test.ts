@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListBucketsCommand } from '@aws-sdk/client-s3';
+import { waitUntil } from '@panto/core/testing';
 import { describe, expect, inject, it } from 'vitest';
 import { startDynamoDBLocal } from '../scripts/local/dynamodb-local.js';
 import { localS3Client, startS3Local } from '../scripts/local/s3-local.js';
@@ -12,15 +13,6 @@ function processesMentioning(needle: string): string[] {
   return execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
     .split('\n')
     .filter((line) => line.includes(needle) && !line.includes('ps -eo'));
-}
-
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return condition();
 }
 
 describe('local emulator launchers', () => {
@@ -67,7 +59,11 @@ describe('local emulator launchers', () => {
       expect(processesMentioning(`-port ${ports.dynamo}`).length).toBeGreaterThan(0);
       expect(processesMentioning(dir).length).toBeGreaterThan(0);
       parent.kill('SIGKILL');
-      expect(await waitFor(() => processesMentioning(`-port ${ports.dynamo}`).length === 0 && processesMentioning(dir).length === 0, 20_000)).toBe(true);
+      await waitUntil(() => processesMentioning(`-port ${ports.dynamo}`).length === 0 && processesMentioning(dir).length === 0, {
+        message: 'the emulators exited with the process that started them',
+        timeoutMs: 20_000,
+        intervalMs: 100,
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, readdir, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitUntil } from '@panto/core/testing';
 
 export const CLI = fileURLToPath(new URL('../packages/cli/dist/main.js', import.meta.url));
 
@@ -99,10 +100,6 @@ export async function jsonlFiles(dir: string): Promise<string[]> {
 }
 
 /** Polls until `condition` holds, or fails after `timeoutMs`, saying what it waited for. */
-export async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+export function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  return waitUntil(condition, { message: what, timeoutMs, intervalMs: 20 });
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeSession, FSJSONLStore, type Message } from '@panto/core';
-import { FakeLLMServer } from '@panto/core/testing';
+import { FakeLLMServer, waitUntil } from '@panto/core/testing';
 import { localSecretFile, readLocalSecret, signLocalToken } from '@panto/functions';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -105,10 +105,6 @@ async function json<T>(response: Response, status: number): Promise<T> {
 
 const roles = (messages: readonly Message[]): string[] => messages.map((message) => message.role);
 
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolveWait) => setTimeout(resolveWait, 20));
-}
-
 describe('the local stack', () => {
   let alice: string;
   let bob: string;
@@ -158,7 +154,7 @@ describe('the local stack', () => {
     fake.enqueue({ text: 'This answer never arrives in full', hang: true });
     const calls = fake.requests.length;
     const pending = call(alice, 'POST', `/sessions/${crashed}/messages`, { text: 'are you there?' }).catch((error: unknown) => error);
-    await until(() => fake.requests.length > calls);
+    await waitUntil(() => fake.requests.length > calls, { message: "the turn's request reached the fake LLM server", timeoutMs: 15_000 });
     await stopServer(server, 'SIGKILL');
     expect(await pending).toBeInstanceOf(Error);
     server = await startServer();

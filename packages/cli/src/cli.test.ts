@@ -1,5 +1,5 @@
 import { decodeSession, listSessions, type Message } from '@panto/core';
-import { ScriptedProvider, type ScriptedReply } from '@panto/core/testing';
+import { ScriptedProvider, waitUntil, type ScriptedReply } from '@panto/core/testing';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -86,14 +86,9 @@ async function entriesOf(file: string) {
   return decodeSession(await readFile(file), file).entries;
 }
 
-/** Waits (polling) until `condition` holds. */
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
 /** Waits until the first provider has received a request (the turn is under way). */
 function providerCalled(): Promise<void> {
-  return until(() => (h.built[0]?.provider.requests.length ?? 0) > 0);
+  return waitUntil(() => (h.built[0]?.provider.requests.length ?? 0) > 0, { message: 'the first provider received a request', intervalMs: 5 });
 }
 
 function roles(messages: readonly Message[]): string[] {
@@ -463,7 +458,7 @@ describe('interactive mode', () => {
         throw new Error('forceExit called');
       },
     });
-    await until(() => fired !== undefined);
+    await waitUntil(() => fired !== undefined, { message: 'the CLI installed its interrupt handler', intervalMs: 5 });
     fired!();
     expect(await running).toBe(0);
   });

@@ -77,7 +77,7 @@ export interface ActiveModel {
  * Where a session lives. The agent appends every message the moment it enters the
  * conversation; a resumed agent adopts the conversation the store rebuilds.
  *
- * Implementations must pass `describeSessionStoreConformance` from `@panto/core/testing`.
+ * Implementations must pass `describeSessionStoreConformance` from `@panto/core/testing/conformance`.
  */
 export interface SessionStore {
   /**

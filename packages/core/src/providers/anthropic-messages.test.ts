@@ -1,308 +1,221 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AbortedError, ProviderError } from '../errors.js';
-import type { ProviderEvent, ProviderRequest } from '../provider.js';
-import { FakeLLMServer } from '../testing/index.js';
-import { AnthropicMessagesProvider, type AnthropicMessagesOptions } from './anthropic-messages.js';
-
-const request: ProviderRequest = { messages: [{ role: 'user', content: 'hi' }], tools: [] };
+import { describe, expect, it } from 'vitest';
+import { describeProviderConformance } from '../testing/conformance.js';
+import { usage } from '../testing/index.js';
+import { AnthropicMessagesProvider } from './anthropic-messages.js';
 
 function fixture(name: string): string {
   return readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
 }
 
-async function collect(stream: AsyncIterable<ProviderEvent>, onEvent: (event: ProviderEvent) => void = () => {}): Promise<ProviderEvent[]> {
-  const events: ProviderEvent[] = [];
-  for await (const event of stream) {
-    events.push(event);
-    onEvent(event);
-  }
-  return events;
-}
+/** How the compaction `We fixed the parser.` goes out: framed so the model reads it as notes. */
+const COMPACTED = '[Summary of the earlier conversation, which was compacted to save context. Continue from it.]\n\nWe fixed the parser.';
 
-function endOf(events: ProviderEvent[]): ProviderEvent | undefined {
-  return events[events.length - 1];
-}
+const cached = { cache_control: { type: 'ephemeral' } } as const;
+const clock = {
+  name: 'clock',
+  description: 'The current time',
+  input_schema: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] },
+};
 
-describe('AnthropicMessagesProvider', () => {
-  let server: FakeLLMServer;
-  const provider = (options: Partial<AnthropicMessagesOptions> = {}): AnthropicMessagesProvider =>
-    new AnthropicMessagesProvider({ model: 'claude-test', apiKey: 'test-key', baseURL: server.anthropicBaseURL, ...options });
-  const replay = (name: string): void =>
-    server.enqueueRaw({ status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8' }, body: fixture(name) });
+/** Messages API bodies: caching is on by default, so the system prompt and the newest block carry a breakpoint. */
+const body = (messages: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  model: 'claude-test',
+  max_tokens: 8192,
+  ...extra,
+  messages,
+  stream: true,
+});
+const text = (value: string): { type: 'text'; text: string } => ({ type: 'text', text: value });
 
-  beforeEach(async () => {
-    server = await FakeLLMServer.start();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+/** The body after resuming the conformance suite's two-turn clock session. */
+const resumed = {
+  model: 'claude-test',
+  max_tokens: 8192,
+  system: [{ type: 'text', text: 'You are a clock.', ...cached }],
+  messages: [
+    { role: 'user', content: [text('What time is it in UTC?')] },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'I need the clock.', signature: 'sig-1==' },
+        text('Let me check the clock.'),
+        { type: 'tool_use', id: 'call_Clock01', name: 'clock', input: { zone: 'UTC' } },
+      ],
+    },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_Clock01', content: '12:00 in UTC' }] },
+    { role: 'assistant', content: [text('It is 12:00 in UTC.')] },
+    { role: 'user', content: [text('Thanks!')] },
+    { role: 'assistant', content: [text('You are welcome.')] },
+    { role: 'user', content: [{ ...text('One more: Tokyo?'), ...cached }] },
+  ],
+  tools: [clock],
+  stream: true,
+};
 
-  it('streams text deltas as they arrive, then commits one message with usage and the real stop reason', async () => {
-    replay('anthropic-text.sse');
-    const events = await collect(provider().stream(request, { signal: new AbortController().signal }));
-    expect(events).toEqual([
-      { type: 'text-start', index: 0 },
-      { type: 'text-delta', index: 0, delta: 'Hello' },
-      { type: 'text-delta', index: 0, delta: '! How can' },
-      { type: 'text-delta', index: 0, delta: ' I help?' },
-      { type: 'text-end', index: 0, text: 'Hello! How can I help?' },
+describeProviderConformance('AnthropicMessagesProvider', {
+  name: 'anthropic',
+  model: 'claude-test',
+  create: (server, options = {}) =>
+    new AnthropicMessagesProvider({ model: 'claude-test', apiKey: 'test-key', baseURL: server.anthropicBaseURL, ...options }),
+  wire: {
+    path: '/v1/messages',
+    streaming: { stream: true },
+    rawStopReasons: { endTurn: 'end_turn', toolUse: 'tool_use' },
+    stopReasons: [
+      ['end_turn', 'end_turn'],
+      ['tool_use', 'tool_use'],
+      ['max_tokens', 'max_tokens'],
+      ['stop_sequence', 'stop_sequence'],
+      ['refusal', 'refusal'],
+      ['pause_turn', 'end_turn'],
+      ['model_context_window_exceeded', 'max_tokens'],
+    ],
+    toolCallsEnd: 'each',
+    thinking: 'signed',
+    rateLimitType: 'rate_limit_error',
+    badRequest: {
+      body: { type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: 100000 > 64000, which is the maximum allowed' } },
+      type: 'invalid_request_error',
+      message: 'max_tokens: 100000 > 64000, which is the maximum allowed',
+    },
+    malformedStream: 'event: message_start\ndata: {not json\n\n',
+    toolCallIds: (sent) => {
+      const blocks = (sent as { messages: { content: { type: string; id?: string; tool_use_id?: string }[] }[] }).messages.flatMap((m) => m.content);
+      return {
+        calls: blocks.flatMap((block) => (block.type === 'tool_use' && block.id !== undefined ? [block.id] : [])),
+        results: blocks.flatMap((block) => (block.type === 'tool_result' && block.tool_use_id !== undefined ? [block.tool_use_id] : [])),
+      };
+    },
+    acceptsToolCallId: (id) => /^[a-zA-Z0-9_-]+$/.test(id) && id.length <= 64,
+  },
+  recorded: {
+    // message_delta carried only output_tokens: the input count is message_start's.
+    text: { body: fixture('anthropic-text.sse'), usage: usage(25, 15) },
+    toolCall: { body: fixture('anthropic-tool-use.sse'), id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', usage: usage(472, 89) },
+    parallelToolCalls: {
+      body: fixture('anthropic-parallel-tools.sse'),
+      ids: ['toolu_01A09q90qw90lq917835lq9', 'toolu_01B8r7kLm2NqPz3sT4uV5wX6'],
+      usage: usage(530, 112),
+    },
+    // Thinking with its signature and redacted thinking kept verbatim, in wire order.
+    thinking: {
+      body: fixture('anthropic-thinking.sse'),
+      deltas: ['The user wants 27 * 453.', ' I should use the calculator.'],
+      content: [
+        { type: 'thinking', thinking: 'The user wants 27 * 453. I should use the calculator.', signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds==' },
+        { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB0URUqHvTZhKc1Lk==' },
+        text("I'll work that out with the calculator."),
+        { type: 'tool_call', id: 'toolu_01Cq7Vx5Yz8Ab2Cd4Ef6Gh8I', name: 'calculator', input: { expression: '27 * 453' } },
+      ],
+      usage: usage(96, 211),
+      stopReason: 'tool_use',
+    },
+    cacheUsage: { body: fixture('anthropic-cache-usage.sse'), usage: usage(21, 9, 1830, 188) },
+    // max_tokens cut the tool call's JSON short: the call is kept with an empty input.
+    maxTokens: {
+      body: fixture('anthropic-max-tokens.sse'),
+      content: [text('Let me write that file.'), { type: 'tool_call', id: 'toolu_01Wr1t3F1l3AbCdEfGhIjKlM', name: 'write_file', input: {} }],
+      rawStopReason: 'max_tokens',
+    },
+    errorMidStream: { body: fixture('anthropic-error-midstream.sse'), type: 'overloaded_error', message: 'Overloaded' },
+  },
+  requests: {
+    basic: body([{ role: 'user', content: [{ ...text('What time is it?'), ...cached }] }], {
+      max_tokens: 1024,
+      system: [{ type: 'text', text: 'You are terse.\n\nPrefer tables.', ...cached }],
+      tools: [clock],
+      temperature: 0.5,
+    }),
+    // The results of one turn are ONE user message of tool_result blocks; an empty result has no content.
+    toolResults: body([
+      { role: 'user', content: [text('Read a, b and c')] },
       {
-        type: 'message-end',
-        message: {
-          role: 'assistant',
-          content: [{ type: 'text', text: 'Hello! How can I help?' }],
-          provider: 'anthropic',
-          model: 'claude-test',
-          // input from message_start, output from message_delta (which carried only output_tokens)
-          usage: { input_tokens: 25, output_tokens: 15, cache_read_tokens: 0, cache_write_tokens: 0 },
-          stop_reason: 'end_turn',
-          raw_stop_reason: 'end_turn',
-        },
+        role: 'assistant',
+        content: [
+          text('Reading.'),
+          { type: 'tool_use', id: 'call_a', name: 'read', input: { path: 'a', lines: [1, 2] } },
+          { type: 'tool_use', id: 'call_b', name: 'read', input: { path: 'b' } },
+          { type: 'tool_use', id: 'call_c', name: 'read', input: {} },
+        ],
       },
-    ]);
-    expect(server.requests[0]).toMatchObject({ method: 'POST', path: '/v1/messages' });
-  });
-
-  it('assembles a tool call from its input_json_delta pieces, after the text before it', async () => {
-    replay('anthropic-tool-use.sse');
-    const events = await collect(provider().stream(request, { signal: new AbortController().signal }));
-    expect(events.filter((event) => event.type.startsWith('tool-call'))).toEqual([
-      { type: 'tool-call-start', index: 1, id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'get_weather' },
-      { type: 'tool-call-delta', index: 1, delta: '{"location":' },
-      { type: 'tool-call-delta', index: 1, delta: '"San Fra' },
-      { type: 'tool-call-delta', index: 1, delta: 'ncisco, CA"' },
-      { type: 'tool-call-delta', index: 1, delta: ', "unit": "fah' },
-      { type: 'tool-call-delta', index: 1, delta: 'renheit"}' },
       {
-        type: 'tool-call-end',
-        index: 1,
-        toolCall: { type: 'tool_call', id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'get_weather', input: { location: 'San Francisco, CA', unit: 'fahrenheit' } },
-      },
-    ]);
-    const end = endOf(events);
-    expect(end?.type).toBe('message-end');
-    if (end?.type !== 'message-end') return;
-    expect(end.message.content).toEqual([
-      { type: 'text', text: 'Okay, let me check the weather in San Francisco.' },
-      { type: 'tool_call', id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'get_weather', input: { location: 'San Francisco, CA', unit: 'fahrenheit' } },
-    ]);
-    expect(end.message.stop_reason).toBe('tool_use');
-    expect(end.message.usage).toEqual({ input_tokens: 472, output_tokens: 89, cache_read_tokens: 0, cache_write_tokens: 0 });
-  });
-
-  it('assembles several tool calls, each from its own block', async () => {
-    replay('anthropic-parallel-tools.sse');
-    const end = endOf(await collect(provider().stream(request, { signal: new AbortController().signal })));
-    expect(end).toMatchObject({
-      type: 'message-end',
-      message: {
+        role: 'user',
         content: [
-          { type: 'tool_call', id: 'toolu_01A09q90qw90lq917835lq9', name: 'get_weather', input: { location: 'Paris' } },
-          { type: 'tool_call', id: 'toolu_01B8r7kLm2NqPz3sT4uV5wX6', name: 'get_time', input: { timezone: 'Europe/Paris' } },
+          { type: 'tool_result', tool_use_id: 'call_a', content: 'contents of a' },
+          { type: 'tool_result', tool_use_id: 'call_b', content: 'ENOENT: no such file', is_error: true },
+          { type: 'tool_result', tool_use_id: 'call_c', ...cached },
         ],
-        stop_reason: 'tool_use',
       },
-    });
-  });
-
-  it('keeps thinking with its signature and redacted thinking verbatim, in wire order', async () => {
-    replay('anthropic-thinking.sse');
-    const events = await collect(provider().stream(request, { signal: new AbortController().signal }));
-    expect(events.slice(0, 4)).toEqual([
-      { type: 'thinking-start', index: 0 },
-      { type: 'thinking-delta', index: 0, delta: 'The user wants 27 * 453.' },
-      { type: 'thinking-delta', index: 0, delta: ' I should use the calculator.' },
-      { type: 'thinking-end', index: 0, thinking: 'The user wants 27 * 453. I should use the calculator.' },
-    ]);
-    const end = endOf(events);
-    expect(end?.type === 'message-end' && end.message.content).toEqual([
-      { type: 'thinking', thinking: 'The user wants 27 * 453. I should use the calculator.', signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds==' },
-      { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB0URUqHvTZhKc1Lk==' },
-      { type: 'text', text: "I'll work that out with the calculator." },
-      { type: 'tool_call', id: 'toolu_01Cq7Vx5Yz8Ab2Cd4Ef6Gh8I', name: 'calculator', input: { expression: '27 * 453' } },
-    ]);
-  });
-
-  it('reports cache read and cache write tokens apart from the uncached input', async () => {
-    replay('anthropic-cache-usage.sse');
-    const end = endOf(await collect(provider().stream(request, { signal: new AbortController().signal })));
-    expect(end?.type === 'message-end' && end.message.usage).toEqual({
-      input_tokens: 21,
-      output_tokens: 9,
-      cache_read_tokens: 1830,
-      cache_write_tokens: 188,
-    });
-  });
-
-  it('stops with max_tokens and gives a tool call whose arguments were cut short an empty input', async () => {
-    replay('anthropic-max-tokens.sse');
-    const end = endOf(await collect(provider().stream(request, { signal: new AbortController().signal })));
-    expect(end).toMatchObject({
-      type: 'message-end',
-      message: {
+    ]),
+    // The prompt joins the results' user turn, after them.
+    promptAfterToolResults: body([
+      { role: 'user', content: [text('Run it')] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'call_bash', name: 'bash', input: { command: 'sleep 100' } }] },
+      {
+        role: 'user',
         content: [
-          { type: 'text', text: 'Let me write that file.' },
-          { type: 'tool_call', id: 'toolu_01Wr1t3F1l3AbCdEfGhIjKlM', name: 'write_file', input: {} },
+          { type: 'tool_result', tool_use_id: 'call_bash', content: 'Tool call aborted: the step was cancelled before this tool finished.', is_error: true },
+          { ...text('Never mind.'), ...cached },
         ],
-        stop_reason: 'max_tokens',
-        raw_stop_reason: 'max_tokens',
       },
-    });
-  });
-
-  it.each([
-    ['end_turn', 'end_turn'],
-    ['tool_use', 'tool_use'],
-    ['max_tokens', 'max_tokens'],
-    ['stop_sequence', 'stop_sequence'],
-    ['refusal', 'refusal'],
-    ['pause_turn', 'end_turn'],
-    ['model_context_window_exceeded', 'max_tokens'],
-  ] as const)('normalises the wire stop reason %s to %s and keeps the raw value', async (raw, normalised) => {
-    server.enqueue({ text: 'Done.', stopReason: raw });
-    const end = endOf(await collect(provider().stream(request, { signal: new AbortController().signal })));
-    expect(end).toMatchObject({ type: 'message-end', message: { stop_reason: normalised, raw_stop_reason: raw } });
-  });
-
-  it('ends with an error event carrying a retryable ProviderError and only the text so far when an error event arrives mid-stream', async () => {
-    replay('anthropic-error-midstream.sse');
-    const events = await collect(provider().stream(request, { signal: new AbortController().signal }));
-    expect(events.some((event) => event.type === 'message-end')).toBe(false);
-    const end = endOf(events);
-    expect(end?.type).toBe('error');
-    if (end?.type !== 'error') return;
-    expect(end.error).toBeInstanceOf(ProviderError);
-    expect(end.error).toMatchObject({ provider: 'anthropic', type: 'overloaded_error', status: undefined, retryable: true });
-    expect(end.error.message).toContain('Overloaded');
-    expect(end.partial).toMatchObject({
-      content: [{ type: 'text', text: 'The answer begins here' }],
-      stop_reason: 'error',
-      error_message: end.error.message,
-    });
-  });
-
-  it('retries a 429 with the SDK and then succeeds', async () => {
-    server.enqueue({ status: 429 }, { text: 'Second time lucky.' });
-    const end = endOf(await collect(provider().stream(request, { signal: new AbortController().signal })));
-    expect(end).toMatchObject({ type: 'message-end', message: { content: [{ type: 'text', text: 'Second time lucky.' }] } });
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it('retries a 529 overloaded response too', async () => {
-    server.enqueue({ status: 529 }, { text: 'ok' });
-    const end = endOf(await collect(provider().stream(request, { signal: new AbortController().signal })));
-    expect(end?.type).toBe('message-end');
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it('gives up after maxRetries and reports the 429 as a retryable ProviderError', async () => {
-    server.enqueue({ status: 429 }, { status: 429 });
-    const end = endOf(await collect(provider({ maxRetries: 1 }).stream(request, { signal: new AbortController().signal })));
-    expect(end?.type === 'error' && end.error).toMatchObject({ name: 'ProviderError', status: 429, type: 'rate_limit_error', retryable: true });
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it('turns a 400 into a ProviderError with the status, the error type and the API message, without retrying', async () => {
-    server.enqueue({
-      status: 400,
-      errorBody: { type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: 100000 > 64000, which is the maximum allowed' } },
-    });
-    const events = await collect(provider().stream(request, { signal: new AbortController().signal }));
-    expect(events).toHaveLength(1);
-    const end = endOf(events);
-    expect(end?.type === 'error' && end.error).toBeInstanceOf(ProviderError);
-    expect(end?.type === 'error' && end.error).toMatchObject({ status: 400, type: 'invalid_request_error', retryable: false });
-    expect(end?.type === 'error' && end.error.message).toContain('max_tokens: 100000 > 64000, which is the maximum allowed');
-    expect(server.requests).toHaveLength(1);
-  });
-
-  it('cancels a hanging stream when the signal aborts: an aborted end event keeps the text so far', async () => {
-    server.enqueue({ text: 'Hello there world', hang: true });
-    const controller = new AbortController();
-    const events = await collect(provider().stream(request, { signal: controller.signal }), (event) => {
-      if (event.type === 'text-delta') controller.abort();
-    });
-    const end = endOf(events);
-    expect(end?.type).toBe('error');
-    if (end?.type !== 'error') return;
-    expect(end.error).toBeInstanceOf(AbortedError);
-    expect(end.partial).toMatchObject({ content: [{ type: 'text', text: 'Hello' }], stop_reason: 'aborted' });
-  });
-
-  it('cancels a request still waiting for its response when the signal aborts', async () => {
-    server.enqueue({ text: 'too late', delayMs: 60_000 });
-    const controller = new AbortController();
-    const run = collect(provider().stream(request, { signal: controller.signal }));
-    await waitFor(() => server.requests.length === 1);
-    controller.abort();
-    const end = endOf(await run);
-    expect(end?.type === 'error' && end.error).toBeInstanceOf(AbortedError);
-  });
-
-  it('cancels while the SDK waits to retry a 429', async () => {
-    server.enqueue({ status: 429, headers: { 'retry-after-ms': '60000' } }, { text: 'never asked for' });
-    const controller = new AbortController();
-    const run = collect(provider().stream(request, { signal: controller.signal }));
-    await waitFor(() => server.requests.length === 1);
-    // Give the client time to read the 429 and start its backoff (loopback: well under this).
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    controller.abort();
-    const end = endOf(await run);
-    expect(end?.type === 'error' && end.error).toBeInstanceOf(AbortedError);
-    expect(server.requests).toHaveLength(1);
-  });
-
-  it('sends nothing when the signal is already aborted', async () => {
-    const controller = new AbortController();
-    controller.abort();
-    const events = await collect(provider().stream(request, { signal: controller.signal }));
-    expect(events).toHaveLength(1);
-    expect(endOf(events)?.type === 'error' && (endOf(events) as { error: Error }).error).toBeInstanceOf(AbortedError);
-    expect(server.requests).toHaveLength(0);
-  });
-
-  it('ends with a retryable error, never a message-end, when the connection drops mid-message', async () => {
-    server.enqueue({ text: 'one two three four', dropAfterDeltas: 2 });
-    const events = await collect(provider().stream(request, { signal: new AbortController().signal }));
-    expect(events.some((event) => event.type === 'message-end')).toBe(false);
-    const end = endOf(events);
-    expect(end?.type === 'error' && end.error).toMatchObject({ name: 'ProviderError', type: 'stream_dropped', retryable: true });
-    expect(end?.type === 'error' && end.partial).toMatchObject({ content: [{ type: 'text', text: 'one two' }], stop_reason: 'error' });
-  });
-
-  it('ends with a retryable error when the stream closes cleanly before message_stop', async () => {
-    const body = fixture('anthropic-tool-use.sse');
-    server.enqueueRaw({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: body.slice(0, body.indexOf('event: content_block_stop\ndata: {"type":"content_block_stop","index":1}')) });
-    const events = await collect(provider().stream(request, { signal: new AbortController().signal }));
-    const end = endOf(events);
-    expect(end?.type === 'error' && end.error).toMatchObject({ type: 'stream_dropped', retryable: true });
-    // The half-formed tool call is neither committed nor offered as partial.
-    expect(end?.type === 'error' && end.partial?.content).toEqual([{ type: 'text', text: 'Okay, let me check the weather in San Francisco.' }]);
-  });
-
-  it('abandons a stream that goes silent for longer than timeoutMs', async () => {
-    server.enqueue({ text: 'Hello there', hang: true });
-    const events = await collect(provider({ timeoutMs: 1000 }).stream(request, { signal: new AbortController().signal }));
-    expect(endOf(events)?.type === 'error' && (endOf(events) as { error: Error }).error).toMatchObject({
-      name: 'ProviderError',
-      type: 'idle_timeout',
-      retryable: true,
-    });
-  });
-
-  it('reports a malformed stream as an error event instead of throwing', async () => {
-    server.enqueueRaw({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: 'event: message_start\ndata: {not json\n\n' });
-    const events = await collect(provider().stream(request, { signal: new AbortController().signal }));
-    expect(events).toHaveLength(1);
-    expect(endOf(events)?.type === 'error' && (endOf(events) as { error: Error }).error).toBeInstanceOf(ProviderError);
-  });
-
-  it('rejects a thinking budget that leaves no room below maxTokens', () => {
-    expect(() => provider({ thinking: { budgetTokens: 4096 }, maxTokens: 4096 })).toThrow(/budgetTokens/);
-  });
+    ]),
+    compaction: body([{ role: 'user', content: [text(COMPACTED), { ...text('What next?'), ...cached }] }], {
+      system: [{ type: 'text', text: 'sys', ...cached }],
+    }),
+    alternation: body([
+      { role: 'user', content: [text('First.'), text('Second.')] },
+      { role: 'assistant', content: [text('Partial answ'), text('A full answer.')] },
+      { role: 'user', content: [{ ...text('Third.'), ...cached }] },
+    ]),
+    // Unsigned reasoning left out; signed thinking and redacted thinking sent back verbatim;
+    // `functions.get_time:1` fitted to ^[a-zA-Z0-9_-]+$; the empty replies skipped.
+    foreignSession: body([
+      { role: 'user', content: [text('Weather and time in Paris?')] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: 'call_DdmO9pD3xa9XTPNJ32zg2hcA', name: 'get_weather', input: { location: 'Paris' } },
+          { type: 'tool_use', id: 'functions_get_time_1_54fbf42b', name: 'get_time', input: {} },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'call_DdmO9pD3xa9XTPNJ32zg2hcA', content: '18°C' },
+          { type: 'tool_result', tool_use_id: 'functions_get_time_1_54fbf42b', content: '14:00' },
+        ],
+      },
+      { role: 'assistant', content: [text('It is 18°C at 14:00.')] },
+      { role: 'user', content: [text('27 * 453?')] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'Use the calculator.', signature: 'EqQBCgIYAhIM1gbcDa9G==' },
+          { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix==' },
+          { type: 'tool_use', id: 'toolu_01A09q90qw90lq917835lq9', name: 'calculator', input: { expression: '27 * 453' } },
+          { type: 'tool_use', id: 'toolu_01VeryLongIdentifierFromSomeGatewayThatExceedsForty', name: 'calculator', input: { expression: '1 + 1' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_01A09q90qw90lq917835lq9', content: '12231' },
+          { type: 'tool_result', tool_use_id: 'toolu_01VeryLongIdentifierFromSomeGatewayThatExceedsForty', content: '2' },
+        ],
+      },
+      { role: 'assistant', content: [{ type: 'thinking', thinking: 'Nothing to say.', signature: 'sig==' }] },
+      { role: 'user', content: [text('And tomorrow?'), { ...text('Hello?'), ...cached }] },
+    ]),
+  },
+  agent: {
+    resumed,
+    toolLoop: { messages: resumed.messages.slice(0, 3) },
+  },
 });
 
-async function waitFor(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
-}
+describe('AnthropicMessagesProvider', () => {
+  it('rejects a thinking budget that leaves no room below maxTokens', () => {
+    expect(() => new AnthropicMessagesProvider({ model: 'claude-test', apiKey: 'k', thinking: { budgetTokens: 4096 }, maxTokens: 4096 })).toThrow(/budgetTokens/);
+  });
+});

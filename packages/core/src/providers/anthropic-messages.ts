@@ -1,13 +1,14 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ClientOptions } from '@anthropic-ai/sdk';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
-import { errorMessage, PantoError, ProviderError } from '../errors.js';
+import { PantoError } from '../errors.js';
 import { lazyModule } from './lazy-module.js';
 import type { StopReason, Usage } from '../messages.js';
 import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from '../provider.js';
 import { toAnthropicRequest, type AnthropicRequestSettings } from './anthropic-request.js';
 import type { MessageAssembler } from './message-assembler.js';
-import { DEFAULT_TIMEOUT_MS, droppedStreamError, isConnectionDrop, isRetryableStatus, streamWire } from './wire-common.js';
+import { providerErrorFromSDK, type SDKErrorRules } from './sdk-error.js';
+import { DEFAULT_TIMEOUT_MS, streamWire } from './wire-common.js';
 
 /** Output tokens asked for when `maxTokens` is not set (on top of any thinking budget). */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8192;
@@ -223,28 +224,22 @@ export function normaliseAnthropicStopReason(raw: string | undefined, hasToolCal
   }
 }
 
-/** The SDK's failure as a ProviderError: HTTP errors and error events keep status, type and message. */
-const anthropicSDK = lazyModule(() => import('@anthropic-ai/sdk'));
+type AnthropicSDK = typeof import('@anthropic-ai/sdk');
+const anthropicSDK = lazyModule<AnthropicSDK>(() => import('@anthropic-ai/sdk'));
 
-function anthropicError(error: unknown): ProviderError {
-  const sdk = anthropicSDK.loaded;
-  if (sdk && error instanceof sdk.APIConnectionError) {
-    return new ProviderError('anthropic', `anthropic: could not reach the API: ${error.message}`, { retryable: true }, { cause: error });
-  }
-  if (sdk && error instanceof sdk.APIError) {
-    const status = error.status;
-    const type = error.type ?? undefined;
-    const message = error.apiMessage ?? error.message;
-    const retryable = (status !== undefined && isRetryableStatus(status)) || (type !== undefined && RETRYABLE_TYPES.has(type));
-    const where = status !== undefined ? `anthropic ${status}` : 'anthropic stream error';
-    return new ProviderError('anthropic', `${where} ${type ?? 'error'}: ${message}`, {
-      ...(status !== undefined ? { status } : {}),
-      ...(type !== undefined ? { type } : {}),
-      retryable,
-    }, { cause: error });
-  }
-  if (isConnectionDrop(error)) return droppedStreamError('anthropic', error);
-  return new ProviderError('anthropic', `anthropic: ${errorMessage(error)}`, {}, { cause: error });
+/** The SDK's failure as the call's error: HTTP errors and error events keep status, type and the API's message. */
+function anthropicError(error: unknown): Error {
+  return providerErrorFromSDK(error, anthropicErrorRules(anthropicSDK.loaded));
+}
+
+/** How the Anthropic SDK's errors read; `sdk` is undefined until the SDK was loaded. */
+export function anthropicErrorRules(sdk: AnthropicSDK | undefined): SDKErrorRules<InstanceType<AnthropicSDK['APIError']>> {
+  return {
+    provider: 'anthropic',
+    classes: sdk,
+    describe: (apiError) => ({ type: apiError.type ?? undefined, message: apiError.apiMessage ?? apiError.message }),
+    retryableTypes: RETRYABLE_TYPES,
+  };
 }
 
 function isNonEmptyObject(value: unknown): value is object {

@@ -2,13 +2,14 @@ import type OpenAI from 'openai';
 import type { ClientOptions } from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
-import { errorMessage, PantoError, ProviderError } from '../errors.js';
+import { PantoError } from '../errors.js';
 import { lazyModule } from './lazy-module.js';
 import type { StopReason, Usage } from '../messages.js';
 import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from '../provider.js';
 import type { MessageAssembler } from './message-assembler.js';
 import { toOpenAIRequest, type OpenAIRequestSettings } from './openai-request.js';
-import { DEFAULT_TIMEOUT_MS, droppedStreamError, isConnectionDrop, isRetryableStatus, streamWire } from './wire-common.js';
+import { providerErrorFromSDK, type SDKErrorRules } from './sdk-error.js';
+import { DEFAULT_TIMEOUT_MS, streamWire } from './wire-common.js';
 
 export interface OpenAIChatOptions {
   /** The model id, e.g. `gpt-5.4`, or whatever an OpenAI-compatible server calls its model. */
@@ -212,30 +213,30 @@ export function normaliseOpenAIStopReason(raw: string, seen: { hasToolCalls: boo
   }
 }
 
-/** The SDK's failure as a ProviderError: HTTP errors and error chunks keep status, type and message. */
-const openaiSDK = lazyModule(() => import('openai'));
+type OpenAISDK = typeof import('openai');
+const openaiSDK = lazyModule<OpenAISDK>(() => import('openai'));
 
-function openaiError(error: unknown): ProviderError {
-  const sdk = openaiSDK.loaded;
-  if (sdk && error instanceof sdk.APIConnectionError) {
-    return new ProviderError('openai', `openai: could not reach the API: ${error.message}`, { retryable: true }, { cause: error });
-  }
-  if (sdk && error instanceof sdk.APIError) {
-    const status = error.status;
-    const body = error.error as { message?: unknown } | undefined;
-    const message = typeof body?.message === 'string' ? body.message : error.message;
-    const type = error.type ?? (typeof error.code === 'string' ? error.code : undefined);
-    // A 429 for an exhausted quota does not get better by waiting.
-    const quota = error.code === 'insufficient_quota' || type === 'insufficient_quota';
-    const retryable =
-      !quota && ((status !== undefined && isRetryableStatus(status)) || (type !== undefined && RETRYABLE_TYPES.has(type)));
-    const where = status !== undefined ? `openai ${status}` : 'openai stream error';
-    return new ProviderError('openai', `${where} ${type ?? 'error'}: ${message}`, {
-      ...(status !== undefined ? { status } : {}),
-      ...(type !== undefined ? { type } : {}),
-      retryable,
-    }, { cause: error });
-  }
-  if (isConnectionDrop(error)) return droppedStreamError('openai', error);
-  return new ProviderError('openai', `openai: ${errorMessage(error)}`, {}, { cause: error });
+/** The SDK's failure as the call's error: HTTP errors and error chunks keep status, type and the API's message. */
+function openaiError(error: unknown): Error {
+  return providerErrorFromSDK(error, openaiErrorRules(openaiSDK.loaded));
+}
+
+/** How the OpenAI SDK's errors read; `sdk` is undefined until the SDK was loaded. */
+export function openaiErrorRules(sdk: OpenAISDK | undefined): SDKErrorRules<InstanceType<OpenAISDK['APIError']>> {
+  return {
+    provider: 'openai',
+    classes: sdk,
+    describe: (apiError) => {
+      const body = apiError.error as { message?: unknown } | undefined;
+      const type = apiError.type ?? (typeof apiError.code === 'string' ? apiError.code : undefined);
+      // A 429 for an exhausted quota does not get better by waiting.
+      const quota = apiError.code === 'insufficient_quota' || type === 'insufficient_quota';
+      return {
+        type,
+        message: typeof body?.message === 'string' ? body.message : apiError.message,
+        ...(quota ? { retryable: false as const } : {}),
+      };
+    },
+    retryableTypes: RETRYABLE_TYPES,
+  };
 }

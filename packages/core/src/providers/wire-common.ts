@@ -106,11 +106,6 @@ export class CallControl {
   }
 }
 
-/** The statuses the SDKs retry (unless the server says `x-should-retry: false`); still worth retrying later. */
-export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 409 || status === 429 || status >= 500;
-}
-
 export function abortedError(signal: AbortSignal): AbortedError {
   const reason: unknown = signal.reason;
   const message = reason instanceof Error && reason.name !== 'AbortError' ? reason.message : 'the request was aborted';

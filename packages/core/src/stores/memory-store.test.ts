@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeSessionStoreConformance, RecordFactory } from '../testing/index.js';
+import { describeSessionStoreConformance } from '../testing/conformance.js';
+import { RecordFactory } from '../testing/index.js';
 import { MemoryStore } from './memory-store.js';
 
 describeSessionStoreConformance('MemoryStore', {

@@ -3,6 +3,18 @@ import { InvalidBatchError, SessionConflictError } from '../errors.js';
 import type { DiskMessage, SessionStore } from '../session-store.js';
 import { everyKindOfMessage, RecordFactory, usage } from './fixtures.js';
 
+// `@panto/core/testing/conformance`: the contract suites, which need vitest. The store suite
+// is below; the provider suite has its own module.
+export { describeProviderConformance } from './provider-conformance.js';
+export type {
+  ExpectedAgentRequests,
+  ExpectedRequests,
+  ProviderConformanceHarness,
+  ProviderConformanceOptions,
+  RecordedResponses,
+  WireFacts,
+} from './provider-conformance-harness.js';
+
 export interface SessionStoreFactory {
   /** A store on a new, empty session. */
   create(): Promise<SessionStore>;

@@ -36,8 +36,18 @@ describe('FakeLLMServer', () => {
         headers: expect.objectContaining({ 'x-test': 'yes' }) as unknown,
         body: { model: 'gpt', messages: [] },
         rawBody: '{"model":"gpt","messages":[]}',
+        receivedAt: expect.any(Number) as unknown,
       },
     ]);
+  });
+
+  it('stamps each request with when it arrived, so a test can see how long a client waited', async () => {
+    server.enqueue({ text: 'a' }, { text: 'b' });
+    await (await post('/v1/messages', {})).text();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await (await post('/v1/messages', {})).text();
+    const [first, second] = server.requests;
+    expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(19);
   });
 
   it('sends a raw reply byte for byte', async () => {
@@ -94,6 +104,34 @@ describe('FakeLLMServer', () => {
     const openai = await (await post('/v1/chat/completions', {})).text();
     expect(openai).not.toContain('" two"');
     expect(openai).toMatch(/data: \{"error":\{"message":"[^"]+","type":"server_error","param":null,"code":null\}\}\n\n$/);
+  });
+
+  it('ends the stream cleanly after the given number of deltas, without the completion marker', async () => {
+    server.enqueue({ text: 'one two three', endAfterDeltas: 2 }, { text: 'one two three', endAfterDeltas: 2 });
+    const anthropic = await (await post('/v1/messages', {})).text();
+    expect(anthropic).toContain('"text":" two"');
+    expect(anthropic).not.toContain('"text":" three"');
+    expect(anthropic).not.toContain('message_stop');
+    const openai = await (await post('/v1/chat/completions', {})).text();
+    expect(openai).toContain('" two"');
+    expect(openai).not.toContain('finish_reason":"');
+    expect(openai).not.toContain('[DONE]');
+  });
+
+  it('streams tool-call arguments exactly as given when they are not the JSON of the input', async () => {
+    const call = { id: 'c1', name: 'read', input: {}, arguments: '{"path": oops' };
+    server.enqueue({ toolCalls: [call] }, { toolCalls: [call] });
+    /** The JSON of every `data:` line of an SSE body. */
+    const dataOf = (body: string): unknown[] =>
+      body.split('\n').flatMap((line) => (line.startsWith('data: {') ? [JSON.parse(line.slice(6)) as unknown] : []));
+    const anthropicArguments = (body: string): string =>
+      dataOf(body).map((event) => (event as { delta?: { partial_json?: string } }).delta?.partial_json ?? '').join('');
+    const openaiArguments = (body: string): string =>
+      dataOf(body)
+        .map((chunk) => (chunk as { choices?: { delta?: { tool_calls?: { function?: { arguments?: string } }[] } }[] }).choices?.[0]?.delta?.tool_calls?.[0]?.function?.arguments ?? '')
+        .join('');
+    expect(anthropicArguments(await (await post('/v1/messages', {})).text())).toBe('{"path": oops');
+    expect(openaiArguments(await (await post('/v1/chat/completions', {})).text())).toBe('{"path": oops');
   });
 
   it('releases a held (hanging) response when the server closes', async () => {

@@ -9,8 +9,12 @@ import type { AddressInfo } from 'node:net';
 export interface FakeReply {
   /** Assistant text, streamed in word-sized deltas. */
   text?: string;
-  /** Tool calls, after the text. Ids default to `toolu_fake_<reply>_<i>` / `call_fake_<reply>_<i>`. */
-  toolCalls?: { id?: string; name: string; input: Record<string, unknown> }[];
+  /**
+   * Tool calls, after the text. Ids default to `toolu_fake_<reply>_<i>` / `call_fake_<reply>_<i>`.
+   * The arguments stream as `JSON.stringify(input)`, or as `arguments` exactly when it is
+   * given (e.g. broken JSON).
+   */
+  toolCalls?: { id?: string; name: string; input: Record<string, unknown>; arguments?: string }[];
   /**
    * A thinking block before the text. Anthropic: a `thinking` block with `thinking_delta`s
    * and a `signature_delta`. OpenAI: `delta.reasoning_content` (as vLLM and DeepSeek send it).
@@ -42,6 +46,11 @@ export interface FakeReply {
   /** Destroy the connection after this many deltas (a dropped stream mid-message). */
   dropAfterDeltas?: number;
   /**
+   * End the response cleanly after this many deltas, without the rest of the message or the
+   * wire's completion marker (`message_stop` / `finish_reason`): a stream that closes early.
+   */
+  endAfterDeltas?: number;
+  /**
    * Send an error event after `afterDeltas` deltas (default 0) and end the stream.
    * Anthropic: `event: error` with `{type:'error', error:{type, message}}`;
    * OpenAI: a `data: {"error":{…}}` chunk. Type defaults to `overloaded_error` / `server_error`.
@@ -65,6 +74,8 @@ export interface RecordedRequest {
   body: unknown;
   /** The body exactly as received, for byte-for-byte assertions. */
   rawBody: string;
+  /** When the whole request had arrived: `performance.now()` milliseconds. */
+  receivedAt: number;
 }
 
 type QueuedReply = { kind: 'scripted'; reply: FakeReply } | { kind: 'raw'; reply: FakeRawReply };
@@ -162,13 +173,14 @@ export class FakeLLMServer {
 
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const text = await readBody(request);
+    const receivedAt = performance.now();
     const path = request.url ?? '/';
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) {
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
     }
     const body = parseBody(text);
-    this.requests.push({ method: request.method ?? 'GET', path, headers, body, rawBody: text });
+    this.requests.push({ method: request.method ?? 'GET', path, headers, body, rawBody: text, receivedAt });
 
     const protocol = protocolOf(request.method, path);
     if (!protocol) {
@@ -227,6 +239,7 @@ export class FakeLLMServer {
     const hangAt = reply.hang ? Math.min(1, totalDeltas) : -1;
     const errorAt = reply.errorEvent ? Math.min(reply.errorEvent.afterDeltas ?? 0, totalDeltas) : -1;
     const dropAt = reply.dropAfterDeltas !== undefined ? Math.min(reply.dropAfterDeltas, totalDeltas) : -1;
+    const endAt = reply.endAfterDeltas !== undefined ? Math.min(reply.endAfterDeltas, totalDeltas) : -1;
     let deltas = 0;
     let tailReached = false;
     for (const frame of frames) {
@@ -236,6 +249,10 @@ export class FakeLLMServer {
         if (deltas === dropAt) {
           await flush(response);
           response.socket?.destroy();
+          return;
+        }
+        if (deltas === endAt) {
+          response.end();
           return;
         }
         if (deltas === errorAt) {
@@ -331,7 +348,7 @@ function anthropicFrames(reply: FakeReply, model: string, id: number): Frame[] {
   for (const [callIndex, call] of (reply.toolCalls ?? []).entries()) {
     startBlock({ type: 'tool_use', id: call.id ?? `toolu_fake_${id}_${callIndex}`, name: call.name, input: {} });
     delta({ type: 'input_json_delta', partial_json: '' });
-    for (const piece of jsonPieces(JSON.stringify(call.input))) delta({ type: 'input_json_delta', partial_json: piece });
+    for (const piece of jsonPieces(argumentsOf(call))) delta({ type: 'input_json_delta', partial_json: piece });
     stopBlock();
   }
   const stopReason = reply.stopReason ?? ((reply.toolCalls?.length ?? 0) > 0 ? 'tool_use' : 'end_turn');
@@ -372,7 +389,7 @@ function openaiFrames(reply: FakeReply, model: string, id: number, includeUsage:
         tool_calls: [{ index, id: call.id ?? `call_fake_${id}_${index}`, type: 'function', function: { name: call.name, arguments: '' } }],
       }),
     });
-    for (const piece of jsonPieces(JSON.stringify(call.input))) {
+    for (const piece of jsonPieces(argumentsOf(call))) {
       frames.push({ kind: 'delta', data: chunk({ tool_calls: [{ index, function: { arguments: piece } }] }) });
     }
   }
@@ -438,6 +455,10 @@ function defaultErrorType(protocol: Protocol, status: number): string {
 /** Word-sized pieces: "Hello there" → ["Hello", " there"]. */
 function textPieces(text: string): string[] {
   return text === '' ? [] : text.split(/(?=\s)/);
+}
+
+function argumentsOf(call: NonNullable<FakeReply['toolCalls']>[number]): string {
+  return call.arguments ?? JSON.stringify(call.input);
 }
 
 /** A JSON text in three roughly equal pieces, as streamed arguments arrive. */
