@@ -3,8 +3,11 @@
  * - per Lambda handler, its bundle size and module-initialisation time (a fresh Node
  *   process importing the bundle: what a cold start pays before the first request),
  *   against a trivial handler bundled the same way;
- * - the time from a request to the provider call for a session of 1,000 messages (open the
- *   store, take the lease, load the conversation, persist the prompt), against an empty session.
+ * - the time from a request to the provider call for a session of 1,000 messages (take the
+ *   lease, load the conversation, persist the prompt), against an empty session;
+ * - what a plain turn costs DynamoDB — requests, and bytes DynamoDB sends back, counted by a
+ *   proxy in front of DynamoDB Local — at turns 2, 50 and 200, in a warm process (its session
+ *   cache holds the log) against a cold one (reads the whole log: every turn, before the cache).
  * Run alone: npx tsx --conditions=@panto/source bench/service.ts
  */
 import { execFile } from 'node:child_process';
@@ -14,13 +17,16 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
-import { createTable, DynamoStore } from '@panto/aws';
+import { createTable, DynamoStore, SessionCache } from '@panto/aws';
 import { emptyUsage, type Provider, type ProviderEvent } from '@panto/core';
 import { RecordFactory } from '@panto/core/testing';
-import { createApp, DEFAULT_LIMITS, hs256Verifier, signLocalToken } from '@panto/functions';
+import { createApp, DEFAULT_LIMITS } from '@panto/functions';
+import { hs256Verifier, signLocalToken } from '@panto/functions/local';
 import { bundleHandlers, formatBytes, HANDLERS } from '../scripts/bundle.js';
 import { localDynamoDBClient, startDynamoDBLocal, suppressNodeVersionWarning } from '../scripts/local/dynamodb-local.js';
+import { DynamoProxy } from '../test/dynamo-proxy.js';
 import { median, printTable } from './util.js';
 
 const run = promisify(execFile);
@@ -89,6 +95,22 @@ class StopwatchProvider implements Provider {
   }
 }
 
+const BENCH_SECRET = new Uint8Array(32).fill(1);
+
+/** The service app on `dynamo`, its model `provider`, with no S3 (these turns offload nothing). */
+function benchApp(dynamo: DynamoDBClient, tableName: string, provider: Provider, cache = new SessionCache()): ReturnType<typeof createApp> {
+  return createApp({
+    dynamo,
+    tableName,
+    s3: new S3Client({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }),
+    bucket: 'unused',
+    providers: () => provider,
+    verifier: hs256Verifier(BENCH_SECRET),
+    limits: DEFAULT_LIMITS,
+    cache,
+  });
+}
+
 async function benchTurn(): Promise<void> {
   suppressNodeVersionWarning();
   const emulator = await startDynamoDBLocal();
@@ -98,17 +120,8 @@ async function benchTurn(): Promise<void> {
     await createTable({ client: dynamo, tableName });
     const owner = 'bench';
     const provider = new StopwatchProvider();
-    const secret = new Uint8Array(32).fill(1);
-    const app = createApp({
-      dynamo,
-      tableName,
-      s3: new S3Client({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }),
-      bucket: 'unused',
-      providerFactory: () => provider,
-      verifier: hs256Verifier(secret),
-      limits: DEFAULT_LIMITS,
-    });
-    const token = await signLocalToken(secret, owner);
+    const app = benchApp(dynamo, tableName, provider);
+    const token = await signLocalToken(BENCH_SECRET, owner);
 
     const session = async (messages: number): Promise<string> => {
       const store = await DynamoStore.create({ client: dynamo, tableName, owner });
@@ -153,11 +166,62 @@ async function benchTurn(): Promise<void> {
   }
 }
 
+/** Requests and response bytes of plain turns, warm and cold, as a session grows to 200 turns. */
+async function benchTurnCost(): Promise<void> {
+  suppressNodeVersionWarning();
+  const emulator = await startDynamoDBLocal();
+  const proxy = await DynamoProxy.start(emulator.endpoint);
+  const dynamo = localDynamoDBClient(proxy.endpoint);
+  try {
+    const tableName = 'panto-bench-cost';
+    await createTable({ client: dynamo, tableName });
+    const token = await signLocalToken(BENCH_SECRET, 'bench');
+    const provider = new StopwatchProvider();
+    const app = (cache: SessionCache) => benchApp(dynamo, tableName, provider, cache);
+    const warm = app(new SessionCache());
+    const request = (target: ReturnType<typeof app>, path: string, body: object) =>
+      target.request(path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const { id } = (await (await request(warm, '/sessions', { system: 'Be brief.' })).json()) as { id: string };
+    const turn = async (target: ReturnType<typeof app>, n: number): Promise<{ requests: number; bytes: number }> => {
+      proxy.resetCounts();
+      const response = await request(target, `/sessions/${id}/messages`, { text: `Question ${n}: ${'tell me about this part of the code '.repeat(6)}` });
+      if (response.status !== 200) throw new Error(`turn failed: ${response.status} ${await response.text()}`);
+      return { requests: proxy.requests.length, bytes: proxy.responseBytes };
+    };
+    const rows: [string, string][] = [];
+    let warmAt2 = 0;
+    let coldAt2 = 0;
+    for (let n = 1; n <= 200; n++) {
+      const measured = n === 2 || n === 50 || n === 200;
+      const warmCost = await turn(warm, n);
+      if (!measured) continue;
+      // The same turn in a cold process (a fresh cache), on the session as it now stands.
+      const coldCost = await turn(app(new SessionCache()), n);
+      await warm.request(`/sessions/${id}`, { headers: { authorization: `Bearer ${token}` } }); // the warm process catches up
+      if (n === 2) [warmAt2, coldAt2] = [warmCost.bytes, coldCost.bytes];
+      rows.push([
+        `turn ${n}: warm / cold`,
+        `${warmCost.requests} requests, ${formatBytes(warmCost.bytes)} read (${(warmCost.bytes / warmAt2).toFixed(2)}× turn 2) / ` +
+          `${coldCost.requests} requests, ${formatBytes(coldCost.bytes)} read (${(coldCost.bytes / coldAt2).toFixed(1)}× turn 2)`,
+      ]);
+    }
+    printTable('service — DynamoDB cost of a plain turn (requests; bytes DynamoDB answered, via a counting proxy)', [
+      ...rows,
+      ['before the session cache', '6 requests a turn; bytes read ×34 by turn 60 (every turn read the whole log)'],
+    ]);
+  } finally {
+    dynamo.destroy();
+    await proxy.close();
+    await emulator.stop();
+  }
+}
+
 export async function runServiceBench(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'panto-bench-service-'));
   try {
     await benchBundles(dir);
     await benchTurn();
+    await benchTurnCost();
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

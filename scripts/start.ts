@@ -15,16 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { serve } from '@hono/node-server';
 import { createTable } from '@panto/aws';
-import {
-  createAwsClients,
-  hs256Verifier,
-  localSecretFile,
-  localSettings,
-  providerFactory,
-  readLocalSecret,
-  serviceApp,
-  signLocalToken,
-} from '@panto/functions';
+import { providerResolver, serviceApp } from '@panto/functions';
+import { hs256Verifier, localAwsClients, localSecretFile, localSettings, readLocalSecret, signLocalToken } from '@panto/functions/local';
 import { startDynamoDBLocal, suppressNodeVersionWarning } from './local/dynamodb-local.js';
 import { startS3Local } from './local/s3-local.js';
 
@@ -51,7 +43,7 @@ async function main(): Promise<void> {
     settings.external.s3 ?? launch(startS3Local({ directory: join(dataDir, 's3') }), 's3rver'),
   ]);
   config.aws = { ...config.aws, dynamodb, s3 };
-  const clients = createAwsClients(config.aws);
+  const clients = localAwsClients(config.aws);
 
   await createTable({ client: clients.dynamo, tableName: config.tableName });
   await clients.s3.send(new CreateBucketCommand({ Bucket: config.bucket })).catch((error: unknown) => {
@@ -78,7 +70,7 @@ async function main(): Promise<void> {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const token = await signLocalToken(secret, settings.defaultOwner);
   const provider = config.provider;
-  const model = providerFactory(provider)({}).model;
+  const model = providerResolver(provider)({}).model;
   const where = relative(process.cwd(), dataDir) || '.';
   const lines = [
     '',

@@ -4,7 +4,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { localSecretFile, localSettings, readLocalSecret, signLocalToken } from '@panto/functions';
+import { localSecretFile, localSettings, readLocalSecret, signLocalToken } from '@panto/functions/local';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const [owner, expiresIn = '30d', ...rest] = process.argv.slice(2);

@@ -7,15 +7,8 @@ import { ScanCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/
 import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { serve } from '@hono/node-server';
 import { FakeLLMServer } from '@panto/core/testing';
-import {
-  createApp,
-  DEFAULT_LIMITS,
-  hs256Verifier,
-  providerFactory,
-  signLocalToken,
-  type AppDeps,
-  type ServiceLimits,
-} from '@panto/functions';
+import { createApp, DEFAULT_LIMITS, providerResolver, type AppDeps, type ServiceLimits } from '@panto/functions';
+import { hs256Verifier, signLocalToken } from '@panto/functions/local';
 import { localAws, type LocalAws } from './setup/aws-fixtures.js';
 
 export const TEST_SECRET = new Uint8Array(32).fill(42);
@@ -43,9 +36,11 @@ export async function startApi(
     /** The clients the app uses, instead of the fixtures' (to put a failing network between the app and the emulators). */
     dynamo?: DynamoDBClient;
     s3?: S3Client;
+    /** The table and bucket of another harness, for a second app (another process) on the same data. */
+    aws?: LocalAws;
   } = {},
 ): Promise<ApiHarness> {
-  const aws = await localAws(name);
+  const aws = options.aws ?? (await localAws(name));
   const fake = await FakeLLMServer.start();
   const logged: unknown[] = [];
   const outages: string[] = [];
@@ -54,7 +49,7 @@ export async function startApi(
     tableName: aws.tableName,
     s3: options.s3 ?? aws.s3,
     bucket: aws.bucket,
-    providerFactory: providerFactory({
+    providers: providerResolver({
       provider: options.provider ?? 'anthropic',
       model: 'claude-test',
       apiKeys: { anthropic: 'test-key', openai: 'test-key' },

@@ -3,8 +3,9 @@
  * server behind the real provider SDKs.
  */
 import { acquireSessionLease } from '@panto/aws';
-import { decodeSession, type Message } from '@panto/core';
-import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '@panto/functions';
+import { type Message } from '@panto/core';
+import { decodeSession } from '@panto/core/store-kit';
+import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '@panto/functions/local';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSSE, snapshot, startApi, TEST_SECRET, type ApiHarness } from './api-harness.js';

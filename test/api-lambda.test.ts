@@ -38,7 +38,8 @@ beforeAll(async () => {
     response.end(JSON.stringify({ keys: [jwk] }));
   });
   await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
-  // What SST gives a linked function, plus the local emulators' endpoints.
+  // What SST gives a linked function; the emulators through the AWS SDK's own endpoint and
+  // checksum variables, so the handlers run exactly as deployed (they hold no emulator code).
   Object.assign(process.env, {
     SST_RESOURCE_App: JSON.stringify({ name: 'panto', stage: 'test' }),
     SST_RESOURCE_PantoTable: JSON.stringify({ name: aws.tableName }),
@@ -50,8 +51,12 @@ beforeAll(async () => {
       audience: AUDIENCE,
       jwksUrl: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/.well-known/jwks.json`,
     }),
-    PANTO_DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-    PANTO_S3_ENDPOINT: inject('s3Endpoint'),
+    AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
+    AWS_ENDPOINT_URL_S3: inject('s3Endpoint'),
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
+    AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
     ANTHROPIC_BASE_URL: fake.anthropicBaseURL,
     PANTO_MODEL: 'claude-test',
     PANTO_BODY_LIMIT_BYTES: '4096',

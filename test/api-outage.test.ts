@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { localDynamoDBClient } from '../scripts/local/dynamodb-local.js';
 import { localS3Client } from '../scripts/local/s3-local.js';
 import { parseSSE, snapshot, startApi, type ApiHarness } from './api-harness.js';
-import { OutageProxy } from './outage-proxy.js';
+import { DynamoProxy } from './dynamo-proxy.js';
 
 interface ErrorJson {
   error: { code: string; message: string };
@@ -85,10 +85,10 @@ describe('S3 refusing connections', () => {
 });
 
 describe('DynamoDB going away mid-turn and coming back', () => {
-  let proxy: OutageProxy;
+  let proxy: DynamoProxy;
   let api: ApiHarness;
   beforeAll(async () => {
-    proxy = await OutageProxy.start(inject('dynamoEndpoint'));
+    proxy = await DynamoProxy.start(inject('dynamoEndpoint'));
     // One attempt per call: the retries under test are the service's, not the SDK's.
     api = await startApi('outage-flaky', { dynamo: localDynamoDBClient(proxy.endpoint, { maxAttempts: 1 }) });
   });

@@ -7,19 +7,13 @@ import {
   DynamoStore,
   exportSession,
   importSession,
-  listSessions,
+  listOwnerSessions,
   OffloadRequiredError,
   SessionCorruptError,
   SessionNotFoundError,
 } from '@panto/aws';
-import {
-  chainBatch,
-  encodeBatch,
-  encodeHeader,
-  FSJSONLStore,
-  SESSION_FORMAT_VERSION,
-  type DiskMessage,
-} from '@panto/core';
+import { FSJSONLStore, SESSION_FORMAT_VERSION, type DiskMessage } from '@panto/core';
+import { encodeBatch, encodeHeader, SessionLog } from '@panto/core/store-kit';
 import { everyKindOfMessage, RecordFactory, usage } from '@panto/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countCommands, localAws, once, type LocalAws } from './setup/aws-fixtures.js';
@@ -116,12 +110,12 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
     expect(exported.bytes).toBe(bytes.length);
 
     // Also spelled out: the header line, then each batch's lines.
-    let head: string | null = null;
+    const log = SessionLog.empty();
     let expected = encodeHeader({ type: 'session', version: SESSION_FORMAT_VERSION, id: store.sessionId(), timestamp: created.toISOString(), cwd: '/work/project' });
     for (const batch of batches) {
-      const entries = chainBatch(batch, head, () => false);
+      const entries = log.chain(batch);
       expected += encodeBatch(entries);
-      head = entries[entries.length - 1]!.id;
+      log.commit(entries);
     }
     expect(bytes.toString('utf8')).toBe(expected);
 
@@ -220,7 +214,7 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
     const fs = await FSJSONLStore.create(dir);
     const kept = f.assistant('kept too');
     await fs.appendMessages([f.user('kept'), kept]);
-    const cut = encodeBatch(chainBatch([f.user('lost'), f.assistant('lost')], kept.id, () => false)).split('\n')[0]!;
+    const cut = encodeBatch(SessionLog.fromHead({ count: 2, leafId: kept.id, resumeParent: kept.id, activeModel: null }).chain([f.user('lost'), f.assistant('lost')])).split('\n')[0]!;
     const file = join(dir, 'torn.jsonl');
     await writeFile(file, `${await readFile(fs.getSessionFile(), 'utf8')}${cut}\n{"type":"mess`);
     const imported = await importSession({ dynamo: env.dynamo, tableName: env.tableName, owner: OWNER, source: { file } });
@@ -279,7 +273,7 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
     expect(items.Count).toBe(0);
     const objects = await env.s3.send(new ListObjectsV2Command({ Bucket: env.bucket, Prefix: `offload/${sessionId}/` }));
     expect(objects.KeyCount ?? 0).toBe(0);
-    const listed = await listSessions({ client: env.dynamo, tableName: env.tableName, owner: OWNER, limit: 100 });
+    const listed = await listOwnerSessions({ client: env.dynamo, tableName: env.tableName, owner: OWNER, limit: 100 });
     expect(listed.sessions.map((session) => session.id)).not.toContain(sessionId);
   }
 

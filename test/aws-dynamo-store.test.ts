@@ -7,7 +7,8 @@ import {
   SessionConflictError,
   SessionNotFoundError,
 } from '@panto/aws';
-import { decodeSession, type DiskMessage, type Message } from '@panto/core';
+import { type DiskMessage, type Message } from '@panto/core';
+import { decodeSession } from '@panto/core/store-kit';
 import { RecordFactory, usage } from '@panto/core/testing';
 import { describeSessionStoreConformance } from '@panto/core/testing/conformance';
 import { describe, expect, it } from 'vitest';

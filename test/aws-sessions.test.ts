@@ -6,7 +6,7 @@ import {
   DynamoStore,
   exportSession,
   InvalidCursorError,
-  listSessions,
+  listOwnerSessions,
   SessionBusyError,
   SessionExistsError,
   SessionNotFoundError,
@@ -24,7 +24,7 @@ function manualClock(start: string): { now: () => Date; advance(ms: number): voi
   return { now: () => new Date(at), advance: (ms) => void (at += ms) };
 }
 
-describe('listSessions on DynamoDB Local', () => {
+describe('listOwnerSessions on DynamoDB Local', () => {
   it('lists only the owner\'s sessions, most recently updated first, page by page', async () => {
     const { dynamo, tableName } = await aws();
     const owner = `lister-${Math.random().toString(36).slice(2)}`;
@@ -38,13 +38,13 @@ describe('listSessions on DynamoDB Local', () => {
     clock.advance(1000);
     await stores[1]!.appendMessages([new RecordFactory('l').user('  Touched   last ')]);
 
-    const first = await listSessions({ client: dynamo, tableName, owner, limit: 2 });
+    const first = await listOwnerSessions({ client: dynamo, tableName, owner, limit: 2 });
     expect(first.sessions.map((s) => s.id)).toEqual([stores[1]!.sessionId(), stores[4]!.sessionId()]);
     expect(first.sessions[0]).toMatchObject({ owner, title: 'Touched last', entryCount: 1, updatedAt: '2026-05-01T00:00:06.000Z' });
     expect(first.nextCursor).not.toBeNull();
-    const second = await listSessions({ client: dynamo, tableName, owner, limit: 2, cursor: first.nextCursor! });
+    const second = await listOwnerSessions({ client: dynamo, tableName, owner, limit: 2, cursor: first.nextCursor! });
     expect(second.sessions.map((s) => s.id)).toEqual([stores[3]!.sessionId(), stores[2]!.sessionId()]);
-    const third = await listSessions({ client: dynamo, tableName, owner, limit: 2, cursor: second.nextCursor! });
+    const third = await listOwnerSessions({ client: dynamo, tableName, owner, limit: 2, cursor: second.nextCursor! });
     expect(third.sessions.map((s) => s.id)).toEqual([stores[0]!.sessionId()]);
     expect(third.nextCursor).toBeNull();
   });
@@ -53,10 +53,10 @@ describe('listSessions on DynamoDB Local', () => {
     const { dynamo, tableName } = await aws();
     await DynamoStore.create({ client: dynamo, tableName, owner: 'cursor-a' });
     await DynamoStore.create({ client: dynamo, tableName, owner: 'cursor-a' });
-    const page = await listSessions({ client: dynamo, tableName, owner: 'cursor-a', limit: 1 });
+    const page = await listOwnerSessions({ client: dynamo, tableName, owner: 'cursor-a', limit: 1 });
     for (const cursor of ['garbage!', Buffer.from('{"pk":1}').toString('base64url'), page.nextCursor!]) {
       const owner = cursor === page.nextCursor ? 'cursor-b' : 'cursor-a';
-      await expect(listSessions({ client: dynamo, tableName, owner, cursor })).rejects.toBeInstanceOf(InvalidCursorError);
+      await expect(listOwnerSessions({ client: dynamo, tableName, owner, cursor })).rejects.toBeInstanceOf(InvalidCursorError);
     }
   });
 
@@ -68,10 +68,10 @@ describe('listSessions on DynamoDB Local', () => {
     clock.advance(50_000);
     await store.appendMessages([new RecordFactory('ttl').user('keeps it alive')]);
     clock.advance(50_000); // 100 s after creation, 50 s after the last append: still alive
-    expect((await listSessions({ client: dynamo, tableName, owner, clock: clock.now })).sessions).toHaveLength(1);
+    expect((await listOwnerSessions({ client: dynamo, tableName, owner, clock: clock.now })).sessions).toHaveLength(1);
     await DynamoStore.open({ client: dynamo, tableName, owner, sessionId: store.sessionId(), clock: clock.now });
     clock.advance(11_000);
-    expect((await listSessions({ client: dynamo, tableName, owner, clock: clock.now })).sessions).toHaveLength(0);
+    expect((await listOwnerSessions({ client: dynamo, tableName, owner, clock: clock.now })).sessions).toHaveLength(0);
     await expect(DynamoStore.open({ client: dynamo, tableName, owner, sessionId: store.sessionId(), clock: clock.now })).rejects.toBeInstanceOf(
       SessionNotFoundError,
     );
@@ -102,7 +102,7 @@ describe('deleteSession on DynamoDB Local', () => {
     await expect(store.appendMessages([f.user('after delete')])).rejects.toBeInstanceOf(SessionNotFoundError);
     await expect(deleteSession({ client: dynamo, tableName, owner, sessionId })).rejects.toBeInstanceOf(SessionNotFoundError);
     // The failed append did not bring a META item back.
-    expect((await listSessions({ client: dynamo, tableName, owner })).sessions).toEqual([]);
+    expect((await listOwnerSessions({ client: dynamo, tableName, owner })).sessions).toEqual([]);
   });
 });
 
@@ -154,7 +154,7 @@ describe('deleteSession: the tombstone', () => {
     expect(tombstone?.gsi1sk).toBeUndefined();
 
     // Gone, for every reader and writer.
-    expect((await listSessions({ client: dynamo, tableName, owner })).sessions.map((session) => session.id)).not.toContain(sessionId);
+    expect((await listOwnerSessions({ client: dynamo, tableName, owner })).sessions.map((session) => session.id)).not.toContain(sessionId);
     await expect(DynamoStore.open({ client: dynamo, tableName, owner, sessionId, s3: location })).rejects.toBeInstanceOf(SessionNotFoundError);
     await expect(store.loadConversation()).rejects.toBeInstanceOf(SessionNotFoundError);
     await expect(acquireSessionLease({ client: dynamo, tableName, owner, sessionId, leaseMs: 1000 })).rejects.toBeInstanceOf(SessionNotFoundError);

@@ -3,7 +3,8 @@
  * one-shot runs, continuing and resuming, listing, a piped interactive session with a tool
  * call and /compact, a run killed mid-turn, --no-session, and failures.
  */
-import { decodeSession, listSessions, type SessionEntry } from '@panto/core';
+import { listSessions, type SessionEntry } from '@panto/core';
+import { decodeSession } from '@panto/core/store-kit';
 import { FakeLLMServer, type RecordedRequest } from '@panto/core/testing';
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -4,7 +4,8 @@
  * dangling prompt is prefilled in the input line (and can be edited before sending) and
  * that Ctrl-C aborts a running turn and returns to the prompt.
  */
-import { decodeSession, FSJSONLStore, type SessionEntry } from '@panto/core';
+import { FSJSONLStore, type SessionEntry } from '@panto/core';
+import { decodeSession } from '@panto/core/store-kit';
 import { FakeLLMServer } from '@panto/core/testing';
 import { spawn, spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';

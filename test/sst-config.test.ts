@@ -10,7 +10,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { createApp, DEFAULT_LIMITS, hs256Verifier, ttlExpiredSessionId, type DynamoDBStreamRecord } from '@panto/functions';
+import { createApp, DEFAULT_LIMITS, ttlExpiredSessionId, type DynamoDBStreamRecord } from '@panto/functions';
+import { hs256Verifier } from '@panto/functions/local';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -191,7 +192,7 @@ describe('sst.config.ts', () => {
       tableName: 't',
       s3: {} as never,
       bucket: 'b',
-      providerFactory: () => {
+      providers: () => {
         throw new Error('not called');
       },
       verifier: hs256Verifier(new Uint8Array(32)),

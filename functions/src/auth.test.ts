@@ -5,16 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiGatewayVerifier,
-  hs256Verifier,
-  jwksVerifier,
-  LOCAL_AUDIENCE,
-  LOCAL_ISSUER,
-  readLocalSecret,
-  signLocalToken,
-  type AuthVerifier,
-} from './auth.js';
+import { apiGatewayVerifier, jwksVerifier, type AuthVerifier } from './auth.js';
+import { hs256Verifier, LOCAL_AUDIENCE, LOCAL_ISSUER, readLocalSecret, signLocalToken } from './local/auth.js';
 import { RequestError } from './errors.js';
 
 const SECRET = new Uint8Array(32).fill(7);

@@ -5,12 +5,10 @@
  *   put in the event (still requiring `sub`);
  * - behind a Lambda function URL (the streaming route) nothing has: verify the token
  *   against the issuer's published keys;
- * - locally, verify an HS256 token signed with the local stack's own secret.
+ * - locally, verify an HS256 token signed with the local stack's own secret
+ *   (`local/auth.ts`, which only the local stack imports).
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { IssuerSettings } from './config.js';
 import { unauthorized } from './errors.js';
 
@@ -33,10 +31,6 @@ export interface AuthRequest {
  */
 export type AuthVerifier = (request: AuthRequest) => Promise<Principal>;
 
-/** Issuer and audience of the tokens the local stack signs. */
-export const LOCAL_ISSUER = 'panto-local';
-export const LOCAL_AUDIENCE = 'panto';
-
 /** Asymmetric algorithms an identity provider signs with; never HS* or `none`. */
 const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
@@ -44,7 +38,7 @@ const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS5
  * Claims every token must carry. jose checks `exp` only when it is present: a validly signed
  * token without one would never expire. `sub` names the owner.
  */
-const REQUIRED_CLAIMS = ['exp', 'sub'];
+export const REQUIRED_CLAIMS = ['exp', 'sub'];
 
 /**
  * Trusts the claims API Gateway's JWT authorizer verified and put in
@@ -94,74 +88,13 @@ export function jwksVerifier(settings: IssuerSettings): AuthVerifier {
   };
 }
 
-/** Verifies HS256 tokens signed with the local stack's secret (see {@link signLocalToken}); `exp` and `sub` required. */
-export function hs256Verifier(secret: Uint8Array): AuthVerifier {
-  return async ({ authorization }) => {
-    const token = bearer(authorization);
-    try {
-      const { payload } = await jwtVerify(token, secret, {
-        algorithms: ['HS256'],
-        issuer: LOCAL_ISSUER,
-        audience: LOCAL_AUDIENCE,
-        requiredClaims: REQUIRED_CLAIMS,
-      });
-      return principal(payload.sub);
-    } catch (error) {
-      throw rejected(error);
-    }
-  };
-}
+export const MAX_OWNER_LENGTH = 256;
 
-/**
- * Signs a token for `owner` that the local stack accepts.
- *
- * @example
- * const token = await signLocalToken(await readLocalSecret(dataDir), 'alice');
- */
-export async function signLocalToken(secret: Uint8Array, owner: string, expiresIn: string = '30d'): Promise<string> {
-  if (!isOwner(owner)) throw new RangeError(`an owner is 1–${MAX_OWNER_LENGTH} characters without control characters`);
-  return new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(owner)
-    .setIssuer(LOCAL_ISSUER)
-    .setAudience(LOCAL_AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime(expiresIn)
-    .sign(secret);
-}
-
-/**
- * The local stack's signing secret, kept in `file` (created, readable by the user only,
- * the first time). Concurrent first calls agree on one secret.
- */
-export async function readLocalSecret(file: string): Promise<Uint8Array> {
-  try {
-    return decodeSecret(await readFile(file, 'utf8'));
-  } catch (error) {
-    if (!isMissing(error)) throw error;
-  }
-  await mkdir(dirname(file), { recursive: true });
-  try {
-    await writeFile(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    if (!(error instanceof Error && 'code' in error && error.code === 'EEXIST')) throw error;
-  }
-  return decodeSecret(await readFile(file, 'utf8'));
-}
-
-function decodeSecret(text: string): Uint8Array {
-  const secret = Buffer.from(text.trim(), 'base64url');
-  if (secret.length < 32) throw new Error('the local auth secret is shorter than 32 bytes; delete it to make a new one');
-  return new Uint8Array(secret);
-}
-
-const MAX_OWNER_LENGTH = 256;
-
-function isOwner(sub: unknown): sub is string {
+export function isOwner(sub: unknown): sub is string {
   return typeof sub === 'string' && sub !== '' && sub.length <= MAX_OWNER_LENGTH && !/[\u0000-\u001f\u007f]/.test(sub);
 }
 
-function principal(sub: unknown): Principal {
+export function principal(sub: unknown): Principal {
   if (!isOwner(sub)) throw unauthorized('the token has no usable sub');
   return { owner: sub };
 }
@@ -172,14 +105,14 @@ function numericDate(value: unknown): number | undefined {
   return typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : undefined;
 }
 
-function bearer(authorization: string | undefined): string {
+export function bearer(authorization: string | undefined): string {
   const match = /^Bearer +([A-Za-z0-9._~+/=-]+) *$/i.exec(authorization ?? '');
   if (!match?.[1]) throw unauthorized(authorization ? 'the Authorization header is not a bearer token' : 'no Authorization header');
   return match[1];
 }
 
 /** A token jose refused is the caller's fault (401); anything else (the issuer's key endpoint is down) is not. */
-function rejected(error: unknown): unknown {
+export function rejected(error: unknown): unknown {
   return error instanceof joseErrors.JOSEError ? unauthorized(`token rejected: ${error.code}`, { cause: error }) : error;
 }
 
@@ -190,8 +123,4 @@ function path(value: unknown, keys: readonly string[]): unknown {
     current = (current as { [key: string]: unknown })[key];
   }
   return current;
-}
-
-function isMissing(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && error.code === 'ENOENT';
 }

@@ -1,25 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { S3Client } from '@aws-sdk/client-s3';
 import type { AwsEndpoints } from './config.js';
-
-/** Credentials the S3 emulator (s3rver) accepts; DynamoDB Local accepts any. */
-export const EMULATOR_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
-
-/**
- * What an S3 client needs to talk to the emulator at `endpoint`: its credentials,
- * path-style addressing, and checksums only where an operation requires them (with the
- * SDK default, WHEN_SUPPORTED, streamed uploads reach s3rver with their chunk framing
- * stored inside the object).
- */
-export function emulatorS3Config(endpoint: string): S3ClientConfig {
-  return {
-    endpoint,
-    credentials: EMULATOR_CREDENTIALS,
-    forcePathStyle: true,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  };
-}
 
 export interface AwsClients {
   dynamo: DynamoDBClient;
@@ -27,17 +8,9 @@ export interface AwsClients {
 }
 
 /**
- * The DynamoDB and S3 clients, for AWS or for the local emulators. Build them once, at
- * module scope, and share them between requests.
+ * The DynamoDB and S3 clients for AWS. Build them once, at module scope, and share them
+ * between requests. (The local stack's, pointed at the emulators, are in `local/clients.ts`.)
  */
-export function createAwsClients(endpoints: AwsEndpoints): AwsClients {
-  const dynamo = new DynamoDBClient({
-    region: endpoints.region,
-    ...(endpoints.dynamodb ? { endpoint: endpoints.dynamodb, credentials: EMULATOR_CREDENTIALS } : {}),
-  });
-  const s3 = new S3Client({
-    region: endpoints.region,
-    ...(endpoints.s3 ? emulatorS3Config(endpoints.s3) : {}),
-  });
-  return { dynamo, s3 };
+export function createAwsClients(endpoints: Pick<AwsEndpoints, 'region'>): AwsClients {
+  return { dynamo: new DynamoDBClient({ region: endpoints.region }), s3: new S3Client({ region: endpoints.region }) };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, lambdaConfig, lambdaIssuer, localSettings } from './config.js';
+import { DEFAULT_LIMITS, lambdaConfig, lambdaIssuer } from './config.js';
+import { localSettings } from './local/settings.js';
 
 describe('localSettings', () => {
   it('uses the offline provider, and says why, when no provider key is set', () => {

@@ -1,8 +1,8 @@
 /**
- * The one place the service reads its environment: SST's linked resources (`Resource.X`)
- * in AWS, environment variables for tunables and for the local stack.
+ * The one place the deployed service reads its environment: SST's linked resources
+ * (`Resource.X`) and environment variables for tunables. The local stack's settings build
+ * on the helpers here (`local/settings.ts`), never the other way round.
  */
-import { join, resolve } from 'node:path';
 import { defaultProviderName } from '@panto/core';
 import { Resource } from 'sst/resource';
 
@@ -33,17 +33,17 @@ export interface ServiceLimits {
   exportUrlTtlSeconds: number;
 }
 
-/** Where the AWS clients point: AWS itself, or a local emulator. */
+/** Where the AWS clients point: AWS itself, or (the local stack) an emulator. */
 export interface AwsEndpoints {
   region: string;
-  /** DynamoDB Local, when set. */
+  /** DynamoDB Local, when set (local stack only). */
   dynamodb?: string;
-  /** The S3 emulator, when set (path-style, emulator credentials). */
+  /** The S3 emulator, when set (local stack only). */
   s3?: string;
 }
 
-/** Credentials and endpoints per provider; absent values fall back to the SDKs' own. */
-export interface ProviderSettings {
+/** The server's providers: the default one, and the key and base URL of each. */
+export interface ProviderConfig {
   /** The provider a session uses until it picks one (`PANTO_PROVIDER`). */
   provider: string;
   /** Its model (`PANTO_MODEL`); the provider's default when absent. */
@@ -59,7 +59,7 @@ export interface ServiceConfig {
   bucket: string;
   aws: AwsEndpoints;
   limits: ServiceLimits;
-  provider: ProviderSettings;
+  provider: ProviderConfig;
   /** Sessions expire this long after their last write (DynamoDB TTL); never when absent. */
   sessionTtlSeconds?: number;
 }
@@ -91,8 +91,8 @@ export function lambdaConfig(env: Env = process.env): ServiceConfig {
     tableName: Resource.PantoTable.name,
     bucket: Resource.PantoBucket.name,
     aws: awsEndpoints(env),
-    limits: limits(env),
-    provider: providerSettings(env, apiKeys),
+    limits: serviceLimits(env),
+    provider: providerConfig(env, apiKeys),
     ...sessionTtl(env),
   };
 }
@@ -115,49 +115,8 @@ export function lambdaIssuer(): IssuerSettings {
   return { issuer, audience, jwksUrl };
 }
 
-export interface LocalSettings {
-  config: ServiceConfig;
-  /** The local data folder (`PANTO_DATA_DIR`, default `.panto-local`). */
-  dataDir: string;
-  /** `PORT`, default 3000; 0 picks a free port. */
-  port: number;
-  /** The owner `npm start` prints a token for (`PANTO_OWNER`). */
-  defaultOwner: string;
-  /** Emulators already running, to use instead of starting them (`PANTO_DYNAMODB_ENDPOINT`, `PANTO_S3_ENDPOINT`). */
-  external: { dynamodb?: string; s3?: string };
-}
-
-/** The configuration of the local stack (`npm start`), relative to the repository root. */
-export function localSettings(root: string, env: Env = process.env): LocalSettings {
-  const dataDir = resolve(root, env.PANTO_DATA_DIR ?? '.panto-local');
-  const apiKeys: { [provider: string]: string } = {};
-  if (env.ANTHROPIC_API_KEY) apiKeys.anthropic = env.ANTHROPIC_API_KEY;
-  if (env.OPENAI_API_KEY) apiKeys.openai = env.OPENAI_API_KEY;
-  const external: LocalSettings['external'] = {};
-  if (env.PANTO_DYNAMODB_ENDPOINT) external.dynamodb = env.PANTO_DYNAMODB_ENDPOINT;
-  if (env.PANTO_S3_ENDPOINT) external.s3 = env.PANTO_S3_ENDPOINT;
-  return {
-    config: {
-      tableName: env.PANTO_TABLE ?? 'panto-sessions',
-      bucket: env.PANTO_BUCKET ?? 'panto-exports',
-      aws: { region: env.AWS_REGION ?? 'us-east-1' },
-      limits: limits(env),
-      provider: providerSettings(env, apiKeys),
-      ...sessionTtl(env),
-    },
-    dataDir,
-    port: integer(env, 'PORT', 3000, 0, 65_535),
-    defaultOwner: env.PANTO_OWNER ?? 'local-user',
-    external,
-  };
-}
-
-/** Where the local stack keeps the secret its HS256 tokens are signed with. */
-export function localSecretFile(dataDir: string): string {
-  return join(dataDir, 'auth-secret');
-}
-
-function providerSettings(env: Env, apiKeys: { [provider: string]: string }): ProviderSettings {
+/** The provider configuration from the environment and the keys this deployment holds. */
+export function providerConfig(env: Env, apiKeys: { [provider: string]: string }): ProviderConfig {
   const baseURLs: { [provider: string]: string } = {};
   if (env.ANTHROPIC_BASE_URL) baseURLs.anthropic = env.ANTHROPIC_BASE_URL;
   if (env.OPENAI_BASE_URL) baseURLs.openai = env.OPENAI_BASE_URL;
@@ -179,14 +138,11 @@ function providerSettings(env: Env, apiKeys: { [provider: string]: string }): Pr
 }
 
 function awsEndpoints(env: Env): AwsEndpoints {
-  return {
-    region: env.AWS_REGION ?? 'us-east-1',
-    ...(env.PANTO_DYNAMODB_ENDPOINT ? { dynamodb: env.PANTO_DYNAMODB_ENDPOINT } : {}),
-    ...(env.PANTO_S3_ENDPOINT ? { s3: env.PANTO_S3_ENDPOINT } : {}),
-  };
+  return { region: env.AWS_REGION ?? 'us-east-1' };
 }
 
-function limits(env: Env): ServiceLimits {
+/** The request budgets, from `PANTO_*_MS` and friends. */
+export function serviceLimits(env: Env): ServiceLimits {
   const deadlineMs = integer(env, 'PANTO_DEADLINE_MS', DEFAULT_LIMITS.deadlineMs, 1, 29_000);
   const streamDeadlineMs = integer(env, 'PANTO_STREAM_DEADLINE_MS', DEFAULT_LIMITS.streamDeadlineMs, 1, 880_000);
   return {
@@ -200,12 +156,14 @@ function limits(env: Env): ServiceLimits {
   };
 }
 
-function sessionTtl(env: Env): { sessionTtlSeconds?: number } {
+/** `PANTO_SESSION_TTL_DAYS` as seconds, when set. */
+export function sessionTtl(env: Env): { sessionTtlSeconds?: number } {
   if (!env.PANTO_SESSION_TTL_DAYS) return {};
   return { sessionTtlSeconds: integer(env, 'PANTO_SESSION_TTL_DAYS', 0, 1, 3650) * 86_400 };
 }
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+/** An integer setting from `env[name]`, within bounds, or `fallback` when unset; a clear error otherwise. */
+export function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const text = env[name];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);

@@ -8,13 +8,21 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { InvalidCursorError, SessionBusyError } from '@panto/aws';
-import { AbortedError, InvalidSessionIdError, ProviderError, SessionConflictError, SessionNotFoundError } from '@panto/core';
+import {
+  AbortedError,
+  InvalidSessionIdError,
+  NothingToCompactError,
+  ProviderError,
+  ProviderNotConfiguredError,
+  SessionConflictError,
+  SessionNotFoundError,
+  UnknownProviderError,
+} from '@panto/core';
 import { mockClient } from 'aws-sdk-client-mock';
 import { HTTPException } from 'hono/http-exception';
 import { describe, expect, it } from 'vitest';
 import {
   invalidField,
-  NothingToCompactError,
   OUTAGE_RETRY_AFTER_SECONDS,
   payloadTooLarge,
   THROTTLED_RETRY_AFTER_SECONDS,
@@ -57,6 +65,8 @@ describe('toHttpError', () => {
     ['a busy session', new SessionBusyError('s', null), 409, 'session_busy'],
     ['a lost append race', new SessionConflictError('s', { expected: {}, current: {} }), 409, 'session_conflict'],
     ['nothing to compact', new NothingToCompactError(), 409, 'nothing_to_compact'],
+    ['a provider without a key here', new ProviderNotConfiguredError('openai', 'no API key'), 422, 'provider_not_configured'],
+    ['an unknown provider', new UnknownProviderError('gemini', ['anthropic']), 400, 'invalid_body'],
     ['a bad cursor', new InvalidCursorError('garbage'), 400, 'invalid_query'],
     ['a provider failure', new ProviderError('anthropic', 'overloaded', { status: 529 }), 502, 'provider_error'],
     ['a deadline', new AbortedError('the step was aborted'), 504, 'deadline_exceeded'],

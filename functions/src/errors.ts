@@ -5,10 +5,13 @@ import {
   AbortedError,
   AmbiguousSessionIdError,
   InvalidSessionIdError,
+  NothingToCompactError,
   PantoError,
   ProviderError,
+  ProviderNotConfiguredError,
   SessionConflictError,
   SessionNotFoundError,
+  UnknownProviderError,
 } from '@panto/core';
 import { InvalidCursorError, SessionBusyError } from '@panto/aws';
 import { HTTPException } from 'hono/http-exception';
@@ -24,17 +27,9 @@ export interface ErrorBody {
   };
 }
 
-/** Compaction asked of a session that has nothing but its system prompt. Nothing was written. */
-export class NothingToCompactError extends PantoError {
-  constructor() {
-    super('nothing to compact: the session has no messages besides the system prompt');
-    this.name = 'NothingToCompactError';
-  }
-}
-
 /** A request the service refuses: a bad body or query, a missing token, a body too big. */
 export class RequestError extends PantoError {
-  readonly status: 400 | 401 | 404 | 409 | 413;
+  readonly status: 400 | 401 | 404 | 409 | 413 | 422;
   readonly code: string;
   readonly field: string | undefined;
   constructor(
@@ -123,6 +118,10 @@ export function toHttpError(error: unknown): HttpError {
     return reply(409, 'session_conflict', 'the session changed while this request ran; nothing more was written');
   }
   if (error instanceof NothingToCompactError) return reply(409, 'nothing_to_compact', error.message);
+  // A provider this server has no key for: the same answer whether a new session asks for it
+  // or an existing session's turn needs it (then change its model, or configure the key).
+  if (error instanceof ProviderNotConfiguredError) return reply(422, 'provider_not_configured', error.message, 'provider');
+  if (error instanceof UnknownProviderError) return reply(400, 'invalid_body', `provider: ${error.message}`, 'provider');
   if (error instanceof InvalidCursorError) return reply(400, 'invalid_query', 'cursor: not a cursor this API returned', 'cursor');
   if (error instanceof ProviderError) return reply(502, 'provider_error', `the model provider failed: ${error.message}`);
   if (error instanceof AbortedError) return reply(504, 'deadline_exceeded', error.message);

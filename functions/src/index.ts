@@ -1,36 +1,26 @@
+/**
+ * @panto/functions — the HTTP app and the Lambda handlers' parts. The local stack's own
+ * parts (emulator clients, HS256 tokens, local settings) are in `@panto/functions/local`.
+ */
 export { createApp, type AppDeps, type AppEnv } from './app.js';
-export {
-  apiGatewayVerifier,
-  hs256Verifier,
-  jwksVerifier,
-  LOCAL_AUDIENCE,
-  LOCAL_ISSUER,
-  readLocalSecret,
-  signLocalToken,
-  type AuthRequest,
-  type AuthVerifier,
-  type Principal,
-} from './auth.js';
+export { apiGatewayVerifier, jwksVerifier, type AuthRequest, type AuthVerifier, type Principal } from './auth.js';
 export { createAwsClients, type AwsClients } from './clients.js';
 export {
   DEFAULT_LIMITS,
   lambdaConfig,
   lambdaIssuer,
   lambdaStorageConfig,
-  localSecretFile,
-  localSettings,
   type AwsEndpoints,
   type IssuerSettings,
-  type LocalSettings,
-  type ProviderSettings,
+  type ProviderConfig,
   type ServiceConfig,
   type ServiceLimits,
   type StorageConfig,
 } from './config.js';
-export { NothingToCompactError, RequestError, toHttpError, type ErrorBody, type HttpError } from './errors.js';
-export { providerFactory, type ModelSelection, type ProviderFactory } from './providers.js';
+export { RequestError, toHttpError, type ErrorBody, type HttpError } from './errors.js';
+export { providerResolver, type ProviderResolver } from './providers.js';
 export { serviceApp } from './service.js';
-export { SessionService, type SessionContents, type SessionSummary, type TurnOutcome } from './sessions.js';
+export { SessionService, type SessionContents, type SessionSummary, type TurnOutcome } from './session-service.js';
 export { currentTimeTool, serviceTools } from './tools.js';
 export {
   ttlCleanupHandler,

@@ -1,8 +1,9 @@
+import { ProviderNotConfiguredError, UnknownProviderError } from '@panto/core';
 import { describe, expect, it } from 'vitest';
-import type { ProviderSettings } from './config.js';
-import { providerFactory } from './providers.js';
+import type { ProviderConfig } from './config.js';
+import { providerResolver } from './providers.js';
 
-const settings: ProviderSettings = {
+const config: ProviderConfig = {
   provider: 'anthropic',
   model: 'claude-default',
   apiKeys: { anthropic: 'sk-ant' },
@@ -10,18 +11,24 @@ const settings: ProviderSettings = {
   reason: 'test',
 };
 
-describe('providerFactory', () => {
+describe('providerResolver', () => {
   it("builds the server's default provider and model when the session chose none", () => {
-    expect(providerFactory(settings)({})).toMatchObject({ name: 'anthropic', model: 'claude-default' });
+    expect(providerResolver(config)({})).toMatchObject({ name: 'anthropic', model: 'claude-default' });
   });
 
   it("uses the session's provider with that provider's own default model", () => {
-    expect(providerFactory(settings)({ provider: 'offline' })).toMatchObject({ name: 'offline', model: 'offline-1' });
-    expect(providerFactory(settings)({ model: 'claude-other' })).toMatchObject({ name: 'anthropic', model: 'claude-other' });
+    expect(providerResolver(config)({ provider: 'offline' })).toMatchObject({ name: 'offline', model: 'offline-1' });
+    expect(providerResolver(config)({ model: 'claude-other' })).toMatchObject({ name: 'anthropic', model: 'claude-other' });
   });
 
-  it('refuses an unknown provider and a keyed provider the server has no key for', () => {
-    expect(() => providerFactory(settings)({ provider: 'nonesuch' })).toThrow(/unknown provider/);
-    expect(() => providerFactory(settings)({ provider: 'openai' })).toThrow(/not configured/);
+  it('refuses an unknown provider, and a keyed provider the server has no key for, with typed errors', () => {
+    expect(() => providerResolver(config)({ provider: 'nonesuch' })).toThrow(UnknownProviderError);
+    const keyless = { ...process.env };
+    delete process.env.OPENAI_API_KEY;
+    try {
+      expect(() => providerResolver(config)({ provider: 'openai' })).toThrow(ProviderNotConfiguredError);
+    } finally {
+      process.env = keyless;
+    }
   });
 });

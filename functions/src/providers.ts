@@ -1,39 +1,29 @@
-import { createProvider, PantoError, type Provider } from '@panto/core';
-import type { ProviderSettings } from './config.js';
-
-/** A provider and model; absent parts mean the server's defaults. */
-export interface ModelSelection {
-  provider?: string;
-  model?: string;
-}
+import { createProvider, type ActiveModel, type Provider } from '@panto/core';
+import type { ProviderConfig } from './config.js';
 
 /**
- * Builds the provider for a request. Contract: returns a provider, or throws (an unknown
- * provider name, say) without side effects; called once per request that talks to a model.
+ * The provider a session's turns use, from the model it chose (absent parts: the server's
+ * default). Contract: returns a provider, or throws without side effects —
+ * `UnknownProviderError` for a name no factory knows, `ProviderNotConfiguredError` for one
+ * this server holds no key for; called once per request that talks to a model.
  */
-export type ProviderFactory = (selection: ModelSelection) => Provider;
-
-/** Providers that need an API key. */
-const KEYED = new Set(['anthropic', 'openai']);
+export type ProviderResolver = (selection: Partial<ActiveModel>) => Provider;
 
 /**
- * The service's provider factory: the configured provider and model by default, each
- * provider with its configured key and base URL.
+ * The service's provider resolver: the configured provider and model by default, each
+ * provider with its configured key and base URL (a provider without a key is refused by
+ * `createProvider` itself, before any request).
  *
  * @example
- * const providers = providerFactory(config.provider);
+ * const providers = providerResolver(config.provider);
  * providers({ provider: 'openai', model: 'gpt-x' });
  */
-export function providerFactory(settings: ProviderSettings): ProviderFactory {
+export function providerResolver(config: ProviderConfig): ProviderResolver {
   return (selection) => {
-    const provider = selection.provider ?? settings.provider;
-    const model = selection.model ?? (provider === settings.provider ? settings.model : undefined);
-    const apiKey = settings.apiKeys[provider];
-    const baseURL = settings.baseURLs[provider];
-    // Fail here, with a clear reason, rather than with the vendor's 401 on the first turn.
-    if (KEYED.has(provider) && apiKey === undefined && baseURL === undefined) {
-      throw new PantoError(`provider ${provider} is not configured on this server (no API key)`);
-    }
+    const provider = selection.provider ?? config.provider;
+    const model = selection.model ?? (provider === config.provider ? config.model : undefined);
+    const apiKey = config.apiKeys[provider];
+    const baseURL = config.baseURLs[provider];
     return createProvider({
       provider,
       ...(model === undefined ? {} : { model }),

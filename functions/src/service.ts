@@ -3,7 +3,7 @@ import { createApp, type AppDeps, type AppEnv } from './app.js';
 import type { AuthVerifier } from './auth.js';
 import { createAwsClients, type AwsClients } from './clients.js';
 import type { ServiceConfig } from './config.js';
-import { providerFactory } from './providers.js';
+import { providerResolver } from './providers.js';
 
 /**
  * The app as configured: AWS clients (built once; share them), the configured providers,
@@ -15,7 +15,7 @@ import { providerFactory } from './providers.js';
 export function serviceApp(
   config: ServiceConfig,
   verifier: AuthVerifier,
-  options: { clients?: AwsClients } & Pick<AppDeps, 'tools' | 'log' | 'logOutage'> = {},
+  options: { clients?: AwsClients } & Pick<AppDeps, 'tools' | 'log' | 'logOutage' | 'cache'> = {},
 ): Hono<AppEnv> {
   const { dynamo, s3 } = options.clients ?? createAwsClients(config.aws);
   return createApp({
@@ -23,12 +23,13 @@ export function serviceApp(
     tableName: config.tableName,
     s3,
     bucket: config.bucket,
-    providerFactory: providerFactory(config.provider),
+    providers: providerResolver(config.provider),
     verifier,
     limits: config.limits,
     ...(options.tools === undefined ? {} : { tools: options.tools }),
     ...(options.log === undefined ? {} : { log: options.log }),
     ...(options.logOutage === undefined ? {} : { logOutage: options.logOutage }),
+    ...(options.cache === undefined ? {} : { cache: options.cache }),
     ...(config.sessionTtlSeconds === undefined ? {} : { sessionTtlSeconds: config.sessionTtlSeconds }),
   });
 }

@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
-import { EMULATOR_CREDENTIALS, emulatorS3Config } from '@panto/functions/clients';
+import { EMULATOR_CREDENTIALS, emulatorS3Config } from '@panto/functions/local';
 import { suppressNodeVersionWarning, type LocalEmulator } from './dynamodb-local.js';
 import { assertPortFree, freePort, killOnExit, OutputTail, stopChild, waitUntilReady } from './child-process.js';
 

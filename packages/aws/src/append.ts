@@ -40,6 +40,8 @@ export interface AppendPlan {
   expected: { head: string | null; count: number };
   /** The batch, chained. */
   entries: readonly SessionEntry[];
+  /** The parent a handle that loads the session after this batch chains to (META's `next_parent`). */
+  resumeParent: string | null;
   items: ReadonlyArray<{ planned: PlannedItem; ref: OffloadRef | null }>;
   updatedAt: string;
   /** The newest provider/model the batch names, if any. */
@@ -50,15 +52,9 @@ export interface AppendPlan {
   expiresAt: number | null;
 }
 
-/** The parent the entry after `entries` chains to: the last one, or a trailing user prompt's parent. */
-export function nextParentAfter(entries: readonly SessionEntry[]): string | null {
-  const last = entries[entries.length - 1]!;
-  return last.type === 'message' && last.message.role === 'user' ? last.parent_id : last.id;
-}
-
 export function buildAppendTransaction(plan: AppendPlan, token: string): TransactWriteItemsCommandInput {
   const last = plan.entries[plan.entries.length - 1]!;
-  const nextParent = nextParentAfter(plan.entries);
+  const nextParent = plan.resumeParent;
   let update = APPEND_UPDATE;
   const values: Record<string, AttributeValue> = {
     ':owner': { S: plan.owner },

@@ -13,7 +13,8 @@ import {
   type TransactWriteItemsCommandInput,
 } from '@aws-sdk/client-dynamodb';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { encodeBatchLines, InvalidBatchError, SessionConflictError, SessionNotFoundError, type SessionEntry } from '@panto/core';
+import { InvalidBatchError, SessionConflictError, SessionNotFoundError, type SessionEntry } from '@panto/core';
+import { encodeBatchLines } from '@panto/core/store-kit';
 import { RecordFactory } from '@panto/core/testing';
 import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';

@@ -1,14 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { GetItemCommand, PutItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
-  chainBatch,
-  encodeBatchLines,
   ID_RULE,
-  encodeHeader,
   InvalidSessionIdError,
-  newestModel,
   newId,
-  rebuildConversation,
   SESSION_FORMAT_VERSION,
   SessionNotFoundError,
   type ActiveModel,
@@ -17,13 +12,16 @@ import {
   type SessionEntry,
   type SessionStore,
 } from '@panto/core';
+import { encodeBatchLines, encodeHeader, newestModel, resumeParent, SessionLog } from '@panto/core/store-kit';
 import { DEFAULT_RETRY_POLICY, sendAppend, type RetryPolicy } from './append.js';
 import { packBatch, TRANSACTION_TEXT_LIMIT, type OffloadRef } from './entry-items.js';
 import { OffloadRequiredError, SessionExistsError } from './errors.js';
 import { CREATE_CONDITION, namesFor } from './expressions.js';
 import { decodeMeta, isVisibleTo, titleOf, type MetaRecord, type SessionMetadata } from './metadata.js';
 import { putOffload, type S3Location } from './offload.js';
-import { readSession } from './read.js';
+import { takeSessionLease, type SessionLease } from './lease.js';
+import { readSession, type SessionRead } from './read.js';
+import type { SessionCache } from './session-cache.js';
 import { deleteObjects } from './s3-objects.js';
 import {
   assertValidOwner,
@@ -64,6 +62,8 @@ export interface DynamoStoreCreateOptions {
   ids?: () => string;
   /** Retries of a contended, throttled or unanswered append before its error is rethrown (default 4). */
   maxRetries?: number;
+  /** As for `open`: the session is cached as it grows. */
+  cache?: SessionCache;
 }
 
 export interface DynamoStoreOpenOptions {
@@ -74,6 +74,19 @@ export interface DynamoStoreOpenOptions {
   s3?: S3Location;
   clock?: () => Date;
   maxRetries?: number;
+  /** Sessions this process has read; a load then reads only what is new (see {@link SessionCache}). */
+  cache?: SessionCache;
+}
+
+export interface DynamoStoreLeaseOptions extends DynamoStoreOpenOptions {
+  /** How long the lease holds unless released, in milliseconds. */
+  leaseMs: number;
+}
+
+/** A session taken for a turn: its store, and the lease that keeps other turns off it. */
+export interface LeasedSession {
+  store: DynamoStore;
+  lease: SessionLease;
 }
 
 interface Handle {
@@ -83,6 +96,7 @@ interface Handle {
   s3: S3Location | undefined;
   clock: () => Date;
   retry: RetryPolicy;
+  cache: SessionCache | undefined;
 }
 
 /**
@@ -91,30 +105,33 @@ interface Handle {
  * all of the batch or nothing, and only if no other writer appended since this handle
  * last saw the session (`SessionConflictError` otherwise).
  *
+ * A handle opened (or leased) knows the session by its META item alone; a load reads the
+ * entries — or, with a {@link SessionCache} that agrees with META, none or only the new ones.
+ *
  * @example
  * const store = await DynamoStore.create({ client, tableName: 'panto', owner: 'user-1', s3: { client: s3, bucket } });
  * const agent = new Agent({ provider }, { store });
  * // another request, later:
- * const resumed = await DynamoStore.open({ client, tableName: 'panto', owner: 'user-1', sessionId: store.sessionId() });
- * const { conversation, danglingUser } = await resumed.loadConversation();
+ * const { store: again, lease } = await DynamoStore.lease({ client, tableName: 'panto', owner: 'user-1', sessionId, leaseMs: 35_000, cache });
+ * const { agent: resumed, danglingUser } = await Agent.resume(again, { provider });
  */
 export class DynamoStore implements SessionStore {
   readonly #handle: Handle;
   readonly #id: string;
-  readonly #ttlSeconds: number | null;
-  #metadata: SessionMetadata;
-  /** The parent of the next appended entry. */
-  #parent: string | null;
-  /** Ids of every entry, when this handle has seen them all (created or loaded); else null. */
-  #ids: Set<string> | null;
+  #meta: MetaRecord;
+  /** The session as this handle last saw it. */
+  #log: SessionLog;
+  /** JSONL bytes of the entries the log holds (when it holds them): the cache's measure. */
+  #bytes = 0;
+  /** Whether #meta was read consistently just now (open, lease) and nothing happened since. */
+  #metaFresh: boolean;
 
-  private constructor(handle: Handle, meta: MetaRecord, ids: Set<string> | null) {
+  private constructor(handle: Handle, meta: MetaRecord, log: SessionLog, metaFresh: boolean) {
     this.#handle = handle;
     this.#id = meta.metadata.id;
-    this.#ttlSeconds = meta.ttlSeconds;
-    this.#metadata = { ...meta.metadata };
-    this.#parent = meta.nextParent;
-    this.#ids = ids;
+    this.#meta = meta;
+    this.#log = log;
+    this.#metaFresh = metaFresh;
   }
 
   /** Starts a new, empty session (its META item). `SessionExistsError` if `sessionId` is taken. */
@@ -140,7 +157,8 @@ export class DynamoStore implements SessionStore {
     const ttlSeconds = options.ttlSeconds ?? null;
     const expiresAt = ttlSeconds === null ? null : Math.floor(now.getTime() / 1000) + ttlSeconds;
     const activeModel = options.activeModel === undefined ? null : { ...options.activeModel };
-    const item = metaItem({ id, owner: options.owner, createdAt, updatedAt: createdAt, header, ttlSeconds, expiresAt, activeModel });
+    const incarnation = randomUUID();
+    const item = metaItem({ id, owner: options.owner, createdAt, updatedAt: createdAt, header, ttlSeconds, expiresAt, activeModel, incarnation });
     try {
       await options.client.send(
         new PutItemCommand({
@@ -154,23 +172,22 @@ export class DynamoStore implements SessionStore {
       if (errorName(error) === 'ConditionalCheckFailedException') throw new SessionExistsError(id, { cause: error });
       throw error;
     }
-    return new DynamoStore(
-      handleOf(options),
-      {
-        metadata: { id, owner: options.owner, createdAt, updatedAt: createdAt, entryCount: 0, head: null, activeModel, title: null },
-        header,
-        nextParent: null,
-        ttlSeconds,
-        expiresAt,
-        deletedAt: null,
-      },
-      new Set(),
-    );
+    const meta: MetaRecord = {
+      metadata: { id, owner: options.owner, createdAt, updatedAt: createdAt, entryCount: 0, head: null, activeModel, title: null },
+      header,
+      nextParent: null,
+      ttlSeconds,
+      expiresAt,
+      deletedAt: null,
+      incarnation,
+    };
+    return new DynamoStore(handleOf(options), meta, SessionLog.empty(), true);
   }
 
   /**
-   * A handle on an existing session of `owner`. A missing session, another owner's, an
-   * expired one and a malformed id are all the same `SessionNotFoundError`.
+   * A handle on an existing session of `owner`: one consistent GetItem of its META. A
+   * missing session, another owner's, an expired one, one being deleted and a malformed
+   * id are all the same `SessionNotFoundError`.
    */
   static async open(options: DynamoStoreOpenOptions): Promise<DynamoStore> {
     assertValidOwner(options.owner);
@@ -183,9 +200,32 @@ export class DynamoStore implements SessionStore {
         ConsistentRead: true,
       }),
     );
-    const meta = item === undefined ? null : decodeMeta(item, `dynamodb:${options.tableName}/${sessionPk(options.sessionId)}/${META_SK}`);
+    const meta = item === undefined ? null : decodeMeta(item, metaSource(options.tableName, options.sessionId));
     if (!isVisibleTo(meta, options.owner, handle.clock().getTime())) throw new SessionNotFoundError(options.sessionId);
-    return new DynamoStore(handle, meta, null);
+    return new DynamoStore(handle, meta, logOfHead(meta), true);
+  }
+
+  /**
+   * Takes the session's turn lease and a handle on it with one conditional UpdateItem,
+   * which proves the owner and returns the META item — where `open` and
+   * `acquireSessionLease` would take two requests. `SessionBusyError` while another lease
+   * holds; `SessionNotFoundError` as for `open`.
+   */
+  static async lease(options: DynamoStoreLeaseOptions): Promise<LeasedSession> {
+    const handle = handleOf(options);
+    const { lease, meta } = await takeSessionLease({
+      client: options.client,
+      tableName: options.tableName,
+      owner: options.owner,
+      sessionId: options.sessionId,
+      leaseMs: options.leaseMs,
+      now: () => handle.clock().getTime(),
+    });
+    if (!isVisibleTo(meta, options.owner, handle.clock().getTime())) {
+      await lease.release();
+      throw new SessionNotFoundError(options.sessionId);
+    }
+    return { store: new DynamoStore(handle, meta, logOfHead(meta), true), lease };
   }
 
   sessionId(): string {
@@ -193,25 +233,32 @@ export class DynamoStore implements SessionStore {
   }
 
   activeModel(): ActiveModel | null {
-    return this.#metadata.activeModel;
+    // Until an entry names a model, the one the session was created with (if any) stands.
+    return this.#log.activeModel ?? this.#meta.metadata.activeModel;
   }
 
   /** The session as this handle last saw it (after create, open, an append or a load). */
   metadata(): SessionMetadata {
-    return { ...this.#metadata, activeModel: this.#metadata.activeModel === null ? null : { ...this.#metadata.activeModel } };
+    const activeModel = this.activeModel();
+    return {
+      ...this.#meta.metadata,
+      entryCount: this.#log.count,
+      head: this.#log.leafId,
+      activeModel: activeModel === null ? null : { ...activeModel },
+    };
   }
 
   async appendMessages(batch: readonly DiskMessage[]): Promise<void> {
     if (batch.length === 0) return;
-    const ids = this.#ids;
-    const entries = chainBatch(batch, this.#parent, ids ?? (() => false));
-    const expected = { head: this.#metadata.head, count: this.#metadata.entryCount };
-    const planned = packBatch(encodeBatchLines(entries), expected.count);
+    const entries = this.#log.chain(batch);
+    const expected = { head: this.#log.leafId, count: this.#log.count };
+    const lines = encodeBatchLines(entries);
+    const planned = packBatch(lines, expected.count);
     const refs = await this.#offload(planned);
     const now = this.#handle.clock();
     const updatedAt = now.toISOString();
-    const model = newestModel(entries);
-    const title = this.#metadata.title === null ? firstTitle(entries) : null;
+    const title = this.#meta.metadata.title === null ? firstTitle(entries) : null;
+    const ttlSeconds = this.#meta.ttlSeconds;
     await sendAppend(
       this.#handle.client,
       {
@@ -220,11 +267,12 @@ export class DynamoStore implements SessionStore {
         owner: this.#handle.owner,
         expected,
         entries,
+        resumeParent: resumeParent(entries[entries.length - 1]!),
         items: planned.map((item, i) => ({ planned: item, ref: refs[i] ?? null })),
         updatedAt,
-        activeModel: model,
+        activeModel: newestModel(entries),
         title,
-        expiresAt: this.#ttlSeconds === null ? null : Math.floor(now.getTime() / 1000) + this.#ttlSeconds,
+        expiresAt: ttlSeconds === null ? null : Math.floor(now.getTime() / 1000) + ttlSeconds,
       },
       randomUUID(),
       this.#handle.retry,
@@ -232,18 +280,13 @@ export class DynamoStore implements SessionStore {
       if (error instanceof SessionNotFoundError) await this.#discardOffloads(refs);
       throw error;
     });
-    if (ids !== null) for (const entry of entries) ids.add(entry.id);
-    // Like every store: the next append follows this batch. (META's next_parent, for handles
-    // opened later, points at a trailing prompt's parent instead, as a load would.)
-    this.#parent = entries[entries.length - 1]!.id;
-    this.#metadata = {
-      ...this.#metadata,
-      updatedAt,
-      entryCount: expected.count + entries.length,
-      head: entries[entries.length - 1]!.id,
-      activeModel: model ?? this.#metadata.activeModel,
-      title: this.#metadata.title ?? title,
+    this.#log.commit(entries);
+    this.#metaFresh = false;
+    this.#meta = {
+      ...this.#meta,
+      metadata: { ...this.#meta.metadata, updatedAt, title: this.#meta.metadata.title ?? title },
     };
+    this.#cacheAppended(expected.count, entries, lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0));
   }
 
   /** Writes the offloaded items' text to S3 (in parallel), before the transaction. */
@@ -279,26 +322,73 @@ export class DynamoStore implements SessionStore {
     await deleteObjects(this.#handle.s3.client, written).catch(() => undefined);
   }
 
+  /**
+   * Reads the session and rebuilds its conversation. With a cache that agrees with META:
+   * no read at all right after `open`/`lease` (META was just read consistently), else a
+   * read of the entries after the cached ones only. Otherwise the whole session.
+   */
   async loadConversation(): Promise<LoadedSession> {
-    const { meta, entries } = await readSession({
-      client: this.#handle.client,
-      tableName: this.#handle.tableName,
-      sessionId: this.#id,
-      s3: this.#handle.s3,
-    });
-    if (!isVisibleTo(meta, this.#handle.owner, this.#handle.clock().getTime())) throw new SessionNotFoundError(this.#id);
-    const rebuilt = rebuildConversation(entries);
-    this.#ids = new Set(entries.map((entry) => entry.id));
-    this.#parent = rebuilt.head;
-    this.#metadata = {
-      ...meta.metadata,
-      entryCount: entries.length,
-      head: entries[entries.length - 1]?.id ?? null,
-      // Until an entry names a model, the one the session was created with (if any) stands.
-      activeModel: rebuilt.activeModel ?? meta.metadata.activeModel,
-    };
-    return { conversation: rebuilt.conversation, danglingUser: rebuilt.danglingUser };
+    const cache = this.#handle.cache;
+    const cached = cache?.get(this.#id);
+    const usable = cached !== undefined && cached.incarnation === this.#meta.incarnation;
+    let entries: SessionEntry[];
+    if (usable && this.#metaFresh && cached.entries.length === this.#meta.metadata.entryCount && cached.entries.at(-1)?.id === (this.#meta.metadata.head ?? undefined)) {
+      entries = [...cached.entries];
+      this.#bytes = cached.bytes;
+    } else {
+      const from = usable && cached.entries.length <= this.#meta.metadata.entryCount ? cached.entries.length : 0;
+      let read = await this.#read(from);
+      if (from > 0 && read.meta?.incarnation !== cached?.incarnation) read = await this.#read(0);
+      const meta = read.meta;
+      if (!isVisibleTo(meta, this.#handle.owner, this.#handle.clock().getTime())) throw new SessionNotFoundError(this.#id);
+      this.#meta = meta;
+      entries = from > 0 ? [...cached!.entries, ...read.entries] : read.entries;
+      this.#bytes = (from > 0 ? cached!.bytes : 0) + read.bytes;
+    }
+    this.#metaFresh = false;
+    this.#log = SessionLog.of(entries, metaSource(this.#handle.tableName, this.#id));
+    if (cache !== undefined && this.#meta.incarnation !== null) {
+      cache.set(this.#id, { incarnation: this.#meta.incarnation, entries: [...entries], bytes: this.#bytes });
+    }
+    return this.#log.load();
   }
+
+  async #read(fromIndex: number): Promise<SessionRead & { meta: MetaRecord | null }> {
+    return readSession({ client: this.#handle.client, tableName: this.#handle.tableName, sessionId: this.#id, s3: this.#handle.s3, fromIndex });
+  }
+
+  /** Keeps the cache in step with an append this handle made (when it held the entries before it). */
+  #cacheAppended(before: number, entries: readonly SessionEntry[], bytes: number): void {
+    const cache = this.#handle.cache;
+    const incarnation = this.#meta.incarnation;
+    if (cache === undefined || incarnation === null) return;
+    const held = this.#log.entries;
+    if (held !== null) {
+      this.#bytes += bytes;
+      cache.set(this.#id, { incarnation, entries: [...held], bytes: this.#bytes });
+      return;
+    }
+    const cached = cache.get(this.#id);
+    if (cached?.incarnation === incarnation && cached.entries.length === before) {
+      cache.set(this.#id, { incarnation, entries: [...cached.entries, ...entries], bytes: cached.bytes + bytes });
+    } else {
+      cache.delete(this.#id);
+    }
+  }
+}
+
+/** What a META item says of the log: its head, without the entries. */
+function logOfHead(meta: MetaRecord): SessionLog {
+  return SessionLog.fromHead({
+    count: meta.metadata.entryCount,
+    leafId: meta.metadata.head,
+    resumeParent: meta.nextParent,
+    activeModel: meta.metadata.activeModel,
+  });
+}
+
+function metaSource(tableName: string, sessionId: string): string {
+  return `dynamodb:${tableName}/${sessionPk(sessionId)}/${META_SK}`;
 }
 
 function handleOf(options: DynamoStoreOpenOptions | DynamoStoreCreateOptions): Handle {
@@ -312,6 +402,7 @@ function handleOf(options: DynamoStoreOpenOptions | DynamoStoreCreateOptions): H
     s3: options.s3,
     clock: options.clock ?? (() => new Date()),
     retry: { ...DEFAULT_RETRY_POLICY, ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }) },
+    cache: options.cache,
   };
 }
 
@@ -340,6 +431,7 @@ export function metaItem(meta: {
   nextParent?: string | null;
   activeModel?: ActiveModel | null;
   title?: string | null;
+  incarnation: string;
 }): Record<string, AttributeValue> {
   const item: Record<string, AttributeValue> = {
     ...metaKey(meta.id),
@@ -350,6 +442,7 @@ export function metaItem(meta: {
     [ATTR.header]: { S: meta.header },
     [ATTR.gsi1pk]: { S: ownerPk(meta.owner) },
     [ATTR.gsi1sk]: { S: ownerSk(meta.updatedAt, meta.id) },
+    [ATTR.incarnation]: { S: meta.incarnation },
   };
   if (meta.head != null) item[ATTR.head] = { S: meta.head };
   if (meta.nextParent != null) item[ATTR.nextParent] = { S: meta.nextParent };

@@ -4,7 +4,8 @@
  * sort in log order and an item's place is known before it is written.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { decodeEntry, parseLine, SessionCorruptError, type SessionEntry } from '@panto/core';
+import { SessionCorruptError, type SessionEntry } from '@panto/core';
+import { decodeEntry, parseLine } from '@panto/core/store-kit';
 import { ATTR, entryIndexOf } from './table.js';
 
 /** JSONL bytes kept inline in one item: the 400 KB item limit, less room for keys and attributes. */

@@ -30,7 +30,7 @@ export class SessionBusyError extends PantoError {
   }
 }
 
-/** A `listSessions` cursor this code did not hand out (or one for another owner). */
+/** A `listOwnerSessions` cursor this code did not hand out (or one for another owner). */
 export class InvalidCursorError extends PantoError {
   constructor(reason: string, options?: ErrorOptions) {
     super(`invalid cursor: ${reason}`, options);

@@ -60,6 +60,8 @@ export const DELETE_TOMBSTONE_CONDITION = 'attribute_exists(#deleted_at)';
 
 /** Every item of a session (entries, then META: `E#…` sorts before `META`). */
 export const QUERY_SESSION = '#pk = :pk';
+/** A session's entry items from `:from_sk` on, and its META (which sorts after them). */
+export const QUERY_SESSION_FROM = '#pk = :pk AND #sk >= :from_sk';
 /** The entry items of a session, in order. */
 export const QUERY_ENTRIES = '#pk = :pk AND begins_with(#sk, :entry_prefix)';
 /** An owner's sessions on the `byOwner` index. */

@@ -2,31 +2,18 @@
  * Import: a JSONL session (an export, or an `FSJSONLStore` file) from S3 or a local file
  * into a new DynamoStore session, streamed line by line, keeping entry ids.
  */
+import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import {
-  decodeEntry,
-  decodeHeader,
-  encodeHeader,
-  ID_RULE,
-  InvalidSessionIdError,
-  newestModel,
-  newId,
-  parseLine,
-  SessionCorruptError,
-  type ActiveModel,
-  type SessionEntry,
-  type SessionHeader,
-} from '@panto/core';
-import { nextParentAfter } from './append.js';
+import { ID_RULE, InvalidSessionIdError, newId } from '@panto/core';
+import { encodeHeader, SessionDecoder, SessionLog } from '@panto/core/store-kit';
 import { batchWriteAll } from './batch-write.js';
 import { DynamoStore, metaItem } from './dynamo-store.js';
 import { entryItem, ITEM_TEXT_LIMIT, type OffloadRef, type PlannedItem } from './entry-items.js';
 import { OffloadRequiredError, SessionExistsError } from './errors.js';
 import { CREATE_CONDITION, ENTRY_PUT_CONDITION, namesFor } from './expressions.js';
-import { splitLines } from './lines.js';
 import { titleOf } from './metadata.js';
 import { putOffload, type S3Location } from './offload.js';
 import { deleteObjects } from './s3-objects.js';
@@ -54,7 +41,7 @@ const PUT_CONCURRENCY = 4;
  * Imports a session log as a new session of `owner`, keeping every entry (ids, parents,
  * timestamps, bytes of each line) and the header's creation time and cwd; the session gets
  * a new id. Entry items are written first and the META item last, so the session becomes
- * visible (to `open`, `listSessions`) only once it is whole. A corrupt line — not JSON, not
+ * visible (to `open`, `listOwnerSessions`) only once it is whole. A corrupt line — not JSON, not
  * an entry, an id that is not an id, bytes that are not UTF-8 — fails the import with
  * `SessionCorruptError` naming the source and line, and whatever was written is removed
  * again. As when a file is opened, a torn last line and a last batch a crash cut
@@ -119,55 +106,20 @@ export async function importSession(options: ImportSessionOptions): Promise<Dyna
 
   try {
     const packer = new ItemPacker(write);
-    let header: SessionHeader | undefined;
-    const ids = new Set<string>();
-    let open: { lines: string[]; entries: SessionEntry[]; firstLine: number; remaining: number } | undefined;
-    const committed = { count: 0, last: null as SessionEntry | null, model: null as ActiveModel | null, title: null as string | null };
-    const commit = async (lines: string[], entries: SessionEntry[], firstLine: number): Promise<void> => {
+    // The log's framing is core's one decoder; this loop only packs what it commits.
+    const decoder = new SessionDecoder(sourceName);
+    const log = SessionLog.fromHead({ count: 0, leafId: null, resumeParent: null, activeModel: null });
+    let title: string | null = null;
+    for await (const batch of decoder.decode(stream)) {
+      const { lines, entries, firstLine } = batch;
       for (let i = 0; i < lines.length; i++) await packer.add(lines[i]!, firstLine + i, i === lines.length - 1);
-      committed.count += entries.length;
-      committed.last = entries[entries.length - 1]!;
-      committed.model = newestModel(entries) ?? committed.model;
+      log.commit(entries);
       for (const entry of entries) {
-        if (committed.title === null && entry.type === 'message' && entry.message.role === 'user') committed.title = titleOf(entry.message.content);
-      }
-    };
-
-    for await (const line of splitLines(stream, sourceName)) {
-      if (line.number === 1) {
-        if (!line.terminated) throw new SessionCorruptError(sourceName, 1, 'session header is incomplete');
-        header = decodeHeader(parseLine(line.text, sourceName, 1), sourceName);
-        continue;
-      }
-      if (!line.terminated && !isWholeEntry(line.text, sourceName, line.number)) break; // a torn last line
-      const value = parseLine(line.text, sourceName, line.number);
-      const batchSize = (value as { batch_size?: unknown }).batch_size;
-      if (batchSize !== undefined) {
-        if (open !== undefined) throw new SessionCorruptError(sourceName, line.number, 'a new batch starts inside an incomplete batch');
-        if (typeof batchSize !== 'number' || !Number.isInteger(batchSize) || batchSize < 2) {
-          throw new SessionCorruptError(sourceName, line.number, 'batch_size must be an integer of at least 2');
-        }
-        open = { lines: [], entries: [], firstLine: line.number, remaining: batchSize };
-      }
-      const entry = decodeEntry(value, sourceName, line.number);
-      if (ids.has(entry.id)) throw new SessionCorruptError(sourceName, line.number, `duplicate entry id ${entry.id}`);
-      if (entry.parent_id !== null && !ids.has(entry.parent_id)) {
-        throw new SessionCorruptError(sourceName, line.number, `parent_id ${entry.parent_id} is not an earlier entry`);
-      }
-      ids.add(entry.id);
-      if (open === undefined) {
-        await commit([line.text], [entry], line.number);
-        continue;
-      }
-      open.lines.push(line.text);
-      open.entries.push(entry);
-      if (--open.remaining === 0) {
-        await commit(open.lines, open.entries, open.firstLine);
-        open = undefined;
+        if (title === null && entry.type === 'message' && entry.message.role === 'user') title = titleOf(entry.message.content);
       }
     }
-    // A batch still open here was cut short by a crash and never acknowledged: left out.
-    if (header === undefined) throw new SessionCorruptError(sourceName, 1, 'empty file: no session header');
+    // A batch still open at the end was cut short by a crash and never acknowledged: left out.
+    const { header } = decoder.end();
     await packer.flush();
     await Promise.all(inFlight.splice(0));
 
@@ -184,11 +136,12 @@ export async function importSession(options: ImportSessionOptions): Promise<Dyna
             header: encodeHeader({ ...header, id }),
             ttlSeconds,
             expiresAt: ttlSeconds === null ? null : Math.floor(now.getTime() / 1000) + ttlSeconds,
-            entryCount: committed.count,
-            head: committed.last?.id ?? null,
-            nextParent: committed.last === null ? null : nextParentAfter([committed.last]),
-            activeModel: committed.model,
-            title: committed.title,
+            entryCount: log.count,
+            head: log.leafId,
+            nextParent: log.resumeParent,
+            activeModel: log.activeModel,
+            title,
+            incarnation: randomUUID(),
           }),
           ConditionExpression: CREATE_CONDITION,
           ExpressionAttributeNames: namesFor(CREATE_CONDITION),
@@ -211,16 +164,6 @@ export async function importSession(options: ImportSessionOptions): Promise<Dyna
     ...(s3 === undefined ? {} : { s3 }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
-}
-
-/** Whether an unterminated last line is nevertheless a whole entry (else it is torn, and dropped). */
-function isWholeEntry(text: string, source: string, line: number): boolean {
-  try {
-    decodeEntry(JSON.parse(text), source, line);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function openSource(options: ImportSessionOptions): Promise<{ name: string; stream: AsyncIterable<Uint8Array> }> {

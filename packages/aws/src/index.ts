@@ -3,7 +3,13 @@
  * listed, leased and deleted per owner (what an expired one leaves behind purged), and
  * exported to / imported from S3 as the same JSONL the filesystem store writes. See docs/aws.md.
  */
-export { DynamoStore, type DynamoStoreCreateOptions, type DynamoStoreOpenOptions } from './dynamo-store.js';
+export {
+  DynamoStore,
+  type DynamoStoreCreateOptions,
+  type DynamoStoreLeaseOptions,
+  type DynamoStoreOpenOptions,
+  type LeasedSession,
+} from './dynamo-store.js';
 export {
   InvalidBatchError,
   InvalidCursorError,
@@ -19,6 +25,7 @@ export { importSession, type ImportSessionOptions } from './import-session.js';
 export { acquireSessionLease, type AcquireSessionLeaseOptions, type SessionLease } from './lease.js';
 export { TITLE_MAX_LENGTH, type SessionMetadata } from './metadata.js';
 export type { S3Location } from './offload.js';
+export { DEFAULT_SESSION_CACHE_BYTES, SessionCache, type CachedSession, type SessionCacheOptions } from './session-cache.js';
 export {
   deleteSession,
   purgeSessionItems,
@@ -29,10 +36,10 @@ export {
   type PurgeSessionItemsOptions,
 } from './delete-session.js';
 export {
-  listSessions,
+  listOwnerSessions,
   DEFAULT_LIST_LIMIT,
   MAX_LIST_LIMIT,
   type ListSessionsOptions,
   type SessionPage,
-} from './sessions.js';
+} from './owner-sessions.js';
 export { createTable, GSI_BY_OWNER, isValidSessionId, type TableOptions } from './table.js';

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SessionNotFoundError } from '@panto/core';
 import { SessionBusyError } from './errors.js';
+import { decodeMeta, type MetaRecord } from './metadata.js';
 import {
   LEASE_ACQUIRE_CONDITION,
   LEASE_ACQUIRE_UPDATE,
@@ -15,7 +16,7 @@ import {
   LEASE_RELEASE_UPDATE,
   namesFor,
 } from './expressions.js';
-import { assertValidOwner, ATTR, errorName, isValidSessionId, metaKey } from './table.js';
+import { assertValidOwner, ATTR, errorName, isValidSessionId, META_SK, metaKey, sessionPk } from './table.js';
 
 export interface AcquireSessionLeaseOptions {
   client: DynamoDBClient;
@@ -46,6 +47,14 @@ export interface SessionLease {
  * try { await runTurn(); } finally { await lease.release(); }
  */
 export async function acquireSessionLease(options: AcquireSessionLeaseOptions): Promise<SessionLease> {
+  return (await takeSessionLease(options)).lease;
+}
+
+/**
+ * {@link acquireSessionLease}, also returning the META item as the lease left it (the same
+ * UpdateItem returns it): a consistent read of the session's head for free.
+ */
+export async function takeSessionLease(options: AcquireSessionLeaseOptions): Promise<{ lease: SessionLease; meta: MetaRecord }> {
   const { client, tableName, owner, sessionId, leaseMs } = options;
   assertValidOwner(owner);
   if (!isValidSessionId(sessionId)) throw new SessionNotFoundError(String(sessionId));
@@ -53,8 +62,9 @@ export async function acquireSessionLease(options: AcquireSessionLeaseOptions): 
   const now = (options.now ?? Date.now)();
   const leaseId = randomUUID();
   const expiresAt = now + leaseMs;
+  let attributes: Record<string, AttributeValue> | undefined;
   try {
-    await client.send(
+    ({ Attributes: attributes } = await client.send(
       new UpdateItemCommand({
         TableName: tableName,
         Key: metaKey(sessionId),
@@ -67,9 +77,10 @@ export async function acquireSessionLease(options: AcquireSessionLeaseOptions): 
           ':lease_id': { S: leaseId },
           ':lease_expires_at': { N: String(expiresAt) },
         },
+        ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
-    );
+    ));
   } catch (error) {
     if (errorName(error) !== 'ConditionalCheckFailedException') throw error;
     const old = (error as { Item?: Record<string, AttributeValue> }).Item;
@@ -80,7 +91,9 @@ export async function acquireSessionLease(options: AcquireSessionLeaseOptions): 
     const held = Number(old[ATTR.leaseExpiresAt]?.N ?? Number.NaN);
     throw new SessionBusyError(sessionId, Number.isFinite(held) ? held : null, { cause: error });
   }
-  return {
+  if (attributes === undefined) throw new TypeError('UpdateItem with ReturnValues ALL_NEW returned no attributes');
+  const meta = decodeMeta(attributes, `dynamodb:${tableName}/${sessionPk(sessionId)}/${META_SK}`);
+  const lease: SessionLease = {
     leaseId,
     expiresAt,
     release: async () => {
@@ -101,4 +114,5 @@ export async function acquireSessionLease(options: AcquireSessionLeaseOptions): 
       }
     },
   };
+  return { lease, meta };
 }

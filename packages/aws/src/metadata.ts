@@ -2,7 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SessionCorruptError, type ActiveModel } from '@panto/core';
 import { ATTR, META_SK, SESSION_PK_PREFIX } from './table.js';
 
-/** What the META item says about a session: what `listSessions` returns, per session. */
+/** What the META item says about a session: what `listOwnerSessions` returns, per session. */
 export interface SessionMetadata {
   id: string;
   owner: string;
@@ -42,6 +42,8 @@ export interface MetaRecord {
   expiresAt: number | null;
   /** ISO-8601 time a delete began; non-null means META is a tombstone and the session is gone. */
   deletedAt: string | null;
+  /** Random per creation of the session (null for sessions made before it existed). */
+  incarnation: string | null;
 }
 
 type Item = Record<string, AttributeValue>;
@@ -83,6 +85,7 @@ export function decodeMeta(item: Item, source: string): MetaRecord {
     ttlSeconds: number(ATTR.ttlSeconds),
     expiresAt: number(ATTR.expiresAt),
     deletedAt: optional(ATTR.deletedAt),
+    incarnation: optional(ATTR.incarnation),
   };
 }
 

@@ -7,7 +7,7 @@ import { QueryCommand, type AttributeValue, type DynamoDBClient, type QueryComma
 import { SessionCorruptError, type SessionEntry } from '@panto/core';
 import { decodeItemText, decodeStoredItem, type StoredItem } from './entry-items.js';
 import { OffloadRequiredError } from './errors.js';
-import { namesFor, QUERY_SESSION } from './expressions.js';
+import { namesFor, QUERY_SESSION, QUERY_SESSION_FROM } from './expressions.js';
 import { decodeMeta, type MetaRecord } from './metadata.js';
 import { getOffload, type S3Location } from './offload.js';
 import { ATTR, entrySk, META_SK, sessionPk } from './table.js';
@@ -17,13 +17,21 @@ export interface ReadOptions {
   tableName: string;
   sessionId: string;
   s3?: S3Location | undefined;
+  /**
+   * Read only the entries from this index on (default 0): a handle that already holds the
+   * first `fromIndex` entries (a cache) reads what is new. Must be the first entry of an
+   * append batch — an index a handle saw as the session's entry count.
+   */
+  fromIndex?: number;
 }
 
 export interface SessionRead {
   /** Null when the session has no META item (never created, or deleted). */
   meta: MetaRecord | null;
-  /** The committed entries, in log order. */
+  /** The committed entries from `fromIndex` on, in log order. */
   entries: SessionEntry[];
+  /** JSONL bytes of those entries, as stored. */
+  bytes: number;
   /** Index of the first entry item that was missing, when the read stopped short of META's count. */
   missingAt: number | null;
 }
@@ -54,15 +62,17 @@ export async function readSession(options: ReadOptions): Promise<SessionRead> {
   return second;
 }
 
-async function readOnce({ client, tableName, sessionId, s3 }: ReadOptions): Promise<SessionRead> {
+async function readOnce({ client, tableName, sessionId, s3, fromIndex = 0 }: ReadOptions): Promise<SessionRead> {
   const pk = sessionPk(sessionId);
+  // From entry item `fromIndex` on; META ('META' sorts after every 'E#…') comes last either way.
+  const keyCondition = fromIndex === 0 ? QUERY_SESSION : QUERY_SESSION_FROM;
   const query = (startKey: Record<string, AttributeValue> | undefined): Promise<QueryCommandOutput> =>
     client.send(
       new QueryCommand({
         TableName: tableName,
-        KeyConditionExpression: QUERY_SESSION,
-        ExpressionAttributeNames: namesFor(QUERY_SESSION),
-        ExpressionAttributeValues: { ':pk': { S: pk } },
+        KeyConditionExpression: keyCondition,
+        ExpressionAttributeNames: namesFor(keyCondition),
+        ExpressionAttributeValues: { ':pk': { S: pk }, ...(fromIndex === 0 ? {} : { ':from_sk': { S: entrySk(fromIndex) } }) },
         ConsistentRead: true,
         ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
       }),
@@ -70,6 +80,9 @@ async function readOnce({ client, tableName, sessionId, s3 }: ReadOptions): Prom
   const entries: SessionEntry[] = [];
   let meta: MetaRecord | null = null;
   let committed = 0;
+  let bytes = 0;
+  /** Bytes read at each batch end, by entry count: META's count always falls on one. */
+  const bytesAt = new Map<number, number>([[0, 0]]);
   let missingAt: number | null = null;
   // Items of every page, in order, each with its text or the offload fetch that brings it.
   const items: Array<{ item: StoredItem; source: string; text: string | Promise<string> }> = [];
@@ -78,13 +91,19 @@ async function readOnce({ client, tableName, sessionId, s3 }: ReadOptions): Prom
   const decodeReady = async (): Promise<void> => {
     for (; decoded < items.length && missingAt === null; decoded++) {
       const { item, source, text } = items[decoded]!;
-      if (item.index !== entries.length) {
-        if (item.index < entries.length) throw new SessionCorruptError(source, 1, 'entry item overlaps the one before it');
-        missingAt = entries.length;
+      const expected = fromIndex + entries.length;
+      if (item.index !== expected) {
+        if (item.index < expected) throw new SessionCorruptError(source, 1, 'entry item overlaps the one before it');
+        missingAt = expected;
         break;
       }
-      decodeItemText(typeof text === 'string' ? text : await text, item.count, source, entries);
-      if (item.batchEnd) committed = entries.length;
+      const lines = typeof text === 'string' ? text : await text;
+      decodeItemText(lines, item.count, source, entries);
+      bytes += Buffer.byteLength(lines);
+      if (item.batchEnd) {
+        committed = entries.length;
+        bytesAt.set(committed, bytes);
+      }
     }
   };
 
@@ -115,8 +134,9 @@ async function readOnce({ client, tableName, sessionId, s3 }: ReadOptions): Prom
   }
 
   const found = meta as MetaRecord | null;
-  const limit = found === null ? committed : Math.min(committed, found.metadata.entryCount);
-  if (found !== null && limit < found.metadata.entryCount) missingAt ??= limit;
-  entries.length = limit;
-  return { meta: found, entries, missingAt };
+  // A transaction landing while the pages were read may have added items past META's count.
+  const limit = found === null ? committed : Math.min(committed, found.metadata.entryCount - fromIndex);
+  if (found !== null && limit < found.metadata.entryCount - fromIndex) missingAt ??= fromIndex + limit;
+  entries.length = Math.max(limit, 0);
+  return { meta: found, entries, bytes: bytesAt.get(entries.length) ?? bytes, missingAt };
 }

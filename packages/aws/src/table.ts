@@ -39,6 +39,8 @@ export const ATTR = {
   leaseExpiresAt: 'lease_expires_at',
   /** Set when the session is being deleted: META is a tombstone (see deleteSession). */
   deletedAt: 'deleted_at',
+  /** A random id per creation of the session: caches tell a session made again under the same id apart. */
+  incarnation: 'incarnation',
   // entry items
   /** JSONL text of the item's entries, each line ending in `\n`. */
   lines: 'lines',

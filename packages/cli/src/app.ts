@@ -1,6 +1,6 @@
 import { AbortedError, type Agent, type StepResult } from '@panto/core';
 import type { CommandContext } from './commands.js';
-import type { ProviderFactory, ProviderSettings } from './providers.js';
+import type { ProviderFactory, ProviderChoice } from './providers.js';
 import { createTurnReceiver, type RenderMode } from './render.js';
 import type { Terminal } from './terminal.js';
 
@@ -8,12 +8,14 @@ export interface AppOptions {
   agent: Agent;
   terminal: Terminal;
   cwd: string;
-  providerSettings: ProviderSettings;
+  providerChoice: ProviderChoice;
   providerFactory: ProviderFactory;
   sessionFile: () => string | undefined;
   unsavedReason: string | undefined;
   /** Called on a second Ctrl-C while an abort is still under way. */
   forceExit: () => void;
+  /** Runs once, before the first prompt is submitted (a new session seeds its system prompt here). */
+  beforeFirstTurn?: () => Promise<unknown>;
 }
 
 /**
@@ -28,7 +30,8 @@ export class App implements CommandContext {
   readonly unsavedReason: string | undefined;
   readonly #providerFactory: ProviderFactory;
   readonly #forceExit: () => void;
-  #settings: ProviderSettings;
+  #beforeFirstTurn: (() => Promise<unknown>) | undefined;
+  #choice: ProviderChoice;
   #running: AbortController | undefined;
   /** What Ctrl-C does when nothing runs (the REPL ends its input). */
   onIdleInterrupt: (() => void) | undefined;
@@ -41,17 +44,18 @@ export class App implements CommandContext {
     this.unsavedReason = options.unsavedReason;
     this.#providerFactory = options.providerFactory;
     this.#forceExit = options.forceExit;
-    this.#settings = { ...options.providerSettings, model: options.agent.provider.model };
+    this.#beforeFirstTurn = options.beforeFirstTurn;
+    this.#choice = { ...options.providerChoice, model: options.agent.provider.model };
   }
 
-  providerSettings(): ProviderSettings {
-    return this.#settings;
+  providerChoice(): ProviderChoice {
+    return this.#choice;
   }
 
-  switchProvider(settings: ProviderSettings): void {
+  switchProvider(settings: ProviderChoice): void {
     const provider = this.#providerFactory(settings);
     this.agent.provider = provider;
-    this.#settings = { ...settings, model: provider.model };
+    this.#choice = { ...settings, model: provider.model };
   }
 
   /**
@@ -60,6 +64,11 @@ export class App implements CommandContext {
    * result.
    */
   async turn(text: string, mode: RenderMode): Promise<StepResult> {
+    const prepare = this.#beforeFirstTurn;
+    if (prepare !== undefined) {
+      await prepare();
+      this.#beforeFirstTurn = undefined;
+    }
     await this.agent.submitUserMessage(text);
     const receiver = createTurnReceiver(this.terminal, mode);
     try {

@@ -1,11 +1,12 @@
-import { decodeSession, listSessions, type Message } from '@panto/core';
+import { listSessions, type Message } from '@panto/core';
+import { decodeSession } from '@panto/core/store-kit';
 import { ScriptedProvider, waitUntil, type ScriptedReply } from '@panto/core/testing';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from './cli.js';
 import type { LineInput, LineRead } from './line-input.js';
-import type { ProviderFactory, ProviderSettings } from './providers.js';
+import type { ProviderFactory, ProviderChoice } from './providers.js';
 import { sessionDirFor } from './session-dir.js';
 import { defaultSystemPrompt } from './system-prompt.js';
 import { CapturedOutput, pipedStdin, tempDir } from './test-support.js';
@@ -15,7 +16,7 @@ interface Harness {
   home: string;
   sessionDir: string;
   /** Providers built during the runs, with the settings they were built from. */
-  built: { settings: ProviderSettings; provider: ScriptedProvider }[];
+  built: { settings: ProviderChoice; provider: ScriptedProvider }[];
 }
 
 let h: Harness;

@@ -14,7 +14,7 @@ import { HELP, parseArgs, USAGE, type CliOptions } from './args.js';
 import { describeSettings } from './commands.js';
 import { CliError, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from './errors.js';
 import { PipedLineInput, TerminalLineInput, type InputStream, type LineInput } from './line-input.js';
-import { chooseProviderSettings, defaultProviderFactory, type ProviderFactory } from './providers.js';
+import { chooseProvider, defaultProviderFactory, type ProviderFactory } from './providers.js';
 import { reportTurn, runRepl } from './repl.js';
 import { openSession, type OpenedSession } from './session.js';
 import { sessionDirFor } from './session-dir.js';
@@ -78,8 +78,9 @@ export async function run(environment: CliEnvironment): Promise<number> {
     const systemPrompt = await resolveSystemPrompt(options.system, cwd);
     const printPrompt = options.print === undefined ? undefined : await promptOf(options.print, environment.stdin);
 
-    // Construction order (seed-plan, phase 4): store → tool registry → agent (adopting the
-    // resumed conversation) → system prompt seeded or reconciled → tools registered.
+    // Construction order (seed-plan, phase 4): store → tool registry → agent (resumed from
+    // the store, or new) → system prompt reconciled (resumed) or seeded with the first
+    // prompt (new: so a run without one leaves no session) → tools registered.
     const session = await openSession(
       { continue: options.continue, noSession: options.noSession, ...(options.resume === undefined ? {} : { resume: options.resume }) },
       { cwd, sessionDir },
@@ -87,22 +88,27 @@ export async function run(environment: CliEnvironment): Promise<number> {
     if (session.notice) terminal.note(session.notice);
     const tools = new ToolRegistry();
     const providerFactory = environment.providerFactory ?? defaultProviderFactory;
-    const settings = chooseProviderSettings(options, env, session.activeModel);
+    const settings = chooseProvider(options, env, session.activeModel);
     const provider = providerFactory(settings);
-    const agent = new Agent(
-      { provider, tools },
-      { store: session.store, ...(session.conversation === undefined ? {} : { conversation: session.conversation }) },
-    );
-    await applySystemPrompt(agent, systemPrompt, session.resumed);
+    const config = { provider, tools };
+    let agent: Agent;
+    let danglingUser: string | null = null;
+    if (session.resumed) {
+      ({ agent, danglingUser } = await Agent.resume(session.store, config));
+      await applySystemPrompt(agent, systemPrompt, true);
+    } else {
+      agent = new Agent(config, { store: session.store });
+    }
     for (const tool of createCodingTools({ cwd, bash: { env } })) tools.register(tool);
 
     const app = new App({
       agent,
       terminal,
       cwd,
-      providerSettings: settings,
+      providerChoice: settings,
       providerFactory,
       sessionFile: session.sessionFile,
+      ...(session.resumed ? {} : { beforeFirstTurn: () => applySystemPrompt(agent, systemPrompt, false) }),
       unsavedReason: options.noSession ? 'not saved: --no-session' : 'it is created with the first prompt',
       forceExit: environment.forceExit ?? (() => process.exit(EXIT_INTERRUPTED)),
     });
@@ -120,7 +126,7 @@ export async function run(environment: CliEnvironment): Promise<number> {
       terminal.note(`this session last used ${previous.provider}/${previous.model}; now using ${provider.name}/${provider.model}`);
     }
 
-    if (printPrompt !== undefined) return await printTurn(app, printPrompt, session);
+    if (printPrompt !== undefined) return await printTurn(app, printPrompt, danglingUser);
 
     const input =
       environment.lineInput ??
@@ -129,7 +135,7 @@ export async function run(environment: CliEnvironment): Promise<number> {
           new TerminalLineInput(environment.stdin, stdout.isTTY ? stdout : stderr)
         : new PipedLineInput(environment.stdin));
     terminal.note(banner(app, session, options));
-    return await runRepl(app, input, session.danglingUser);
+    return await runRepl(app, input, danglingUser);
   } catch (error) {
     return reportError(error, terminal, env);
   } finally {
@@ -138,9 +144,9 @@ export async function run(environment: CliEnvironment): Promise<number> {
   }
 }
 
-async function printTurn(app: App, prompt: string, session: OpenedSession): Promise<number> {
+async function printTurn(app: App, prompt: string, danglingUser: string | null): Promise<number> {
   const { terminal } = app;
-  if (session.danglingUser !== null) {
+  if (danglingUser !== null) {
     terminal.warn('note: the last prompt of this session was never answered; it is not resent');
   }
   const result = await app.turn(prompt, 'print');
@@ -182,7 +188,7 @@ function banner(app: App, session: OpenedSession, options: CliOptions): string {
   const where = session.resumed
     ? `resumed ${id} (${app.agent.conversation.length} messages)`
     : `new session ${id}${options.noSession ? ' (not saved)' : ''}`;
-  return `panto ${VERSION} · ${describeSettings(app.providerSettings())} · ${where} · /help for commands`;
+  return `panto ${VERSION} · ${describeSettings(app.providerChoice())} · ${where} · /help for commands`;
 }
 
 async function promptOf(value: string, stdin: InputStream): Promise<string> {

@@ -1,11 +1,12 @@
-import { Agent, decodeSession, FSJSONLStore, MemoryStore, type Provider, type SessionStore } from '@panto/core';
+import { Agent, FSJSONLStore, MemoryStore, type Provider, type SessionStore } from '@panto/core';
+import { decodeSession } from '@panto/core/store-kit';
 import { ScriptedProvider, type ScriptedReply } from '@panto/core/testing';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from './app.js';
 import { parseSlashCommand, runSlashCommand } from './commands.js';
-import type { ProviderSettings } from './providers.js';
+import type { ProviderChoice } from './providers.js';
 import { Terminal } from './terminal.js';
 import { CapturedOutput, tempDir } from './test-support.js';
 
@@ -21,12 +22,12 @@ function setup(options: { replies?: ScriptedReply[]; store?: SessionStore; sessi
   const stderr = new CapturedOutput();
   const provider = new ScriptedProvider(options.replies ?? [], { name: 'openai', model: 'gpt-a' });
   const agent = new Agent({ provider }, { store: options.store ?? new MemoryStore({ sessionId: 'session-1' }) });
-  const built: ProviderSettings[] = [];
+  const built: ProviderChoice[] = [];
   const app = new App({
     agent,
     terminal: new Terminal(stdout, stderr),
     cwd,
-    providerSettings: { provider: 'openai', baseURL: 'http://127.0.0.1:9/v1' },
+    providerChoice: { provider: 'openai', baseURL: 'http://127.0.0.1:9/v1' },
     providerFactory: (settings): Provider => {
       if (settings.model === 'broken') throw new Error('no API key for that');
       built.push(settings);

@@ -1,6 +1,6 @@
 import { AbortedError, errorMessage, type Agent } from '@panto/core';
-import { exportSession } from './export.js';
-import { parseModelSpec, type ProviderSettings } from './providers.js';
+import { exportSessionFile } from './export.js';
+import { parseModelSpec, type ProviderChoice } from './providers.js';
 import { formatUsage } from './render.js';
 import type { Terminal } from './terminal.js';
 import { formatBytes } from './tools/truncate.js';
@@ -15,9 +15,9 @@ export interface CommandContext {
   /** Why there is no file, when there is none ("--no-session", "created with the first prompt"). */
   readonly unsavedReason: string | undefined;
   /** The provider settings in force. */
-  providerSettings(): ProviderSettings;
+  providerChoice(): ProviderChoice;
   /** Builds the provider for `settings` and gives it to the agent; throws when it cannot be built. */
-  switchProvider(settings: ProviderSettings): void;
+  switchProvider(settings: ProviderChoice): void;
   /** Runs `task` so that Ctrl-C aborts it through the signal. */
   interruptible<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T>;
 }
@@ -92,7 +92,7 @@ export function helpText(): string {
 
 function sessionText(context: CommandContext): string {
   const { agent } = context;
-  const settings = context.providerSettings();
+  const settings = context.providerChoice();
   const file = context.sessionFile() ?? `(none: ${context.unsavedReason ?? 'not saved'})`;
   const messages = agent.conversation.messages;
   const counts = new Map<string, number>();
@@ -111,24 +111,24 @@ function sessionText(context: CommandContext): string {
 function model(args: string, context: CommandContext): void {
   const { terminal } = context;
   if (args === '') {
-    terminal.result(`model: ${describeSettings(context.providerSettings())}`);
+    terminal.result(`model: ${describeSettings(context.providerChoice())}`);
     return;
   }
-  let settings: ProviderSettings;
+  let settings: ProviderChoice;
   try {
-    settings = parseModelSpec(args, context.providerSettings());
+    settings = parseModelSpec(args, context.providerChoice());
     context.switchProvider(settings);
   } catch (error) {
     terminal.error(`cannot switch to ${args}: ${errorMessage(error)}`);
     return;
   }
-  terminal.result(`model: ${describeSettings(context.providerSettings())}`);
+  terminal.result(`model: ${describeSettings(context.providerChoice())}`);
   if (context.agent.provider.name === 'offline') terminal.warn('the offline provider gives canned answers; no model is called');
 }
 
 async function exportCommand(args: string, context: CommandContext): Promise<void> {
   try {
-    const result = await exportSession(
+    const result = await exportSessionFile(
       {
         sessionId: context.agent.sessionStore.sessionId(),
         sessionFile: context.sessionFile(),
@@ -163,6 +163,6 @@ async function compact(instructions: string, context: CommandContext): Promise<v
   }
 }
 
-export function describeSettings(settings: ProviderSettings & { model?: string }): string {
+export function describeSettings(settings: ProviderChoice & { model?: string }): string {
   return `${settings.provider}/${settings.model ?? '(default model)'}${settings.baseURL ? ` at ${settings.baseURL}` : ''}`;
 }

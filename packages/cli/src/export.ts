@@ -1,13 +1,5 @@
-import {
-  chainBatch,
-  decodeSession,
-  encodeBatch,
-  encodeHeader,
-  newId,
-  SESSION_FORMAT_VERSION,
-  type Conversation,
-  type DiskMessage,
-} from '@panto/core';
+import { newId, SESSION_FORMAT_VERSION, type Conversation, type DiskMessage } from '@panto/core';
+import { decodeSession, encodeBatch, encodeHeader, SessionLog } from '@panto/core/store-kit';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { CliError } from './errors.js';
@@ -36,7 +28,7 @@ export interface ExportResult {
  * from the live conversation (a new chain of entries). The file is written whole or not at
  * all (a temporary file renamed into place).
  */
-export async function exportSession(source: ExportSource, target?: string): Promise<ExportResult> {
+export async function exportSessionFile(source: ExportSource, target?: string): Promise<ExportResult> {
   const path = resolve(source.cwd, target ?? `${source.sessionId}.jsonl`);
   if (source.sessionFile !== undefined && resolve(source.sessionFile) === path) {
     throw new CliError(`${path} is the session file itself; choose another path`);
@@ -59,7 +51,7 @@ export async function exportSession(source: ExportSource, target?: string): Prom
       cwd: source.cwd,
     });
     // One entry per line, each its own batch: the chain is what matters, not the grouping.
-    text = Buffer.from(header + chainBatch(records, null, new Set()).map((entry) => encodeBatch([entry])).join(''));
+    text = Buffer.from(header + SessionLog.empty().chain(records).map((entry) => encodeBatch([entry])).join(''));
     entries = records.length;
   }
   await mkdir(dirname(path), { recursive: true });

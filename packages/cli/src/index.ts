@@ -8,6 +8,6 @@ export { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CliError, UsageErr
 export { folderFromSessionFolderName, pantoHome, sessionDirFor, sessionFolderName } from './session-dir.js';
 export { defaultSystemPrompt } from './system-prompt.js';
 export { LazyFSJSONLStore } from './lazy-store.js';
-export { exportSession, type ExportResult, type ExportSource } from './export.js';
-export type { ProviderFactory, ProviderSettings } from './providers.js';
+export { exportSessionFile, type ExportResult, type ExportSource } from './export.js';
+export type { ProviderFactory, ProviderChoice } from './providers.js';
 export * from './tools/index.js';

@@ -1,28 +1,17 @@
-import {
-  chainBatch,
-  FSJSONLStore,
-  newId,
-  rebuildConversation,
-  type ActiveModel,
-  type DiskMessage,
-  type LoadedSession,
-  type SessionStore,
-} from '@panto/core';
+import { FSJSONLStore, newId, NullStore, type ActiveModel, type DiskMessage, type LoadedSession, type SessionStore } from '@panto/core';
 
 /**
- * A new filesystem session whose file is created with the first message that is not a
- * system message. Starting panto and quitting without a prompt then leaves no empty
- * session behind for `--continue` to pick or `--list` to show. The system prompt seeded at
- * start-up is held until then and written first, in order, so the file is the same as if
- * it had been written at once.
+ * A new filesystem session whose file is created by its first append — so starting panto
+ * and quitting without a prompt leaves no empty session behind for `--continue` to pick or
+ * `--list` to show. Every append is as durable as `FSJSONLStore`'s (it is one), which is
+ * why the CLI seeds the system prompt with the first prompt, not at start-up.
  */
 export class LazyFSJSONLStore implements SessionStore {
   readonly #dir: string;
   readonly #cwd: string;
   readonly #id: string;
   #store: FSJSONLStore | undefined;
-  #created: FSJSONLStore | undefined;
-  #pending: DiskMessage[][] = [];
+  #creating: Promise<FSJSONLStore> | undefined;
 
   constructor(dir: string, options: { cwd: string; sessionId?: string }) {
     this.#dir = dir;
@@ -42,21 +31,12 @@ export class LazyFSJSONLStore implements SessionStore {
 
   async appendMessages(batch: readonly DiskMessage[]): Promise<void> {
     if (batch.length === 0) return;
-    if (this.#store) return this.#store.appendMessages(batch);
-    if (batch.every((record) => record.type === 'message' && record.message.role === 'system')) {
-      // Check the batch as the real store will, so a bad one fails now, not later.
-      chainBatch(batch, null, new Set(this.#pending.flat().map((record) => record.id)));
-      this.#pending.push(structuredClone([...batch]));
-      return;
-    }
-    const store = await this.#create();
+    const store = this.#store ?? (await this.#create());
     await store.appendMessages(batch);
   }
 
   async loadConversation(): Promise<LoadedSession> {
-    if (this.#store) return this.#store.loadConversation();
-    const rebuilt = rebuildConversation(chainBatch(this.#pending.flat(), null, new Set()));
-    return { conversation: rebuilt.conversation, danglingUser: rebuilt.danglingUser };
+    return (this.#store ?? new NullStore(this.#id)).loadConversation();
   }
 
   sessionId(): string {
@@ -67,22 +47,14 @@ export class LazyFSJSONLStore implements SessionStore {
     return this.#store?.activeModel() ?? null;
   }
 
-  /** Creates the file and writes what was held; a failure part-way is picked up by the next append. */
   async #create(): Promise<FSJSONLStore> {
-    if (this.#created === undefined) {
-      // The header says when the session began: when its first (held) entry was made.
-      const first = this.#pending[0]?.[0];
-      this.#created = await FSJSONLStore.create(this.#dir, {
-        cwd: this.#cwd,
-        sessionId: this.#id,
-        ...(first === undefined ? {} : { clock: () => new Date(first.timestamp) }),
-      });
+    this.#creating ??= FSJSONLStore.create(this.#dir, { cwd: this.#cwd, sessionId: this.#id });
+    try {
+      this.#store = await this.#creating;
+    } catch (error) {
+      this.#creating = undefined;
+      throw error;
     }
-    while (this.#pending.length > 0) {
-      await this.#created.appendMessages(this.#pending[0]!);
-      this.#pending.shift();
-    }
-    this.#store = this.#created;
-    return this.#created;
+    return this.#store;
   }
 }

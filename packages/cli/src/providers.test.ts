@@ -1,29 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from './errors.js';
-import { chooseProviderSettings, parseModelSpec } from './providers.js';
+import { chooseProvider, parseModelSpec } from './providers.js';
 
-describe('chooseProviderSettings', () => {
+describe('chooseProvider', () => {
   it('keeps the resumed session\'s model when it continues with the same provider', () => {
-    expect(chooseProviderSettings({ provider: 'openai' }, {}, { provider: 'openai', model: 'gpt-old' })).toEqual({ provider: 'openai', model: 'gpt-old' });
+    expect(chooseProvider({ provider: 'openai' }, {}, { provider: 'openai', model: 'gpt-old' })).toEqual({ provider: 'openai', model: 'gpt-old' });
   });
 
   it('does not carry a model over to another provider', () => {
-    expect(chooseProviderSettings({ provider: 'anthropic' }, {}, { provider: 'openai', model: 'gpt-old' })).toEqual({ provider: 'anthropic' });
+    expect(chooseProvider({ provider: 'anthropic' }, {}, { provider: 'openai', model: 'gpt-old' })).toEqual({ provider: 'anthropic' });
   });
 
   it('lets --model and PANTO_MODEL win over the resumed model', () => {
     const resumed = { provider: 'openai', model: 'gpt-old' };
-    expect(chooseProviderSettings({ provider: 'openai', model: 'flag' }, { PANTO_MODEL: 'env' }, resumed).model).toBe('flag');
-    expect(chooseProviderSettings({ provider: 'openai' }, { PANTO_MODEL: 'env' }, resumed).model).toBe('env');
+    expect(chooseProvider({ provider: 'openai', model: 'flag' }, { PANTO_MODEL: 'env' }, resumed).model).toBe('flag');
+    expect(chooseProvider({ provider: 'openai' }, { PANTO_MODEL: 'env' }, resumed).model).toBe('env');
   });
 
   it('picks the provider from --provider, PANTO_PROVIDER, then the API keys present', () => {
-    expect(chooseProviderSettings({ provider: 'offline' }, { PANTO_PROVIDER: 'openai' }, null).provider).toBe('offline');
-    expect(chooseProviderSettings({}, { PANTO_PROVIDER: 'openai', ANTHROPIC_API_KEY: 'k' }, null).provider).toBe('openai');
-    expect(chooseProviderSettings({}, { ANTHROPIC_API_KEY: 'k', OPENAI_API_KEY: 'k' }, null).provider).toBe('anthropic');
-    expect(chooseProviderSettings({}, { OPENAI_API_KEY: 'k' }, null).provider).toBe('openai');
-    expect(chooseProviderSettings({}, {}, null).provider).toBe('offline');
-    expect(() => chooseProviderSettings({}, { PANTO_PROVIDER: 'bard' }, null)).toThrow(UsageError);
+    expect(chooseProvider({ provider: 'offline' }, { PANTO_PROVIDER: 'openai' }, null).provider).toBe('offline');
+    expect(chooseProvider({}, { PANTO_PROVIDER: 'openai', ANTHROPIC_API_KEY: 'k' }, null).provider).toBe('openai');
+    expect(chooseProvider({}, { ANTHROPIC_API_KEY: 'k', OPENAI_API_KEY: 'k' }, null).provider).toBe('anthropic');
+    expect(chooseProvider({}, { OPENAI_API_KEY: 'k' }, null).provider).toBe('openai');
+    expect(chooseProvider({}, {}, null).provider).toBe('offline');
+    expect(() => chooseProvider({}, { PANTO_PROVIDER: 'bard' }, null)).toThrow(UsageError);
   });
 });
 

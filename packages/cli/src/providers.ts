@@ -2,14 +2,14 @@ import { createProvider, defaultProviderName, PROVIDER_NAMES, type ActiveModel, 
 import { providerName, type CliOptions } from './args.js';
 
 /** Which provider to build, and how. */
-export interface ProviderSettings {
+export interface ProviderChoice {
   provider: ProviderName;
   model?: string;
   baseURL?: string;
 }
 
 /** Builds a provider; throws (with a clear message) when it cannot, e.g. an API key is missing. */
-export type ProviderFactory = (settings: ProviderSettings) => Provider;
+export type ProviderFactory = (settings: ProviderChoice) => Provider;
 
 /** The real providers of @panto/core. */
 export const defaultProviderFactory: ProviderFactory = (settings) =>
@@ -28,11 +28,11 @@ export const defaultProviderFactory: ProviderFactory = (settings) =>
  *
  * @throws UsageError for an unknown `$PANTO_PROVIDER`
  */
-export function chooseProviderSettings(
+export function chooseProvider(
   options: Pick<CliOptions, 'provider' | 'model' | 'baseURL'>,
   env: Readonly<Record<string, string | undefined>>,
   resumedModel: ActiveModel | null,
-): ProviderSettings {
+): ProviderChoice {
   const provider =
     options.provider ??
     (env.PANTO_PROVIDER ? providerName(env.PANTO_PROVIDER, 'PANTO_PROVIDER') : providerName(defaultProviderName(env), 'default provider'));
@@ -50,7 +50,7 @@ export function chooseProviderSettings(
  * model alone (same provider). The model may itself contain `/` after the provider
  * (`openai/meta-llama/Llama-3.3-70B`). The base URL is kept only when the provider stays.
  */
-export function parseModelSpec(spec: string, current: ProviderSettings): ProviderSettings {
+export function parseModelSpec(spec: string, current: ProviderChoice): ProviderChoice {
   const value = spec.trim();
   const slash = value.indexOf('/');
   const head = slash === -1 ? value : value.slice(0, slash);

@@ -51,7 +51,10 @@ export function createTurnReceiver(terminal: Terminal, mode: RenderMode): Receiv
       case 'thinking-end':
       case 'tool-call-delta':
       case 'tool-call-end':
-      case 'persist':
+      case 'entries-persisted':
+      case 'step-start':
+      case 'compaction-start':
+      case 'compaction-end':
       case 'error':
         return;
       default: {

@@ -1,12 +1,14 @@
 import {
   findMostRecentSession,
   FSJSONLStore,
+  MemoryStore,
   NullStore,
   resolveSessionId,
   type ActiveModel,
-  type Conversation,
   type SessionStore,
 } from '@panto/core';
+import { decodeSession } from '@panto/core/store-kit';
+import { readFile } from 'node:fs/promises';
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -21,13 +23,9 @@ export interface SessionRequest {
 
 /** A session ready to hand to the agent. */
 export interface OpenedSession {
-  /** The store the agent persists to. */
+  /** The store the agent persists to (resume it with `Agent.resume` when `resumed`). */
   store: SessionStore;
-  /** The conversation to adopt, for a resumed session. */
-  conversation?: Conversation;
-  /** A trailing prompt nobody answered (excluded from `conversation`). */
-  danglingUser: string | null;
-  /** Whether an existing session was loaded. */
+  /** Whether an existing session is to be continued. */
   resumed: boolean;
   /** The provider and model the resumed session last used. */
   activeModel: ActiveModel | null;
@@ -43,7 +41,8 @@ export interface OpenedSession {
  *   contains a path separator; otherwise an id or unique id prefix in `sessionDir`.
  * - `-c`: the most recently changed session in `sessionDir`; a new one when there is none.
  * - neither: a new session in `sessionDir`, created with the first prompt.
- * - `--no-session`: a NullStore; with `-c`/`-r` the session is loaded and nothing is written back.
+ * - `--no-session`: a NullStore; with `-c`/`-r` a MemoryStore holding the session's entries,
+ *   so it is continued and nothing is written back.
  *
  * @throws SessionNotFoundError, AmbiguousSessionIdError, InvalidSessionIdError, SessionCorruptError
  */
@@ -60,12 +59,11 @@ export async function openSession(request: SessionRequest, context: { cwd: strin
 
   if (file === undefined) {
     if (request.noSession) {
-      return { store: new NullStore(), danglingUser: null, resumed: false, activeModel: null, sessionFile: () => undefined, ...(notice ? { notice } : {}) };
+      return { store: new NullStore(), resumed: false, activeModel: null, sessionFile: () => undefined, ...(notice ? { notice } : {}) };
     }
     const store = new LazyFSJSONLStore(context.sessionDir, { cwd: context.cwd });
     return {
       store,
-      danglingUser: null,
       resumed: false,
       activeModel: null,
       sessionFile: () => store.getSessionFile(),
@@ -73,18 +71,13 @@ export async function openSession(request: SessionRequest, context: { cwd: strin
     };
   }
 
-  const fsStore = await FSJSONLStore.open(file);
-  const loaded = await fsStore.loadConversation();
-  const base = {
-    conversation: loaded.conversation,
-    danglingUser: loaded.danglingUser,
-    resumed: true,
-    activeModel: fsStore.activeModel(),
-  };
   if (request.noSession) {
-    return { ...base, store: new NullStore(fsStore.sessionId()), sessionFile: () => undefined };
+    const { header, entries } = decodeSession(await readFile(file), file);
+    const store = new MemoryStore({ sessionId: header.id, entries });
+    return { store, resumed: true, activeModel: store.activeModel(), sessionFile: () => undefined };
   }
-  return { ...base, store: fsStore, sessionFile: () => fsStore.getSessionFile() };
+  const fsStore = await FSJSONLStore.open(file);
+  return { store: fsStore, resumed: true, activeModel: fsStore.activeModel(), sessionFile: () => fsStore.getSessionFile() };
 }
 
 async function resumeTarget(value: string, context: { cwd: string; sessionDir: string }): Promise<string> {

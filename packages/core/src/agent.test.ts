@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from './agent.js';
-import { AgentBusyError, ProviderError } from './errors.js';
+import { Conversation } from './conversation.js';
+import { AgentBusyError, NothingToCompactError, ProviderError } from './errors.js';
 import type { AgentEvent } from './events.js';
 import type { Provider, ProviderCallOptions, ProviderRequest } from './provider.js';
 import type { DiskMessage } from './session-store.js';
@@ -56,7 +57,7 @@ describe('Agent', () => {
     const result = await agent.runStep(receiver);
     expect(result).toMatchObject({ stopReason: 'end_turn', incomplete: false, providerCalls: 1, usage: usage(12, 3) });
     expect(events.filter((e) => e.type === 'text-delta').map((e) => (e as { delta: string }).delta).join('')).toBe('Hello, world');
-    expect(events.map((e) => e.type)).toContain('persist');
+    expect(events.map((e) => e.type)).toContain('entries-persisted');
     expect(events[events.length - 1]!.type).toBe('step-end');
     expect(store.batches.map(roles)).toEqual([['user'], ['assistant']]);
     expect(agent.conversation.messages[1]).toMatchObject({
@@ -232,14 +233,14 @@ describe('Agent', () => {
     ]);
   });
 
-  it('adopts a resumed conversation and sends it to the provider', async () => {
+  it('resumes on the conversation its store rebuilds and sends it to the provider', async () => {
     const first = setup([{ text: 'first answer' }]);
     await first.agent.submitUserMessage('first question');
     await first.agent.runStep();
-    const { conversation } = await first.store.loadConversation();
     const provider = new ScriptedProvider([{ text: 'second answer' }]);
-    const resumed = new Agent({ provider }, { store: first.store, conversation });
-    expect(resumed.conversation).toBe(conversation);
+    const { agent: resumed, danglingUser } = await Agent.resume(first.store, { provider });
+    expect(danglingUser).toBeNull();
+    expect(resumed.conversation.messages).toEqual(first.agent.conversation.messages);
     await resumed.submitUserMessage('second question');
     await resumed.runStep();
     expect(provider.requests[0]!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
@@ -317,5 +318,65 @@ describe('Provider contract enforcement', () => {
     const silent: Provider = { name: 'silent', model: 's', async *stream() {} };
     agent.provider = silent;
     expect((await agent.runStep()).error?.message).toMatch(/ended without a message/);
+  });
+
+  it('returns the persisted record from submitUserMessage and addSystemMessage', async () => {
+    const { agent, store } = setup([]);
+    const system = await agent.addSystemMessage('Be brief.', 'replace');
+    const prompt = await agent.submitUserMessage('hi');
+    expect(system).toEqual({ type: 'message', id: 'id-1', timestamp: '2026-11-29T12:00:00.000Z', message: { role: 'system', content: 'Be brief.', mode: 'replace' } });
+    expect(prompt).toMatchObject({ type: 'message', id: 'id-2', message: { role: 'user', content: 'hi' } });
+    expect(store.records).toEqual([system, prompt]);
+  });
+
+  it('tells subscribers of every write, whichever method made it, through the same entries-persisted event', async () => {
+    const { agent } = setup([{ text: 'answer' }, { text: 'the summary' }]);
+    const seen: AgentEvent[] = [];
+    const unsubscribe = agent.subscribe((event) => seen.push(event));
+    await agent.addSystemMessage('sys');
+    await agent.submitUserMessage('question');
+    await agent.runStep();
+    await agent.compact();
+    const persisted = seen.filter((e) => e.type === 'entries-persisted').map((e) => roles(e.records));
+    expect(persisted).toEqual([['system'], ['user'], ['assistant'], ['compaction']]);
+    expect(seen.map((e) => e.type).filter((t) => !t.startsWith('text') && (t.endsWith('-start') || t.endsWith('-end')))).toEqual([
+      'step-start',
+      'message-start',
+      'message-end',
+      'step-end',
+      'compaction-start',
+      'message-start',
+      'message-end',
+      'compaction-end',
+    ]);
+    unsubscribe();
+    await agent.submitUserMessage('unheard');
+    expect(seen.filter((e) => e.type === 'entries-persisted')).toHaveLength(4);
+  });
+
+  it('compacts through the same write path: the store holds the compaction before the conversation changes', async () => {
+    const { agent, store } = setup([{ text: 'a' }, { text: 'sum' }]);
+    await agent.submitUserMessage('q');
+    await agent.runStep();
+    store.failNextAppend();
+    await expect(agent.compact()).rejects.toThrow('injected append failure');
+    expect(agent.conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
+
+  it('throws NothingToCompactError, writing nothing, when there is only the system prompt', async () => {
+    const { agent, store, provider } = setup([{ text: 'unused' }]);
+    await agent.addSystemMessage('only this');
+    await expect(agent.compact()).rejects.toBeInstanceOf(NothingToCompactError);
+    expect(provider.requests).toHaveLength(0);
+    expect(store.records).toHaveLength(1);
+  });
+
+  it('gives embedders a conversation they cannot change behind the agent\'s back', async () => {
+    const { agent } = setup([]);
+    await agent.submitUserMessage('hi');
+    // @ts-expect-error — the conversation has no public mutators
+    expect(agent.conversation.push).toBeUndefined();
+    // @ts-expect-error — nor does the agent let it be replaced
+    expect(() => (agent.conversation = new Conversation())).toThrow(TypeError);
   });
 });

@@ -1,5 +1,5 @@
-import { Conversation } from './conversation.js';
-import { AbortedError, AgentBusyError, PantoError, ProviderError, toError } from './errors.js';
+import { appendMessages, Conversation, replaceMessages } from './conversation.js';
+import { AbortedError, AgentBusyError, NothingToCompactError, ProviderError, toError } from './errors.js';
 import type { AgentEvent, Receiver, StepResult } from './events.js';
 import { newId, systemClock, type Clock, type IdGenerator } from './ids.js';
 import {
@@ -16,7 +16,7 @@ import {
   type Usage,
 } from './messages.js';
 import type { Provider, ProviderEvent } from './provider.js';
-import type { DiskMessage, DiskMessageRecord, SessionStore } from './session-store.js';
+import type { DiskCompactionRecord, DiskMessage, DiskMessageRecord, SessionStore } from './session-store.js';
 import { NullStore } from './stores/null-store.js';
 import { ToolRegistry } from './tool.js';
 
@@ -36,10 +36,21 @@ export interface AgentConfig {
 }
 
 export interface AgentOptions {
-  /** Where the session persists; a NullStore when absent. */
+  /**
+   * Where a new session persists; a NullStore when absent. To continue a session a store
+   * already holds, use {@link Agent.resume}, which reads it.
+   */
   store?: SessionStore;
-  /** A conversation to adopt, e.g. from `store.loadConversation()`; a fresh one when absent. */
-  conversation?: Conversation;
+}
+
+/** An agent on a session read back from its store. */
+export interface ResumedAgent {
+  agent: Agent;
+  /**
+   * The trailing prompt nobody answered (a crash or quit right after it was sent), kept out
+   * of the conversation; offer it for sending again. Null when there is none.
+   */
+  danglingUser: string | null;
 }
 
 export interface RunOptions {
@@ -75,7 +86,6 @@ const ABORTED_TOOL_RESULT = 'Tool call aborted: the step was cancelled before th
  * });
  */
 export class Agent {
-  readonly conversation: Conversation;
   readonly sessionStore: SessionStore;
   readonly tools: ToolRegistry;
   provider: Provider;
@@ -83,8 +93,11 @@ export class Agent {
   readonly #compactionPrompt: string;
   readonly #clock: Clock;
   readonly #ids: IdGenerator;
+  readonly #listeners = new Set<Receiver>();
+  #conversation: Conversation;
   #busy = false;
 
+  /** An agent on a new session in `options.store` (or on no session at all). */
   constructor(config: AgentConfig, options: AgentOptions = {}) {
     this.provider = config.provider;
     this.tools = config.tools ?? new ToolRegistry();
@@ -93,22 +106,53 @@ export class Agent {
     this.#clock = config.clock ?? systemClock;
     this.#ids = config.ids ?? newId;
     this.sessionStore = options.store ?? new NullStore();
-    this.conversation = options.conversation ?? new Conversation();
+    this.#conversation = new Conversation();
+  }
+
+  /**
+   * An agent on the session `store` holds: the conversation is what the store rebuilds,
+   * so the two can never disagree.
+   *
+   * @example
+   * const { agent, danglingUser } = await Agent.resume(await FSJSONLStore.open(file), { provider });
+   */
+  static async resume(store: SessionStore, config: AgentConfig): Promise<ResumedAgent> {
+    const { conversation, danglingUser } = await store.loadConversation();
+    const agent = new Agent(config, { store });
+    agent.#conversation = conversation;
+    return { agent, danglingUser };
+  }
+
+  /** The live conversation, read-only: it changes only through the agent, after the store has the change. */
+  get conversation(): Conversation {
+    return this.#conversation;
+  }
+
+  /**
+   * Calls `listener` with every event from now on — steps, compactions, and the
+   * `entries-persisted` of every write. Returns the unsubscribe function.
+   */
+  subscribe(listener: Receiver): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /**
    * Adds the user's prompt and persists it, stamped with the current provider and model,
-   * before it returns — so it is durable before any provider call.
+   * before it returns — so it is durable before any provider call. Returns the record as
+   * stored (its entry id and timestamp).
    */
-  async submitUserMessage(text: string): Promise<void> {
+  async submitUserMessage(text: string): Promise<DiskMessageRecord> {
     this.#assertIdle('submitUserMessage');
-    await this.#commit([{ role: 'user', content: text, provider: this.provider.name, model: this.provider.model }]);
+    const [record] = await this.#commitMessages([{ role: 'user', content: text, provider: this.provider.name, model: this.provider.model }], this.#emitter());
+    return record!;
   }
 
-  /** Adds and persists a system message that replaces the system prompt or appends to it. */
-  async addSystemMessage(text: string, mode: SystemMode = 'append'): Promise<void> {
+  /** Adds and persists a system message that replaces the system prompt or appends to it. Returns the record as stored. */
+  async addSystemMessage(text: string, mode: SystemMode = 'append'): Promise<DiskMessageRecord> {
     this.#assertIdle('addSystemMessage');
-    await this.#commit([{ role: 'system', content: text, mode }]);
+    const [record] = await this.#commitMessages([{ role: 'system', content: text, mode }], this.#emitter());
+    return record!;
   }
 
   /**
@@ -120,7 +164,8 @@ export class Agent {
   async runStep(receiver: Receiver = () => {}, options: RunOptions = {}): Promise<StepResult> {
     this.#assertIdle('runStep');
     this.#busy = true;
-    const emit = safeReceiver(receiver);
+    const emit = this.#emitter(receiver);
+    emit({ type: 'step-start' });
     const signal = options.signal ?? new AbortController().signal;
     const added: Message[] = [];
     let usage = emptyUsage();
@@ -131,8 +176,8 @@ export class Agent {
       emit({ type: 'step-end', result: full });
       return full;
     };
-    const commit = async (messages: Message[]): Promise<void> => {
-      await this.#commit(messages, emit);
+    const commit = async (messages: Exclude<Message, CompactionMessage>[]): Promise<void> => {
+      await this.#commitMessages(messages, emit);
       added.push(...messages);
     };
     try {
@@ -161,7 +206,6 @@ export class Agent {
         }
         const message = outcome.message;
         usage = addUsage(usage, message.usage);
-        emit({ type: 'message-end', message });
         const calls = toolCalls(message);
         if (calls.length === 0) {
           await commit([message]);
@@ -179,54 +223,79 @@ export class Agent {
   /**
    * Summarises the conversation through the provider and persists a compaction entry;
    * the conversation becomes its system messages plus the summary, and so does every
-   * later `loadConversation`. Throws (changing nothing) when the provider fails.
+   * later load. `NothingToCompactError` (changing nothing) when there is nothing but the
+   * system prompt; throws (changing nothing) when the provider fails.
    */
   async compact(instructions?: string, options: RunOptions & { receiver?: Receiver } = {}): Promise<CompactionResult> {
     this.#assertIdle('compact');
     const messages = this.conversation.messages;
-    if (!messages.some((message) => message.role !== 'system')) {
-      throw new PantoError('nothing to compact: the conversation has no messages besides the system prompt');
-    }
+    if (!messages.some((message) => message.role !== 'system')) throw new NothingToCompactError();
     this.#busy = true;
     try {
+      const emit = this.#emitter(options.receiver);
+      emit({ type: 'compaction-start' });
       const prompt = instructions?.trim()
         ? `${this.#compactionPrompt}\n\nAdditional instructions: ${instructions.trim()}`
         : this.#compactionPrompt;
-      const emit = safeReceiver(options.receiver ?? (() => {}));
       const signal = options.signal ?? new AbortController().signal;
       const outcome = await this.#callProvider(signal, emit, [...messages, { role: 'user', content: prompt }]);
       if (outcome.type === 'error') throw outcome.error;
       const summary = assistantText(outcome.message).trim();
       if (summary === '') throw new ProviderError(this.provider.name, 'the provider returned an empty summary');
-      const compaction: CompactionMessage = {
-        role: 'compaction',
+      const record: DiskCompactionRecord = {
+        type: 'compaction',
+        id: this.#ids(),
+        timestamp: this.#clock().toISOString(),
         summary,
         provider: outcome.message.provider,
         model: outcome.message.model,
         usage: outcome.message.usage,
         prior_usage: this.conversation.usage(),
       };
-      const { role: _role, ...fields } = compaction;
-      await this.sessionStore.appendMessages([
-        { type: 'compaction', id: this.#ids(), timestamp: this.#clock().toISOString(), ...fields },
-      ]);
-      this.conversation.replaceAll([...messages.filter((message) => message.role === 'system'), compaction]);
-      return { summary, usage: compaction.usage };
+      await this.#commit([record], emit);
+      emit({ type: 'compaction-end', summary, usage: record.usage });
+      return { summary, usage: record.usage };
     } finally {
       this.#busy = false;
     }
   }
 
-  /** Persists messages as one batch, then adds them to the conversation. */
-  async #commit(messages: Message[], emit?: (event: AgentEvent) => void): Promise<void> {
-    const timestamp = this.#clock().toISOString();
-    const records: DiskMessage[] = messages.map((message): DiskMessageRecord => {
-      if (message.role === 'compaction') throw new PantoError('compactions are committed by compact()');
-      return { type: 'message', id: this.#ids(), timestamp, message };
-    });
+  /** The one write path: persists records as one batch, then applies them to the conversation, then says so. */
+  async #commit(records: readonly DiskMessage[], emit: (event: AgentEvent) => void): Promise<void> {
     await this.sessionStore.appendMessages(records);
-    this.conversation.push(...messages);
-    emit?.({ type: 'persist', records });
+    for (const record of records) {
+      if (record.type === 'message') {
+        appendMessages(this.#conversation, [record.message]);
+        continue;
+      }
+      const { type: _type, id: _id, timestamp: _timestamp, ...fields } = record;
+      const compaction: CompactionMessage = { role: 'compaction', ...fields };
+      const system = this.#conversation.messages.filter((message) => message.role === 'system');
+      replaceMessages(this.#conversation, [...system, compaction]);
+    }
+    emit({ type: 'entries-persisted', records });
+  }
+
+  /** Commits messages (one batch, one timestamp) and returns their records. */
+  async #commitMessages(messages: readonly Exclude<Message, CompactionMessage>[], emit: (event: AgentEvent) => void): Promise<DiskMessageRecord[]> {
+    const timestamp = this.#clock().toISOString();
+    const records = messages.map((message): DiskMessageRecord => ({ type: 'message', id: this.#ids(), timestamp, message }));
+    await this.#commit(records, emit);
+    return records;
+  }
+
+  /** Emits to `receiver` (if any) and to every subscriber, none of which may break the agent. */
+  #emitter(receiver?: Receiver): (event: AgentEvent) => void {
+    const targets = receiver === undefined ? [...this.#listeners] : [receiver, ...this.#listeners];
+    return (event) => {
+      for (const target of targets) {
+        try {
+          target(event);
+        } catch {
+          // A receiver must not throw; if it does, persistence goes on regardless.
+        }
+      }
+    };
   }
 
   async #callProvider(
@@ -238,7 +307,11 @@ export class Agent {
     emit({ type: 'message-start', provider: provider.name, model: provider.model });
     try {
       for await (const event of provider.stream({ messages, tools: this.tools.definitions() }, { signal })) {
-        if (event.type === 'message-end' || event.type === 'error') return event;
+        if (event.type === 'error') return event;
+        if (event.type === 'message-end') {
+          emit({ type: 'message-end', message: event.message });
+          return event;
+        }
         emit(event);
       }
       return { type: 'error', error: new ProviderError(provider.name, 'the provider stream ended without a message') };
@@ -316,14 +389,4 @@ function abortError(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
   if (reason instanceof Error && reason.name !== 'AbortError') return new AbortedError(reason.message, { cause: reason });
   return new AbortedError('the step was aborted', { cause: reason });
-}
-
-function safeReceiver(receiver: Receiver): (event: AgentEvent) => void {
-  return (event) => {
-    try {
-      receiver(event);
-    } catch {
-      // A receiver must not throw; if it does, persistence goes on regardless.
-    }
-  };
 }

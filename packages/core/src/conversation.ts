@@ -8,9 +8,14 @@ import {
   type Usage,
 } from './messages.js';
 
+/** Gives the agent — and nothing outside this package — write access (set in Conversation's static block). */
+let writable: (conversation: Conversation) => Message[];
+
 /**
  * The live conversation: always one linear chain of messages. Branches exist only in a
- * store's tree of entries; a store flattens one path into a Conversation.
+ * store's tree of entries; a store flattens one path into a Conversation. Read-only to
+ * everyone but the agent that owns it, which changes it only after the store has the
+ * change (see `Agent`).
  *
  * @example
  * const conversation = new Conversation([{ role: 'user', content: 'hi' }]);
@@ -18,6 +23,10 @@ import {
  */
 export class Conversation {
   readonly #messages: Message[];
+
+  static {
+    writable = (conversation) => conversation.#messages;
+  }
 
   constructor(messages: readonly Message[] = []) {
     this.#messages = [...messages];
@@ -29,16 +38,6 @@ export class Conversation {
 
   get length(): number {
     return this.#messages.length;
-  }
-
-  /** Adds messages at the end. The agent persists before it calls this. */
-  push(...messages: Message[]): void {
-    this.#messages.push(...messages);
-  }
-
-  /** Replaces every message (compaction). */
-  replaceAll(messages: readonly Message[]): void {
-    this.#messages.splice(0, this.#messages.length, ...messages);
   }
 
   /** The system prompt in force, folded from the system messages; undefined if none. */
@@ -72,4 +71,15 @@ export class Conversation {
   toJSON(): readonly Message[] {
     return this.#messages;
   }
+}
+
+/** Adds messages at the end of `conversation`. For the agent only: not exported from the package. */
+export function appendMessages(conversation: Conversation, messages: readonly Message[]): void {
+  writable(conversation).push(...messages);
+}
+
+/** Replaces every message of `conversation` (a compaction). For the agent only. */
+export function replaceMessages(conversation: Conversation, messages: readonly Message[]): void {
+  const current = writable(conversation);
+  current.splice(0, current.length, ...messages);
 }

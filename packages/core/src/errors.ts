@@ -74,14 +74,17 @@ export class InvalidSessionIdError extends PantoError {
   }
 }
 
-/** A session log line that cannot be read. Nothing was changed. */
+/**
+ * A session log that cannot be read: a line that is not an entry, or entries that do not
+ * form a tree. Nothing was changed.
+ */
 export class SessionCorruptError extends PantoError {
   /** The file, object key or other source the line came from. */
   readonly source: string;
-  /** 1-based line number. */
-  readonly line: number;
-  constructor(source: string, line: number, reason: string, options?: ErrorOptions) {
-    super(`${source}:${line}: ${reason}`, options);
+  /** 1-based line number; null when the fault is in how entries relate, not in one line. */
+  readonly line: number | null;
+  constructor(source: string, line: number | null, reason: string, options?: ErrorOptions) {
+    super(line === null ? `${source}: ${reason}` : `${source}:${line}: ${reason}`, options);
     this.name = 'SessionCorruptError';
     this.source = source;
     this.line = line;
@@ -112,6 +115,27 @@ export class LockTimeoutError extends PantoError {
     this.name = 'LockTimeoutError';
     this.file = file;
     this.timeoutMs = timeoutMs;
+  }
+}
+
+/** `compact()` on a conversation with nothing but its system prompt. Nothing was written. */
+export class NothingToCompactError extends PantoError {
+  constructor() {
+    super('nothing to compact: the conversation has no messages besides the system prompt');
+    this.name = 'NothingToCompactError';
+  }
+}
+
+/**
+ * A provider that cannot be used as configured: no API key for it (and no base URL of a
+ * server that needs none). Found before any request is made; nothing was written.
+ */
+export class ProviderNotConfiguredError extends PantoError {
+  readonly provider: string;
+  constructor(provider: string, reason: string) {
+    super(`provider ${provider} is not configured: ${reason}`);
+    this.name = 'ProviderNotConfiguredError';
+    this.provider = provider;
   }
 }
 

@@ -21,21 +21,29 @@ export interface StepResult {
   incomplete: boolean;
 }
 
-/** Everything a step reports as it runs. */
+/**
+ * Everything the agent reports, in order. A step is framed by `step-start` … `step-end`, a
+ * compaction by `compaction-start` … `compaction-end`; the provider's events in between
+ * belong to it. `entries-persisted` follows every write to the store — inside a step or a
+ * compaction, and on its own for `submitUserMessage` and `addSystemMessage`.
+ */
 export type AgentEvent =
+  | { type: 'step-start' }
   | { type: 'message-start'; provider: string; model: string }
   | ProviderStreamEvent
   | { type: 'message-end'; message: AssistantMessage }
   | { type: 'tool-execution-start'; toolCall: ToolCallBlock }
   | { type: 'tool-execution-end'; toolCall: ToolCallBlock; result: ToolResultMessage }
-  /** A batch of records reached the store (durably) and entered the conversation. */
-  | { type: 'persist'; records: readonly DiskMessage[] }
+  /** A batch of records reached the store (durably), then entered the conversation. */
+  | { type: 'entries-persisted'; records: readonly DiskMessage[] }
   | { type: 'error'; error: Error }
-  | { type: 'step-end'; result: StepResult };
+  | { type: 'step-end'; result: StepResult }
+  | { type: 'compaction-start' }
+  | { type: 'compaction-end'; summary: string; usage: Usage };
 
 /**
- * Receives a step's events, in order. Contract: called synchronously; must not throw
- * (a throwing receiver is ignored, never allowed to break persistence) and should return
- * quickly.
+ * Receives events, in order (a step's, when passed to `runStep`; all of them, when given
+ * to `agent.subscribe`). Contract: called synchronously; must not throw (a throwing
+ * receiver is ignored, never allowed to break persistence) and should return quickly.
  */
 export type Receiver = (event: AgentEvent) => void;

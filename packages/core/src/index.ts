@@ -38,20 +38,7 @@ export type {
   ProviderRequest,
   ProviderStreamEvent,
 } from './provider.js';
-export { INTERRUPTED_TOOL_RESULT, modelOf, newestModel, rebuildConversation, repairToolResults, type RebuiltSession } from './rebuild.js';
-export {
-  assertUtf8Lines,
-  decodeEntry,
-  decodeHeader,
-  decodeSession,
-  encodeBatch,
-  encodeBatchLines,
-  encodeHeader,
-  parseLine,
-  SESSION_FORMAT_VERSION,
-  type DecodedSession,
-  type SessionHeader,
-} from './session-format.js';
+export { SESSION_FORMAT_VERSION, type SessionHeader } from './session-format.js';
 export type {
   ActiveModel,
   DiskCompactionRecord,
@@ -61,7 +48,6 @@ export type {
   SessionEntry,
   SessionStore,
 } from './session-store.js';
-export { chainBatch } from './stores/chain.js';
 export { MemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';
 export { NullStore } from './stores/null-store.js';
 export { ToolRegistry, type Tool, type ToolContext, type ToolDefinition, type ToolInputSchema, type ToolOutput } from './tool.js';

@@ -1,5 +1,5 @@
 import { Conversation } from './conversation.js';
-import { PantoError } from './errors.js';
+import { SessionCorruptError } from './errors.js';
 import { emptyUsage, type Message, type ToolResultMessage } from './messages.js';
 import type { ActiveModel, LoadedSession, SessionEntry } from './session-store.js';
 
@@ -29,7 +29,7 @@ export const INTERRUPTED_TOOL_RESULT =
  *   saying so, right after the results that were recorded, so every provider accepts the
  *   conversation. The synthesized result is not written to the store.
  */
-export function rebuildConversation(entries: readonly SessionEntry[]): RebuiltSession {
+export function rebuildConversation(entries: readonly SessionEntry[], source = 'session'): RebuiltSession {
   const leaf = entries[entries.length - 1];
   if (leaf === undefined) {
     return { conversation: new Conversation(), danglingUser: null, head: null, leafId: null, activeModel: null };
@@ -41,23 +41,22 @@ export function rebuildConversation(entries: readonly SessionEntry[]): RebuiltSe
   let cursor: SessionEntry | undefined = leaf;
   while (cursor !== undefined) {
     path.push(cursor);
-    if (path.length > entries.length) throw new PantoError(`session entries form a cycle at ${cursor.id}`);
+    if (path.length > entries.length) throw new SessionCorruptError(source, null, `entries form a cycle at ${cursor.id}`);
     const parentId: string | null = cursor.parent_id;
     if (parentId === null) break;
     cursor = byId.get(parentId);
     if (cursor === undefined) {
-      throw new PantoError(`session entry ${path[path.length - 1]!.id} refers to a missing parent ${parentId}`);
+      throw new SessionCorruptError(source, null, `entry ${path[path.length - 1]!.id} refers to a missing parent ${parentId}`);
     }
   }
   path.reverse();
 
   const activeModel = newestModel(path);
 
-  let head: string | null = leaf.id;
+  const head = resumeParent(leaf);
   let danglingUser: string | null = null;
-  if (leaf.type === 'message' && leaf.message.role === 'user') {
+  if (isDanglingPrompt(leaf)) {
     danglingUser = leaf.message.content;
-    head = leaf.parent_id;
     path.pop();
   }
 
@@ -92,6 +91,21 @@ export function rebuildConversation(entries: readonly SessionEntry[]): RebuiltSe
     leafId: leaf.id,
     activeModel,
   };
+}
+
+/** Whether `leaf`, at the end of a path, is a prompt nobody answered. */
+function isDanglingPrompt(leaf: SessionEntry): leaf is SessionEntry & { type: 'message'; message: { role: 'user'; content: string } } {
+  return leaf.type === 'message' && leaf.message.role === 'user';
+}
+
+/**
+ * The parent a handle that resumes at `leaf` chains its next entry to: the leaf itself —
+ * or, when the leaf is a prompt nobody answered, that prompt's parent, so that the prompt
+ * sent again (or edited) becomes its sibling. The one statement of the rule every store uses.
+ */
+export function resumeParent(leaf: SessionEntry | null): string | null {
+  if (leaf === null) return null;
+  return isDanglingPrompt(leaf) ? leaf.parent_id : leaf.id;
 }
 
 /** The provider and model an entry names, if it names them. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SessionCorruptError } from './errors.js';
-import { decodeSession, encodeBatch, encodeHeader } from './session-format.js';
+import { decodeSession } from './session-decoder.js';
+import { encodeBatch, encodeHeader } from './session-format.js';
 import type { SessionEntry } from './session-store.js';
 import { everyKindOfMessage, RecordFactory } from './testing/index.js';
 

@@ -4,7 +4,6 @@
  * docs/session-format.md. Encoding is canonical — the same entries always give the same
  * bytes, whatever key order the objects in memory had.
  */
-import { isUtf8 } from 'node:buffer';
 import { SessionCorruptError } from './errors.js';
 import { ID_RULE, isValidId } from './ids.js';
 import {
@@ -144,121 +143,9 @@ function canonicalMessage(message: DiskMessageBody): DiskMessageBody {
 type DiskMessageBody = Extract<DiskMessage, { type: 'message' }>['message'];
 
 // ---------------------------------------------------------------------------------------
-// Decoding
+// Decoding one line (the framing of lines into batches is session-decoder.ts)
 
-export interface DecodedSession {
-  header: SessionHeader;
-  /** Every committed entry, in file order. */
-  entries: SessionEntry[];
-  /**
-   * Bytes of the file that hold committed lines. Anything after (a torn line, or the
-   * complete lines of a batch cut short by a crash) was never acknowledged to a writer.
-   */
-  committedBytes: number;
-  /** Whether the committed part ends without a newline (the next append must add one). */
-  needsNewline: boolean;
-}
-
-/**
- * Decodes a whole session log. A torn last line, and the lines of a batch a crash cut
- * short at the end of the log, are left out. Any other unreadable line is a
- * `SessionCorruptError` naming `source` and the line.
- */
-export function decodeSession(bytes: Uint8Array, source: string): DecodedSession {
-  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const lastNewline = buffer.lastIndexOf(0x0a);
-  const completeEnd = lastNewline + 1;
-  assertUtf8Lines(buffer.subarray(0, completeEnd), source);
-  const text = buffer.toString('utf8', 0, completeEnd);
-  const lines = text.split('\n');
-  lines.pop(); // the empty string after the final newline
-
-  // An unterminated last line is torn unless it is a whole, valid entry.
-  let tailLine: string | undefined;
-  if (completeEnd < buffer.length && isUtf8(buffer.subarray(completeEnd))) {
-    const tail = buffer.toString('utf8', completeEnd);
-    try {
-      const value: unknown = JSON.parse(tail);
-      if (lines.length > 0) {
-        decodeEntry(value, source, lines.length + 1);
-        tailLine = tail;
-      }
-    } catch {
-      tailLine = undefined;
-    }
-  }
-  if (tailLine !== undefined) lines.push(tailLine);
-
-  if (lines.length === 0) {
-    throw new SessionCorruptError(
-      source,
-      1,
-      buffer.length === 0 ? 'empty file: no session header' : 'session header is incomplete',
-    );
-  }
-  const header = decodeHeader(parseLine(lines[0]!, source, 1), source);
-
-  const entries: SessionEntry[] = [];
-  let batchStart = -1; // index into `entries` of the open batch's first entry
-  let batchLineStart = -1; // index into `lines` of the open batch's first line
-  let batchRemaining = 0;
-  for (let i = 1; i < lines.length; i++) {
-    const lineNumber = i + 1;
-    const line = lines[i]!;
-    const value = parseLine(line, source, lineNumber);
-    const batchSize = (value as { batch_size?: unknown }).batch_size;
-    if (batchSize !== undefined) {
-      if (batchRemaining > 0) {
-        throw new SessionCorruptError(source, lineNumber, 'a new batch starts inside an incomplete batch');
-      }
-      if (typeof batchSize !== 'number' || !Number.isInteger(batchSize) || batchSize < 2) {
-        throw new SessionCorruptError(source, lineNumber, 'batch_size must be an integer of at least 2');
-      }
-      batchStart = entries.length;
-      batchLineStart = i;
-      batchRemaining = batchSize;
-    }
-    entries.push(decodeEntry(value, source, lineNumber));
-    if (batchRemaining > 0) batchRemaining--;
-  }
-
-  let committedLines = lines.length;
-  if (batchRemaining > 0) {
-    entries.length = batchStart;
-    committedLines = batchLineStart;
-  }
-  let committedBytes = completeEnd + (tailLine === undefined ? 0 : Buffer.byteLength(tailLine));
-  let needsNewline = tailLine !== undefined;
-  if (committedLines < lines.length) {
-    for (let i = committedLines; i < lines.length; i++) {
-      committedBytes -= Buffer.byteLength(lines[i]!) + (i === lines.length - 1 && needsNewline ? 0 : 1);
-    }
-    needsNewline = false;
-  }
-  return { header, entries, committedBytes, needsNewline };
-}
-
-/**
- * Refuses bytes that are not UTF-8 (`SessionCorruptError` naming the first bad line) rather
- * than let them become U+FFFD: a log is kept byte for byte, never silently changed.
- */
-export function assertUtf8Lines(bytes: Uint8Array, source: string, firstLine = 1): void {
-  if (isUtf8(bytes)) return;
-  const strict = new TextDecoder('utf-8', { fatal: true });
-  let start = 0;
-  for (let line = firstLine; start < bytes.length; line++) {
-    const newline = bytes.indexOf(0x0a, start);
-    const end = newline === -1 ? bytes.length : newline;
-    try {
-      strict.decode(bytes.subarray(start, end));
-    } catch {
-      throw new SessionCorruptError(source, line, 'not valid UTF-8');
-    }
-    start = end + 1;
-  }
-}
-
-/** Decodes the lines of a log given as strings (an import); line 1 must be the header. */
+/** Parses one line as a JSON object, or throws `SessionCorruptError` naming the line. */
 export function parseLine(line: string, source: string, lineNumber: number): object {
   let value: unknown;
   try {

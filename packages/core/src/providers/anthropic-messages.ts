@@ -1,7 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ClientOptions } from '@anthropic-ai/sdk';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
-import { PantoError } from '../errors.js';
 import { lazyModule } from './lazy-module.js';
 import type { StopReason, Usage } from '../messages.js';
 import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from '../provider.js';
@@ -66,7 +65,7 @@ export class AnthropicMessagesProvider implements Provider {
     const budget = options.thinking?.budgetTokens;
     const maxTokens = options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS + (budget ?? 0);
     if (budget !== undefined && budget >= maxTokens) {
-      throw new PantoError(`thinking.budgetTokens (${budget}) must be less than maxTokens (${maxTokens})`);
+      throw new RangeError(`thinking.budgetTokens (${budget}) must be less than maxTokens (${maxTokens})`);
     }
     this.#settings = { model: options.model, maxTokens, temperature: options.temperature, thinking: options.thinking, promptCaching: options.promptCaching };
     this.#idleMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;

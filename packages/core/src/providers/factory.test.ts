@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeLLMServer } from '../testing/index.js';
 import { AnthropicMessagesProvider } from './anthropic-messages.js';
-import { UnknownProviderError } from '../errors.js';
+import { ProviderNotConfiguredError, UnknownProviderError } from '../errors.js';
 import { createProvider, DEFAULT_MODELS, defaultProviderName } from './factory.js';
 import { OfflineProvider } from './offline.js';
 import { OpenAIChatProvider } from './openai-chat.js';
@@ -31,7 +31,18 @@ describe('createProvider', () => {
 
   it('refuses to build an OpenAI provider without any API key, naming OPENAI_API_KEY', () => {
     vi.stubEnv('OPENAI_API_KEY', undefined);
+    expect(() => createProvider({ provider: 'openai' })).toThrow(ProviderNotConfiguredError);
     expect(() => createProvider({ provider: 'openai' })).toThrow(/OPENAI_API_KEY/);
+  });
+
+  it('refuses to build an Anthropic provider without any API key at once, not at its first call', () => {
+    vi.stubEnv('ANTHROPIC_API_KEY', undefined);
+    vi.stubEnv('ANTHROPIC_AUTH_TOKEN', undefined);
+    expect(() => createProvider({ provider: 'anthropic' })).toThrow(ProviderNotConfiguredError);
+    expect(() => createProvider({ provider: 'anthropic' })).toThrow(/ANTHROPIC_API_KEY/);
+    expect(createProvider({ provider: 'anthropic', baseURL: 'http://127.0.0.1:9' }).name).toBe('anthropic');
+    vi.stubEnv('ANTHROPIC_API_KEY', 'from-env');
+    expect(createProvider({ provider: 'anthropic' }).name).toBe('anthropic');
   });
 
   it('throws UnknownProviderError listing the valid names for an unknown name', () => {

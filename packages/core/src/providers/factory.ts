@@ -1,4 +1,4 @@
-import { UnknownProviderError } from '../errors.js';
+import { ProviderNotConfiguredError, UnknownProviderError } from '../errors.js';
 import type { Provider } from '../provider.js';
 import { AnthropicMessagesProvider } from './anthropic-messages.js';
 import { OfflineProvider } from './offline.js';
@@ -34,8 +34,9 @@ export interface CreateProviderOptions {
 
 /**
  * Builds a provider by name. The offline provider ignores the connection options. Throws
- * {@link UnknownProviderError} for an unknown name; the OpenAI SDK throws when it finds no
- * API key (option or `OPENAI_API_KEY`).
+ * {@link UnknownProviderError} for an unknown name, and {@link ProviderNotConfiguredError}
+ * for `anthropic` / `openai` with no API key (option or environment variable) — unless a
+ * base URL names a server of your own, which may need none.
  *
  * @example
  * const provider = createProvider({ provider: defaultProviderName(), model: process.env.PANTO_MODEL });
@@ -44,6 +45,9 @@ export function createProvider(options: CreateProviderOptions): Provider {
   const { provider, model, ...connection } = options;
   switch (provider) {
     case 'anthropic':
+      if (!connection.apiKey && !process.env.ANTHROPIC_API_KEY && !process.env.ANTHROPIC_AUTH_TOKEN && !connection.baseURL) {
+        throw new ProviderNotConfiguredError('anthropic', 'no API key: set ANTHROPIC_API_KEY or pass apiKey');
+      }
       return new AnthropicMessagesProvider({ model: model ?? DEFAULT_MODELS.anthropic, ...connection });
     case 'openai':
       return new OpenAIChatProvider({ model: model ?? DEFAULT_MODELS.openai, ...connection });

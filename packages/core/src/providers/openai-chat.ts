@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import type { ClientOptions } from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
-import { PantoError } from '../errors.js';
+import { ProviderNotConfiguredError } from '../errors.js';
 import { lazyModule } from './lazy-module.js';
 import type { StopReason, Usage } from '../messages.js';
 import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from '../provider.js';
@@ -70,8 +70,9 @@ export class OpenAIChatProvider implements Provider {
     const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY;
     if (apiKey === undefined || apiKey === '') {
       // Fail at construction, as the SDK would, rather than at the first call.
-      throw new PantoError(
-        'openai: no API key: set OPENAI_API_KEY or pass apiKey (any non-empty value for a server that needs none)',
+      throw new ProviderNotConfiguredError(
+        'openai',
+        'no API key: set OPENAI_API_KEY or pass apiKey (any non-empty value for a server that needs none)',
       );
     }
     this.#clientOptions = {

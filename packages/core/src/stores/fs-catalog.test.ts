@@ -37,6 +37,7 @@ describe('listSessions', () => {
       modified: new Date(Date.UTC(2026, 0, 10)),
       messageCount: 2,
       firstPrompt: 'prompt number 0 long',
+      lastPrompt: 'prompt number 0 long',
     });
     expect(sessions[2]!.firstPrompt).toHaveLength(100);
     expect(sessions[2]!.firstPrompt!.endsWith('…')).toBe(true);

@@ -5,7 +5,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { AmbiguousSessionIdError, InvalidSessionIdError, SessionNotFoundError } from '../errors.js';
-import { decodeHeader, parseLine } from '../session-format.js';
+import { decodeSession } from '../session-decoder.js';
 
 export interface SessionInfo {
   id: string;
@@ -18,6 +18,8 @@ export interface SessionInfo {
   messageCount: number;
   /** The first user prompt, on one line, cut to 100 characters; null when there is none. */
   firstPrompt: string | null;
+  /** The newest user prompt (of any branch), the same way; null when there is none. */
+  lastPrompt: string | null;
 }
 
 const PREVIEW_LENGTH = 100;
@@ -70,34 +72,22 @@ export async function resolveSessionId(dir: string, idOrPrefix: string): Promise
   return sessionInfo(join(dir, `${matches[0]!}.jsonl`));
 }
 
-/** Reads what a listing shows of one session file. */
+/**
+ * Reads what a listing shows of one session file, through the same decoder a load uses (a
+ * file that would not load is not listed as if it would: it throws `SessionCorruptError`).
+ */
 export async function sessionInfo(file: string): Promise<SessionInfo> {
   const [bytes, stats] = await Promise.all([readFile(file), stat(file)]);
-  const text = bytes.toString('utf8');
-  const end = text.lastIndexOf('\n');
-  const firstNewline = text.indexOf('\n');
-  const headerLine = firstNewline === -1 ? text : text.slice(0, firstNewline);
-  const header = decodeHeader(parseLine(headerLine, file, 1), file);
+  const { header, entries } = decodeSession(bytes, file);
   let messageCount = 0;
   let firstPrompt: string | null = null;
-  let start = firstNewline + 1;
-  while (firstNewline !== -1 && start <= end) {
-    const next = text.indexOf('\n', start);
-    const line = text.slice(start, next);
-    if (line.startsWith('{"type":"message"')) {
-      messageCount++;
-      if (firstPrompt === null && line.includes('"role":"user"')) {
-        try {
-          const entry = JSON.parse(line) as { message?: { role?: unknown; content?: unknown } };
-          if (entry.message?.role === 'user' && typeof entry.message.content === 'string') {
-            firstPrompt = preview(entry.message.content);
-          }
-        } catch {
-          // A corrupt line: the listing shows what it can; loading reports it.
-        }
-      }
-    }
-    start = next + 1;
+  let lastPrompt: string | null = null;
+  for (const entry of entries) {
+    if (entry.type !== 'message') continue;
+    messageCount++;
+    if (entry.message.role !== 'user') continue;
+    lastPrompt = entry.message.content;
+    firstPrompt ??= lastPrompt;
   }
   return {
     id: header.id,
@@ -105,7 +95,8 @@ export async function sessionInfo(file: string): Promise<SessionInfo> {
     created: new Date(header.timestamp),
     modified: stats.mtime,
     messageCount,
-    firstPrompt,
+    firstPrompt: firstPrompt === null ? null : preview(firstPrompt),
+    lastPrompt: lastPrompt === null ? null : preview(lastPrompt),
   };
 }
 

@@ -1,19 +1,12 @@
 import { constants } from 'node:fs';
 import { mkdir, open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { SessionConflictError, SessionCorruptError, SessionNotFoundError } from '../errors.js';
-import { newId, systemClock, type Clock, type IdGenerator } from '../ids.js';
-import { newestModel, rebuildConversation } from '../rebuild.js';
-import {
-  decodeSession,
-  encodeBatch,
-  encodeHeader,
-  SESSION_FORMAT_VERSION,
-  type DecodedSession,
-  type SessionHeader,
-} from '../session-format.js';
-import type { ActiveModel, DiskMessage, LoadedSession, SessionEntry, SessionStore } from '../session-store.js';
-import { chainBatch } from './chain.js';
+import { InvalidSessionIdError, SessionConflictError, SessionCorruptError, SessionNotFoundError } from '../errors.js';
+import { ID_RULE, isValidId, newId, systemClock, type Clock, type IdGenerator } from '../ids.js';
+import { decodeSession, type DecodedSession } from '../session-decoder.js';
+import { encodeBatch, encodeHeader, SESSION_FORMAT_VERSION, type SessionHeader } from '../session-format.js';
+import { SessionLog } from '../session-log.js';
+import type { ActiveModel, DiskMessage, LoadedSession, SessionStore } from '../session-store.js';
 import { withFileLock, type FileLockOptions } from './file-lock.js';
 
 export interface FSJSONLStoreCreateOptions {
@@ -42,27 +35,26 @@ export class FSJSONLStore implements SessionStore {
   readonly #file: string;
   readonly #header: SessionHeader;
   readonly #lock: FileLockOptions;
+  /** The session as this handle last saw it. */
+  #log: SessionLog;
   /** The file size this handle last saw (the head check). */
   #knownSize: number;
   /** Bytes holding committed lines; beyond them only a torn line or a cut-short batch. */
   #committedBytes: number;
+  #needsNewline = false;
   /** The start of the last committed line as this handle saw it: the head check's second half. */
   #tail: Tail;
-  #needsNewline: boolean;
-  #head: string | null = null;
-  #ids = new Set<string>();
-  #activeModel: ActiveModel | null = null;
-  /** Entries decoded by open(), handed to the first loadConversation if nothing changed. */
-  #fresh: SessionEntry[] | undefined;
+  /** Whether the log was read by open() and nothing changed since: the first load needs no read. */
+  #fresh = false;
 
-  private constructor(file: string, header: SessionHeader, size: number, lock: FileLockOptions) {
+  private constructor(file: string, header: SessionHeader, bytes: Buffer, lock: FileLockOptions) {
     this.#file = file;
     this.#header = header;
     this.#lock = lock;
-    this.#knownSize = size;
-    this.#committedBytes = size;
-    this.#needsNewline = false;
-    this.#tail = { offset: 0, bytes: Buffer.alloc(0) };
+    this.#log = SessionLog.empty();
+    this.#knownSize = bytes.length;
+    this.#committedBytes = bytes.length;
+    this.#tail = tailOf(bytes, bytes.length);
   }
 
   /** Starts a new session file `<dir>/<uuidv7>.jsonl` (creating `dir`). */
@@ -70,6 +62,7 @@ export class FSJSONLStore implements SessionStore {
     const folder = resolve(dir);
     await mkdir(folder, { recursive: true });
     const id = options.sessionId ?? newId();
+    if (!isValidId(id)) throw new InvalidSessionIdError(id, `use ${ID_RULE}`);
     const header: SessionHeader = {
       type: 'session',
       version: SESSION_FORMAT_VERSION,
@@ -87,9 +80,7 @@ export class FSJSONLStore implements SessionStore {
       await handle.close();
     }
     await syncDirectory(folder);
-    const store = new FSJSONLStore(file, header, bytes.length, options.lock ?? {});
-    store.#tail = tailOf(bytes, bytes.length);
-    return store;
+    return new FSJSONLStore(file, header, bytes, options.lock ?? {});
   }
 
   /** Opens an existing session file (any JSONL in the session format, wherever it is). */
@@ -97,9 +88,9 @@ export class FSJSONLStore implements SessionStore {
     const path = resolve(file);
     const bytes = await readSessionFile(path);
     const decoded = decodeSession(bytes, path);
-    const store = new FSJSONLStore(path, decoded.header, bytes.length, options.lock ?? {});
+    const store = new FSJSONLStore(path, decoded.header, bytes, options.lock ?? {});
     store.#adopt(decoded, bytes);
-    store.#fresh = decoded.entries;
+    store.#fresh = true;
     return store;
   }
 
@@ -118,7 +109,7 @@ export class FSJSONLStore implements SessionStore {
   }
 
   activeModel(): ActiveModel | null {
-    return this.#activeModel;
+    return this.#log.activeModel;
   }
 
   async appendMessages(batch: readonly DiskMessage[]): Promise<void> {
@@ -128,7 +119,7 @@ export class FSJSONLStore implements SessionStore {
     const expectedSize = this.#knownSize;
     const committed = this.#committedBytes;
     const tail = this.#tail;
-    const entries = chainBatch(batch, this.#head, this.#ids);
+    const entries = this.#log.chain(batch);
     const bytes = Buffer.from(this.#needsNewline ? `\n${encodeBatch(entries)}` : encodeBatch(entries));
     // Append mode: whatever happens, a write lands after the bytes that are there, never on them.
     const handle = await openForAppend(this.#file);
@@ -154,40 +145,24 @@ export class FSJSONLStore implements SessionStore {
     this.#knownSize = this.#committedBytes;
     this.#needsNewline = false;
     this.#tail = tailOf(bytes, bytes.length, committed);
-    this.#fresh = undefined;
-    for (const entry of entries) this.#ids.add(entry.id);
-    this.#head = entries[entries.length - 1]!.id;
-    this.#activeModel = newestModel(entries) ?? this.#activeModel;
+    this.#fresh = false;
+    this.#log.commit(entries);
   }
 
   async loadConversation(): Promise<LoadedSession> {
-    let entries = this.#fresh;
-    this.#fresh = undefined;
-    if (entries === undefined || (await stat(this.#file)).size !== this.#knownSize) {
+    if (!this.#fresh || (await stat(this.#file)).size !== this.#knownSize) {
       const bytes = await readSessionFile(this.#file);
-      const decoded = decodeSession(bytes, this.#file);
-      this.#adopt(decoded, bytes);
-      entries = decoded.entries;
+      this.#adopt(decodeSession(bytes, this.#file), bytes);
     }
-    const rebuilt = rebuildConversation(entries);
-    this.#head = rebuilt.head;
-    this.#activeModel = rebuilt.activeModel;
-    return { conversation: rebuilt.conversation, danglingUser: rebuilt.danglingUser };
+    this.#fresh = false;
+    return this.#log.load(this.#file);
   }
 
   #adopt(decoded: DecodedSession, bytes: Buffer): void {
     if (decoded.header.id !== this.#header.id) {
       throw new SessionCorruptError(this.#file, 1, `the session id changed from ${this.#header.id} to ${decoded.header.id}`);
     }
-    const ids = new Set<string>();
-    decoded.entries.forEach((entry, index) => {
-      if (ids.has(entry.id)) throw new SessionCorruptError(this.#file, index + 2, `duplicate entry id ${entry.id}`);
-      ids.add(entry.id);
-    });
-    const rebuilt = rebuildConversation(decoded.entries);
-    this.#ids = ids;
-    this.#head = rebuilt.head;
-    this.#activeModel = rebuilt.activeModel;
+    this.#log = SessionLog.of(decoded.entries, this.#file);
     this.#knownSize = bytes.length;
     this.#committedBytes = decoded.committedBytes;
     this.#needsNewline = decoded.needsNewline;
@@ -195,7 +170,7 @@ export class FSJSONLStore implements SessionStore {
   }
 
   async #conflict(): Promise<SessionConflictError> {
-    const expected = { entryCount: this.#ids.size, entryId: this.#head };
+    const expected = { entryCount: this.#log.count, entryId: this.#log.leafId };
     try {
       const decoded = decodeSession(await readFile(this.#file), this.#file);
       const last = decoded.entries[decoded.entries.length - 1];

@@ -1,19 +1,17 @@
 import { SessionConflictError } from '../errors.js';
 import { newId } from '../ids.js';
-import { newestModel, rebuildConversation } from '../rebuild.js';
+import { SessionLog } from '../session-log.js';
 import type { ActiveModel, DiskMessage, LoadedSession, SessionEntry, SessionStore } from '../session-store.js';
-import { chainBatch } from './chain.js';
 
-/** The shared state behind every handle on one in-memory session. */
+/** The shared state behind every handle on one in-memory session: its "storage". */
 export interface MemoryLog {
   readonly id: string;
   readonly entries: SessionEntry[];
-  readonly ids: Set<string>;
 }
 
 export interface MemoryStoreOptions {
   sessionId?: string;
-  /** Entries to start from (deep-copied), e.g. a fixture. */
+  /** Entries to start from (deep-copied), e.g. a fixture or a session read from elsewhere. */
   entries?: readonly SessionEntry[];
 }
 
@@ -22,6 +20,9 @@ export interface MemoryStoreOptions {
  * exposes what was appended, for assertions. Several handles on one session
  * (`MemoryStore.open(store)`) detect each other's appends like any other store.
  *
+ * It is also the smallest complete store, and the example of docs/stores.md: the I/O is a
+ * shared array; everything else is {@link SessionLog}.
+ *
  * @example
  * const store = new MemoryStore();
  * const agent = new Agent({ provider }, { store });
@@ -29,68 +30,57 @@ export interface MemoryStoreOptions {
  * store.entries; // [{ type: 'message', message: { role: 'user', … }, … }]
  */
 export class MemoryStore implements SessionStore {
-  readonly #log: MemoryLog;
-  #seen = 0;
-  #head: string | null = null;
-  #activeModel: ActiveModel | null = null;
+  readonly #shared: MemoryLog;
+  /** The session as this handle last saw it. */
+  #log: SessionLog;
 
   constructor(options: MemoryStoreOptions | { log: MemoryLog } = {}) {
-    if ('log' in options) {
-      this.#log = options.log;
-    } else {
-      const entries = structuredClone([...(options.entries ?? [])]);
-      this.#log = { id: options.sessionId ?? newId(), entries, ids: new Set(entries.map((e) => e.id)) };
-    }
-    this.#sync();
+    this.#shared =
+      'log' in options
+        ? options.log
+        : { id: options.sessionId ?? newId(), entries: structuredClone([...(options.entries ?? [])]) };
+    this.#log = this.#read();
   }
 
   /** A second handle on the same session, up to date as of now. */
   static open(other: MemoryStore): MemoryStore {
-    return new MemoryStore({ log: other.#log });
+    return new MemoryStore({ log: other.#shared });
   }
 
   /** Every entry appended to the session, in order. */
   get entries(): readonly SessionEntry[] {
-    return this.#log.entries;
+    return this.#shared.entries;
   }
 
   async appendMessages(batch: readonly DiskMessage[]): Promise<void> {
     if (batch.length === 0) return;
-    const log = this.#log;
-    if (log.entries.length !== this.#seen) {
-      throw new SessionConflictError(log.id, {
-        expected: { entryCount: this.#seen },
-        current: { entryCount: log.entries.length, entryId: log.entries[log.entries.length - 1]?.id ?? null },
+    const stored = this.#shared.entries;
+    if (stored.length !== this.#log.count) {
+      throw new SessionConflictError(this.#shared.id, {
+        expected: { entryCount: this.#log.count, entryId: this.#log.leafId },
+        current: { entryCount: stored.length, entryId: stored[stored.length - 1]?.id ?? null },
       });
     }
-    const entries = chainBatch(structuredClone(batch), this.#head, log.ids);
-    for (const entry of entries) {
-      log.entries.push(entry);
-      log.ids.add(entry.id);
-    }
-    this.#seen = log.entries.length;
-    this.#head = entries[entries.length - 1]!.id;
-    this.#activeModel = newestModel(entries) ?? this.#activeModel;
+    const entries = this.#log.chain(structuredClone(batch));
+    stored.push(...structuredClone(entries));
+    this.#log.commit(entries);
   }
 
   async loadConversation(): Promise<LoadedSession> {
-    const rebuilt = this.#sync();
-    return { conversation: rebuilt.conversation, danglingUser: rebuilt.danglingUser };
+    this.#log = this.#read();
+    return this.#log.load();
   }
 
-  #sync(): ReturnType<typeof rebuildConversation> {
-    const rebuilt = rebuildConversation(structuredClone(this.#log.entries));
-    this.#seen = this.#log.entries.length;
-    this.#head = rebuilt.head;
-    this.#activeModel = rebuilt.activeModel;
-    return rebuilt;
+  /** A log of what is stored, sharing nothing with it. */
+  #read(): SessionLog {
+    return SessionLog.of(structuredClone(this.#shared.entries), `memory:${this.#shared.id}`);
   }
 
   sessionId(): string {
-    return this.#log.id;
+    return this.#shared.id;
   }
 
   activeModel(): ActiveModel | null {
-    return this.#activeModel;
+    return this.#log.activeModel;
   }
 }

@@ -103,8 +103,7 @@ export function describeAgentOverProvider(harness: ProviderConformanceHarness, s
       const store = new CapturingStore();
       await twoTurns(provider(), store);
 
-      const loaded = await store.loadConversation();
-      const resumed = new Agent({ provider: provider(), tools: clockTools() }, { store, conversation: loaded.conversation });
+      const { agent: resumed } = await Agent.resume(store, { provider: provider(), tools: clockTools() });
       await resumed.submitUserMessage('One more: Tokyo?');
       server().enqueue({ text: 'It is 21:00 in Tokyo.' });
       await resumed.runStep();

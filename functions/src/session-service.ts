@@ -1,25 +1,30 @@
 /**
  * What the HTTP routes do, without HTTP: every call rebuilds what it needs from DynamoDB
- * (open the store, load the conversation, build an agent) and keeps nothing afterwards.
+ * (take or open the store, load the conversation, build an agent). The one thing kept
+ * between requests is the {@link SessionCache}: a warm process reads only what is new.
+ *
+ * A plain turn costs four requests in a warm process: the lease (one conditional
+ * UpdateItem that also proves the owner and returns the session's head), the prompt's
+ * append, the answer's append, and the release. A cold process adds one Query for the log.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import {
-  acquireSessionLease,
   deleteSession,
   DynamoStore,
   exportSession,
-  listSessions,
+  listOwnerSessions,
+  SessionCache,
+  type DynamoStoreOpenOptions,
   type SessionExport,
   type SessionLease,
   type SessionMetadata,
 } from '@panto/aws';
 import {
   Agent,
-  errorMessage,
-  ProviderError,
   type ActiveModel,
   type CompactionResult,
+  type DiskMessageRecord,
   type Message,
   type Provider,
   type Receiver,
@@ -27,15 +32,17 @@ import {
   type ToolRegistry,
   type Usage,
 } from '@panto/core';
-import { NothingToCompactError, outageOf } from './errors.js';
-import type { ModelSelection, ProviderFactory } from './providers.js';
+import { outageOf } from './errors.js';
+import type { ProviderResolver } from './providers.js';
 
 export interface SessionServiceDeps {
   dynamo: DynamoDBClient;
   tableName: string;
   s3: S3Client;
   bucket: string;
-  providerFactory: ProviderFactory;
+  providers: ProviderResolver;
+  /** Sessions this process has read (one per process; see SessionCache). */
+  cache: SessionCache;
   /** The tools a turn offers; a fresh registry per call. */
   tools: () => ToolRegistry;
   /** Sessions expire this long after their last write; never when absent. */
@@ -70,7 +77,8 @@ export interface SessionContents {
 }
 
 export interface TurnOutcome {
-  /** The user's prompt and everything the step added, all persisted. */
+  /** The user's prompt as stored, and everything the step added, all persisted. */
+  prompt: DiskMessageRecord;
   messages: Message[];
   step: StepResult;
 }
@@ -85,9 +93,8 @@ export interface SessionLock {
 export interface TurnOptions {
   /** Ends the step early; everything committed so far stays persisted. */
   signal: AbortSignal;
+  /** Sees every event of the turn, the prompt's `entries-persisted` first. Must not throw. */
   receiver?: Receiver;
-  /** Sees the user's prompt once it is persisted, before the model is called. Must not throw. */
-  onPrompt?: (message: Message) => void;
 }
 
 export class SessionService {
@@ -110,6 +117,7 @@ export class SessionService {
       tableName,
       owner,
       ...this.#s3(),
+      cache: this.#deps.cache,
       ...(this.#deps.sessionTtlSeconds === undefined ? {} : { ttlSeconds: this.#deps.sessionTtlSeconds }),
       ...(options.chosen ? { activeModel: { provider: provider.name, model: provider.model } } : {}),
     });
@@ -121,7 +129,7 @@ export class SessionService {
 
   async list(owner: string, page: { limit?: number; cursor?: string }): Promise<{ sessions: SessionSummary[]; nextCursor: string | null }> {
     const { dynamo, tableName } = this.#deps;
-    const { sessions, nextCursor } = await listSessions({
+    const { sessions, nextCursor } = await listOwnerSessions({
       client: dynamo,
       tableName,
       owner,
@@ -153,12 +161,12 @@ export class SessionService {
   }
 
   /**
-   * Opens the session and takes its lease, for a turn that starts later (a streamed turn
-   * answers 404 or 409 before its stream starts). The caller must release the lock.
+   * Takes the session's lease, and a store on it, with one request — for a turn that starts
+   * later (a streamed turn answers 404 or 409 before its stream starts). The caller must
+   * release the lock.
    */
   async lock(owner: string, sessionId: string, leaseMs: number): Promise<SessionLock> {
-    const store = await this.#open(owner, sessionId);
-    const lease = await acquireSessionLease({ client: this.#deps.dynamo, tableName: this.#deps.tableName, owner, sessionId, leaseMs });
+    const { store, lease } = await DynamoStore.lease({ ...this.#location(owner, sessionId), leaseMs });
     return { store, release: () => this.#release(lease, sessionId) };
   }
 
@@ -200,9 +208,6 @@ export class SessionService {
   ): Promise<CompactionResult> {
     return this.#locked(owner, sessionId, options.leaseMs, async (store) => {
       const agent = await this.#agent(store);
-      if (!agent.conversation.messages.some((message) => message.role !== 'system')) {
-        throw new NothingToCompactError();
-      }
       return agent.compact(instructions, { signal: options.signal });
     });
   }
@@ -232,29 +237,34 @@ export class SessionService {
 
   async #turn(store: DynamoStore, text: string, options: TurnOptions): Promise<TurnOutcome> {
     const agent = await this.#agent(store);
-    await agent.submitUserMessage(text);
-    const prompt = agent.conversation.messages[agent.conversation.length - 1]!;
-    options.onPrompt?.(prompt);
-    const step = await agent.runStep(options.receiver, { signal: options.signal });
-    return { messages: [prompt, ...step.messages], step };
+    const unsubscribe = options.receiver === undefined ? undefined : agent.subscribe(options.receiver);
+    try {
+      const prompt = await agent.submitUserMessage(text);
+      const step = await agent.runStep(undefined, { signal: options.signal });
+      return { prompt, messages: [prompt.message, ...step.messages], step };
+    } finally {
+      unsubscribe?.();
+    }
   }
 
+  /**
+   * An agent on the session, with the provider its model needs. A provider this server
+   * cannot use (no key for it) throws `ProviderNotConfiguredError` before anything is written.
+   */
   async #agent(store: DynamoStore): Promise<Agent> {
-    const { conversation } = await store.loadConversation();
-    const selection: ModelSelection = store.activeModel() ?? {};
-    let provider: Provider;
-    try {
-      provider = this.#deps.providerFactory(selection);
-    } catch (error) {
-      // The session's provider cannot be used here (unknown, or no key): nothing is written.
-      throw new ProviderError(selection.provider ?? 'default', `cannot use the session's provider: ${errorMessage(error)}`, {}, { cause: error });
-    }
-    return new Agent({ provider, tools: this.#deps.tools() }, { store, conversation });
+    // The head a lease or open read says which model the session uses; no load needed to pick it.
+    const provider = this.#deps.providers(store.activeModel() ?? {});
+    const { agent } = await Agent.resume(store, { provider, tools: this.#deps.tools() });
+    return agent;
   }
 
   async #open(owner: string, sessionId: string): Promise<DynamoStore> {
-    const { dynamo, tableName } = this.#deps;
-    return DynamoStore.open({ client: dynamo, tableName, sessionId, owner, ...this.#s3() });
+    return DynamoStore.open(this.#location(owner, sessionId));
+  }
+
+  #location(owner: string, sessionId: string): DynamoStoreOpenOptions {
+    const { dynamo, tableName, cache } = this.#deps;
+    return { client: dynamo, tableName, sessionId, owner, cache, ...this.#s3() };
   }
 
   #s3(): { s3: { client: S3Client; bucket: string } } {
@@ -268,7 +278,7 @@ export class SessionService {
   /** The server's default model, which sessions that chose none use. */
   #defaultModel(): ActiveModel {
     if (!this.#default) {
-      const provider = this.#deps.providerFactory({});
+      const provider = this.#deps.providers({});
       this.#default = { provider: provider.name, model: provider.model };
     }
     return this.#default;

@@ -5,7 +5,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
 import { InvalidCursorError, SessionBusyError } from './errors.js';
 import { acquireSessionLease } from './lease.js';
-import { decodeCursor, encodeCursor, listSessions } from './sessions.js';
+import { decodeCursor, encodeCursor, listOwnerSessions } from './owner-sessions.js';
 
 const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
 const key = { pk: { S: 'SESSION#s1' }, sk: { S: 'META' }, gsi1pk: { S: 'OWNER#alice' }, gsi1sk: { S: '2026-01-01T00:00:00.000Z#s1' } };
@@ -30,12 +30,12 @@ describe('list cursors', () => {
   });
 });
 
-describe('listSessions (mocked DynamoDB)', () => {
+describe('listOwnerSessions (mocked DynamoDB)', () => {
   it('queries the byOwner index newest first, hiding expired sessions, and returns the next cursor', async () => {
     const client = new DynamoDBClient({ region: 'us-east-1', credentials });
     const mock = mockClient(client);
     mock.on(QueryCommand).resolves({ Items: [], LastEvaluatedKey: key });
-    const page = await listSessions({ client, tableName: 't', owner: 'alice', limit: 5, clock: () => new Date(5_000) });
+    const page = await listOwnerSessions({ client, tableName: 't', owner: 'alice', limit: 5, clock: () => new Date(5_000) });
     expect(mock).toHaveReceivedCommandWith(QueryCommand, {
       TableName: 't',
       IndexName: 'byOwner',
@@ -55,10 +55,21 @@ describe('acquireSessionLease (mocked DynamoDB)', () => {
     return new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 }, ...(item ? { Item: item } : {}) });
   }
 
-  it('takes the lease with one conditional UpdateItem on META', async () => {
+  /** The META item an UpdateItem with ReturnValues ALL_NEW gives back. */
+  const leasedMeta = {
+    pk: { S: 'SESSION#s1' },
+    sk: { S: 'META' },
+    owner: { S: 'alice' },
+    created_at: { S: '2026-01-01T00:00:00.000Z' },
+    updated_at: { S: '2026-01-01T00:00:00.000Z' },
+    entry_count: { N: '0' },
+    header: { S: '{"type":"session","version":1,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z"}\n' },
+  };
+
+  it('takes the lease with one conditional UpdateItem on META, which returns the item', async () => {
     const client = new DynamoDBClient({ region: 'us-east-1', credentials });
     const mock = mockClient(client);
-    mock.on(UpdateItemCommand).resolves({});
+    mock.on(UpdateItemCommand).resolves({ Attributes: leasedMeta });
     const lease = await acquireSessionLease({ client, tableName: 't', owner: 'alice', sessionId: 's1', leaseMs: 30_000, now: () => 1_000 });
     expect(lease.expiresAt).toBe(31_000);
     expect(mock).toHaveReceivedCommandExactlyOnceWith(UpdateItemCommand, {
@@ -68,6 +79,7 @@ describe('acquireSessionLease (mocked DynamoDB)', () => {
       ConditionExpression:
         'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND (attribute_not_exists(#lease_id) OR #lease_expires_at <= :now)',
       ExpressionAttributeValues: { ':owner': { S: 'alice' }, ':now': { N: '1000' }, ':lease_id': { S: lease.leaseId }, ':lease_expires_at': { N: '31000' } },
+      ReturnValues: 'ALL_NEW',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     });
     await lease.release();
@@ -101,7 +113,7 @@ describe('acquireSessionLease (mocked DynamoDB)', () => {
     const client = new DynamoDBClient({ region: 'us-east-1', credentials });
     const mock = mockClient(client);
     const throttled = Object.assign(new Error('slow'), { name: 'ThrottlingException' });
-    mock.on(UpdateItemCommand).resolvesOnce({}).rejectsOnce(failed()).rejectsOnce(throttled);
+    mock.on(UpdateItemCommand).resolvesOnce({ Attributes: leasedMeta }).rejectsOnce(failed()).rejectsOnce(throttled);
     const lease = await acquireSessionLease({ client, tableName: 't', owner: 'alice', sessionId: 's1', leaseMs: 1000 });
     await lease.release();
     await expect(lease.release()).rejects.toBe(throttled);

@@ -1,16 +1,21 @@
 /**
- * A TCP proxy in front of DynamoDB Local that can take the store down and bring it back:
- * while down, every connection is dropped as soon as its request arrives (the client sees
- * `socket hang up` / ECONNRESET), after the proxy has noted which operation it was.
+ * A TCP proxy in front of DynamoDB Local that counts what crosses it — each request's
+ * operation, and the bytes DynamoDB sends back — and can take the store down and bring it
+ * back: while down, every connection is dropped as soon as its request arrives (the client
+ * sees `socket hang up` / ECONNRESET), after the proxy has noted which operation it was.
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
-export class OutageProxy {
+export class DynamoProxy {
   /** `http://127.0.0.1:<port>`: point a client here. */
   readonly endpoint: string;
   /** The `X-Amz-Target` operation (`UpdateItem`, `TransactWriteItems`…) of every request dropped while down. */
   readonly dropped: string[] = [];
+  /** The operation of every request passed on, in order. */
+  readonly requests: string[] = [];
+  /** Bytes DynamoDB answered with (headers and bodies), in all. */
+  responseBytes = 0;
   /** Called with each dropped request's operation, after it was dropped. Must not throw. */
   onDrop: (operation: string) => void = () => {};
   readonly #server: Server;
@@ -22,15 +27,15 @@ export class OutageProxy {
     this.endpoint = endpoint;
   }
 
-  static async start(target: string): Promise<OutageProxy> {
+  static async start(target: string): Promise<DynamoProxy> {
     const { hostname, port } = new URL(target);
-    let proxy: OutageProxy | undefined;
+    let proxy: DynamoProxy | undefined;
     const server = createServer((client) => {
       if (proxy === undefined) client.destroy();
       else proxy.#accept(client, hostname, Number(port));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    proxy = new OutageProxy(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    proxy = new DynamoProxy(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
     return proxy;
   }
 
@@ -48,6 +53,12 @@ export class OutageProxy {
   async close(): Promise<void> {
     for (const socket of this.#sockets) socket.destroy();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  /** Forgets what was counted so far. */
+  resetCounts(): void {
+    this.requests.length = 0;
+    this.responseBytes = 0;
   }
 
   #accept(client: Socket, host: string, port: number): void {
@@ -68,6 +79,12 @@ export class OutageProxy {
       upstream.on('error', () => client.destroy());
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
+      const count = (chunk: Buffer): void => {
+        for (const match of chunk.toString('latin1').matchAll(/x-amz-target:\s*DynamoDB_\d+\.(\w+)/gi)) this.requests.push(match[1]!);
+      };
+      count(head);
+      client.on('data', count);
+      upstream.on('data', (chunk: Buffer) => (this.responseBytes += chunk.length));
       upstream.write(head);
       client.pipe(upstream);
       upstream.pipe(client);

@@ -7,7 +7,7 @@ import { assertValidOwner, ATTR, GSI_BY_OWNER, META_SK, ownerPk, SESSION_PK_PREF
 
 export const DEFAULT_LIST_LIMIT = 20;
 export const MAX_LIST_LIMIT = 100;
-/** Index queries one `listSessions` call makes at most. */
+/** Index queries one `listOwnerSessions` call makes at most. */
 const MAX_QUERIES_PER_PAGE = 5;
 
 export interface ListSessionsOptions {
@@ -35,12 +35,12 @@ export interface SessionPage {
  * @example
  * let cursor: string | undefined;
  * do {
- *   const page = await listSessions({ client, tableName, owner, cursor });
+ *   const page = await listOwnerSessions({ client, tableName, owner, cursor });
  *   for (const session of page.sessions) console.log(session.id, session.title);
  *   cursor = page.nextCursor ?? undefined;
  * } while (cursor !== undefined);
  */
-export async function listSessions(options: ListSessionsOptions): Promise<SessionPage> {
+export async function listOwnerSessions(options: ListSessionsOptions): Promise<SessionPage> {
   assertValidOwner(options.owner);
   const limit = options.limit ?? DEFAULT_LIST_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {

@@ -1,0 +1,63 @@
+/** What every route module shares: the app's environment, its dependencies, and reading a request. */
+import { isValidSessionId } from '@panto/aws';
+import { SessionNotFoundError } from '@panto/core';
+import type { Context, Hono } from 'hono';
+import type { ServiceLimits } from './config.js';
+import { payloadTooLarge, RequestError, type HttpError } from './errors.js';
+import type { ProviderResolver } from './providers.js';
+import type { SessionService } from './session-service.js';
+
+/** What the app reads from its runtime: the Lambda event, when there is one. */
+export interface AppEnv {
+  Bindings: { event?: unknown };
+  Variables: { owner: string };
+}
+
+export type App = Hono<AppEnv>;
+
+/** What a route module is given. */
+export interface RouteDeps {
+  sessions: SessionService;
+  providers: ProviderResolver;
+  limits: ServiceLimits;
+  /** Logs a failure that does not reach the caller as a status: an outage in one line, a defect with its cause. */
+  report(failure: HttpError, what: string, error: unknown): void;
+}
+
+/** The `:id` of the path, or `SessionNotFoundError` (404) for one that cannot be an id — answered without a database call. */
+export function pathSessionId(c: Context<AppEnv>): string {
+  const id = c.req.param('id') ?? '';
+  if (!isValidSessionId(id)) throw new SessionNotFoundError(id);
+  return id;
+}
+
+/** Decodes UTF-8 strictly: bytes that are not UTF-8 are refused, never turned into U+FFFD. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The request body as JSON; `{}` when there is none. Bodies over the limit were refused by
+ * the body-limit middleware; the check here covers a request whose length header lied. A
+ * body that is not UTF-8 is refused (400 `invalid_encoding`), not stored with U+FFFD in
+ * place of its bytes.
+ */
+export async function readJson(c: Context<AppEnv>, limitBytes: number): Promise<unknown> {
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  if (bytes.byteLength > limitBytes) throw payloadTooLarge(limitBytes);
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch (error) {
+    throw new RequestError(400, 'invalid_encoding', 'the request body is not valid UTF-8', { cause: error });
+  }
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new RequestError(400, 'invalid_json', 'the request body is not valid JSON');
+  }
+}
+
+/** The `Retry-After` header a failure answers with (every 503 has one). */
+export function retryAfter(failure: HttpError): Record<string, string> {
+  return failure.retryAfterSeconds === null ? {} : { 'retry-after': String(failure.retryAfterSeconds) };
+}

@@ -1,0 +1,45 @@
+/** The local stack's settings (`npm start`): the deployed service's, plus where its emulators and data live. */
+import { join, resolve } from 'node:path';
+import { integer, providerConfig, serviceLimits, sessionTtl, type Env, type ServiceConfig } from '../config.js';
+
+export interface LocalSettings {
+  config: ServiceConfig;
+  /** The local data folder (`PANTO_DATA_DIR`, default `.panto-local`). */
+  dataDir: string;
+  /** `PORT`, default 3000; 0 picks a free port. */
+  port: number;
+  /** The owner `npm start` prints a token for (`PANTO_OWNER`). */
+  defaultOwner: string;
+  /** Emulators already running, to use instead of starting them (`PANTO_DYNAMODB_ENDPOINT`, `PANTO_S3_ENDPOINT`). */
+  external: { dynamodb?: string; s3?: string };
+}
+
+/** The configuration of the local stack (`npm start`), relative to the repository root. */
+export function localSettings(root: string, env: Env = process.env): LocalSettings {
+  const dataDir = resolve(root, env.PANTO_DATA_DIR ?? '.panto-local');
+  const apiKeys: { [provider: string]: string } = {};
+  if (env.ANTHROPIC_API_KEY) apiKeys.anthropic = env.ANTHROPIC_API_KEY;
+  if (env.OPENAI_API_KEY) apiKeys.openai = env.OPENAI_API_KEY;
+  const external: LocalSettings['external'] = {};
+  if (env.PANTO_DYNAMODB_ENDPOINT) external.dynamodb = env.PANTO_DYNAMODB_ENDPOINT;
+  if (env.PANTO_S3_ENDPOINT) external.s3 = env.PANTO_S3_ENDPOINT;
+  return {
+    config: {
+      tableName: env.PANTO_TABLE ?? 'panto-sessions',
+      bucket: env.PANTO_BUCKET ?? 'panto-exports',
+      aws: { region: env.AWS_REGION ?? 'us-east-1' },
+      limits: serviceLimits(env),
+      provider: providerConfig(env, apiKeys),
+      ...sessionTtl(env),
+    },
+    dataDir,
+    port: integer(env, 'PORT', 3000, 0, 65_535),
+    defaultOwner: env.PANTO_OWNER ?? 'local-user',
+    external,
+  };
+}
+
+/** Where the local stack keeps the secret its HS256 tokens are signed with. */
+export function localSecretFile(dataDir: string): string {
+  return join(dataDir, 'auth-secret');
+}

@@ -1,0 +1,29 @@
+/** The routes that run the model on a session and answer when done: a turn, a compaction. */
+import { compactBody, messageBody, parse } from '../schemas.js';
+import { pathSessionId, readJson, retryAfter, type App, type RouteDeps } from '../http.js';
+import { stepFailure, turnJson } from './turn-json.js';
+
+export function turnRoutes(app: App, { sessions, limits }: RouteDeps): void {
+  app.post('/sessions/:id/messages', async (c) => {
+    const id = pathSessionId(c);
+    const { text } = parse('body', messageBody, await readJson(c, limits.bodyLimitBytes));
+    const deadline = AbortSignal.timeout(limits.deadlineMs);
+    const outcome = await sessions.turn(c.get('owner'), id, text, {
+      leaseMs: limits.leaseMs,
+      signal: AbortSignal.any([deadline, c.req.raw.signal]),
+    });
+    const summary = turnJson(outcome, deadline);
+    const failure = stepFailure(outcome.step);
+    return failure ? c.json({ ...failure.body, ...summary }, failure.status, retryAfter(failure)) : c.json(summary);
+  });
+
+  app.post('/sessions/:id/compact', async (c) => {
+    const id = pathSessionId(c);
+    const { instructions } = parse('body', compactBody, await readJson(c, limits.bodyLimitBytes));
+    const result = await sessions.compact(c.get('owner'), id, instructions, {
+      leaseMs: limits.leaseMs,
+      signal: AbortSignal.any([AbortSignal.timeout(limits.deadlineMs), c.req.raw.signal]),
+    });
+    return c.json({ summary: result.summary, usage: result.usage });
+  });
+}

@@ -1,0 +1,75 @@
+/**
+ * Sessions a warm process has read, kept so the next turn reads only what is new. A cached
+ * copy is used only while the META item (read consistently by the same request) still
+ * agrees with it — same incarnation of the session, same entry count and head — and only
+ * as a prefix otherwise: entries are never changed once written, so a handle that holds
+ * the first N reads from N on. Correctness never depends on it: anything that does not
+ * match is read from DynamoDB.
+ */
+import type { SessionEntry } from '@panto/core';
+
+export interface CachedSession {
+  /** The META item's incarnation: a session deleted and made again under the same id has another. */
+  incarnation: string;
+  /** Every entry, in log order (never changed after it is cached; copy before extending). */
+  entries: readonly SessionEntry[];
+  /** JSONL bytes of the entries, as stored: what the cache's budget counts. */
+  bytes: number;
+}
+
+export interface SessionCacheOptions {
+  /** Total JSONL bytes kept, across sessions (default 64 MiB); least recently used go first. */
+  maxBytes?: number;
+}
+
+export const DEFAULT_SESSION_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * An LRU of sessions by id, bounded by bytes. Share one per process (module scope in a
+ * Lambda function) and pass it to `DynamoStore.open` / `DynamoStore.lease`.
+ *
+ * @example
+ * const cache = new SessionCache({ maxBytes: 32 * 1024 * 1024 });
+ * const { store, lease } = await DynamoStore.lease({ client, tableName, owner, sessionId, leaseMs, cache });
+ */
+export class SessionCache {
+  readonly #maxBytes: number;
+  readonly #sessions = new Map<string, CachedSession>();
+  #bytes = 0;
+
+  constructor(options: SessionCacheOptions = {}) {
+    this.#maxBytes = options.maxBytes ?? DEFAULT_SESSION_CACHE_BYTES;
+  }
+
+  /** Bytes held now. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  get(sessionId: string): CachedSession | undefined {
+    const cached = this.#sessions.get(sessionId);
+    if (cached === undefined) return undefined;
+    this.#sessions.delete(sessionId);
+    this.#sessions.set(sessionId, cached);
+    return cached;
+  }
+
+  set(sessionId: string, session: CachedSession): void {
+    this.delete(sessionId);
+    if (session.bytes > this.#maxBytes) return;
+    this.#sessions.set(sessionId, session);
+    this.#bytes += session.bytes;
+    for (const [id, oldest] of this.#sessions) {
+      if (this.#bytes <= this.#maxBytes) break;
+      this.#sessions.delete(id);
+      this.#bytes -= oldest.bytes;
+    }
+  }
+
+  delete(sessionId: string): void {
+    const cached = this.#sessions.get(sessionId);
+    if (cached === undefined) return;
+    this.#sessions.delete(sessionId);
+    this.#bytes -= cached.bytes;
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * `@panto/core/store-kit`: what an author of a `SessionStore` needs beyond the interface —
+ * the chain bookkeeping ({@link SessionLog}), the log format's one encoder and one decoder,
+ * and the rebuild of a conversation from entries. A new store needs only its own I/O on
+ * top of these; see docs/stores.md (MemoryStore is the worked example).
+ */
+export { SessionLog, type LogHead } from './session-log.js';
+export {
+  assertUtf8Lines,
+  decodeSession,
+  SessionDecoder,
+  splitLines,
+  type DecodedBatch,
+  type DecodedSession,
+  type DecoderEnd,
+  type SourceLine,
+} from './session-decoder.js';
+export {
+  decodeEntry,
+  decodeHeader,
+  encodeBatch,
+  encodeBatchLines,
+  encodeHeader,
+  parseLine,
+  SESSION_FORMAT_VERSION,
+  type SessionHeader,
+} from './session-format.js';
+export {
+  INTERRUPTED_TOOL_RESULT,
+  modelOf,
+  newestModel,
+  rebuildConversation,
+  repairToolResults,
+  resumeParent,
+  type RebuiltSession,
+} from './rebuild.js';

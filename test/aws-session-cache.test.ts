@@ -1,0 +1,97 @@
+/**
+ * DynamoStore with a SessionCache on DynamoDB Local: the cache saves reads, never
+ * correctness — what a load returns is what a handle without a cache reads.
+ */
+import { deleteSession, DynamoStore, SessionBusyError, SessionCache, SessionNotFoundError } from '@panto/aws';
+import { RecordFactory } from '@panto/core/testing';
+import { describeSessionStoreConformance } from '@panto/core/testing/conformance';
+import { describe, expect, it } from 'vitest';
+import { countCommands, localAws, once } from './setup/aws-fixtures.js';
+
+const aws = once(() => localAws('cache'));
+const OWNER = 'owner-c';
+
+async function options(cache?: SessionCache) {
+  const { dynamo, tableName, s3, bucket } = await aws();
+  return { client: dynamo, tableName, owner: OWNER, s3: { client: s3, bucket }, ...(cache === undefined ? {} : { cache }) };
+}
+
+// Every handle of the suite shares one cache, as the handles of one warm process do.
+const shared = new SessionCache();
+describeSessionStoreConformance('DynamoStore with a shared SessionCache', {
+  create: async () => DynamoStore.create(await options(shared)),
+  reopen: async (store) => DynamoStore.open({ ...(await options(shared)), sessionId: store.sessionId() }),
+});
+
+describe('DynamoStore with a SessionCache', () => {
+  it('loads with no read right after a lease, and reads only what another process appended since', async () => {
+    const cache = new SessionCache();
+    const f = new RecordFactory('c1');
+    const first = await DynamoStore.create(await options(cache));
+    await first.appendMessages([f.user('q1'), f.assistant('a1')]);
+    const { dynamo } = await aws();
+    const counts = countCommands(dynamo);
+
+    const { store, lease } = await DynamoStore.lease({ ...(await options(cache)), sessionId: first.sessionId(), leaseMs: 10_000 });
+    expect((await store.loadConversation()).conversation.messages).toHaveLength(2);
+    expect([...counts.keys()]).toEqual(['UpdateItemCommand']);
+    await lease.release();
+
+    // Another process (no cache) appends; this one's cached copy is now a prefix.
+    const other = await DynamoStore.open({ ...(await options()), sessionId: first.sessionId() });
+    await other.loadConversation();
+    await other.appendMessages([f.user('q2'), f.assistant('a2')]);
+    counts.clear();
+    const again = await DynamoStore.open({ ...(await options(cache)), sessionId: first.sessionId() });
+    const loaded = await again.loadConversation();
+    const uncached = await (await DynamoStore.open({ ...(await options()), sessionId: first.sessionId() })).loadConversation();
+    expect(loaded.conversation.messages).toEqual(uncached.conversation.messages);
+    expect(loaded.conversation.messages).toHaveLength(4);
+    expect(cache.get(first.sessionId())?.entries).toHaveLength(4);
+  });
+
+  it('does not take a session deleted and made again under the same id for the cached one', async () => {
+    const cache = new SessionCache();
+    const f = new RecordFactory('c2');
+    const first = await DynamoStore.create(await options(cache));
+    await first.appendMessages([f.user('old question'), f.assistant('old answer')]);
+    const { dynamo, tableName, s3, bucket } = await aws();
+    await deleteSession({ client: dynamo, tableName, owner: OWNER, sessionId: first.sessionId(), s3: { client: s3, bucket } });
+    const remade = await DynamoStore.create({ ...(await options()), sessionId: first.sessionId() });
+    await remade.appendMessages([f.user('new question')]);
+    const loaded = await (await DynamoStore.open({ ...(await options(cache)), sessionId: first.sessionId() })).loadConversation();
+    expect(loaded.conversation.messages).toEqual([]);
+    expect(loaded.danglingUser).toBe('new question');
+  });
+
+  it('refuses a lease on a session whose TTL passed, and leaves no lease behind', async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const clock = () => new Date(now);
+    const store = await DynamoStore.create({ ...(await options()), ttlSeconds: 60, clock });
+    now += 120_000;
+    const leased = DynamoStore.lease({ ...(await options()), sessionId: store.sessionId(), leaseMs: 10_000, clock });
+    await expect(leased).rejects.toBeInstanceOf(SessionNotFoundError);
+    now -= 120_000; // back before expiry: no lease was left holding it
+    const { lease } = await DynamoStore.lease({ ...(await options()), sessionId: store.sessionId(), leaseMs: 10_000, clock });
+    await expect(DynamoStore.lease({ ...(await options()), sessionId: store.sessionId(), leaseMs: 10_000, clock })).rejects.toBeInstanceOf(SessionBusyError);
+    await lease.release();
+  });
+});
+
+describe('SessionCache', () => {
+  const entries = (n: number) => Array.from({ length: n }, (_, i) => ({ ...new RecordFactory(`e${n}`).user(`m${i}`), parent_id: null }));
+
+  it('keeps at most maxBytes, dropping the least recently used session first', () => {
+    const cache = new SessionCache({ maxBytes: 100 });
+    cache.set('a', { incarnation: 'i', entries: entries(1), bytes: 40 });
+    cache.set('b', { incarnation: 'i', entries: entries(1), bytes: 40 });
+    expect(cache.get('a')).toBeDefined(); // a is now the most recently used
+    cache.set('c', { incarnation: 'i', entries: entries(1), bytes: 40 });
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toBeDefined();
+    expect(cache.bytes).toBe(80);
+    cache.set('big', { incarnation: 'i', entries: entries(1), bytes: 101 });
+    expect(cache.get('big')).toBeUndefined();
+    expect(cache.bytes).toBe(80);
+  });
+});
