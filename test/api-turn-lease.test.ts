@@ -9,7 +9,7 @@ import { acquireSessionLease } from '@panto/aws';
 import type { Message } from '@panto/core';
 import { ManualClock, waitUntil } from '@panto/core/testing';
 import { DEFAULT_LIMITS } from '@panto/functions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { snapshot, sseReader, startApi, type ApiHarness, type SSEEvent } from './api-harness.js';
 
 interface TurnState {
@@ -28,6 +28,8 @@ interface ErrorJson {
 }
 
 const { leaseMs: LEASE_MS, leaseRenewMs: RENEW_MS } = DEFAULT_LIMITS;
+/** How long a wait may take on a machine shared by parallel test files: a deadline, never a pause. */
+const WAIT_MS = 15_000;
 
 let api: ApiHarness;
 let clock: ManualClock;
@@ -35,6 +37,9 @@ let clock: ManualClock;
 beforeAll(async () => {
   clock = new ManualClock(Date.now());
   api = await startApi('api-turn-lease', { clock, limits: { eventsPollMs: 20 } });
+});
+afterEach(() => {
+  api.fake.resume(); // a test that failed midway leaves no reply paused for the next
 });
 afterAll(async () => {
   await api?.close();
@@ -80,7 +85,7 @@ const assistantText = (message: Message | undefined): string =>
   message?.role === 'assistant' ? message.content.map((block) => (block.type === 'text' ? block.text : '')).join('') : '';
 
 describe('a running turn renews its lease', () => {
-  it('holds the session past the lease term while it runs, refusing another turn, then stores its whole answer', async () => {
+  it('holds the session past the lease term while it runs, refusing another turn, then stores its whole answer', { timeout: 90_000 }, async () => {
     const id = await newSession();
     api.fake.enqueue({ text: 'one two three four', pauseAfterDeltas: 1 });
     const startedAt = clock.now();
@@ -89,7 +94,7 @@ describe('a running turn renews its lease', () => {
     for (let renewal = 1; renewal <= 4; renewal++) {
       clock.advance(RENEW_MS);
       const expected = startedAt + renewal * RENEW_MS + LEASE_MS;
-      await waitUntil(async () => (await leaseExpiry(id)) === expected, { message: `renewal ${renewal} pushed the lease to ${expected}` });
+      await waitUntil(async () => (await leaseExpiry(id)) === expected, { message: `renewal ${renewal} pushed the lease to ${expected}`, timeoutMs: WAIT_MS });
     }
     // 40 s on the lease's clock: past the 30 s it was taken for. Without renewals this turn would get in.
     const busy = await json<ErrorJson>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'me too' }), 409);
@@ -110,7 +115,7 @@ describe('a running turn renews its lease', () => {
     api.fake.enqueue({ text: 'one two three', pauseAfterDeltas: 1 });
     const requests = api.fake.requests.length;
     const turn = api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'a slow one' });
-    await waitUntil(() => api.fake.paused === 1 && api.fake.requests.length > requests, { message: 'the model is writing' });
+    await waitUntil(() => api.fake.paused === 1 && api.fake.requests.length > requests, { message: 'the model is writing', timeoutMs: WAIT_MS });
     // The holder stalled past its term (as if frozen) and another process took the session.
     const thief = await acquireSessionLease({
       client: api.aws.dynamo,
@@ -142,14 +147,14 @@ describe('a client that goes away', () => {
     const { abort, before } = await streamUntilFirstDelta(id, { text: 'answer me in a lift' });
     expect(before.find((event) => event.event === 'text-delta')?.data).toEqual({ delta: 'one' });
     abort();
-    await waitUntil(() => api.closedConnections() > closed, { message: 'the server saw the client go away' });
+    await waitUntil(() => api.closedConnections() > closed, { message: 'the server saw the client go away', timeoutMs: WAIT_MS });
     const during = await contents(id);
     expect(during.turn).toMatchObject({ running: true, stop_requested: false });
     // The turn still reads from the model: it was not aborted with its client.
     expect(api.fake.paused).toBe(1);
 
     api.fake.resume();
-    await waitUntil(async () => (await contents(id)).turn === null, { message: 'the turn ended', timeoutMs: 10_000 });
+    await waitUntil(async () => (await contents(id)).turn === null, { message: 'the turn ended', timeoutMs: WAIT_MS });
     const after = await contents(id);
     expect(after.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
     expect(after.messages[1]).toMatchObject({ role: 'assistant', stop_reason: 'end_turn' });
@@ -161,7 +166,7 @@ describe('a client that goes away', () => {
     api.fake.enqueue({ text: 'one two three four', pauseAfterDeltas: 1 });
     const { abort } = await streamUntilFirstDelta(id, { text: 'stop if I go', on_disconnect: 'abort' });
     abort();
-    await waitUntil(async () => (await contents(id)).turn === null, { message: 'the turn stopped', timeoutMs: 10_000 });
+    await waitUntil(async () => (await contents(id)).turn === null, { message: 'the turn stopped', timeoutMs: WAIT_MS });
     const after = await contents(id);
     expect(after.messages[1]).toMatchObject({ role: 'assistant', stop_reason: 'aborted' });
     expect(assistantText(after.messages[1])).toBe('one');
@@ -218,7 +223,7 @@ describe('POST /sessions/{id}/stop', () => {
     api.fake.enqueue({ text: 'Summary: the user said hi', pauseAfterDeltas: 1 });
     const requests = api.fake.requests.length;
     const compaction = api.call('alice', 'POST', `/sessions/${id}/compact`, {});
-    await waitUntil(() => api.fake.paused === 1 && api.fake.requests.length > requests, { message: 'the compaction is being written' });
+    await waitUntil(() => api.fake.paused === 1 && api.fake.requests.length > requests, { message: 'the compaction is being written', timeoutMs: WAIT_MS });
     const before = await snapshot(api.aws);
     await json<unknown>(await api.call('alice', 'POST', `/sessions/${id}/stop`), 202);
     clock.advance(RENEW_MS);

@@ -23,6 +23,8 @@ import { localAws, once } from './setup/aws-fixtures.js';
 const aws = once(() => localAws('lease'));
 const LEASE_MS = 30_000;
 const RENEW_EVERY_MS = 10_000;
+/** How long a wait may take on a machine shared by parallel test files: a deadline, never a pause. */
+const WAIT_MS = 15_000;
 
 async function newSession(owner = 'holder'): Promise<{ store: DynamoStore; sessionId: string }> {
   const { dynamo, tableName } = await aws();
@@ -32,7 +34,7 @@ async function newSession(owner = 'holder'): Promise<{ store: DynamoStore; sessi
 }
 
 describe('the turn lease on DynamoDB Local, on a frozen clock', () => {
-  it('is kept past its term by the heartbeat, refusing a contender, and lapses within one term once renewals stop', async () => {
+  it('is kept past its term by the heartbeat, refusing a contender, and lapses within one term once renewals stop', { timeout: 90_000 }, async () => {
     const { dynamo, tableName } = await aws();
     const { sessionId } = await newSession();
     const clock = new ManualClock();
@@ -41,7 +43,7 @@ describe('the turn lease on DynamoDB Local, on a frozen clock', () => {
     const heartbeat = keepSessionLease(lease, { renewEveryMs: RENEW_EVERY_MS, clock });
     for (let renewal = 1; renewal <= 6; renewal++) {
       clock.advance(RENEW_EVERY_MS);
-      await waitUntil(() => heartbeat.renewals === renewal, { message: `renewal ${renewal} went through` });
+      await waitUntil(() => heartbeat.renewals === renewal, { message: `renewal ${renewal} went through`, timeoutMs: WAIT_MS });
     }
     // A minute in — twice the term it was taken for — the lease still holds.
     const busy = await acquireSessionLease(options).catch((e: unknown) => e);
@@ -120,7 +122,7 @@ describe('stopping a running turn on DynamoDB Local', () => {
     expect(asked).toMatchObject({ leaseId: lease.leaseId, stopRequested: true });
     expect(heartbeat.signal.aborted).toBe(false); // nothing reaches the holder but its renewal
     clock.advance(RENEW_EVERY_MS);
-    await waitUntil(() => heartbeat.signal.aborted, { message: 'the renewal read the stop request' });
+    await waitUntil(() => heartbeat.signal.aborted, { message: 'the renewal read the stop request', timeoutMs: WAIT_MS });
     expect(heartbeat.signal.reason).toBeInstanceOf(StopRequestedError);
     await expect(acquireSessionLease({ client: dynamo, tableName, owner: 'holder', sessionId, leaseMs: LEASE_MS, now: () => clock.now() })).rejects.toBeInstanceOf(
       SessionBusyError,
@@ -156,7 +158,7 @@ describe('stopping a running turn on DynamoDB Local', () => {
     const heartbeat = keepSessionLease(lease, { renewEveryMs: RENEW_EVERY_MS, clock });
     await deleteSession({ client: dynamo, tableName, owner: 'holder', sessionId });
     clock.advance(RENEW_EVERY_MS);
-    await waitUntil(() => heartbeat.signal.aborted, { message: 'the renewal found the session gone' });
+    await waitUntil(() => heartbeat.signal.aborted, { message: 'the renewal found the session gone', timeoutMs: WAIT_MS });
     expect(heartbeat.ended).toEqual({ type: 'lease-lost', error: expect.any(SessionNotFoundError) });
     await heartbeat.stop();
   });

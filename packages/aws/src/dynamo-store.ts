@@ -371,7 +371,9 @@ export class DynamoStore implements SessionStore {
       entries = [...cached.entries];
       this.#bytes = cached.bytes;
     } else {
-      const from = usable && cached.entries.length <= this.#meta.metadata.entryCount ? cached.entries.length : 0;
+      // Entries never change once written: a cached prefix holds even when it is ahead of the
+      // META this handle last saw (another handle of this process appended since — a follower).
+      const from = usable ? cached.entries.length : 0;
       let read = await this.#read(from);
       if (from > 0 && read.meta?.incarnation !== cached?.incarnation) read = await this.#read(0);
       const meta = read.meta;
