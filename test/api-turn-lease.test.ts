@@ -94,7 +94,11 @@ describe('a running turn renews its lease', () => {
     for (let renewal = 1; renewal <= 4; renewal++) {
       clock.advance(RENEW_MS);
       const expected = startedAt + renewal * RENEW_MS + LEASE_MS;
-      await waitUntil(async () => (await leaseExpiry(id)) === expected, { message: `renewal ${renewal} pushed the lease to ${expected}`, timeoutMs: WAIT_MS });
+      // Done once the heartbeat has its next renewal scheduled (it does so when the answer is back).
+      await waitUntil(async () => clock.pending === 1 && (await leaseExpiry(id)) === expected, {
+        message: `renewal ${renewal} pushed the lease to ${expected}`,
+        timeoutMs: WAIT_MS,
+      });
     }
     // 40 s on the lease's clock: past the 30 s it was taken for. Without renewals this turn would get in.
     const busy = await json<ErrorJson>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'me too' }), 409);
@@ -181,7 +185,7 @@ describe('a client that goes away', () => {
       ['compact', { on_disconnect: 'later' }],
     ] as const) {
       const error = await json<ErrorJson & { error: { field: string } }>(await api.call('alice', 'POST', `/sessions/${id}/${path}`, body), 400);
-      expect(error.error.field, path).toBe('on_disconnect');
+      expect(error.error, path).toMatchObject({ field: 'on_disconnect', message: 'on_disconnect: "continue" or "abort"' });
     }
   });
 });

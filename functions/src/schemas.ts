@@ -22,7 +22,7 @@ export const createSessionBody = z.strictObject({
  * What a turn does when its client goes away: runs to its end and stores everything
  * (`continue`, the default — the model call is paid for), or stops there (`abort`).
  */
-const onDisconnect = z.optional(z.enum(['continue', 'abort']));
+const onDisconnect = z.optional(z.enum(['continue', 'abort'], '"continue" or "abort"'));
 
 export const messageBody = z.strictObject({
   /** The user's prompt. */

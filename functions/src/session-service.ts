@@ -240,7 +240,7 @@ export class SessionService {
   async stop(owner: string, sessionId: string): Promise<RunningTurn> {
     const { dynamo, tableName } = this.#deps;
     const clock = this.#clock();
-    return runningTurn(await requestTurnStop({ client: dynamo, tableName, owner, sessionId, now: () => clock.now() }))!;
+    return runningTurn(await requestTurnStop({ client: dynamo, tableName, owner, sessionId, now: () => clock.now() }));
   }
 
   /**
@@ -313,7 +313,7 @@ export class SessionService {
       try {
         return await agent.compact(instructions, { signal: AbortSignal.any([options.signal, lock.signal]) });
       } catch (error) {
-        if (error instanceof AbortedError) throw interruption(lock) ?? error;
+        if (error instanceof AbortedError) throw lock.ended?.error ?? error;
         throw error;
       }
     });
@@ -409,16 +409,12 @@ export class SessionService {
 }
 
 /** What a lease on META says of the turn that holds it; null when none does. */
+function runningTurn(lease: HeldLease): RunningTurn;
+function runningTurn(lease: HeldLease | null): RunningTurn | null;
 function runningTurn(lease: HeldLease | null): RunningTurn | null {
   return lease === null ? null : { startedAt: lease.startedAt, stopRequested: lease.stopRequested };
 }
 
-/** The error a turn or compaction that its lock cut short ends with (what `signal` was aborted for), if it was. */
-function interruption(lock: SessionLock): Error | null {
-  const ended = lock.ended;
-  if (ended === null) return null;
-  return ended.type === 'lease-lost' ? ended.error : (lock.signal.reason as Error);
-}
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {

@@ -83,7 +83,7 @@ describe('keepSessionLease, on a frozen clock', () => {
     await settle();
     expect(heartbeat.signal.aborted).toBe(true);
     expect(heartbeat.signal.reason).toBeInstanceOf(StopRequestedError);
-    expect(heartbeat.ended).toEqual({ type: 'stop-requested' });
+    expect(heartbeat.ended).toEqual({ type: 'stop-requested', error: heartbeat.signal.reason });
     // The holder still writes its last batch under the lease: it is kept alive until released.
     clock.advance(RENEW_EVERY_MS);
     await settle();

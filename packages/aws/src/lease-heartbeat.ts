@@ -37,9 +37,9 @@ export interface KeepSessionLeaseOptions {
   onRenewalError?: (error: unknown) => void;
 }
 
-/** Why a heartbeat ended its holder's turn. */
+/** Why a heartbeat ended its holder's turn, and the error its signal was aborted with. */
 export type HeartbeatEnd =
-  | { type: 'stop-requested' }
+  | { type: 'stop-requested'; error: StopRequestedError }
   /** `error` is `SessionLeaseLostError` (taken, or lapsed on the holder's own clock) or `SessionNotFoundError` (deleted). */
   | { type: 'lease-lost'; error: Error };
 
@@ -86,13 +86,13 @@ export function keepSessionLease(lease: SessionLease, options: KeepSessionLeaseO
   let inFlight: Promise<void> = Promise.resolve();
   let cancel = clock.schedule(() => beat(), renewEveryMs);
 
-  const end = (how: HeartbeatEnd, reason: Error): void => {
+  const end = (how: HeartbeatEnd): void => {
     if (ended?.type === 'lease-lost') return;
     ended = how;
-    if (!controller.signal.aborted) controller.abort(reason);
+    if (!controller.signal.aborted) controller.abort(how.error);
   };
   const lose = (error: Error): void => {
-    end({ type: 'lease-lost', error }, error);
+    end({ type: 'lease-lost', error });
     stopped = true;
   };
 
@@ -100,7 +100,7 @@ export function keepSessionLease(lease: SessionLease, options: KeepSessionLeaseO
     try {
       const { stopRequested } = await lease.renew();
       renewals++;
-      if (stopRequested && ended === null) end({ type: 'stop-requested' }, new StopRequestedError(lease.sessionId));
+      if (stopRequested && ended === null) end({ type: 'stop-requested', error: new StopRequestedError(lease.sessionId) });
     } catch (error) {
       if (error instanceof SessionLeaseLostError || error instanceof SessionNotFoundError) return lose(error);
       options.onRenewalError?.(error);
