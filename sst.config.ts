@@ -21,7 +21,11 @@ const EXPORT_RETENTION_DAYS = 7;
 /** Offloaded messages move to S3 Intelligent-Tiering after this many days. */
 const OFFLOAD_TIERING_DAYS = 30;
 
-/** The HTTP API's routes; every one is served by the API function, behind the JWT authorizer. */
+/**
+ * The HTTP API's routes; every one is served by the API function, behind the JWT authorizer.
+ * The routes that stream for minutes (`POST …/messages/stream`, `GET …/events`) are served
+ * by the streaming function's URL instead.
+ */
 const API_ROUTES = [
   'POST /sessions',
   'GET /sessions',
@@ -29,6 +33,7 @@ const API_ROUTES = [
   'POST /sessions/{id}/messages',
   'POST /sessions/{id}/compact',
   'POST /sessions/{id}/export',
+  'POST /sessions/{id}/stop',
   'DELETE /sessions/{id}',
 ] as const;
 

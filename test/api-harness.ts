@@ -2,7 +2,7 @@
  * The HTTP app on loopback for the api-* tests: the real app and providers, DynamoDB Local
  * and s3rver from the run's globalSetup, a FakeLLMServer as the model, HS256 tokens.
  */
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { ScanCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { serve } from '@hono/node-server';
@@ -21,6 +21,8 @@ export interface ApiHarness {
   logged: unknown[];
   /** The outage lines the app reported (a backend unreachable or failing). */
   outages: string[];
+  /** Client connections to the app that have closed so far: to see the server notice a client go away. */
+  closedConnections(): number;
   token(owner: string): Promise<string>;
   /** A request as `owner` (no Authorization header when owner is null). */
   call(owner: string | null, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
@@ -38,6 +40,8 @@ export async function startApi(
     s3?: S3Client;
     /** The table and bucket of another harness, for a second app (another process) on the same data. */
     aws?: LocalAws;
+    /** The clock of the app's turn leases (a ManualClock, to renew them without waiting). */
+    clock?: AppDeps['clock'];
   } = {},
 ): Promise<ApiHarness> {
   const aws = options.aws ?? (await localAws(name));
@@ -59,11 +63,14 @@ export async function startApi(
     verifier: hs256Verifier(TEST_SECRET),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     ...(options.tools ? { tools: options.tools } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
     log: (_message, error) => logged.push(error),
     logOutage: (message) => outages.push(message),
   });
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', resolve));
+  let closed = 0;
+  server.on('connection', (socket: Socket) => socket.once('close', () => closed++));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const tokens = new Map<string, string>();
   const token = async (owner: string): Promise<string> => {
@@ -77,6 +84,7 @@ export async function startApi(
     fake,
     logged,
     outages,
+    closedConnections: () => closed,
     token,
     async call(owner, method, path, body, headers = {}) {
       const auth: Record<string, string> = owner === null ? {} : { authorization: `Bearer ${await token(owner)}` };
@@ -133,4 +141,62 @@ export function parseSSE(text: string): { event: string; data: unknown }[] {
     events.push({ event, data: JSON.parse(data.join('\n')) as unknown });
   }
   return events;
+}
+
+export interface SSEEvent {
+  event: string;
+  data: unknown;
+  id?: string;
+}
+
+/**
+ * Reads a server-sent event stream as it arrives: `next()` is the next event (null once the
+ * stream ended), `until(test)` reads up to the first event that passes and returns all read.
+ */
+export function sseReader(response: Response): {
+  next(): Promise<SSEEvent | null>;
+  until(test: (event: SSEEvent) => boolean): Promise<SSEEvent[]>;
+  rest(): Promise<SSEEvent[]>;
+} {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const next = async (): Promise<SSEEvent | null> => {
+    for (;;) {
+      const end = buffer.indexOf('\n\n');
+      if (end >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (block.trim() === '') continue;
+        let event = 'message';
+        let id: string | undefined;
+        const data: string[] = [];
+        for (const line of block.split('\n')) {
+          if (line.startsWith('event:')) event = line.slice(6).trim();
+          else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+          else if (line.startsWith('id:')) id = line.slice(3).trim();
+        }
+        return { event, data: JSON.parse(data.join('\n')) as unknown, ...(id === undefined ? {} : { id }) };
+      }
+      const chunk = await reader.read();
+      if (chunk.done) return null;
+      buffer += decoder.decode(chunk.value, { stream: true });
+    }
+  };
+  return {
+    next,
+    async until(test) {
+      const seen: SSEEvent[] = [];
+      for (let event = await next(); event !== null; event = await next()) {
+        seen.push(event);
+        if (test(event)) return seen;
+      }
+      throw new Error(`the stream ended before the awaited event; it sent ${JSON.stringify(seen.map((each) => each.event))}`);
+    },
+    async rest() {
+      const seen: SSEEvent[] = [];
+      for (let event = await next(); event !== null; event = await next()) seen.push(event);
+      return seen;
+    },
+  };
 }

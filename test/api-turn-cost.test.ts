@@ -1,12 +1,15 @@
 /**
  * What a service turn costs DynamoDB, counted by a proxy in front of DynamoDB Local: a
  * warm process pays 4 requests for a plain turn (lease, prompt, answer, release) and reads
- * no more per turn at turn 60 than at turn 2; a cold process reads the log once more.
+ * no more per turn at turn 60 than at turn 2; a cold process reads the log once more. A
+ * turn that outlives its lease's renewal period adds one UpdateItem per period, no more.
  */
+import { ManualClock, waitUntil } from '@panto/core/testing';
+import { DEFAULT_LIMITS } from '@panto/functions';
 import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDynamoDBClient } from '../scripts/local/dynamodb-local.js';
-import { startApi, type ApiHarness } from './api-harness.js';
+import { sseReader, startApi, type ApiHarness } from './api-harness.js';
 import { DynamoProxy } from './dynamo-proxy.js';
 
 describe('the cost of a service turn', () => {
@@ -17,9 +20,11 @@ describe('the cost of a service turn', () => {
     proxy = await DynamoProxy.start(inject('dynamoEndpoint'));
     warm = await startApi('turn-cost', { provider: 'offline', dynamo: localDynamoDBClient(proxy.endpoint) });
   });
+  let slow: ApiHarness | undefined;
   afterAll(async () => {
     await warm?.close();
     await cold?.close();
+    await slow?.close();
     await proxy?.close();
   });
 
@@ -59,5 +64,25 @@ describe('the cost of a service turn', () => {
     const session = (await read.json()) as { messages: { role: string }[] };
     expect(proxy.requests).toEqual(['GetItem']);
     expect(session.messages.filter((message) => message.role === 'user')).toHaveLength(63);
+  });
+
+  it('adds exactly one UpdateItem per renewal period a turn outlives (which is also its check for a stop request)', { timeout: 60_000 }, async () => {
+    const clock = new ManualClock(Date.now());
+    slow = await startApi('turn-cost-slow', { clock, dynamo: localDynamoDBClient(proxy.endpoint) });
+    const { id } = (await (await slow.call('alice', 'POST', '/sessions', {})).json()) as { id: string };
+    slow.fake.enqueue({ text: 'a short answer' }, { text: 'a long answer', pauseAfterDeltas: 1 });
+    expect((await slow.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'warm up' })).status).toBe(200);
+    proxy.resetCounts();
+    const stream = sseReader(await slow.call('alice', 'POST', `/sessions/${id}/messages/stream`, { text: 'go slowly' }));
+    await stream.until((event) => event.event === 'text-delta');
+    const updates = (): number => proxy.requests.filter((operation) => operation === 'UpdateItem').length;
+    for (let renewal = 1; renewal <= 3; renewal++) {
+      clock.advance(DEFAULT_LIMITS.leaseRenewMs);
+      // Done once the heartbeat has its next renewal scheduled (it does so when the answer is back).
+      await waitUntil(() => updates() === 1 + renewal && clock.pending === 1, { message: `renewal ${renewal} went through`, timeoutMs: 15_000 });
+    }
+    slow.fake.resume();
+    await stream.rest();
+    expect(proxy.requests).toEqual(['UpdateItem', 'TransactWriteItems', 'UpdateItem', 'UpdateItem', 'UpdateItem', 'TransactWriteItems', 'UpdateItem']);
   });
 });

@@ -3,8 +3,9 @@
  * deleted session leaves nothing behind — no item, no offloaded text, no export — however
  * its delete interleaves with the turn's appends and the export's upload.
  */
-import { deleteSession } from '@panto/aws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteSession, exportSession, SessionNotFoundError } from '@panto/aws';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { localDynamoDBClient } from '../scripts/local/dynamodb-local.js';
 import { snapshot, startApi, type ApiHarness } from './api-harness.js';
 import { dynamoFailingOn } from './setup/aws-fixtures.js';
 
@@ -86,6 +87,29 @@ describe('DELETE racing turns', () => {
     expect({ items: left.items.length, objects: left.objects.length, left }).toEqual({ items: 0, objects: 0, left: { items: [], objects: [] } });
     for (const id of ids) expect((await api.call('racer', 'GET', `/sessions/${id}`)).status).toBe(404);
     expect(api.logged).toEqual([]);
+  });
+
+  it('answers an export whose session is deleted between its META read and its entries with SessionNotFoundError, leaving no object', async () => {
+    const response = await api.call('racer', 'POST', '/sessions', { system: 'deleted mid-export' });
+    const { id } = (await response.json()) as { id: string };
+    const location = { client: api.aws.s3, bucket: api.aws.bucket };
+    // The export's first read of the entries waits until the whole delete has run.
+    const exporter = localDynamoDBClient(inject('dynamoEndpoint'));
+    let deleted = false;
+    exporter.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'QueryCommand' && !deleted) {
+          deleted = true;
+          await deleteSession({ client: api.aws.dynamo, tableName: api.aws.tableName, owner: 'racer', sessionId: id, s3: location, exports: location });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'delete-before-query' },
+    );
+    const exported = exportSession({ dynamo: exporter, tableName: api.aws.tableName, s3: api.aws.s3, bucket: api.aws.bucket, owner: 'racer', sessionId: id });
+    await expect(exported).rejects.toBeInstanceOf(SessionNotFoundError);
+    expect(deleted).toBe(true);
+    expect((await snapshot(api.aws)).objects.filter((object) => object.includes(id))).toEqual([]);
   });
 
   it('answers a repeated DELETE of a session whose delete crashed after its tombstone with 204, then 404', async () => {

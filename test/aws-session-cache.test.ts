@@ -50,6 +50,35 @@ describe('DynamoStore with a SessionCache', () => {
     expect(cache.get(first.sessionId())?.entries).toHaveLength(4);
   });
 
+  it('follows a session that another handle of the same process writes, reading only what is new at each load', async () => {
+    const cache = new SessionCache();
+    const f = new RecordFactory('follow');
+    const writer = await DynamoStore.create(await options(cache));
+    await writer.appendMessages([f.user('q1'), f.assistant('a1')]);
+    const follower = await DynamoStore.open({ ...(await options(cache)), sessionId: writer.sessionId() });
+    expect(await follower.loadEntries()).toHaveLength(2);
+    const { dynamo } = await aws();
+    const queries: Array<string | undefined> = [];
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'QueryCommand') queries.push(((args.input as { ExpressionAttributeValues?: Record<string, { S?: string }> }).ExpressionAttributeValues?.[':from_sk'])?.S);
+        return next(args);
+      },
+      { step: 'initialize', name: 'follow-queries' },
+    );
+    try {
+      for (let turn = 2; turn <= 3; turn++) {
+        await writer.appendMessages([f.user(`q${turn}`), f.assistant(`a${turn}`)]);
+        const entries = await follower.loadEntries();
+        expect(entries.map((entry) => (entry.type === 'message' ? entry.message.content : '')).at(-2)).toBe(`q${turn}`);
+      }
+    } finally {
+      dynamo.middlewareStack.remove('follow-queries');
+    }
+    // The writer's appends kept the shared cache ahead of the follower's META: each load read from there on.
+    expect(queries).toEqual(['E#000000000004', 'E#000000000006']);
+  });
+
   it('does not take a session deleted and made again under the same id for the cached one', async () => {
     const cache = new SessionCache();
     const f = new RecordFactory('c2');

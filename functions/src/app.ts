@@ -7,7 +7,7 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { SessionCache } from '@panto/aws';
+import { SessionCache, type LeaseClock } from '@panto/aws';
 import type { ToolRegistry } from '@panto/core';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -16,6 +16,7 @@ import type { ServiceLimits } from './config.js';
 import { invalidField, payloadTooLarge, routeNotFound, toHttpError, type HttpError } from './errors.js';
 import { retryAfter, type App, type AppEnv, type RouteDeps } from './http.js';
 import type { ProviderResolver } from './providers.js';
+import { eventRoutes } from './routes/events.js';
 import { exportRoutes } from './routes/exports.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { streamRoutes } from './routes/stream.js';
@@ -52,6 +53,8 @@ export interface AppDeps {
    * Must not throw.
    */
   logOutage?: (message: string) => void;
+  /** The clock turn leases are taken, renewed and judged by (the system clock when absent); tests freeze it. */
+  clock?: LeaseClock;
 }
 
 /**
@@ -81,6 +84,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     tools: deps.tools ?? serviceTools,
     log,
     logOutage,
+    lease: { leaseMs: limits.leaseMs, renewEveryMs: limits.leaseRenewMs },
+    ...(deps.clock === undefined ? {} : { clock: deps.clock }),
     ...(deps.sessionTtlSeconds === undefined ? {} : { sessionTtlSeconds: deps.sessionTtlSeconds }),
   });
 
@@ -121,6 +126,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   sessionRoutes(app, routeDeps);
   turnRoutes(app, routeDeps);
   streamRoutes(app, routeDeps);
+  eventRoutes(app, routeDeps);
   exportRoutes(app, routeDeps);
   return app;
 }

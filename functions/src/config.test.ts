@@ -32,13 +32,31 @@ describe('localSettings', () => {
     });
   });
 
-  it('gives a lease that outlives the deadline, and refuses a deadline API Gateway would cut', () => {
+  it('refuses a deadline API Gateway would cut', () => {
     const { limits } = localSettings('/repo', { PANTO_DEADLINE_MS: '1000' }).config;
     expect(limits.deadlineMs).toBe(1000);
-    expect(limits.leaseMs).toBeGreaterThan(limits.deadlineMs);
     expect(DEFAULT_LIMITS.deadlineMs).toBeLessThan(30_000);
     expect(() => localSettings('/repo', { PANTO_DEADLINE_MS: '30000' })).toThrow(/PANTO_DEADLINE_MS/);
     expect(() => localSettings('/repo', { PORT: 'eighty' })).toThrow(/PORT/);
+  });
+
+  it('frees the session of a crashed turn of any kind within 45 s by default, renewing its lease three times a term', () => {
+    const { limits } = localSettings('/repo', {}).config;
+    expect(limits).toEqual(DEFAULT_LIMITS);
+    // One lease for every kind of turn: nothing sized to the 14-minute streamed deadline any more.
+    expect(limits).not.toHaveProperty('streamLeaseMs');
+    expect(limits.leaseMs).toBe(30_000);
+    expect(limits.leaseMs).toBeLessThanOrEqual(45_000);
+    expect(limits.leaseRenewMs).toBe(10_000);
+    expect(limits.leaseMs).toBeGreaterThanOrEqual(2 * limits.leaseRenewMs);
+  });
+
+  it('reads the lease from PANTO_LEASE_MS, the renewal from PANTO_LEASE_RENEW_MS (a third of the lease by default), and keeps a renewal within half the lease', () => {
+    expect(localSettings('/repo', { PANTO_LEASE_MS: '3000' }).config.limits).toMatchObject({ leaseMs: 3000, leaseRenewMs: 1000 });
+    expect(localSettings('/repo', { PANTO_LEASE_MS: '3000', PANTO_LEASE_RENEW_MS: '1500' }).config.limits).toMatchObject({ leaseRenewMs: 1500 });
+    expect(() => localSettings('/repo', { PANTO_LEASE_MS: '3000', PANTO_LEASE_RENEW_MS: '1501' })).toThrow(/PANTO_LEASE_RENEW_MS must be an integer from 100 to 1500/);
+    expect(() => localSettings('/repo', { PANTO_LEASE_MS: '999' })).toThrow(/PANTO_LEASE_MS/);
+    expect(localSettings('/repo', { PANTO_EVENTS_POLL_MS: '250' }).config.limits.eventsPollMs).toBe(250);
   });
 
   it('reads emulators that are already running from PANTO_DYNAMODB_ENDPOINT and PANTO_S3_ENDPOINT', () => {

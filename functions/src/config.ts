@@ -25,10 +25,15 @@ export interface ServiceLimits {
   streamDeadlineMs: number;
   /** Request bodies above this are refused with 413 before they are parsed. */
   bodyLimitBytes: number;
-  /** How long a synchronous turn holds its session; a crashed turn frees it after this. */
+  /**
+   * The term of a turn's lease (sync, streamed, compaction): it holds this long past its
+   * last renewal, so a crashed turn's session is free again at most this long after the crash.
+   */
   leaseMs: number;
-  /** How long a streamed turn holds its session. */
-  streamLeaseMs: number;
+  /** How often a running turn renews its lease: at most half of `leaseMs` (a third rides out one failed renewal). */
+  leaseRenewMs: number;
+  /** How often `GET /sessions/{id}/events` looks for messages a running turn persisted. */
+  eventsPollMs: number;
   /** Lifetime of an export's presigned URL. */
   exportUrlTtlSeconds: number;
 }
@@ -77,8 +82,9 @@ export const DEFAULT_LIMITS: ServiceLimits = {
   deadlineMs: 25_000,
   streamDeadlineMs: 840_000,
   bodyLimitBytes: 256 * 1024,
-  leaseMs: 35_000,
-  streamLeaseMs: 870_000,
+  leaseMs: 30_000,
+  leaseRenewMs: 10_000,
+  eventsPollMs: 1_000,
   exportUrlTtlSeconds: 3600,
 };
 
@@ -145,13 +151,17 @@ function awsEndpoints(env: Env): AwsEndpoints {
 export function serviceLimits(env: Env): ServiceLimits {
   const deadlineMs = integer(env, 'PANTO_DEADLINE_MS', DEFAULT_LIMITS.deadlineMs, 1, 29_000);
   const streamDeadlineMs = integer(env, 'PANTO_STREAM_DEADLINE_MS', DEFAULT_LIMITS.streamDeadlineMs, 1, 880_000);
+  // Renewed while the turn runs, the lease no longer needs to outlast the deadline: it is
+  // the time a crashed turn keeps its session. (PANTO_STREAM_LEASE_MS is gone: one lease for every turn.)
+  const leaseMs = integer(env, 'PANTO_LEASE_MS', DEFAULT_LIMITS.leaseMs, 1_000, 3_600_000);
   return {
     deadlineMs,
     streamDeadlineMs,
     bodyLimitBytes: integer(env, 'PANTO_BODY_LIMIT_BYTES', DEFAULT_LIMITS.bodyLimitBytes, 1, 6 * 1024 * 1024),
-    // The lease outlives the deadline: the turn persists its last batch after the abort.
-    leaseMs: integer(env, 'PANTO_LEASE_MS', deadlineMs + 10_000, deadlineMs, 3_600_000),
-    streamLeaseMs: integer(env, 'PANTO_STREAM_LEASE_MS', streamDeadlineMs + 30_000, streamDeadlineMs, 3_600_000),
+    leaseMs,
+    // Three renewals a term by default: one that fails (a blip of the store) loses nothing.
+    leaseRenewMs: integer(env, 'PANTO_LEASE_RENEW_MS', Math.floor(leaseMs / 3), 100, Math.floor(leaseMs / 2)),
+    eventsPollMs: integer(env, 'PANTO_EVENTS_POLL_MS', DEFAULT_LIMITS.eventsPollMs, 50, 60_000),
     exportUrlTtlSeconds: integer(env, 'PANTO_EXPORT_URL_TTL_SECONDS', DEFAULT_LIMITS.exportUrlTtlSeconds, 1, 604_800),
   };
 }

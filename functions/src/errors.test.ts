@@ -7,7 +7,7 @@ import {
   ProvisionedThroughputExceededException,
 } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { InvalidCursorError, SessionBusyError } from '@panto/aws';
+import { InvalidCursorError, SessionBusyError, SessionLeaseLostError, StopRequestedError, TurnNotRunningError } from '@panto/aws';
 import {
   AbortedError,
   InvalidSessionIdError,
@@ -64,6 +64,9 @@ describe('toHttpError', () => {
     ['a body over the limit', payloadTooLarge(10), 413, 'payload_too_large'],
     ['a busy session', new SessionBusyError('s', null), 409, 'session_busy'],
     ['a lost append race', new SessionConflictError('s', { expected: {}, current: {} }), 409, 'session_conflict'],
+    ['a lease another turn took', new SessionLeaseLostError('s'), 409, 'lease_lost'],
+    ['a stop with no turn running', new TurnNotRunningError('s'), 409, 'turn_not_running'],
+    ['a compaction stopped on request', new StopRequestedError('s'), 409, 'stopped'],
     ['nothing to compact', new NothingToCompactError(), 409, 'nothing_to_compact'],
     ['a provider without a key here', new ProviderNotConfiguredError('openai', 'no API key'), 422, 'provider_not_configured'],
     ['an unknown provider', new UnknownProviderError('gemini', ['anthropic']), 400, 'invalid_body'],

@@ -13,7 +13,7 @@ import {
   SessionNotFoundError,
   UnknownProviderError,
 } from '@panto/core';
-import { InvalidCursorError, SessionBusyError } from '@panto/aws';
+import { InvalidCursorError, SessionBusyError, SessionLeaseLostError, StopRequestedError, TurnNotRunningError } from '@panto/aws';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
@@ -117,6 +117,11 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof SessionConflictError) {
     return reply(409, 'session_conflict', 'the session changed while this request ran; nothing more was written');
   }
+  if (error instanceof SessionLeaseLostError) {
+    return reply(409, 'lease_lost', 'this turn could not keep the session (its lease lapsed and another turn took it) and stopped; what it stored before stays');
+  }
+  if (error instanceof TurnNotRunningError) return reply(409, 'turn_not_running', 'no turn is running on this session');
+  if (error instanceof StopRequestedError) return reply(409, 'stopped', 'stopped on request (POST /sessions/{id}/stop); nothing was written');
   if (error instanceof NothingToCompactError) return reply(409, 'nothing_to_compact', error.message);
   // A provider this server has no key for: the same answer whether a new session asks for it
   // or an existing session's turn needs it (then change its model, or configure the key).

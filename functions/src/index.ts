@@ -20,7 +20,15 @@ export {
 export { RequestError, toHttpError, type ErrorBody, type HttpError } from './errors.js';
 export { providerResolver, type ProviderResolver } from './providers.js';
 export { serviceApp } from './service.js';
-export { SessionService, type SessionContents, type SessionSummary, type TurnOutcome } from './session-service.js';
+export {
+  SessionService,
+  type FollowEvent,
+  type RunningTurn,
+  type SessionContents,
+  type SessionLock,
+  type SessionSummary,
+  type TurnOutcome,
+} from './session-service.js';
 export { currentTimeTool, serviceTools } from './tools.js';
 export {
   ttlCleanupHandler,

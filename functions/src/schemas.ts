@@ -18,14 +18,35 @@ export const createSessionBody = z.strictObject({
   model: z.optional(name),
 });
 
+/**
+ * What a turn does when its client goes away: runs to its end and stores everything
+ * (`continue`, the default — the model call is paid for), or stops there (`abort`).
+ */
+const onDisconnect = z.optional(z.enum(['continue', 'abort'], '"continue" or "abort"'));
+
 export const messageBody = z.strictObject({
   /** The user's prompt. */
   text: z.string().check(z.refine((text) => text.trim() !== '', 'must not be empty')),
+  on_disconnect: onDisconnect,
 });
 
 export const compactBody = z.strictObject({
   /** What the summary must keep, besides the default. */
   instructions: z.optional(z.string().check(z.maxLength(10_000, 'at most 10000 characters'))),
+  on_disconnect: onDisconnect,
+});
+
+/** `POST /sessions/{id}/stop` takes no fields. */
+export const stopBody = z.strictObject({});
+
+export const eventsQuery = z.strictObject({
+  /** The first entry index to send (`entry_count` of `GET /sessions/{id}`, or the last event `id`). */
+  from: z.optional(
+    z.pipe(
+      z.string().check(z.regex(/^[0-9]{1,12}$/, 'a non-negative integer')),
+      z.transform(Number),
+    ),
+  ),
 });
 
 export const exportBody = z.strictObject({

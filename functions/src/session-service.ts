@@ -6,6 +6,8 @@
  * A plain turn costs four requests in a warm process: the lease (one conditional
  * UpdateItem that also proves the owner and returns the session's head), the prompt's
  * append, the answer's append, and the release. A cold process adds one Query for the log.
+ * A turn that outlives the lease's renewal period adds one UpdateItem per period: the
+ * renewal, which also reads back whether a stop was requested.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -13,14 +15,21 @@ import {
   deleteSession,
   DynamoStore,
   exportSession,
+  keepSessionLease,
   listOwnerSessions,
+  requestTurnStop,
   SessionCache,
+  SYSTEM_LEASE_CLOCK,
   type DynamoStoreOpenOptions,
+  type HeartbeatEnd,
+  type HeldLease,
+  type LeaseClock,
   type SessionExport,
   type SessionLease,
   type SessionMetadata,
 } from '@panto/aws';
 import {
+  AbortedError,
   Agent,
   type ActiveModel,
   type CompactionResult,
@@ -51,11 +60,15 @@ export interface SessionServiceDeps {
   log: (message: string, error: unknown) => void;
   /** Where a backend outage that does not reach the caller is reported, in one short line. Must not throw. */
   logOutage: (message: string) => void;
+  /** The turn lease: its term, and how often a running turn renews it (see ServiceLimits). */
+  lease: { leaseMs: number; renewEveryMs: number };
+  /** The clock leases are taken, renewed and judged by (default: the system clock). */
+  clock?: LeaseClock;
 }
 
 /**
  * Pauses before each retry of a lease release that failed. A lease that is not released
- * holds its session for its whole term (35 s for a turn), so when the store fails (an
+ * holds its session for the rest of its term (30 s by default), so when the store fails (an
  * outage that also ended the turn) the release is tried again within the request, in case
  * the store is back: five more times over about three seconds.
  */
@@ -74,19 +87,48 @@ export interface SessionContents {
   danglingUser: string | null;
   activeModel: ActiveModel;
   usage: Usage;
+  /** Entries of the log that `messages` reflects: where to follow it from. */
+  entryCount: number;
+  /** The turn (or compaction) running on the session, as its lease shows; null when none runs. */
+  turn: RunningTurn | null;
 }
+
+/** A turn that holds a session's lease. */
+export interface RunningTurn {
+  /** Epoch milliseconds; null for a lease taken before this was recorded. */
+  startedAt: number | null;
+  /** Whether it was asked to stop (it stops at its next chunk or tool boundary). */
+  stopRequested: boolean;
+}
+
+/** What following a session ({@link SessionService.follow}) sees, in order: `turn` first, `end` last. */
+export type FollowEvent =
+  | { type: 'turn'; turn: RunningTurn | null }
+  /** A message persisted at entry `index` (0-based) of the log. */
+  | { type: 'message'; index: number; message: Message }
+  /** `entryCount`: entries seen, where to follow on from; `turn`: the turn still running when following stopped (a deadline), else null. */
+  | { type: 'end'; entryCount: number; turn: RunningTurn | null };
 
 export interface TurnOutcome {
   /** The user's prompt as stored, and everything the step added, all persisted. */
   prompt: DiskMessageRecord;
   messages: Message[];
   step: StepResult;
+  /** True when a stop request (`stop`) ended the turn. */
+  stopRequested: boolean;
 }
 
-/** A session nobody else may change until {@link SessionLock.release}. */
+/**
+ * A session nobody else may change until {@link SessionLock.release}: its lease, renewed
+ * while the lock is held.
+ */
 export interface SessionLock {
   store: DynamoStore;
-  /** Frees the session. Never rejects. */
+  /** Aborts when the turn must stop: a stop was requested (reason: `StopRequestedError`), or the lease was lost. */
+  signal: AbortSignal;
+  /** Why `signal` aborted; null while it has not. */
+  readonly ended: HeartbeatEnd | null;
+  /** Stops renewing and frees the session. Never rejects. */
   release(): Promise<void>;
 }
 
@@ -142,32 +184,96 @@ export class SessionService {
   async read(owner: string, sessionId: string): Promise<SessionContents> {
     const store = await this.#open(owner, sessionId);
     const { conversation, danglingUser } = await store.loadConversation();
+    const metadata = store.metadata();
     return {
       id: store.sessionId(),
       messages: conversation.messages,
       danglingUser,
-      activeModel: this.#summary(store.metadata()).activeModel,
+      activeModel: this.#summary(metadata).activeModel,
       usage: conversation.usage(),
+      entryCount: metadata.entryCount,
+      turn: runningTurn(store.heldLease()),
     };
   }
 
   /**
    * Runs one turn: takes the session's lease (a `SessionBusyError` when another turn holds
    * it, before anything is written), persists the prompt, runs the step until the model
-   * stops or `signal` aborts, and releases the lease.
+   * stops, `signal` aborts or a stop is requested, and releases the lease. A turn that lost
+   * its lease stops and rejects with `SessionLeaseLostError`, what it committed kept.
    */
-  async turn(owner: string, sessionId: string, text: string, options: TurnOptions & { leaseMs: number }): Promise<TurnOutcome> {
-    return this.#locked(owner, sessionId, options.leaseMs, (store) => this.#turn(store, text, options));
+  async turn(owner: string, sessionId: string, text: string, options: TurnOptions): Promise<TurnOutcome> {
+    return this.#locked(owner, sessionId, (lock) => this.#turn(lock, text, options));
   }
 
   /**
    * Takes the session's lease, and a store on it, with one request — for a turn that starts
-   * later (a streamed turn answers 404 or 409 before its stream starts). The caller must
-   * release the lock.
+   * later (a streamed turn answers 404 or 409 before its stream starts) — and renews it
+   * until released. The caller must release the lock.
    */
-  async lock(owner: string, sessionId: string, leaseMs: number): Promise<SessionLock> {
-    const { store, lease } = await DynamoStore.lease({ ...this.#location(owner, sessionId), leaseMs });
-    return { store, release: () => this.#release(lease, sessionId) };
+  async lock(owner: string, sessionId: string): Promise<SessionLock> {
+    const clock = this.#clock();
+    const { store, lease } = await DynamoStore.lease({ ...this.#location(owner, sessionId), leaseMs: this.#deps.lease.leaseMs });
+    const heartbeat = keepSessionLease(lease, {
+      renewEveryMs: this.#deps.lease.renewEveryMs,
+      clock,
+      onRenewalError: (error) => this.#report(`could not renew the lease of session ${sessionId} (it holds until ${new Date(lease.expiresAt).toISOString()})`, error),
+    });
+    return {
+      store,
+      signal: heartbeat.signal,
+      get ended() {
+        return heartbeat.ended;
+      },
+      release: async () => {
+        await heartbeat.stop();
+        await this.#release(lease, sessionId);
+      },
+    };
+  }
+
+  /**
+   * Asks the turn (or compaction) running on the session to stop. It notices at its next
+   * renewal and stops at its next chunk or tool boundary, keeping what it committed.
+   * `TurnNotRunningError` when none runs; `SessionNotFoundError` as for `read`.
+   */
+  async stop(owner: string, sessionId: string): Promise<RunningTurn> {
+    const { dynamo, tableName } = this.#deps;
+    const clock = this.#clock();
+    return runningTurn(await requestTurnStop({ client: dynamo, tableName, owner, sessionId, now: () => clock.now() }));
+  }
+
+  /**
+   * Follows the session as it is written, by whichever process: opens it (a
+   * `SessionNotFoundError` here, before anything is sent), then yields the running turn,
+   * every message persisted from entry `from` on (default: the running turn's first entry,
+   * or — when none runs — the end of the log), polling every `pollMs`, and `end` once the
+   * turn has ended (its lease released or lapsed) or `signal` aborts.
+   */
+  async follow(owner: string, sessionId: string, options: { from?: number; signal: AbortSignal; pollMs: number }): Promise<AsyncIterable<FollowEvent>> {
+    const store = await this.#open(owner, sessionId);
+    return this.#follow(store, options);
+  }
+
+  async *#follow(store: DynamoStore, options: { from?: number; signal: AbortSignal; pollMs: number }): AsyncGenerator<FollowEvent> {
+    const followed = store.heldLease();
+    yield { type: 'turn', turn: runningTurn(followed) };
+    let next = options.from ?? followed?.firstEntry ?? store.metadata().entryCount;
+    for (;;) {
+      const entries = await store.loadEntries();
+      for (; next < entries.length; next++) {
+        const entry = entries[next]!;
+        if (entry.type === 'message') yield { type: 'message', index: next, message: entry.message };
+      }
+      // The META of that same read says whether the turn still runs: nothing it wrote before it ended is missed.
+      const held = store.heldLease();
+      const running = held !== null && held.leaseId === followed?.leaseId;
+      if (!running || options.signal.aborted) {
+        yield { type: 'end', entryCount: Math.max(next, entries.length), turn: running ? runningTurn(held) : null };
+        return;
+      }
+      await pause(options.pollMs, options.signal);
+    }
   }
 
   /**
@@ -185,10 +291,7 @@ export class SessionService {
           await new Promise((resolve) => setTimeout(resolve, delay));
           continue;
         }
-        const outage = outageOf(error);
-        const what = `could not release the lease of session ${sessionId}; it holds the session until ${new Date(lease.expiresAt).toISOString()}`;
-        if (outage !== null) this.#deps.logOutage(`${what}: backend unavailable: ${outage}`);
-        else this.#deps.log(what, error);
+        this.#report(`could not release the lease of session ${sessionId}; it holds the session until ${new Date(lease.expiresAt).toISOString()}`, error);
         return;
       }
     }
@@ -196,19 +299,23 @@ export class SessionService {
 
   /** Runs a turn on a session locked with {@link lock}. */
   async turnLocked(lock: SessionLock, text: string, options: TurnOptions): Promise<TurnOutcome> {
-    return this.#turn(lock.store, text, options);
+    return this.#turn(lock, text, options);
   }
 
-  /** Summarises the session through its model, holding the lease like a turn. */
-  async compact(
-    owner: string,
-    sessionId: string,
-    instructions: string | undefined,
-    options: { leaseMs: number; signal: AbortSignal },
-  ): Promise<CompactionResult> {
-    return this.#locked(owner, sessionId, options.leaseMs, async (store) => {
-      const agent = await this.#agent(store);
-      return agent.compact(instructions, { signal: options.signal });
+  /**
+   * Summarises the session through its model, holding the lease like a turn. A stop request
+   * ends it with `StopRequestedError`, a lost lease with `SessionLeaseLostError`; either
+   * way nothing is written.
+   */
+  async compact(owner: string, sessionId: string, instructions: string | undefined, options: { signal: AbortSignal }): Promise<CompactionResult> {
+    return this.#locked(owner, sessionId, async (lock) => {
+      const agent = await this.#agent(lock.store);
+      try {
+        return await agent.compact(instructions, { signal: AbortSignal.any([options.signal, lock.signal]) });
+      } catch (error) {
+        if (error instanceof AbortedError) throw lock.ended?.error ?? error;
+        throw error;
+      }
     });
   }
 
@@ -226,25 +333,39 @@ export class SessionService {
     await deleteSession({ client: dynamo, tableName, owner, sessionId, ...this.#s3(), exports: { client: s3, bucket } });
   }
 
-  async #locked<T>(owner: string, sessionId: string, leaseMs: number, work: (store: DynamoStore) => Promise<T>): Promise<T> {
-    const lock = await this.lock(owner, sessionId, leaseMs);
+  async #locked<T>(owner: string, sessionId: string, work: (lock: SessionLock) => Promise<T>): Promise<T> {
+    const lock = await this.lock(owner, sessionId);
     try {
-      return await work(lock.store);
+      return await work(lock);
     } finally {
       await lock.release();
     }
   }
 
-  async #turn(store: DynamoStore, text: string, options: TurnOptions): Promise<TurnOutcome> {
-    const agent = await this.#agent(store);
+  async #turn(lock: SessionLock, text: string, options: TurnOptions): Promise<TurnOutcome> {
+    const agent = await this.#agent(lock.store);
     const unsubscribe = options.receiver === undefined ? undefined : agent.subscribe(options.receiver);
     try {
       const prompt = await agent.submitUserMessage(text);
-      const step = await agent.runStep(undefined, { signal: options.signal });
-      return { prompt, messages: [prompt.message, ...step.messages], step };
+      const step = await agent.runStep(undefined, { signal: AbortSignal.any([options.signal, lock.signal]) });
+      const cut = step.stopReason === 'aborted' ? lock.ended : null;
+      // A turn that lost its lease answers as such, whether or not its last write was refused.
+      if (cut?.type === 'lease-lost') throw cut.error;
+      return { prompt, messages: [prompt.message, ...step.messages], step, stopRequested: cut?.type === 'stop-requested' };
     } finally {
       unsubscribe?.();
     }
+  }
+
+  /** Logs a failure that reaches no caller: an outage in one line, anything else with its cause. */
+  #report(what: string, error: unknown): void {
+    const outage = outageOf(error);
+    if (outage !== null) this.#deps.logOutage(`${what}: backend unavailable: ${outage}`);
+    else this.#deps.log(what, error);
+  }
+
+  #clock(): LeaseClock {
+    return this.#deps.clock ?? SYSTEM_LEASE_CLOCK;
   }
 
   /**
@@ -264,7 +385,9 @@ export class SessionService {
 
   #location(owner: string, sessionId: string): DynamoStoreOpenOptions {
     const { dynamo, tableName, cache } = this.#deps;
-    return { client: dynamo, tableName, sessionId, owner, cache, ...this.#s3() };
+    const clock = this.#clock();
+    // Leases are taken and judged by the lease clock, whether held here or read from META.
+    return { client: dynamo, tableName, sessionId, owner, cache, clock: () => new Date(clock.now()), ...this.#s3() };
   }
 
   #s3(): { s3: { client: S3Client; bucket: string } } {
@@ -283,4 +406,26 @@ export class SessionService {
     }
     return this.#default;
   }
+}
+
+/** What a lease on META says of the turn that holds it; null when none does. */
+function runningTurn(lease: HeldLease): RunningTurn;
+function runningTurn(lease: HeldLease | null): RunningTurn | null;
+function runningTurn(lease: HeldLease | null): RunningTurn | null {
+  return lease === null ? null : { startedAt: lease.startedAt, stopRequested: lease.stopRequested };
+}
+
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }

@@ -1,7 +1,7 @@
 /**
  * The streaming function behind a Lambda function URL (response streaming), for
- * `POST /sessions/{id}/messages/stream`: turns longer than API Gateway's 30 s, as
- * server-sent events. A function URL has no JWT authorizer, so this function verifies the
+ * `POST /sessions/{id}/messages/stream` (turns longer than API Gateway's 30 s) and
+ * `GET /sessions/{id}/events` (following a running turn), as server-sent events. A function URL has no JWT authorizer, so this function verifies the
  * bearer token against the issuer's keys itself.
  */
 import { streamHandle } from 'hono/aws-lambda';

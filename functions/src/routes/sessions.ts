@@ -2,6 +2,7 @@
 import { createSessionBody, listQuery, parse } from '../schemas.js';
 import type { SessionSummary } from '../session-service.js';
 import { pathSessionId, readJson, type App, type RouteDeps } from '../http.js';
+import { runningTurnJson } from './turn-json.js';
 
 export function sessionRoutes(app: App, { sessions, providers, limits }: RouteDeps): void {
   app.post('/sessions', async (c) => {
@@ -37,6 +38,8 @@ export function sessionRoutes(app: App, { sessions, providers, limits }: RouteDe
       dangling_user: contents.danglingUser,
       active_model: contents.activeModel,
       usage: contents.usage,
+      entry_count: contents.entryCount,
+      turn: runningTurnJson(contents.turn),
     });
   });
 

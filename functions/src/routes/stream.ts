@@ -2,6 +2,8 @@
  * `POST /sessions/{id}/messages/stream`: a turn as server-sent events — `message` for each
  * message as it is persisted (the prompt first), `text-delta` as the model writes, and one
  * `end`. Served by the streaming function URL for turns longer than API Gateway's 30 s.
+ * A client that goes away does not stop the turn unless it asked so (`on_disconnect`):
+ * it can come back and follow it (`GET /sessions/{id}/events`, routes/events.ts).
  */
 import { streamSSE } from 'hono/streaming';
 import { toHttpError } from '../errors.js';
@@ -12,13 +14,15 @@ import { endFailure, stepFailure, turnJson } from './turn-json.js';
 export function streamRoutes(app: App, { sessions, limits, report }: RouteDeps): void {
   app.post('/sessions/:id/messages/stream', async (c) => {
     const id = pathSessionId(c);
-    const { text } = parse('body', messageBody, await readJson(c, limits.bodyLimitBytes));
+    const { text, on_disconnect: onDisconnect } = parse('body', messageBody, await readJson(c, limits.bodyLimitBytes));
     // Taken before the stream starts, so that 404 and 409 are real statuses.
-    const lock = await sessions.lock(c.get('owner'), id, limits.streamLeaseMs);
+    const lock = await sessions.lock(c.get('owner'), id);
     return streamSSE(c, async (stream) => {
       const deadline = AbortSignal.timeout(limits.streamDeadlineMs);
       const disconnected = new AbortController();
-      stream.onAbort(() => disconnected.abort(new Error('the client disconnected')));
+      // Lambda response streaming never reports a disconnect; a local server does. Either
+      // way the turn runs on unless the client asked otherwise; writes to nobody are dropped.
+      if (onDisconnect === 'abort') stream.onAbort(() => disconnected.abort(new Error('the client disconnected')));
       let writes = Promise.resolve();
       const send = (event: string, data: object): void => {
         writes = writes.then(() => stream.writeSSE({ event, data: JSON.stringify(data) })).catch(() => {});

@@ -6,11 +6,10 @@ import { stepFailure, turnJson } from './turn-json.js';
 export function turnRoutes(app: App, { sessions, limits }: RouteDeps): void {
   app.post('/sessions/:id/messages', async (c) => {
     const id = pathSessionId(c);
-    const { text } = parse('body', messageBody, await readJson(c, limits.bodyLimitBytes));
+    const { text, on_disconnect: onDisconnect } = parse('body', messageBody, await readJson(c, limits.bodyLimitBytes));
     const deadline = AbortSignal.timeout(limits.deadlineMs);
     const outcome = await sessions.turn(c.get('owner'), id, text, {
-      leaseMs: limits.leaseMs,
-      signal: AbortSignal.any([deadline, c.req.raw.signal]),
+      signal: onDisconnect === 'abort' ? AbortSignal.any([deadline, c.req.raw.signal]) : deadline,
     });
     const summary = turnJson(outcome, deadline);
     const failure = stepFailure(outcome.step);
@@ -19,10 +18,10 @@ export function turnRoutes(app: App, { sessions, limits }: RouteDeps): void {
 
   app.post('/sessions/:id/compact', async (c) => {
     const id = pathSessionId(c);
-    const { instructions } = parse('body', compactBody, await readJson(c, limits.bodyLimitBytes));
+    const { instructions, on_disconnect: onDisconnect } = parse('body', compactBody, await readJson(c, limits.bodyLimitBytes));
+    const deadline = AbortSignal.timeout(limits.deadlineMs);
     const result = await sessions.compact(c.get('owner'), id, instructions, {
-      leaseMs: limits.leaseMs,
-      signal: AbortSignal.any([AbortSignal.timeout(limits.deadlineMs), c.req.raw.signal]),
+      signal: onDisconnect === 'abort' ? AbortSignal.any([deadline, c.req.raw.signal]) : deadline,
     });
     return c.json({ summary: result.summary, usage: result.usage });
   });

@@ -19,9 +19,11 @@ import {
   type SessionEntry,
 } from '@panto/core';
 import { entryItem, type OffloadRef, type PlannedItem } from './entry-items.js';
+import { SessionLeaseLostError } from './errors.js';
 import {
   APPEND_CONDITION,
   APPEND_CONDITION_EMPTY,
+  APPEND_CONDITION_LEASE,
   APPEND_UPDATE,
   APPEND_UPDATE_EXPIRY,
   APPEND_UPDATE_MODEL,
@@ -50,6 +52,8 @@ export interface AppendPlan {
   title: string | null;
   /** Epoch seconds, when the session has a TTL. */
   expiresAt: number | null;
+  /** The turn lease the handle holds, if it holds one: the append is fenced by it. */
+  leaseId: string | null;
 }
 
 export function buildAppendTransaction(plan: AppendPlan, token: string): TransactWriteItemsCommandInput {
@@ -65,8 +69,12 @@ export function buildAppendTransaction(plan: AppendPlan, token: string): Transac
     ':updated_at': { S: plan.updatedAt },
     ':gsi1sk': { S: ownerSk(plan.updatedAt, plan.sessionId) },
   };
-  const condition = plan.expected.head === null ? APPEND_CONDITION_EMPTY : APPEND_CONDITION;
+  let condition = plan.expected.head === null ? APPEND_CONDITION_EMPTY : APPEND_CONDITION;
   if (plan.expected.head !== null) values[':expected_head'] = { S: plan.expected.head };
+  if (plan.leaseId !== null) {
+    condition += APPEND_CONDITION_LEASE;
+    values[':lease_id'] = { S: plan.leaseId };
+  }
   if (plan.activeModel !== null) {
     update += APPEND_UPDATE_MODEL;
     values[':active_provider'] = { S: plan.activeModel.provider };
@@ -174,6 +182,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 4, baseDelayMs: 5
  * Sends the append transaction. Resolves once the batch is committed — including when an
  * earlier attempt under the same token (or an earlier call that failed without an answer)
  * committed it. Rejects with `SessionConflictError` when another writer moved the head,
+ * `SessionLeaseLostError` when the plan is fenced by a lease that another holder has taken,
  * `SessionNotFoundError` when the session is gone or being deleted (META is a tombstone), `InvalidBatchError` when an entry item
  * already exists, and otherwise with the SDK's own error, untouched, after bounded retries
  * of contention, throttling, 5xx and lost responses.
@@ -204,6 +213,10 @@ export async function sendAppend(
           const currentCount = Number(old[ATTR.entryCount]?.N ?? Number.NaN);
           // Our own batch, committed by an attempt whose answer was lost.
           if (currentHead === lastId && currentCount === committedCount) return;
+          // Fenced off: our lease lapsed and another holder took it (whether or not it wrote yet).
+          if (plan.leaseId !== null && old[ATTR.leaseId]?.S !== plan.leaseId) {
+            throw new SessionLeaseLostError(plan.sessionId, { cause: error });
+          }
           throw new SessionConflictError(
             plan.sessionId,
             {

@@ -9,6 +9,7 @@ import {
   ThrottlingException,
   TransactionCanceledException,
   TransactWriteItemsCommand,
+  UpdateItemCommand,
   type AttributeValue,
   type TransactWriteItemsCommandInput,
 } from '@aws-sdk/client-dynamodb';
@@ -19,7 +20,7 @@ import { RecordFactory } from '@panto/core/testing';
 import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DynamoStore } from './dynamo-store.js';
-import { OffloadRequiredError } from './errors.js';
+import { OffloadRequiredError, SessionLeaseLostError } from './errors.js';
 
 const TABLE = 'sessions';
 const OWNER = 'owner-1';
@@ -186,6 +187,36 @@ describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
     await expect(store.appendMessages([new RecordFactory('d').user('x')])).rejects.toBeInstanceOf(SessionNotFoundError);
     await expect(store.appendMessages([new RecordFactory('e').user('x')])).rejects.toBeInstanceOf(SessionNotFoundError);
     await expect(store.appendMessages([new RecordFactory('t').user('x')])).rejects.toBeInstanceOf(SessionNotFoundError);
+  });
+
+  it('fences the appends of a leased store by its lease, and maps a lease another holder took to SessionLeaseLostError', async () => {
+    const leaseId = 'lease-of-this-turn';
+    dynamo.on(UpdateItemCommand).resolves({ Attributes: { ...oldMeta('h0', 1), created_at: { S: NOW.toISOString() }, updated_at: { S: NOW.toISOString() }, header: { S: '{}\n' }, lease_id: { S: leaseId } } });
+    const { store, lease } = await DynamoStore.lease({ client, tableName: TABLE, owner: OWNER, sessionId: SESSION, leaseMs: 30_000, clock: () => NOW });
+    const cause = canceled([{ Code: 'ConditionalCheckFailed', Item: { ...oldMeta('h0', 1), lease_id: { S: 'the-next-turn' } } }, { Code: 'None' }]);
+    dynamo.on(TransactWriteItemsCommand).resolvesOnce({}).rejectsOnce(cause);
+    const f = new RecordFactory('fenced');
+    await store.appendMessages([f.user('mine')]);
+    const update = transactions()[0]!.TransactItems![0]!.Update!;
+    expect(update.ConditionExpression).toBe(
+      'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND #entry_count = :expected_count AND #head = :expected_head AND #lease_id = :lease_id',
+    );
+    expect(update.ExpressionAttributeValues).toMatchObject({ ':lease_id': { S: lease.leaseId } });
+    expect(update.ExpressionAttributeNames).toMatchObject({ '#lease_id': 'lease_id' });
+    // The head is still where this handle left it: only the lease moved on.
+    const error = await store.appendMessages([f.assistant('too late')]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SessionLeaseLostError);
+    expect((error as Error).cause).toBe(cause);
+    expect(store.metadata().entryCount).toBe(2);
+  });
+
+  it('does not fence the appends of a store that holds no lease', async () => {
+    dynamo.on(TransactWriteItemsCommand).resolves({});
+    const store = await newStore();
+    await store.appendMessages([new RecordFactory('free').user('x')]);
+    const update = transactions()[0]!.TransactItems![0]!.Update!;
+    expect(update.ConditionExpression).not.toContain('lease');
+    expect(update.ExpressionAttributeValues).not.toHaveProperty(':lease_id');
   });
 
   it('maps ConditionalCheckFailed on an entry put (META passed) to InvalidBatchError', async () => {

@@ -17,7 +17,7 @@ import { DEFAULT_RETRY_POLICY, sendAppend, type RetryPolicy } from './append.js'
 import { packBatch, TRANSACTION_TEXT_LIMIT, type OffloadRef } from './entry-items.js';
 import { OffloadRequiredError, SessionExistsError } from './errors.js';
 import { CREATE_CONDITION, namesFor } from './expressions.js';
-import { decodeMeta, isVisibleTo, titleOf, type MetaRecord, type SessionMetadata } from './metadata.js';
+import { decodeMeta, isLive, isVisibleTo, titleOf, type HeldLease, type MetaRecord, type SessionMetadata } from './metadata.js';
 import { putOffload, type S3Location } from './offload.js';
 import { takeSessionLease, type SessionLease } from './lease.js';
 import { readSession, type SessionRead } from './read.js';
@@ -79,11 +79,15 @@ export interface DynamoStoreOpenOptions {
 }
 
 export interface DynamoStoreLeaseOptions extends DynamoStoreOpenOptions {
-  /** How long the lease holds unless released, in milliseconds. */
+  /** How long the lease holds unless renewed or released, in milliseconds. */
   leaseMs: number;
 }
 
-/** A session taken for a turn: its store, and the lease that keeps other turns off it. */
+/**
+ * A session taken for a turn: its store, and the lease that keeps other turns off it. The
+ * store's appends are fenced by the lease: once another holder has taken it, they are
+ * refused with `SessionLeaseLostError`.
+ */
 export interface LeasedSession {
   store: DynamoStore;
   lease: SessionLease;
@@ -97,6 +101,8 @@ interface Handle {
   clock: () => Date;
   retry: RetryPolicy;
   cache: SessionCache | undefined;
+  /** The lease this handle writes under (a leased store), or null. */
+  leaseId: string | null;
 }
 
 /**
@@ -180,6 +186,7 @@ export class DynamoStore implements SessionStore {
       expiresAt,
       deletedAt: null,
       incarnation,
+      lease: null,
     };
     return new DynamoStore(handleOf(options), meta, SessionLog.empty(), true);
   }
@@ -209,18 +216,20 @@ export class DynamoStore implements SessionStore {
    * Takes the session's turn lease and a handle on it with one conditional UpdateItem,
    * which proves the owner and returns the META item — where `open` and
    * `acquireSessionLease` would take two requests. `SessionBusyError` while another lease
-   * holds; `SessionNotFoundError` as for `open`.
+   * holds; `SessionNotFoundError` as for `open`. The store appends only while the lease is
+   * still its own (a fencing condition in the same transaction: no extra request).
    */
   static async lease(options: DynamoStoreLeaseOptions): Promise<LeasedSession> {
-    const handle = handleOf(options);
+    const base = handleOf(options);
     const { lease, meta } = await takeSessionLease({
       client: options.client,
       tableName: options.tableName,
       owner: options.owner,
       sessionId: options.sessionId,
       leaseMs: options.leaseMs,
-      now: () => handle.clock().getTime(),
+      now: () => base.clock().getTime(),
     });
+    const handle: Handle = { ...base, leaseId: lease.leaseId };
     if (!isVisibleTo(meta, options.owner, handle.clock().getTime())) {
       await lease.release();
       throw new SessionNotFoundError(options.sessionId);
@@ -248,6 +257,16 @@ export class DynamoStore implements SessionStore {
     };
   }
 
+  /**
+   * The turn lease on the session as META showed it when this handle last read it (open,
+   * lease, a load) — its holder may have renewed it since — or null when none held then
+   * (by this handle's clock).
+   */
+  heldLease(): HeldLease | null {
+    const { lease } = this.#meta;
+    return lease !== null && isLive(lease, this.#handle.clock().getTime()) ? { ...lease } : null;
+  }
+
   async appendMessages(batch: readonly DiskMessage[]): Promise<void> {
     if (batch.length === 0) return;
     const entries = this.#log.chain(batch);
@@ -273,6 +292,7 @@ export class DynamoStore implements SessionStore {
         activeModel: newestModel(entries),
         title,
         expiresAt: ttlSeconds === null ? null : Math.floor(now.getTime() / 1000) + ttlSeconds,
+        leaseId: this.#handle.leaseId,
       },
       randomUUID(),
       this.#handle.retry,
@@ -328,6 +348,21 @@ export class DynamoStore implements SessionStore {
    * read of the entries after the cached ones only. Otherwise the whole session.
    */
   async loadConversation(): Promise<LoadedSession> {
+    await this.#load();
+    return this.#log.load();
+  }
+
+  /**
+   * Reads the session as {@link loadConversation} does (only what is new, with a cache) and
+   * returns every entry in log order: to follow a session another process writes, load
+   * again and look past the entries seen before. Also refreshes `metadata()` and `heldLease()`.
+   */
+  async loadEntries(): Promise<readonly SessionEntry[]> {
+    await this.#load();
+    return this.#log.entries ?? [];
+  }
+
+  async #load(): Promise<void> {
     const cache = this.#handle.cache;
     const cached = cache?.get(this.#id);
     const usable = cached !== undefined && cached.incarnation === this.#meta.incarnation;
@@ -336,7 +371,9 @@ export class DynamoStore implements SessionStore {
       entries = [...cached.entries];
       this.#bytes = cached.bytes;
     } else {
-      const from = usable && cached.entries.length <= this.#meta.metadata.entryCount ? cached.entries.length : 0;
+      // Entries never change once written: a cached prefix holds even when it is ahead of the
+      // META this handle last saw (another handle of this process appended since — a follower).
+      const from = usable ? cached.entries.length : 0;
       let read = await this.#read(from);
       if (from > 0 && read.meta?.incarnation !== cached?.incarnation) read = await this.#read(0);
       const meta = read.meta;
@@ -350,7 +387,6 @@ export class DynamoStore implements SessionStore {
     if (cache !== undefined && this.#meta.incarnation !== null) {
       cache.set(this.#id, { incarnation: this.#meta.incarnation, entries: [...entries], bytes: this.#bytes });
     }
-    return this.#log.load();
   }
 
   async #read(fromIndex: number): Promise<SessionRead & { meta: MetaRecord | null }> {
@@ -403,6 +439,7 @@ function handleOf(options: DynamoStoreOpenOptions | DynamoStoreCreateOptions): H
     clock: options.clock ?? (() => new Date()),
     retry: { ...DEFAULT_RETRY_POLICY, ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }) },
     cache: options.cache,
+    leaseId: null,
   };
 }
 

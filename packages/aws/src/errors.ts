@@ -30,6 +30,43 @@ export class SessionBusyError extends PantoError {
   }
 }
 
+/**
+ * The holder's turn lease is gone: it lapsed (the holder did not renew it in time) and
+ * another holder took it. A write refused for it wrote nothing; a renewal refused for it
+ * changed nothing. The holder must stop: another turn may be running on the session.
+ */
+export class SessionLeaseLostError extends PantoError {
+  readonly sessionId: string;
+  constructor(sessionId: string, options?: ErrorOptions) {
+    super(`session ${sessionId}: this turn's lease lapsed and another turn took the session`, options);
+    this.name = 'SessionLeaseLostError';
+    this.sessionId = sessionId;
+  }
+}
+
+/** A stop asked of a session on which no turn holds a live lease. Nothing changed. */
+export class TurnNotRunningError extends PantoError {
+  readonly sessionId: string;
+  constructor(sessionId: string, options?: ErrorOptions) {
+    super(`session ${sessionId}: no turn is running`, options);
+    this.name = 'TurnNotRunningError';
+    this.sessionId = sessionId;
+  }
+}
+
+/**
+ * Why a lease's heartbeat aborted its signal when someone asked the holder to stop
+ * (`requestTurnStop`): the reason of that abort, never thrown by the package itself.
+ */
+export class StopRequestedError extends PantoError {
+  readonly sessionId: string;
+  constructor(sessionId: string, options?: ErrorOptions) {
+    super(`session ${sessionId}: a stop was requested`, options);
+    this.name = 'StopRequestedError';
+    this.sessionId = sessionId;
+  }
+}
+
 /** A `listOwnerSessions` cursor this code did not hand out (or one for another owner). */
 export class InvalidCursorError extends PantoError {
   constructor(reason: string, options?: ErrorOptions) {

@@ -103,6 +103,11 @@ export async function exportSession(options: ExportSessionOptions): Promise<Sess
     await writer.end();
   } catch (error) {
     await writer.abort().catch(() => undefined);
+    // A delete that began after META was read removes the items (and offloaded texts) this
+    // export is still reading: what looks like a corrupt or short session is a deleted one.
+    if (!(error instanceof SessionNotFoundError) && (await isGone(dynamo, tableName, owner, sessionId, now))) {
+      throw new SessionNotFoundError(sessionId, { cause: error });
+    }
     throw error;
   }
   // A delete that began during the upload listed the session's exports before this one
@@ -124,6 +129,14 @@ async function visibleMeta(dynamo: DynamoDBClient, tableName: string, owner: str
   const meta = item === undefined ? null : decodeMeta(item, itemSource(tableName, sessionId, META_SK));
   if (!isVisibleTo(meta, owner, now.getTime())) throw new SessionNotFoundError(sessionId);
   return meta;
+}
+
+/** Whether the session is gone for `owner` now (deleted, or being deleted); false when that cannot be told. */
+async function isGone(dynamo: DynamoDBClient, tableName: string, owner: string, sessionId: string, now: Date): Promise<boolean> {
+  return visibleMeta(dynamo, tableName, owner, sessionId, now).then(
+    () => false,
+    (error: unknown) => error instanceof SessionNotFoundError,
+  );
 }
 
 /**

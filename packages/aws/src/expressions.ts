@@ -37,12 +37,30 @@ export const APPEND_UPDATE_EXPIRY = ', #expires_at = :expires_at';
 /** Each entry item is put only if absent. */
 export const ENTRY_PUT_CONDITION = 'attribute_not_exists(#pk)';
 
+/**
+ * Added to the append condition when the handle holds the turn lease: the fencing token. A
+ * holder whose lease lapsed and was taken by another cannot write, however late it wakes up.
+ */
+export const APPEND_CONDITION_LEASE = ' AND #lease_id = :lease_id';
+
 /** Take the turn lease: this owner's session, and nobody holds an unexpired lease. */
 export const LEASE_ACQUIRE_CONDITION = `${META_OF_OWNER} AND (attribute_not_exists(#lease_id) OR #lease_expires_at <= :now)`;
-export const LEASE_ACQUIRE_UPDATE = 'SET #lease_id = :lease_id, #lease_expires_at = :lease_expires_at';
+/**
+ * The new lease, when it began, and where the session's log stood then (the turn's first
+ * entry is the next); a stop asked of an earlier holder is cleared.
+ */
+export const LEASE_ACQUIRE_UPDATE =
+  'SET #lease_id = :lease_id, #lease_expires_at = :lease_expires_at, #lease_started_at = :now, #lease_entry_count = #entry_count REMOVE #stop_requested';
+/** Renew the lease only while it is still ours and the session is not being deleted. */
+export const LEASE_RENEW_CONDITION = '#lease_id = :lease_id AND attribute_not_exists(#deleted_at)';
+export const LEASE_RENEW_UPDATE = 'SET #lease_expires_at = :lease_expires_at';
 /** Release the lease only if it is still ours. */
 export const LEASE_RELEASE_CONDITION = '#lease_id = :lease_id';
-export const LEASE_RELEASE_UPDATE = 'REMOVE #lease_id, #lease_expires_at';
+export const LEASE_RELEASE_UPDATE = 'REMOVE #lease_id, #lease_expires_at, #lease_started_at, #lease_entry_count, #stop_requested';
+/** Ask the holder of a live lease on this owner's session to stop. */
+export const STOP_REQUEST_CONDITION = `${META_OF_OWNER} AND attribute_exists(#lease_id) AND #lease_expires_at > :now`;
+/** The stop names the lease it is for, so it can never stop a later turn. */
+export const STOP_REQUEST_UPDATE = 'SET #stop_requested = #lease_id';
 
 /**
  * Turn META into a tombstone, the first step of a delete: only the owner's. A tombstone

@@ -1,7 +1,8 @@
 /**
  * @panto/aws — sessions in DynamoDB (`DynamoStore`: atomic, conditional batch appends),
- * listed, leased and deleted per owner (what an expired one leaves behind purged), and
- * exported to / imported from S3 as the same JSONL the filesystem store writes. See docs/aws.md.
+ * listed, leased (a short lease that a heartbeat renews and the appends are fenced by) and
+ * deleted per owner (what an expired one leaves behind purged), and exported to / imported
+ * from S3 as the same JSONL the filesystem store writes. See docs/aws.md.
  */
 export {
   DynamoStore,
@@ -18,12 +19,30 @@ export {
   SessionConflictError,
   SessionCorruptError,
   SessionExistsError,
+  SessionLeaseLostError,
   SessionNotFoundError,
+  StopRequestedError,
+  TurnNotRunningError,
 } from './errors.js';
 export { DEFAULT_EXPORT_URL_SECONDS, exportSession, type ExportSessionOptions, type SessionExport } from './export-session.js';
 export { importSession, type ImportSessionOptions } from './import-session.js';
-export { acquireSessionLease, type AcquireSessionLeaseOptions, type SessionLease } from './lease.js';
-export { TITLE_MAX_LENGTH, type SessionMetadata } from './metadata.js';
+export {
+  acquireSessionLease,
+  requestTurnStop,
+  type AcquireSessionLeaseOptions,
+  type LeaseRenewal,
+  type RequestTurnStopOptions,
+  type SessionLease,
+} from './lease.js';
+export {
+  keepSessionLease,
+  SYSTEM_LEASE_CLOCK,
+  type HeartbeatEnd,
+  type KeepSessionLeaseOptions,
+  type LeaseClock,
+  type LeaseHeartbeat,
+} from './lease-heartbeat.js';
+export { TITLE_MAX_LENGTH, type HeldLease, type SessionMetadata } from './metadata.js';
 export type { S3Location } from './offload.js';
 export { DEFAULT_SESSION_CACHE_BYTES, SessionCache, type CachedSession, type SessionCacheOptions } from './session-cache.js';
 export {

@@ -44,6 +44,26 @@ export interface MetaRecord {
   deletedAt: string | null;
   /** Random per creation of the session (null for sessions made before it existed). */
   incarnation: string | null;
+  /** The turn lease META holds, expired or not; null when none does. */
+  lease: HeldLease | null;
+}
+
+/** A turn lease as META shows it. Whether it still holds is the reader's to judge, on its own clock. */
+export interface HeldLease {
+  leaseId: string;
+  /** Epoch milliseconds: it lapses then unless its holder renews it. */
+  expiresAt: number;
+  /** Epoch milliseconds it was taken at; null for a lease taken before this was recorded. */
+  startedAt: number | null;
+  /** The session's entry count when it was taken: the running turn's first entry has this index. Null as for `startedAt`. */
+  firstEntry: number | null;
+  /** Whether a stop was asked of this lease's holder (`requestTurnStop`). */
+  stopRequested: boolean;
+}
+
+/** Whether `lease` still holds at `nowMs` (epoch milliseconds). */
+export function isLive(lease: Pick<HeldLease, 'expiresAt'> | null, nowMs: number): boolean {
+  return lease !== null && lease.expiresAt > nowMs;
 }
 
 type Item = Record<string, AttributeValue>;
@@ -86,7 +106,19 @@ export function decodeMeta(item: Item, source: string): MetaRecord {
     expiresAt: number(ATTR.expiresAt),
     deletedAt: optional(ATTR.deletedAt),
     incarnation: optional(ATTR.incarnation),
+    lease: leaseOf(optional(ATTR.leaseId), number(ATTR.leaseExpiresAt), number(ATTR.leaseStartedAt), number(ATTR.leaseEntryCount), optional(ATTR.stopRequested)),
   };
+}
+
+function leaseOf(
+  leaseId: string | null,
+  expiresAt: number | null,
+  startedAt: number | null,
+  firstEntry: number | null,
+  stopRequested: string | null,
+): HeldLease | null {
+  if (leaseId === null || expiresAt === null) return null;
+  return { leaseId, expiresAt, startedAt, firstEntry, stopRequested: stopRequested === leaseId };
 }
 
 /** Whether a META item's TTL has passed (DynamoDB deletes expired items lazily, within days). */

@@ -1,10 +1,8 @@
 import 'aws-sdk-client-mock-vitest/extend';
-import { DynamoDBClient, QueryCommand, UpdateItemCommand, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { SessionNotFoundError } from '@panto/core';
+import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
-import { InvalidCursorError, SessionBusyError } from './errors.js';
-import { acquireSessionLease } from './lease.js';
+import { InvalidCursorError } from './errors.js';
 import { decodeCursor, encodeCursor, listOwnerSessions } from './owner-sessions.js';
 
 const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
@@ -47,75 +45,5 @@ describe('listOwnerSessions (mocked DynamoDB)', () => {
       Limit: 5,
     });
     expect(page.nextCursor).toBe(encodeCursor(key));
-  });
-});
-
-describe('acquireSessionLease (mocked DynamoDB)', () => {
-  function failed(item?: Record<string, { S: string } | { N: string }>): ConditionalCheckFailedException {
-    return new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 }, ...(item ? { Item: item } : {}) });
-  }
-
-  /** The META item an UpdateItem with ReturnValues ALL_NEW gives back. */
-  const leasedMeta = {
-    pk: { S: 'SESSION#s1' },
-    sk: { S: 'META' },
-    owner: { S: 'alice' },
-    created_at: { S: '2026-01-01T00:00:00.000Z' },
-    updated_at: { S: '2026-01-01T00:00:00.000Z' },
-    entry_count: { N: '0' },
-    header: { S: '{"type":"session","version":1,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z"}\n' },
-  };
-
-  it('takes the lease with one conditional UpdateItem on META, which returns the item', async () => {
-    const client = new DynamoDBClient({ region: 'us-east-1', credentials });
-    const mock = mockClient(client);
-    mock.on(UpdateItemCommand).resolves({ Attributes: leasedMeta });
-    const lease = await acquireSessionLease({ client, tableName: 't', owner: 'alice', sessionId: 's1', leaseMs: 30_000, now: () => 1_000 });
-    expect(lease.expiresAt).toBe(31_000);
-    expect(mock).toHaveReceivedCommandExactlyOnceWith(UpdateItemCommand, {
-      TableName: 't',
-      Key: { pk: { S: 'SESSION#s1' }, sk: { S: 'META' } },
-      UpdateExpression: 'SET #lease_id = :lease_id, #lease_expires_at = :lease_expires_at',
-      ConditionExpression:
-        'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND (attribute_not_exists(#lease_id) OR #lease_expires_at <= :now)',
-      ExpressionAttributeValues: { ':owner': { S: 'alice' }, ':now': { N: '1000' }, ':lease_id': { S: lease.leaseId }, ':lease_expires_at': { N: '31000' } },
-      ReturnValues: 'ALL_NEW',
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    });
-    await lease.release();
-    expect(mock).toHaveReceivedCommandWith(UpdateItemCommand, {
-      UpdateExpression: 'REMOVE #lease_id, #lease_expires_at',
-      ConditionExpression: '#lease_id = :lease_id',
-      ExpressionAttributeValues: { ':lease_id': { S: lease.leaseId } },
-    });
-  });
-
-  it('maps a failed condition to SessionBusyError when the owner holds a live lease, else SessionNotFoundError', async () => {
-    const client = new DynamoDBClient({ region: 'us-east-1', credentials });
-    const mock = mockClient(client);
-    mock
-      .on(UpdateItemCommand)
-      .rejectsOnce(failed({ owner: { S: 'alice' }, lease_id: { S: 'x' }, lease_expires_at: { N: '9000' } }))
-      .rejectsOnce(failed({ owner: { S: 'bob' } }))
-      .rejectsOnce(failed())
-      // A tombstone (a delete in progress) whose turn still holds the lease: gone, not busy.
-      .rejectsOnce(failed({ owner: { S: 'alice' }, lease_id: { S: 'x' }, lease_expires_at: { N: '9000' }, deleted_at: { S: '2026-01-01T00:00:00.000Z' } }));
-    const options = { client, tableName: 't', owner: 'alice', sessionId: 's1', leaseMs: 1000 };
-    const busy = await acquireSessionLease(options).catch((e: unknown) => e);
-    expect(busy).toBeInstanceOf(SessionBusyError);
-    expect(busy).toMatchObject({ leaseExpiresAt: 9000, sessionId: 's1' });
-    await expect(acquireSessionLease(options)).rejects.toBeInstanceOf(SessionNotFoundError);
-    await expect(acquireSessionLease(options)).rejects.toBeInstanceOf(SessionNotFoundError);
-    await expect(acquireSessionLease(options)).rejects.toBeInstanceOf(SessionNotFoundError);
-  });
-
-  it('ignores a lost lease on release but rethrows other errors untouched', async () => {
-    const client = new DynamoDBClient({ region: 'us-east-1', credentials });
-    const mock = mockClient(client);
-    const throttled = Object.assign(new Error('slow'), { name: 'ThrottlingException' });
-    mock.on(UpdateItemCommand).resolvesOnce({ Attributes: leasedMeta }).rejectsOnce(failed()).rejectsOnce(throttled);
-    const lease = await acquireSessionLease({ client, tableName: 't', owner: 'alice', sessionId: 's1', leaseMs: 1000 });
-    await lease.release();
-    await expect(lease.release()).rejects.toBe(throttled);
   });
 });

@@ -35,8 +35,14 @@ export const ATTR = {
   gsi1sk: 'gsi1sk',
   ttlSeconds: 'ttl_seconds',
   expiresAt: 'expires_at',
+  /** The turn lease (see lease.ts): its holder's id — the fencing token appends check — and expiry (epoch ms). */
   leaseId: 'lease_id',
   leaseExpiresAt: 'lease_expires_at',
+  /** When the lease was taken (epoch ms), and the session's entry count then: the running turn's first entry. */
+  leaseStartedAt: 'lease_started_at',
+  leaseEntryCount: 'lease_entry_count',
+  /** The lease id a stop was asked of (`requestTurnStop`); its holder reads it back when it renews. */
+  stopRequested: 'stop_requested',
   /** Set when the session is being deleted: META is a tombstone (see deleteSession). */
   deletedAt: 'deleted_at',
   /** A random id per creation of the session: caches tell a session made again under the same id apart. */

@@ -50,7 +50,7 @@ describe('@panto/core testing entry points', () => {
 
   it('loads @panto/core/testing, the fakes, without vitest anywhere in its module graph', async () => {
     const result = await importWithoutVitest('@panto/core/testing');
-    expect(result.output).toContain('exports: CapturingStore FakeLLMServer RecordFactory ScriptedProvider everyKindOfMessage usage waitUntil');
+    expect(result.output).toContain('exports: CapturingStore FakeLLMServer ManualClock RecordFactory ScriptedProvider everyKindOfMessage usage waitUntil');
     expect(result.ok).toBe(true);
   });
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeLLMServer } from './fake-llm-server.js';
+import { waitUntil } from './wait-until.js';
 
 describe('FakeLLMServer', () => {
   let server: FakeLLMServer;
@@ -132,6 +133,22 @@ describe('FakeLLMServer', () => {
         .join('');
     expect(anthropicArguments(await (await post('/v1/messages', {})).text())).toBe('{"path": oops');
     expect(openaiArguments(await (await post('/v1/chat/completions', {})).text())).toBe('{"path": oops');
+  });
+
+  it('pauses after the given number of deltas until resume(), then sends the whole rest of the stream', async () => {
+    server.enqueue({ text: 'one two three', pauseAfterDeltas: 1 });
+    const response = await post('/v1/messages', {});
+    const reader = response.body!.getReader();
+    let received = '';
+    while (!received.includes('"text":"one"')) received += new TextDecoder().decode((await reader.read()).value);
+    await waitUntil(() => server.paused === 1, { message: 'the reply paused' });
+    expect(received).not.toContain('" two"');
+    server.resume();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) received += new TextDecoder().decode(chunk.value);
+    expect(received).toContain('"text":" two"');
+    expect(received).toContain('"text":" three"');
+    expect(received).toContain('message_stop');
+    expect(server.paused).toBe(0);
   });
 
   it('releases a held (hanging) response when the server closes', async () => {

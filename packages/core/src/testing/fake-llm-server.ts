@@ -41,6 +41,11 @@ export interface FakeReply {
   headers?: Record<string, string>;
   /** Send headers and the first delta, then hold until the client disconnects. */
   hang?: boolean;
+  /**
+   * Send this many deltas, then pause until {@link FakeLLMServer.resume} (or until the client
+   * disconnects), then send the rest: a model that is still writing when the test acts.
+   */
+  pauseAfterDeltas?: number;
   /** Wait this long before answering at all. */
   delayMs?: number;
   /** Destroy the connection after this many deltas (a dropped stream mid-message). */
@@ -109,6 +114,7 @@ export class FakeLLMServer {
   readonly #server: Server;
   readonly #queue: QueuedReply[] = [];
   readonly #holds = new Set<() => void>();
+  readonly #pauses = new Set<() => void>();
   #ids = 0;
 
   private constructor(server: Server, url: string) {
@@ -161,10 +167,22 @@ export class FakeLLMServer {
     this.#queue.push({ kind: 'raw', reply });
   }
 
-  /** Stops listening and drops every open connection (held ones included). */
+  /** Replies paused by `pauseAfterDeltas` right now. */
+  get paused(): number {
+    return this.#pauses.size;
+  }
+
+  /** Lets every reply paused by `pauseAfterDeltas` send the rest of its stream. */
+  resume(): void {
+    for (const release of this.#pauses) release();
+    this.#pauses.clear();
+  }
+
+  /** Stops listening and drops every open connection (held and paused ones included). */
   async close(): Promise<void> {
     for (const release of this.#holds) release();
     this.#holds.clear();
+    this.resume();
     await new Promise<void>((resolve, reject) => {
       this.#server.close((error) => (error ? reject(error) : resolve()));
       this.#server.closeAllConnections();
@@ -240,6 +258,7 @@ export class FakeLLMServer {
     const errorAt = reply.errorEvent ? Math.min(reply.errorEvent.afterDeltas ?? 0, totalDeltas) : -1;
     const dropAt = reply.dropAfterDeltas !== undefined ? Math.min(reply.dropAfterDeltas, totalDeltas) : -1;
     const endAt = reply.endAfterDeltas !== undefined ? Math.min(reply.endAfterDeltas, totalDeltas) : -1;
+    const pauseAt = reply.pauseAfterDeltas !== undefined ? Math.min(reply.pauseAfterDeltas, totalDeltas) : -1;
     let deltas = 0;
     let tailReached = false;
     for (const frame of frames) {
@@ -261,8 +280,13 @@ export class FakeLLMServer {
         }
         if (deltas === hangAt) {
           await flush(response);
-          await this.#hold(closed);
+          await this.#hold(closed, this.#holds);
           return;
+        }
+        if (deltas === pauseAt) {
+          await flush(response);
+          await this.#hold(closed, this.#pauses);
+          if (response.destroyed) return;
         }
       }
       if (response.destroyed) return;
@@ -272,15 +296,15 @@ export class FakeLLMServer {
     response.end();
   }
 
-  /** Waits until the client goes away (or the server closes). */
-  async #hold(closed: Promise<void>): Promise<void> {
+  /** Waits until the client goes away, or `holds` releases it (the server closes; `resume`). */
+  async #hold(closed: Promise<void>, holds: Set<() => void>): Promise<void> {
     let release: () => void = () => {};
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
-    this.#holds.add(release);
+    holds.add(release);
     await Promise.race([closed, released]);
-    this.#holds.delete(release);
+    holds.delete(release);
   }
 }
 

@@ -1,10 +1,11 @@
 /**
  * Test doubles, for panto's own tests and for embedders: a scripted provider, a capturing
- * store, a fake LLM server, record fixtures and `waitUntil`. Nothing here imports a test
+ * store, a fake LLM server, record fixtures, a manual clock and `waitUntil`. Nothing here imports a test
  * runner; the conformance suites, which need vitest, are `@panto/core/testing/conformance`.
  */
 export { ScriptedProvider, type ScriptedProviderOptions, type ScriptedReply } from './scripted-provider.js';
 export { CapturingStore } from './capturing-store.js';
 export { everyKindOfMessage, RecordFactory, usage } from './fixtures.js';
 export { FakeLLMServer, type FakeRawReply, type FakeReply, type RecordedRequest } from './fake-llm-server.js';
+export { ManualClock } from './manual-clock.js';
 export { waitUntil, type WaitUntilOptions } from './wait-until.js';
