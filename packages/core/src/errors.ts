@@ -91,6 +91,19 @@ export class SessionCorruptError extends PantoError {
   }
 }
 
+/**
+ * An entry id the session does not hold, given where an entry of it is needed (a leaf to
+ * switch to, an entry to continue from or fork at). Nothing was written.
+ */
+export class EntryNotFoundError extends PantoError {
+  readonly entryId: string;
+  constructor(entryId: string, options?: ErrorOptions) {
+    super(`no entry ${JSON.stringify(entryId)} in this session`, options);
+    this.name = 'EntryNotFoundError';
+    this.entryId = entryId;
+  }
+}
+
 /** A batch a store refused before writing anything (duplicate ids, bad records, too big). */
 export class InvalidBatchError extends PantoError {
   constructor(message: string, options?: ErrorOptions) {
