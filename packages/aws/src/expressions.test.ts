@@ -17,6 +17,9 @@ import {
   QUERY_ENTRIES,
   QUERY_OWNER,
   QUERY_SESSION,
+  SESSION_UPDATE_CONDITION,
+  SESSION_UPDATE_MODEL,
+  SESSION_UPDATE_TITLE,
   TOMBSTONE_CONDITION,
   TOMBSTONE_UPDATE,
 } from './expressions.js';
@@ -43,6 +46,9 @@ describe('expressions', () => {
       QUERY_ENTRIES,
       QUERY_OWNER,
       NOT_EXPIRED_FILTER,
+      SESSION_UPDATE_CONDITION,
+      SESSION_UPDATE_TITLE,
+      SESSION_UPDATE_MODEL,
     }).toEqual({
       OWNED_BY: 'attribute_exists(#pk) AND #owner = :owner',
       META_OF_OWNER: 'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at)',
@@ -67,6 +73,10 @@ describe('expressions', () => {
       QUERY_ENTRIES: '#pk = :pk AND begins_with(#sk, :entry_prefix)',
       QUERY_OWNER: '#gsi1pk = :gsi1pk',
       NOT_EXPIRED_FILTER: 'attribute_not_exists(#expires_at) OR #expires_at > :now_seconds',
+      SESSION_UPDATE_CONDITION:
+        'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND (attribute_not_exists(#expires_at) OR #expires_at > :now_seconds)',
+      SESSION_UPDATE_TITLE: '#title = :title',
+      SESSION_UPDATE_MODEL: '#active_provider = :active_provider, #active_model = :active_model',
     });
   });
 
@@ -83,6 +93,9 @@ describe('expressions', () => {
       QUERY_ENTRIES,
       QUERY_OWNER,
       NOT_EXPIRED_FILTER,
+      SESSION_UPDATE_CONDITION,
+      SESSION_UPDATE_TITLE,
+      SESSION_UPDATE_MODEL,
     ];
     for (const name of Object.values(namesFor(...all))) expect(attributes).toContain(name);
   });
