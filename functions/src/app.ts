@@ -19,6 +19,7 @@ import type { ProviderResolver } from './providers.js';
 import { exportRoutes } from './routes/exports.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { streamRoutes } from './routes/stream.js';
+import { treeRoutes } from './routes/tree.js';
 import { turnRoutes } from './routes/turns.js';
 import { SessionService } from './session-service.js';
 import { serviceTools } from './tools.js';
@@ -122,5 +123,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   turnRoutes(app, routeDeps);
   streamRoutes(app, routeDeps);
   exportRoutes(app, routeDeps);
+  treeRoutes(app, routeDeps);
   return app;
 }

@@ -1,21 +1,23 @@
 /** How a turn is answered, by the synchronous route and at the end of a streamed one. */
-import type { Message, StepResult } from '@panto/core';
+import type { StepResult } from '@panto/core';
 import { toHttpError, type ErrorBody, type HttpError } from '../errors.js';
 import type { TurnOutcome } from '../session-service.js';
+import { messageJson, type MessageJson } from './session-json.js';
 
 /** Why a turn that did not finish stopped. */
 export type IncompleteReason = 'deadline' | 'cancelled' | 'provider_error' | 'max_provider_calls';
 
 export interface TurnJson {
-  messages: Message[];
+  /** The messages the turn stored, the prompt first, each with its entry's `id` and `timestamp`. */
+  messages: MessageJson[];
   usage: StepResult['usage'];
   stop_reason: StepResult['stopReason'];
   incomplete: boolean;
   incomplete_reason?: IncompleteReason;
 }
 
-export function turnJson({ messages, step }: TurnOutcome, deadline: AbortSignal): TurnJson {
-  const summary = { messages, usage: step.usage, stop_reason: step.stopReason, incomplete: step.incomplete };
+export function turnJson({ records, step }: TurnOutcome, deadline: AbortSignal): TurnJson {
+  const summary = { messages: records.map(messageJson), usage: step.usage, stop_reason: step.stopReason, incomplete: step.incomplete };
   if (!step.incomplete) return summary;
   return { ...summary, incomplete_reason: incompleteReason(step, deadline) };
 }

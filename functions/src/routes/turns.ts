@@ -6,11 +6,12 @@ import { stepFailure, turnJson } from './turn-json.js';
 export function turnRoutes(app: App, { sessions, limits }: RouteDeps): void {
   app.post('/sessions/:id/messages', async (c) => {
     const id = pathSessionId(c);
-    const { text } = parse('body', messageBody, await readJson(c, limits.bodyLimitBytes));
+    const { text, parent_id: parentId } = parse('body', messageBody, await readJson(c, limits.bodyLimitBytes));
     const deadline = AbortSignal.timeout(limits.deadlineMs);
     const outcome = await sessions.turn(c.get('owner'), id, text, {
       leaseMs: limits.leaseMs,
       signal: AbortSignal.any([deadline, c.req.raw.signal]),
+      ...(parentId === undefined ? {} : { parentId }),
     });
     const summary = turnJson(outcome, deadline);
     const failure = stepFailure(outcome.step);

@@ -23,7 +23,7 @@ export {
 export { DEFAULT_EXPORT_URL_SECONDS, exportSession, type ExportSessionOptions, type SessionExport } from './export-session.js';
 export { importSession, type ImportSessionOptions } from './import-session.js';
 export { acquireSessionLease, type AcquireSessionLeaseOptions, type SessionLease } from './lease.js';
-export { TITLE_MAX_LENGTH, type SessionMetadata } from './metadata.js';
+export { TITLE_MAX_LENGTH, titleOf, type SessionMetadata } from './metadata.js';
 export { updateSession, type UpdateSessionOptions } from './update-session.js';
 export type { S3Location } from './offload.js';
 export { DEFAULT_SESSION_CACHE_BYTES, SessionCache, type CachedSession, type SessionCacheOptions } from './session-cache.js';
