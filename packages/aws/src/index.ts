@@ -11,6 +11,7 @@ export {
   type LeasedSession,
 } from './dynamo-store.js';
 export {
+  EntryNotFoundError,
   InvalidBatchError,
   InvalidCursorError,
   OffloadRequiredError,
