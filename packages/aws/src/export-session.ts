@@ -77,8 +77,9 @@ export async function presignExport(
  * returns where it is with a presigned URL. Memory stays flat whatever the session's size;
  * a failed export aborts its multipart upload. The export holds the
  * entries committed when it started; appends made meanwhile are left out whole. A session
- * deleted while its export ran loses the export too: the object is deleted again and the
- * call rejects with `SessionNotFoundError`.
+ * deleted while its export ran loses the export too: the object is deleted again (or the
+ * upload aborted, when the delete took the items before they were read) and the call
+ * rejects with `SessionNotFoundError`.
  *
  * @example
  * const { url } = await exportSession({ dynamo, tableName, s3, bucket, owner, sessionId });
@@ -103,6 +104,13 @@ export async function exportSession(options: ExportSessionOptions): Promise<Sess
     await writer.end();
   } catch (error) {
     await writer.abort().catch(() => undefined);
+    // Items missing under a count META gave: a delete that began meanwhile removes them.
+    // Only a session that is still there is corrupt; a gone one is not found.
+    if (error instanceof SessionCorruptError) {
+      await visibleMeta(dynamo, tableName, owner, sessionId, now).catch((gone: unknown) => {
+        throw gone instanceof SessionNotFoundError ? new SessionNotFoundError(sessionId, { cause: error }) : gone;
+      });
+    }
     throw error;
   }
   // A delete that began during the upload listed the session's exports before this one
