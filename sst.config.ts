@@ -35,6 +35,12 @@ const API_ROUTES = [
   'POST /sessions/{id}/export',
   'POST /sessions/{id}/stop',
   'DELETE /sessions/{id}',
+  'PATCH /sessions/{id}',
+  'GET /sessions/{id}/entries',
+  'GET /sessions/{id}/tree',
+  'PUT /sessions/{id}/leaf',
+  'POST /sessions/{id}/fork',
+  'POST /sessions/import',
 ] as const;
 
 export default $config({

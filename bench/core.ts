@@ -70,6 +70,17 @@ export async function runCoreBench(): Promise<void> {
     const bareMs = median(bareTimes);
     const pantoMs = median(pantoTimes);
 
+    // The whole tree (every entry, leaves, branch points), and a load after a switch to the middle.
+    const tree = async () => (await (await FSJSONLStore.open(file)).loadTree()).leaves.length;
+    const treeTimes: number[] = [];
+    for (let i = 0; i < 3; i++) await tree();
+    for (let i = 0; i < 15; i++) treeTimes.push(await time(tree));
+    const middle = (await store.loadTree()).entries[Math.floor(MESSAGES / 2)]!.id;
+    await store.switchLeaf(middle);
+    const switchedTimes: number[] = [];
+    for (let i = 0; i < 3; i++) await panto();
+    for (let i = 0; i < 15; i++) switchedTimes.push(await time(panto));
+
     // Append latency: 200 batches of [assistant + tool result], fsync included.
     const appendStore = await FSJSONLStore.create(dir);
     const af = new RecordFactory('append');
@@ -94,6 +105,8 @@ export async function runCoreBench(): Promise<void> {
       ['load (open + loadConversation), median', `${pantoMs.toFixed(1)} ms`],
       ['bare readFile + split + JSON.parse, median', `${bareMs.toFixed(1)} ms`],
       ['load ratio (target ≤ 1.5×)', `${(pantoMs / bareMs).toFixed(2)}×`],
+      ['tree (open + loadTree), median', `${median(treeTimes).toFixed(1)} ms (${(median(treeTimes) / bareMs).toFixed(2)}×)`],
+      ['load after a switch to the middle, median', `${median(switchedTimes).toFixed(1)} ms (${(median(switchedTimes) / bareMs).toFixed(2)}×)`],
       ['append 2-entry batch, p50 / p99', `${median(appendTimes).toFixed(2)} / ${percentile(appendTimes, 99).toFixed(2)} ms`],
       ['bare write + fdatasync, p50 / p99', `${median(rawTimes).toFixed(2)} / ${percentile(rawTimes, 99).toFixed(2)} ms`],
       ['append ratio (p50)', `${(median(appendTimes) / median(rawTimes)).toFixed(2)}×`],

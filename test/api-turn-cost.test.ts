@@ -85,4 +85,22 @@ describe('the cost of a service turn', () => {
     await stream.rest();
     expect(proxy.requests).toEqual(['UpdateItem', 'TransactWriteItems', 'UpdateItem', 'UpdateItem', 'UpdateItem', 'TransactWriteItems', 'UpdateItem']);
   });
+
+  it('costs a warm process 4 requests for a turn with parent_id, and 3 for a leaf switch', async () => {
+    const created = await warm.call('alice', 'POST', '/sessions', { system: 'Be brief.' });
+    const { id } = (await created.json()) as { id: string };
+    await turn(warm, id, 1);
+    const answer = ((await (await warm.call('alice', 'GET', `/sessions/${id}`)).json()) as { messages: { id: string }[] }).messages[2]!.id;
+    await turn(warm, id, 2);
+
+    proxy.resetCounts();
+    const branched = await warm.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'again, differently', parent_id: answer });
+    expect(branched.status, await branched.clone().text()).toBe(200);
+    expect(proxy.requests).toEqual(['UpdateItem', 'TransactWriteItems', 'TransactWriteItems', 'UpdateItem']);
+
+    proxy.resetCounts();
+    const switched = await warm.call('alice', 'PUT', `/sessions/${id}/leaf`, { entry_id: answer });
+    expect(switched.status, await switched.clone().text()).toBe(200);
+    expect(proxy.requests).toEqual(['UpdateItem', 'TransactWriteItems', 'UpdateItem']);
+  });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import {
+  deleteSession,
   DynamoStore,
   exportSession,
   importSession,
@@ -15,7 +16,8 @@ import {
 import { FSJSONLStore, SESSION_FORMAT_VERSION, type DiskMessage } from '@panto/core';
 import { encodeBatch, encodeHeader, SessionLog } from '@panto/core/store-kit';
 import { everyKindOfMessage, RecordFactory, usage } from '@panto/core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { localDynamoDBClient } from '../scripts/local/dynamodb-local.js';
 import { countCommands, localAws, once, type LocalAws } from './setup/aws-fixtures.js';
 
 const aws = once(() => localAws('archive'));
@@ -154,6 +156,30 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
     expect((await (await FSJSONLStore.open(file)).loadConversation()).conversation.messages).toEqual(
       (await store.loadConversation()).conversation.messages,
     );
+  });
+
+  it('answers SessionNotFoundError, not a corrupt session, when a delete removes the items while the export reads them', async () => {
+    const env = await aws();
+    const store = await sessionWith(env, [[new RecordFactory('gone').user('q'), new RecordFactory('gone2').assistant('a')]]);
+    const location = { client: env.s3, bucket: env.bucket };
+    // The export's client: META is read, then — before the items are — the session is deleted.
+    const racing = localDynamoDBClient(inject('dynamoEndpoint'));
+    let deleted = false;
+    racing.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'QueryCommand' && !deleted) {
+          deleted = true;
+          await deleteSession({ client: env.dynamo, tableName: env.tableName, owner: OWNER, sessionId: store.sessionId(), s3: location, exports: location });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'deleteBeforeQuery' },
+    );
+    const error = await exportSession({ dynamo: racing, tableName: env.tableName, s3: env.s3, bucket: env.bucket, owner: OWNER, sessionId: store.sessionId() }).catch((e: unknown) => e);
+    expect(deleted).toBe(true);
+    expect(error).toBeInstanceOf(SessionNotFoundError);
+    const left = await env.s3.send(new ListObjectsV2Command({ Bucket: env.bucket, Prefix: `exports/${store.sessionId()}/` }));
+    expect(left.KeyCount ?? 0).toBe(0);
   });
 
   it('refuses to export another owner\'s session with SessionNotFoundError', async () => {

@@ -135,7 +135,7 @@ describe('the local stack', () => {
     expect(roles(third.messages)).toEqual(['user', 'assistant']);
     const contents = await json<{ messages: Message[]; dangling_user: string | null }>(await call(alice, 'GET', `/sessions/${sessionId}`), 200);
     expect(contents.messages).toEqual([
-      { role: 'system', content: 'Be brief.', mode: 'replace' },
+      { role: 'system', content: 'Be brief.', mode: 'replace', id: expect.any(String), timestamp: expect.any(String) },
       ...first.messages,
       ...second.messages,
       ...third.messages,
@@ -263,6 +263,11 @@ describe('the local stack', () => {
       ['POST', `/sessions/${sessionId}/export`, {}],
       ['POST', `/sessions/${sessionId}/stop`, {}],
       ['GET', `/sessions/${sessionId}/events`, undefined],
+      ['GET', `/sessions/${sessionId}/entries`, undefined],
+      ['GET', `/sessions/${sessionId}/tree`, undefined],
+      ['PUT', `/sessions/${sessionId}/leaf`, { entry_id: 'any-entry' }],
+      ['POST', `/sessions/${sessionId}/fork`, { entry_id: 'any-entry' }],
+      ['PATCH', `/sessions/${sessionId}`, { title: 'mine' }],
       ['DELETE', `/sessions/${sessionId}`, undefined],
     ];
     for (const [method, path, body] of routes) {
@@ -367,9 +372,11 @@ describe('the local stack', () => {
     const file = join(dataDir, 'export.jsonl');
     await writeFile(file, bytes);
     const store = await FSJSONLStore.open(file);
-    const { conversation, danglingUser } = await store.loadConversation();
+    const { conversation, danglingUser, entries } = await store.loadConversation();
     const contents = await json<{ messages: Message[]; dangling_user: string | null }>(await call(alice, 'GET', `/sessions/${sessionId}`), 200);
-    expect(conversation.messages).toEqual(contents.messages);
+    // The same messages, and each the entry of the same id and time in the file.
+    const fromFile = conversation.messages.map((message, i) => ({ ...message, id: entries[i]?.id, timestamp: entries[i]?.timestamp }));
+    expect(fromFile).toEqual(contents.messages);
     expect(danglingUser).toBe(contents.dangling_user);
     expect(store.sessionId()).toBe(sessionId);
   });

@@ -20,6 +20,7 @@ import { eventRoutes } from './routes/events.js';
 import { exportRoutes } from './routes/exports.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { streamRoutes } from './routes/stream.js';
+import { treeRoutes } from './routes/tree.js';
 import { turnRoutes } from './routes/turns.js';
 import { SessionService } from './session-service.js';
 import { serviceTools } from './tools.js';
@@ -128,5 +129,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   streamRoutes(app, routeDeps);
   eventRoutes(app, routeDeps);
   exportRoutes(app, routeDeps);
+  treeRoutes(app, routeDeps);
   return app;
 }

@@ -12,6 +12,7 @@ import {
   SessionConflictError,
   SessionNotFoundError,
   UnknownProviderError,
+  type SessionCorruptError,
 } from '@panto/core';
 import { InvalidCursorError, SessionBusyError, SessionLeaseLostError, StopRequestedError, TurnNotRunningError } from '@panto/aws';
 import { HTTPException } from 'hono/http-exception';
@@ -24,6 +25,8 @@ export interface ErrorBody {
     message: string;
     /** For `invalid_body` / `invalid_query`: the offending field, dotted (`text`, `limit`). */
     field?: string;
+    /** For `invalid_session`: the 1-based line of the body that is not a session log line. */
+    line?: number;
   };
 }
 
@@ -32,23 +35,39 @@ export class RequestError extends PantoError {
   readonly status: 400 | 401 | 404 | 409 | 413 | 422;
   readonly code: string;
   readonly field: string | undefined;
+  readonly line: number | undefined;
   constructor(
     status: RequestError['status'],
     code: string,
     message: string,
-    options?: ErrorOptions & { field?: string },
+    options?: ErrorOptions & { field?: string; line?: number },
   ) {
     super(message, options);
     this.name = 'RequestError';
     this.status = status;
     this.code = code;
     this.field = options?.field;
+    this.line = options?.line;
   }
 }
 
 /** A body or query field that fails validation. */
-export function invalidField(kind: 'body' | 'query', field: string, message: string): RequestError {
-  return new RequestError(400, `invalid_${kind}`, field === '' ? message : `${field}: ${message}`, { field });
+export function invalidField(kind: 'body' | 'query', field: string, message: string, options?: ErrorOptions): RequestError {
+  return new RequestError(400, `invalid_${kind}`, field === '' ? message : `${field}: ${message}`, { ...options, field });
+}
+
+/** A body field naming an entry the session does not hold (`parent_id`, `entry_id`). */
+export function unknownEntry(field: string, options?: ErrorOptions): RequestError {
+  return invalidField('body', field, 'not an entry of this session', options);
+}
+
+/**
+ * A body that is not a session log (`POST /sessions/import`): the line and what is wrong
+ * with it. Only the body's own words — never a server-side name for it.
+ */
+export function invalidSessionLog(error: SessionCorruptError): RequestError {
+  const message = error.line === null ? error.reason : `line ${error.line}: ${error.reason}`;
+  return new RequestError(400, 'invalid_session', message, { cause: error, ...(error.line === null ? {} : { line: error.line }) });
 }
 
 /** No token, or a token that does not verify. The reason is kept as the cause, never sent. */
@@ -95,14 +114,14 @@ const SESSION_NOT_FOUND = 'session not found';
  * error) asks here.
  */
 export function toHttpError(error: unknown): HttpError {
-  const reply = (status: ContentfulStatusCode, code: string, message: string, field?: string): HttpError => ({
+  const reply = (status: ContentfulStatusCode, code: string, message: string, field?: string, line?: number): HttpError => ({
     status,
-    body: { error: field === undefined ? { code, message } : { code, message, field } },
+    body: { error: { code, message, ...(field === undefined ? {} : { field }), ...(line === undefined ? {} : { line }) } },
     internal: status >= 500 && status !== 502 && status !== 503,
     outage: null,
     retryAfterSeconds: null,
   });
-  if (error instanceof RequestError) return reply(error.status, error.code, error.message, error.field);
+  if (error instanceof RequestError) return reply(error.status, error.code, error.message, error.field, error.line);
   // Unknown, foreign and malformed ids are the same answer: never reveal which.
   if (
     error instanceof SessionNotFoundError ||

@@ -41,8 +41,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * place of its bytes.
  */
 export async function readJson(c: Context<AppEnv>, limitBytes: number): Promise<unknown> {
-  const bytes = new Uint8Array(await c.req.arrayBuffer());
-  if (bytes.byteLength > limitBytes) throw payloadTooLarge(limitBytes);
+  const bytes = await readBytes(c, limitBytes);
   let text: string;
   try {
     text = UTF8.decode(bytes);
@@ -55,6 +54,16 @@ export async function readJson(c: Context<AppEnv>, limitBytes: number): Promise<
   } catch {
     throw new RequestError(400, 'invalid_json', 'the request body is not valid JSON');
   }
+}
+
+/**
+ * The request body's bytes, as sent (the body-limit middleware refused larger bodies; the
+ * check here covers a request whose length header lied).
+ */
+export async function readBytes(c: Context<AppEnv>, limitBytes: number): Promise<Uint8Array> {
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  if (bytes.byteLength > limitBytes) throw payloadTooLarge(limitBytes);
+  return bytes;
 }
 
 /** The `Retry-After` header a failure answers with (every 503 has one). */

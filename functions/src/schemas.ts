@@ -2,18 +2,37 @@
  * The request bodies and queries the API accepts. Unknown fields are refused, by name.
  * `zod/mini` rather than `zod`: the same validation, a tenth of the bundle (cold starts).
  */
+import { TITLE_MAX_LENGTH } from '@panto/aws';
+import { ID_RULE, isValidId } from '@panto/core';
 import * as z from 'zod/mini';
 import { invalidField } from './errors.js';
 
 const INTEGER_1_TO_100 = 'an integer from 1 to 100';
+const INTEGER_1_TO_500 = 'an integer from 1 to 500';
 
 const name = z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(200, 'at most 200 characters'));
+
+/** An entry id: the id rule of the session format (whether the session holds it is the service's question). */
+const entryId = z.string().check(z.refine((id) => isValidId(id), `not an entry id: ${ID_RULE}`));
+
+/** A provider name, as at creation. */
+const providerName = name.check(z.regex(/^[a-z0-9][a-z0-9_-]*$/, 'lowercase letters, digits, - and _ only'));
+
+/** A `limit` query parameter: digits, from 1 to `max`. */
+function limitParameter(max: number, words: string) {
+  return z.optional(
+    z.pipe(
+      z.string().check(z.regex(/^[0-9]{1,4}$/, words)),
+      z.pipe(z.transform(Number), z.int().check(z.minimum(1, words), z.maximum(max, words))),
+    ),
+  );
+}
 
 export const createSessionBody = z.strictObject({
   /** The session's system prompt. */
   system: z.optional(z.string().check(z.maxLength(100_000, 'at most 100000 characters'))),
   /** The provider its turns use (`anthropic`, `openai`, `offline`); the server's default when absent. */
-  provider: z.optional(name.check(z.regex(/^[a-z0-9][a-z0-9_-]*$/, 'lowercase letters, digits, - and _ only'))),
+  provider: z.optional(providerName),
   /** The model its turns use; the provider's default when absent. */
   model: z.optional(name),
 });
@@ -28,6 +47,31 @@ export const messageBody = z.strictObject({
   /** The user's prompt. */
   text: z.string().check(z.refine((text) => text.trim() !== '', 'must not be empty')),
   on_disconnect: onDisconnect,
+  /**
+   * Continue from this entry instead of the active leaf (a new branch): an assistant
+   * message that calls no tools, a system message or a compaction; `null` for the root.
+   */
+  parent_id: z.optional(z.nullable(entryId)),
+});
+
+/** `PATCH /sessions/{id}`: what to change (nothing given, nothing changes). */
+export const updateSessionBody = z.strictObject({
+  /** The session's name in lists. */
+  title: z.optional(
+    z.string().check(
+      z.refine((title) => title.trim() !== '', 'must not be empty'),
+      z.refine((title) => Array.from(title).length <= TITLE_MAX_LENGTH, `at most ${TITLE_MAX_LENGTH} characters`),
+    ),
+  ),
+  /** The provider its next turns use; with `model` absent, that provider's default model. */
+  provider: z.optional(providerName),
+  /** The model its next turns use; with `provider` absent, of the session's provider. */
+  model: z.optional(name),
+});
+
+/** `PUT /sessions/{id}/leaf` and `POST /sessions/{id}/fork`: the entry to switch to or fork at. */
+export const entryBody = z.strictObject({
+  entry_id: entryId,
 });
 
 export const compactBody = z.strictObject({
@@ -55,16 +99,15 @@ export const exportBody = z.strictObject({
 });
 
 export const listQuery = z.strictObject({
-  limit: z.optional(
-    z.pipe(
-      z.string().check(z.regex(/^[0-9]{1,3}$/, INTEGER_1_TO_100)),
-      z.pipe(
-        z.transform(Number),
-        z.int().check(z.minimum(1, INTEGER_1_TO_100), z.maximum(100, INTEGER_1_TO_100)),
-      ),
-    ),
-  ),
+  limit: limitParameter(100, INTEGER_1_TO_100),
   cursor: z.optional(z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(2048, 'at most 2048 characters'))),
+});
+
+/** `GET /sessions/{id}/entries`: a page of the log. */
+export const entriesQuery = z.strictObject({
+  limit: limitParameter(500, INTEGER_1_TO_500),
+  /** The `next_cursor` of the page before (the id of its last entry). */
+  cursor: z.optional(entryId),
 });
 
 /**

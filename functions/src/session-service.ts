@@ -16,10 +16,13 @@ import {
   DynamoStore,
   exportSession,
   keepSessionLease,
+  importSession,
   listOwnerSessions,
   requestTurnStop,
   SessionCache,
   SYSTEM_LEASE_CLOCK,
+  titleOf,
+  updateSession,
   type DynamoStoreOpenOptions,
   type HeartbeatEnd,
   type HeldLease,
@@ -30,18 +33,25 @@ import {
 } from '@panto/aws';
 import {
   AbortedError,
+  acceptsPrompt,
   Agent,
+  EntryNotFoundError,
+  SessionCorruptError,
   type ActiveModel,
   type CompactionResult,
   type DiskMessageRecord,
+  type LoadedSession,
   type Message,
   type Provider,
   type Receiver,
+  type RecordEntry,
+  type SessionEntry,
+  type SessionTree,
   type StepResult,
   type ToolRegistry,
   type Usage,
 } from '@panto/core';
-import { outageOf } from './errors.js';
+import { invalidField, invalidSessionLog, outageOf, unknownEntry } from './errors.js';
 import type { ProviderResolver } from './providers.js';
 
 export interface SessionServiceDeps {
@@ -84,6 +94,8 @@ export interface SessionSummary {
 export interface SessionContents {
   id: string;
   messages: readonly Message[];
+  /** The entry each message came from (same order); null for a tool result the rebuild synthesized. */
+  entries: readonly (RecordEntry | null)[];
   danglingUser: string | null;
   activeModel: ActiveModel;
   usage: Usage;
@@ -104,8 +116,8 @@ export interface RunningTurn {
 /** What following a session ({@link SessionService.follow}) sees, in order: `turn` first, `end` last. */
 export type FollowEvent =
   | { type: 'turn'; turn: RunningTurn | null }
-  /** A message persisted at entry `index` (0-based) of the log. */
-  | { type: 'message'; index: number; message: Message }
+  /** A message persisted at entry `index` (0-based) of the log, as its entry holds it. */
+  | { type: 'message'; index: number; record: DiskMessageRecord }
   /** `entryCount`: entries seen, where to follow on from; `turn`: the turn still running when following stopped (a deadline), else null. */
   | { type: 'end'; entryCount: number; turn: RunningTurn | null };
 
@@ -113,6 +125,8 @@ export interface TurnOutcome {
   /** The user's prompt as stored, and everything the step added, all persisted. */
   prompt: DiskMessageRecord;
   messages: Message[];
+  /** The same messages as stored records (entry id, timestamp), the prompt first. */
+  records: DiskMessageRecord[];
   step: StepResult;
   /** True when a stop request (`stop`) ended the turn. */
   stopRequested: boolean;
@@ -137,7 +151,29 @@ export interface TurnOptions {
   signal: AbortSignal;
   /** Sees every event of the turn, the prompt's `entries-persisted` first. Must not throw. */
   receiver?: Receiver;
+  /**
+   * Continue from this entry instead of the active leaf (`null`: the root): it must be a
+   * point a prompt can follow (`acceptsPrompt`), else a 400 naming `parent_id`.
+   */
+  parentId?: string | null;
 }
+
+/** A page of a session's log. */
+export interface EntriesPage {
+  entries: SessionEntry[];
+  /** The id of the page's last entry, to pass as `cursor`; null on the last page. */
+  nextCursor: string | null;
+}
+
+/** What a change of a session (`PATCH`) asks for; nothing given, nothing changes. */
+export interface SessionChange {
+  title?: string;
+  provider?: string;
+  model?: string;
+}
+
+/** The most JSON one page of entries holds (a page has at least one entry, whatever its size). */
+export const ENTRIES_PAGE_BYTES = 1024 * 1024;
 
 export class SessionService {
   readonly #deps: SessionServiceDeps;
@@ -183,11 +219,136 @@ export class SessionService {
 
   async read(owner: string, sessionId: string): Promise<SessionContents> {
     const store = await this.#open(owner, sessionId);
-    const { conversation, danglingUser } = await store.loadConversation();
+    return this.#contents(store, await store.loadConversation());
+  }
+
+  /** The whole tree of the session, every branch. */
+  async tree(owner: string, sessionId: string): Promise<SessionTree> {
+    return (await this.#open(owner, sessionId)).loadTree();
+  }
+
+  /**
+   * A page of the log in order — every branch, leaf entries and what compactions replaced —
+   * after the entry `cursor` names: at most `limit` entries and about
+   * {@link ENTRIES_PAGE_BYTES} of JSON. A cursor that is not an entry of the session is a 400.
+   */
+  async entries(owner: string, sessionId: string, page: { cursor?: string; limit: number }): Promise<EntriesPage> {
+    const all = (await this.tree(owner, sessionId)).entries;
+    let start = 0;
+    if (page.cursor !== undefined) {
+      const at = all.findIndex((entry) => entry.id === page.cursor);
+      if (at === -1) throw invalidField('query', 'cursor', 'not a cursor this API returned');
+      start = at + 1;
+    }
+    const entries: SessionEntry[] = [];
+    let bytes = 0;
+    for (let i = start; i < all.length && entries.length < page.limit; i++) {
+      const size = Buffer.byteLength(JSON.stringify(all[i]));
+      if (entries.length > 0 && bytes + size > ENTRIES_PAGE_BYTES) break;
+      entries.push(all[i]!);
+      bytes += size;
+    }
+    const last = entries.at(-1);
+    return { entries, nextCursor: last !== undefined && start + entries.length < all.length ? last.id : null };
+  }
+
+  /**
+   * Makes `entryId` the active leaf, holding the lease like a turn (409 while one runs), and
+   * returns the session as it now reads.
+   */
+  async switchLeaf(owner: string, sessionId: string, entryId: string): Promise<SessionContents> {
+    return this.#locked(owner, sessionId, async ({ store }) => {
+      const loaded = await store.switchLeaf(entryId).catch(asEntryField('entry_id'));
+      return this.#contents(store, loaded);
+    });
+  }
+
+  /** A new session of `owner` holding the path to `entryId`; the session itself is not changed. */
+  async fork(owner: string, sessionId: string, entryId: string): Promise<SessionSummary> {
+    const store = await this.#open(owner, sessionId);
+    const fork = await store.fork(entryId).catch(asEntryField('entry_id'));
+    return this.#summary(fork.metadata());
+  }
+
+  /**
+   * A new session of `owner` from a JSONL session log (an export). The header's session id
+   * is kept while it is free. A line that is not a session log line is a 400 naming it, and
+   * nothing is created.
+   */
+  async import(owner: string, body: Uint8Array): Promise<SessionSummary> {
+    const { dynamo, tableName, cache } = this.#deps;
+    const store = await importSession({
+      dynamo,
+      tableName,
+      owner,
+      ...this.#s3(),
+      source: { body, name: 'body' },
+      keepSessionId: true,
+      cache,
+      ...(this.#deps.sessionTtlSeconds === undefined ? {} : { ttlSeconds: this.#deps.sessionTtlSeconds }),
+    }).catch((error: unknown) => {
+      throw error instanceof SessionCorruptError ? invalidSessionLog(error) : error;
+    });
+    return this.#summary(store.metadata());
+  }
+
+  /**
+   * Renames the session and/or changes the model its next turns use. A model change is
+   * checked as at creation (an unknown provider 400, one without a key 422) and holds the
+   * lease (409 while a turn runs), so a running turn is never changed under it.
+   */
+  async update(owner: string, sessionId: string, change: SessionChange): Promise<SessionSummary> {
+    const { dynamo, tableName } = this.#deps;
+    const title = change.title === undefined ? undefined : (titleOf(change.title) ?? undefined);
+    const titled = title === undefined ? {} : { title };
+    if (change.provider === undefined && change.model === undefined) {
+      if (title === undefined) return this.#summary((await this.#open(owner, sessionId)).metadata());
+      return this.#summary(await updateSession({ client: dynamo, tableName, owner, sessionId, ...titled }));
+    }
+    // A named provider is checked before anything else; a model alone needs the session's provider.
+    if (change.provider !== undefined) this.#deps.providers({ provider: change.provider, ...(change.model === undefined ? {} : { model: change.model }) });
+    return this.#locked(owner, sessionId, async ({ store }) => {
+      const provider = this.#deps.providers({
+        provider: change.provider ?? (store.activeModel() ?? this.#defaultModel()).provider,
+        ...(change.model === undefined ? {} : { model: change.model }),
+      });
+      const metadata = await updateSession({
+        client: dynamo,
+        tableName,
+        owner,
+        sessionId,
+        ...titled,
+        activeModel: { provider: provider.name, model: provider.model },
+      });
+      return this.#summary(metadata);
+    });
+  }
+
+  /**
+   * Refuses (400 naming `parent_id`) a `parentId` the session does not hold, or one a prompt
+   * cannot follow. For a route that must answer before it starts streaming; the turn checks
+   * again (on the same cached log, no request).
+   */
+  async checkParent(lock: SessionLock, parentId: string | null): Promise<void> {
+    await this.#checkParent(lock.store, parentId);
+  }
+
+  async #checkParent(store: DynamoStore, parentId: string | null): Promise<void> {
+    if (parentId === null) return;
+    const tree = await store.loadTree();
+    const entry = tree.get(parentId);
+    if (entry === undefined) throw unknownEntry('parent_id');
+    if (!acceptsPrompt(tree.resolve(parentId))) {
+      throw invalidField('body', 'parent_id', 'a prompt cannot follow this entry: use an assistant message that calls no tools, a system message, a compaction, or null');
+    }
+  }
+
+  #contents(store: DynamoStore, { conversation, danglingUser, entries }: LoadedSession): SessionContents {
     const metadata = store.metadata();
     return {
       id: store.sessionId(),
       messages: conversation.messages,
+      entries,
       danglingUser,
       activeModel: this.#summary(metadata).activeModel,
       usage: conversation.usage(),
@@ -263,7 +424,7 @@ export class SessionService {
       const entries = await store.loadEntries();
       for (; next < entries.length; next++) {
         const entry = entries[next]!;
-        if (entry.type === 'message') yield { type: 'message', index: next, message: entry.message };
+        if (entry.type === 'message') yield { type: 'message', index: next, record: { type: 'message', id: entry.id, timestamp: entry.timestamp, message: entry.message } };
       }
       // The META of that same read says whether the turn still runs: nothing it wrote before it ended is missed.
       const held = store.heldLease();
@@ -343,16 +504,22 @@ export class SessionService {
   }
 
   async #turn(lock: SessionLock, text: string, options: TurnOptions): Promise<TurnOutcome> {
-    const agent = await this.#agent(lock.store);
+    if (options.parentId !== undefined) await this.#checkParent(lock.store, options.parentId);
+    const agent = await this.#agent(lock.store, options.parentId);
     const unsubscribe = options.receiver === undefined ? undefined : agent.subscribe(options.receiver);
+    const records: DiskMessageRecord[] = [];
+    const unrecord = agent.subscribe((event) => {
+      if (event.type === 'entries-persisted') for (const record of event.records) if (record.type === 'message') records.push(record);
+    });
     try {
       const prompt = await agent.submitUserMessage(text);
       const step = await agent.runStep(undefined, { signal: AbortSignal.any([options.signal, lock.signal]) });
       const cut = step.stopReason === 'aborted' ? lock.ended : null;
       // A turn that lost its lease answers as such, whether or not its last write was refused.
       if (cut?.type === 'lease-lost') throw cut.error;
-      return { prompt, messages: [prompt.message, ...step.messages], step, stopRequested: cut?.type === 'stop-requested' };
+      return { prompt, messages: [prompt.message, ...step.messages], records, step, stopRequested: cut?.type === 'stop-requested' };
     } finally {
+      unrecord();
       unsubscribe?.();
     }
   }
@@ -372,10 +539,10 @@ export class SessionService {
    * An agent on the session, with the provider its model needs. A provider this server
    * cannot use (no key for it) throws `ProviderNotConfiguredError` before anything is written.
    */
-  async #agent(store: DynamoStore): Promise<Agent> {
+  async #agent(store: DynamoStore, at?: string | null): Promise<Agent> {
     // The head a lease or open read says which model the session uses; no load needed to pick it.
     const provider = this.#deps.providers(store.activeModel() ?? {});
-    const { agent } = await Agent.resume(store, { provider, tools: this.#deps.tools() });
+    const { agent } = await Agent.resume(store, { provider, tools: this.#deps.tools() }, at === undefined ? {} : { at });
     return agent;
   }
 
@@ -428,4 +595,11 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+/** Turns an `EntryNotFoundError` into a 400 naming the body field that gave the id. */
+function asEntryField(field: string): (error: unknown) => never {
+  return (error) => {
+    throw error instanceof EntryNotFoundError ? unknownEntry(field, { cause: error }) : error;
+  };
 }

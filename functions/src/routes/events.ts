@@ -10,7 +10,8 @@ import { toHttpError } from '../errors.js';
 import { eventsQuery, parse, stopBody } from '../schemas.js';
 import type { RunningTurn } from '../session-service.js';
 import { pathSessionId, readJson, type App, type RouteDeps } from '../http.js';
-import { endFailure, runningTurnJson } from './turn-json.js';
+import { messageJson, runningTurnJson } from './session-json.js';
+import { endFailure } from './turn-json.js';
 
 export function eventRoutes(app: App, { sessions, limits, report }: RouteDeps): void {
   app.get('/sessions/:id/events', async (c) => {
@@ -38,7 +39,7 @@ export function eventRoutes(app: App, { sessions, limits, report }: RouteDeps): 
             case 'message':
               seen = event.index + 1;
               // The id is where to follow on from: `?from=<id>` after a dropped connection.
-              await stream.writeSSE({ event: 'message', id: String(seen), data: JSON.stringify({ message: event.message }) });
+              await stream.writeSSE({ event: 'message', id: String(seen), data: JSON.stringify({ message: messageJson(event.record) }) });
               break;
             case 'end':
               await stream.writeSSE({ event: 'end', data: JSON.stringify({ entry_count: event.entryCount, turn: runningTurnJson(event.turn) }) });

@@ -1,8 +1,7 @@
-/** The session routes: create, list, read, delete. */
-import { createSessionBody, listQuery, parse } from '../schemas.js';
-import type { SessionSummary } from '../session-service.js';
+/** The session routes: create, list, read, change, delete. */
+import { createSessionBody, listQuery, parse, updateSessionBody } from '../schemas.js';
 import { pathSessionId, readJson, type App, type RouteDeps } from '../http.js';
-import { runningTurnJson } from './turn-json.js';
+import { contentsJson, sessionJson } from './session-json.js';
 
 export function sessionRoutes(app: App, { sessions, providers, limits }: RouteDeps): void {
   app.post('/sessions', async (c) => {
@@ -31,38 +30,22 @@ export function sessionRoutes(app: App, { sessions, providers, limits }: RouteDe
   });
 
   app.get('/sessions/:id', async (c) => {
-    const contents = await sessions.read(c.get('owner'), pathSessionId(c));
-    return c.json({
-      id: contents.id,
-      messages: contents.messages,
-      dangling_user: contents.danglingUser,
-      active_model: contents.activeModel,
-      usage: contents.usage,
-      entry_count: contents.entryCount,
-      turn: runningTurnJson(contents.turn),
-    });
+    return c.json(contentsJson(await sessions.read(c.get('owner'), pathSessionId(c))));
+  });
+
+  app.patch('/sessions/:id', async (c) => {
+    const id = pathSessionId(c);
+    const body = parse('body', updateSessionBody, await readJson(c, limits.bodyLimitBytes));
+    const change = {
+      ...(body.title === undefined ? {} : { title: body.title }),
+      ...(body.provider === undefined ? {} : { provider: body.provider }),
+      ...(body.model === undefined ? {} : { model: body.model }),
+    };
+    return c.json(sessionJson(await sessions.update(c.get('owner'), id, change)));
   });
 
   app.delete('/sessions/:id', async (c) => {
     await sessions.delete(c.get('owner'), pathSessionId(c));
     return c.body(null, 204);
   });
-}
-
-function sessionJson({ metadata, activeModel }: SessionSummary): {
-  id: string;
-  created_at: string;
-  updated_at: string;
-  active_model: SessionSummary['activeModel'];
-  title: string | null;
-  entry_count: number;
-} {
-  return {
-    id: metadata.id,
-    created_at: metadata.createdAt,
-    updated_at: metadata.updatedAt,
-    active_model: activeModel,
-    title: metadata.title,
-    entry_count: metadata.entryCount,
-  };
 }

@@ -9,14 +9,22 @@ import { streamSSE } from 'hono/streaming';
 import { toHttpError } from '../errors.js';
 import { messageBody, parse } from '../schemas.js';
 import { pathSessionId, readJson, type App, type RouteDeps } from '../http.js';
+import { messageJson } from './session-json.js';
 import { endFailure, stepFailure, turnJson } from './turn-json.js';
 
 export function streamRoutes(app: App, { sessions, limits, report }: RouteDeps): void {
   app.post('/sessions/:id/messages/stream', async (c) => {
     const id = pathSessionId(c);
-    const { text, on_disconnect: onDisconnect } = parse('body', messageBody, await readJson(c, limits.bodyLimitBytes));
+    const { text, on_disconnect: onDisconnect, parent_id: parentId } = parse('body', messageBody, await readJson(c, limits.bodyLimitBytes));
     // Taken before the stream starts, so that 404 and 409 are real statuses.
     const lock = await sessions.lock(c.get('owner'), id);
+    // So is a 400 for a parent_id the session does not hold (read from the cache the turn then uses).
+    if (parentId !== undefined) {
+      await sessions.checkParent(lock, parentId).catch(async (error: unknown) => {
+        await lock.release();
+        throw error;
+      });
+    }
     return streamSSE(c, async (stream) => {
       const deadline = AbortSignal.timeout(limits.streamDeadlineMs);
       const disconnected = new AbortController();
@@ -30,10 +38,11 @@ export function streamRoutes(app: App, { sessions, limits, report }: RouteDeps):
       try {
         const outcome = await sessions.turnLocked(lock, text, {
           signal: AbortSignal.any([deadline, disconnected.signal]),
+          ...(parentId === undefined ? {} : { parentId }),
           receiver: (event) => {
             if (event.type === 'text-delta') send('text-delta', { delta: event.delta });
             if (event.type === 'entries-persisted') {
-              for (const record of event.records) if (record.type === 'message') send('message', { message: record.message });
+              for (const record of event.records) if (record.type === 'message') send('message', { message: messageJson(record) });
             }
           },
         });

@@ -1,21 +1,23 @@
-/** How a turn is answered, by the synchronous route and at the end of a streamed one; how a running one is shown. */
-import type { Message, StepResult } from '@panto/core';
+/** How a turn is answered, by the synchronous route and at the end of a streamed one. */
+import type { StepResult } from '@panto/core';
 import { toHttpError, type ErrorBody, type HttpError } from '../errors.js';
-import type { RunningTurn, TurnOutcome } from '../session-service.js';
+import type { TurnOutcome } from '../session-service.js';
+import { messageJson, type MessageJson } from './session-json.js';
 
 /** Why a turn that did not finish stopped. */
 export type IncompleteReason = 'deadline' | 'cancelled' | 'stopped' | 'provider_error' | 'max_provider_calls';
 
 export interface TurnJson {
-  messages: Message[];
+  /** The messages the turn stored, the prompt first, each with its entry's `id` and `timestamp`. */
+  messages: MessageJson[];
   usage: StepResult['usage'];
   stop_reason: StepResult['stopReason'];
   incomplete: boolean;
   incomplete_reason?: IncompleteReason;
 }
 
-export function turnJson({ messages, step, stopRequested }: TurnOutcome, deadline: AbortSignal): TurnJson {
-  const summary = { messages, usage: step.usage, stop_reason: step.stopReason, incomplete: step.incomplete };
+export function turnJson({ records, step, stopRequested }: TurnOutcome, deadline: AbortSignal): TurnJson {
+  const summary = { messages: records.map(messageJson), usage: step.usage, stop_reason: step.stopReason, incomplete: step.incomplete };
   if (!step.incomplete) return summary;
   return { ...summary, incomplete_reason: incompleteReason(step, stopRequested, deadline) };
 }
@@ -40,8 +42,3 @@ export function endFailure(failure: HttpError): { status: number; error: ErrorBo
   };
 }
 
-/** A running turn as the API shows it (`GET /sessions/{id}`, the events, the stop); null when none runs. */
-export function runningTurnJson(turn: RunningTurn | null): { running: true; started_at: string | null; stop_requested: boolean } | null {
-  if (turn === null) return null;
-  return { running: true, started_at: turn.startedAt === null ? null : new Date(turn.startedAt).toISOString(), stop_requested: turn.stopRequested };
-}

@@ -6,10 +6,11 @@ import { stepFailure, turnJson } from './turn-json.js';
 export function turnRoutes(app: App, { sessions, limits }: RouteDeps): void {
   app.post('/sessions/:id/messages', async (c) => {
     const id = pathSessionId(c);
-    const { text, on_disconnect: onDisconnect } = parse('body', messageBody, await readJson(c, limits.bodyLimitBytes));
+    const { text, on_disconnect: onDisconnect, parent_id: parentId } = parse('body', messageBody, await readJson(c, limits.bodyLimitBytes));
     const deadline = AbortSignal.timeout(limits.deadlineMs);
     const outcome = await sessions.turn(c.get('owner'), id, text, {
       signal: onDisconnect === 'abort' ? AbortSignal.any([deadline, c.req.raw.signal]) : deadline,
+      ...(parentId === undefined ? {} : { parentId }),
     });
     const summary = turnJson(outcome, deadline);
     const failure = stepFailure(outcome.step);

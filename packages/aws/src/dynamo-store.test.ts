@@ -76,7 +76,7 @@ describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
         entry_count: { N: '0' },
         gsi1pk: { S: `OWNER#${OWNER}` },
         gsi1sk: { S: `2026-02-03T04:05:06.000Z#${SESSION}` },
-        header: { S: `{"type":"session","version":1,"id":"${SESSION}","timestamp":"2026-02-03T04:05:06.000Z"}\n` },
+        header: { S: `{"type":"session","version":2,"id":"${SESSION}","timestamp":"2026-02-03T04:05:06.000Z"}\n` },
       }),
     });
   });

@@ -5,35 +5,37 @@ import {
   InvalidSessionIdError,
   newId,
   SESSION_FORMAT_VERSION,
+  SessionConflictError,
   SessionNotFoundError,
   type ActiveModel,
   type DiskMessage,
   type LoadedSession,
+  type LoadOptions,
   type SessionEntry,
   type SessionStore,
 } from '@panto/core';
-import { encodeBatchLines, encodeHeader, newestModel, resumeParent, SessionLog } from '@panto/core/store-kit';
+import {
+  decodeHeader,
+  encodeBatch,
+  encodeBatchLines,
+  encodeHeader,
+  newestModel,
+  parseLine,
+  SessionLog,
+  SessionTree,
+} from '@panto/core/store-kit';
 import { DEFAULT_RETRY_POLICY, sendAppend, type RetryPolicy } from './append.js';
 import { packBatch, TRANSACTION_TEXT_LIMIT, type OffloadRef } from './entry-items.js';
 import { OffloadRequiredError, SessionExistsError } from './errors.js';
 import { CREATE_CONDITION, namesFor } from './expressions.js';
-import { decodeMeta, isLive, isVisibleTo, titleOf, type HeldLease, type MetaRecord, type SessionMetadata } from './metadata.js';
+import { decodeMeta, isLive, isVisibleTo, metaItem, titleOf, type HeldLease, type MetaRecord, type SessionMetadata } from './metadata.js';
 import { putOffload, type S3Location } from './offload.js';
 import { takeSessionLease, type SessionLease } from './lease.js';
 import { readSession, type SessionRead } from './read.js';
 import type { SessionCache } from './session-cache.js';
 import { deleteObjects } from './s3-objects.js';
-import {
-  assertValidOwner,
-  ATTR,
-  errorName,
-  isValidSessionId,
-  META_SK,
-  metaKey,
-  ownerPk,
-  ownerSk,
-  sessionPk,
-} from './table.js';
+import { assertValidOwner, errorName, isValidSessionId, META_SK, metaKey, sessionPk } from './table.js';
+import { writeSession } from './write-session.js';
 
 export interface DynamoStoreCreateOptions {
   client: DynamoDBClient;
@@ -73,6 +75,8 @@ export interface DynamoStoreOpenOptions {
   owner: string;
   s3?: S3Location;
   clock?: () => Date;
+  /** Makes the ids of leaf entries (a switch of the active branch) and of forked sessions (default: UUIDv7). */
+  ids?: () => string;
   maxRetries?: number;
   /** Sessions this process has read; a load then reads only what is new (see {@link SessionCache}). */
   cache?: SessionCache;
@@ -99,6 +103,7 @@ interface Handle {
   owner: string;
   s3: S3Location | undefined;
   clock: () => Date;
+  ids: () => string;
   retry: RetryPolicy;
   cache: SessionCache | undefined;
   /** The lease this handle writes under (a leased store), or null. */
@@ -241,9 +246,14 @@ export class DynamoStore implements SessionStore {
     return this.#id;
   }
 
+  /**
+   * The model the session's next turn uses, as META says it and this handle last saw it:
+   * what its last write set — an append, the newest model its batch names; a switch, the
+   * newest on the path switched to; `updateSession`, the one chosen — and, until one did,
+   * the model it was created with. The entries' own rule where META names none.
+   */
   activeModel(): ActiveModel | null {
-    // Until an entry names a model, the one the session was created with (if any) stands.
-    return this.#log.activeModel ?? this.#meta.metadata.activeModel;
+    return this.#meta.metadata.activeModel ?? this.#log.activeModel;
   }
 
   /** The session as this handle last saw it (after create, open, an append or a load). */
@@ -269,7 +279,66 @@ export class DynamoStore implements SessionStore {
 
   async appendMessages(batch: readonly DiskMessage[]): Promise<void> {
     if (batch.length === 0) return;
-    const entries = this.#log.chain(batch);
+    await this.#append(this.#log.chain(batch));
+  }
+
+  /**
+   * Makes `entryId` the active leaf: a leaf entry, appended by the same conditional
+   * transaction as a batch (head and count as this handle last saw them), which also sets
+   * META's `next_parent` and active model by the new path. A handle that knows the session
+   * by its META item alone reads the entries first (from the cache when it agrees); if they
+   * moved past what it saw, `SessionConflictError`.
+   */
+  async switchLeaf(entryId: string): Promise<LoadedSession> {
+    await this.#holdEntries();
+    const leaf = this.#log.leaf(entryId, { id: this.#handle.ids(), timestamp: this.#handle.clock().toISOString() });
+    if (leaf !== null) await this.#append([leaf]);
+    return this.#log.load(this.#source, { at: entryId });
+  }
+
+  /**
+   * Copies the path to `entryId` into a new session of the same owner (same TTL): its
+   * entry lines, ids kept, as one batch under a new header, written as an import is —
+   * entry items first, META last. This session is not changed.
+   */
+  async fork(entryId: string): Promise<DynamoStore> {
+    const { entries, meta } = await this.#readEntries();
+    const path = SessionTree.of(entries, this.#source).pathTo(entryId);
+    const original = decodeHeader(parseLine(meta.header, this.#source, 1), this.#source);
+    const id = this.#handle.ids();
+    const now = this.#handle.clock();
+    const header = encodeHeader({
+      type: 'session',
+      version: SESSION_FORMAT_VERSION,
+      id,
+      timestamp: now.toISOString(),
+      ...(original.cwd === undefined ? {} : { cwd: original.cwd }),
+    });
+    const { client, tableName, owner, s3 } = this.#handle;
+    await writeSession({
+      dynamo: client,
+      tableName,
+      owner,
+      s3,
+      source: `fork of ${this.#source}`,
+      stream: [header, encodeBatch(path)],
+      sessionId: () => id,
+      ttlSeconds: meta.ttlSeconds,
+      now,
+    });
+    return DynamoStore.open({ ...this.#openOptions(), sessionId: id });
+  }
+
+  /** Reads the whole tree, from the cache as far as it agrees with META; changes nothing of this handle. */
+  async loadTree(): Promise<SessionTree> {
+    return SessionTree.of((await this.#readEntries()).entries, this.#source);
+  }
+
+  /** The one write path: a chained batch or a leaf entry, as one conditional transaction. */
+  async #append(entries: readonly SessionEntry[]): Promise<void> {
+    const head = this.#log.headAfter(entries);
+    // META's model: the one a batch names (if any), or the switched-to path's.
+    const activeModel = entries[0]?.type === 'leaf' ? head.activeModel : newestModel(entries);
     const expected = { head: this.#log.leafId, count: this.#log.count };
     const lines = encodeBatchLines(entries);
     const planned = packBatch(lines, expected.count);
@@ -286,10 +355,10 @@ export class DynamoStore implements SessionStore {
         owner: this.#handle.owner,
         expected,
         entries,
-        resumeParent: resumeParent(entries[entries.length - 1]!),
+        resumeParent: head.resumeParent,
         items: planned.map((item, i) => ({ planned: item, ref: refs[i] ?? null })),
         updatedAt,
-        activeModel: newestModel(entries),
+        activeModel,
         title,
         expiresAt: ttlSeconds === null ? null : Math.floor(now.getTime() / 1000) + ttlSeconds,
         leaseId: this.#handle.leaseId,
@@ -304,9 +373,31 @@ export class DynamoStore implements SessionStore {
     this.#metaFresh = false;
     this.#meta = {
       ...this.#meta,
-      metadata: { ...this.#meta.metadata, updatedAt, title: this.#meta.metadata.title ?? title },
+      nextParent: head.resumeParent,
+      metadata: {
+        ...this.#meta.metadata,
+        updatedAt,
+        title: this.#meta.metadata.title ?? title,
+        activeModel: activeModel ?? this.#meta.metadata.activeModel,
+      },
     };
     this.#cacheAppended(expected.count, entries, lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0));
+  }
+
+  /**
+   * Makes sure the log holds the entries (a handle from `open` or `lease` knows only the
+   * head): reads them, and refuses with `SessionConflictError` if the session moved past
+   * the head this handle saw — a write it then made would not be based on what it saw.
+   */
+  async #holdEntries(): Promise<void> {
+    if (this.#log.entries !== null) return;
+    const expected = { entryCount: this.#log.count, entryId: this.#log.leafId };
+    const read = await this.#readEntries();
+    const current = { entryCount: read.entries.length, entryId: read.entries.at(-1)?.id ?? null };
+    if (current.entryCount !== expected.entryCount || current.entryId !== expected.entryId) {
+      throw new SessionConflictError(this.#id, { expected, current });
+    }
+    this.#adopt(read);
   }
 
   /** Writes the offloaded items' text to S3 (in parallel), before the transaction. */
@@ -347,9 +438,9 @@ export class DynamoStore implements SessionStore {
    * no read at all right after `open`/`lease` (META was just read consistently), else a
    * read of the entries after the cached ones only. Otherwise the whole session.
    */
-  async loadConversation(): Promise<LoadedSession> {
-    await this.#load();
-    return this.#log.load();
+  async loadConversation(options: LoadOptions = {}): Promise<LoadedSession> {
+    this.#adopt(await this.#readEntries());
+    return this.#log.load(this.#source, options);
   }
 
   /**
@@ -358,35 +449,70 @@ export class DynamoStore implements SessionStore {
    * again and look past the entries seen before. Also refreshes `metadata()` and `heldLease()`.
    */
   async loadEntries(): Promise<readonly SessionEntry[]> {
-    await this.#load();
+    this.#adopt(await this.#readEntries());
     return this.#log.entries ?? [];
   }
 
-  async #load(): Promise<void> {
+  /** What a load read becomes this handle's view of the session. */
+  #adopt(read: EntriesRead): void {
+    this.#meta = read.meta;
+    this.#bytes = read.bytes;
+    this.#metaFresh = false;
+    this.#log = SessionLog.of(read.entries, this.#source);
+  }
+
+  /**
+   * Every entry of the session, with the META item they agree with, read as far as the
+   * cache does not hold them (see loadConversation). Keeps the cache up to date; changes
+   * nothing else of this handle.
+   */
+  async #readEntries(): Promise<EntriesRead> {
     const cache = this.#handle.cache;
     const cached = cache?.get(this.#id);
     const usable = cached !== undefined && cached.incarnation === this.#meta.incarnation;
-    let entries: SessionEntry[];
+    let result: EntriesRead;
     if (usable && this.#metaFresh && cached.entries.length === this.#meta.metadata.entryCount && cached.entries.at(-1)?.id === (this.#meta.metadata.head ?? undefined)) {
-      entries = [...cached.entries];
-      this.#bytes = cached.bytes;
+      result = { entries: [...cached.entries], meta: this.#meta, bytes: cached.bytes };
     } else {
       // Entries never change once written: a cached prefix holds even when it is ahead of the
       // META this handle last saw (another handle of this process appended since — a follower).
-      const from = usable ? cached.entries.length : 0;
+      let from = usable ? cached.entries.length : 0;
       let read = await this.#read(from);
-      if (from > 0 && read.meta?.incarnation !== cached?.incarnation) read = await this.#read(0);
+      // Deleted and made again under this id since META was read: the cached prefix is another session's.
+      if (from > 0 && read.meta?.incarnation !== cached?.incarnation) read = await this.#read((from = 0));
       const meta = read.meta;
       if (!isVisibleTo(meta, this.#handle.owner, this.#handle.clock().getTime())) throw new SessionNotFoundError(this.#id);
-      this.#meta = meta;
-      entries = from > 0 ? [...cached!.entries, ...read.entries] : read.entries;
-      this.#bytes = (from > 0 ? cached!.bytes : 0) + read.bytes;
+      const reused = from === 0 ? null : cached!;
+      result = {
+        entries: reused === null ? read.entries : [...reused.entries, ...read.entries],
+        meta,
+        bytes: (reused === null ? 0 : reused.bytes) + read.bytes,
+      };
     }
-    this.#metaFresh = false;
-    this.#log = SessionLog.of(entries, metaSource(this.#handle.tableName, this.#id));
-    if (cache !== undefined && this.#meta.incarnation !== null) {
-      cache.set(this.#id, { incarnation: this.#meta.incarnation, entries: [...entries], bytes: this.#bytes });
+    if (cache !== undefined && result.meta.incarnation !== null) {
+      cache.set(this.#id, { incarnation: result.meta.incarnation, entries: [...result.entries], bytes: result.bytes });
     }
+    return result;
+  }
+
+  get #source(): string {
+    return metaSource(this.#handle.tableName, this.#id);
+  }
+
+  /** Options that open another handle like this one (the same client, owner, S3, cache, clock). */
+  #openOptions(): DynamoStoreOpenOptions {
+    const { client, tableName, owner, s3, clock, ids, retry, cache } = this.#handle;
+    return {
+      client,
+      tableName,
+      owner,
+      sessionId: this.#id,
+      clock,
+      ids,
+      maxRetries: retry.maxRetries,
+      ...(s3 === undefined ? {} : { s3 }),
+      ...(cache === undefined ? {} : { cache }),
+    };
   }
 
   async #read(fromIndex: number): Promise<SessionRead & { meta: MetaRecord | null }> {
@@ -413,6 +539,14 @@ export class DynamoStore implements SessionStore {
   }
 }
 
+/** A read of every entry of a session, and the META item it agrees with. */
+interface EntriesRead {
+  entries: SessionEntry[];
+  meta: MetaRecord;
+  /** JSONL bytes of the entries. */
+  bytes: number;
+}
+
 /** What a META item says of the log: its head, without the entries. */
 function logOfHead(meta: MetaRecord): SessionLog {
   return SessionLog.fromHead({
@@ -437,6 +571,7 @@ function handleOf(options: DynamoStoreOpenOptions | DynamoStoreCreateOptions): H
     owner: options.owner,
     s3: options.s3,
     clock: options.clock ?? (() => new Date()),
+    ids: options.ids ?? newId,
     retry: { ...DEFAULT_RETRY_POLICY, ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }) },
     cache: options.cache,
     leaseId: null,
@@ -452,43 +587,4 @@ function firstTitle(entries: readonly SessionEntry[]): string | null {
     }
   }
   return null;
-}
-
-/** A META item as first written (by create, or by an import once its entries are in). */
-export function metaItem(meta: {
-  id: string;
-  owner: string;
-  createdAt: string;
-  updatedAt: string;
-  header: string;
-  ttlSeconds: number | null;
-  expiresAt: number | null;
-  entryCount?: number;
-  head?: string | null;
-  nextParent?: string | null;
-  activeModel?: ActiveModel | null;
-  title?: string | null;
-  incarnation: string;
-}): Record<string, AttributeValue> {
-  const item: Record<string, AttributeValue> = {
-    ...metaKey(meta.id),
-    [ATTR.owner]: { S: meta.owner },
-    [ATTR.createdAt]: { S: meta.createdAt },
-    [ATTR.updatedAt]: { S: meta.updatedAt },
-    [ATTR.entryCount]: { N: String(meta.entryCount ?? 0) },
-    [ATTR.header]: { S: meta.header },
-    [ATTR.gsi1pk]: { S: ownerPk(meta.owner) },
-    [ATTR.gsi1sk]: { S: ownerSk(meta.updatedAt, meta.id) },
-    [ATTR.incarnation]: { S: meta.incarnation },
-  };
-  if (meta.head != null) item[ATTR.head] = { S: meta.head };
-  if (meta.nextParent != null) item[ATTR.nextParent] = { S: meta.nextParent };
-  if (meta.activeModel != null) {
-    item[ATTR.activeProvider] = { S: meta.activeModel.provider };
-    item[ATTR.activeModel] = { S: meta.activeModel.model };
-  }
-  if (meta.title != null) item[ATTR.title] = { S: meta.title };
-  if (meta.ttlSeconds !== null) item[ATTR.ttlSeconds] = { N: String(meta.ttlSeconds) };
-  if (meta.expiresAt !== null) item[ATTR.expiresAt] = { N: String(meta.expiresAt) };
-  return item;
 }

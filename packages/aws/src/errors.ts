@@ -1,12 +1,13 @@
 /**
  * The errors @panto/aws throws on purpose. The store errors every backend shares
  * (`SessionConflictError`, `SessionNotFoundError`, `InvalidBatchError`,
- * `SessionCorruptError`) come from @panto/core and are re-exported, not redefined, so
+ * `SessionCorruptError`, `EntryNotFoundError`) come from @panto/core and are re-exported, not redefined, so
  * `instanceof` works whichever package a caller imports them from.
  */
 import { PantoError } from '@panto/core';
 
 export {
+  EntryNotFoundError,
   InvalidBatchError,
   InvalidSessionIdError,
   PantoError,

@@ -77,8 +77,9 @@ export async function presignExport(
  * returns where it is with a presigned URL. Memory stays flat whatever the session's size;
  * a failed export aborts its multipart upload. The export holds the
  * entries committed when it started; appends made meanwhile are left out whole. A session
- * deleted while its export ran loses the export too: the object is deleted again and the
- * call rejects with `SessionNotFoundError`.
+ * deleted while its export ran loses the export too: the object is deleted again (or the
+ * upload aborted, when the delete took the items before they were read) and the call
+ * rejects with `SessionNotFoundError`.
  *
  * @example
  * const { url } = await exportSession({ dynamo, tableName, s3, bucket, owner, sessionId });

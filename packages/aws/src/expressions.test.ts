@@ -22,6 +22,9 @@ import {
   QUERY_SESSION,
   STOP_REQUEST_CONDITION,
   STOP_REQUEST_UPDATE,
+  SESSION_UPDATE_CONDITION,
+  SESSION_UPDATE_MODEL,
+  SESSION_UPDATE_TITLE,
   TOMBSTONE_CONDITION,
   TOMBSTONE_UPDATE,
 } from './expressions.js';
@@ -53,6 +56,9 @@ describe('expressions', () => {
       QUERY_ENTRIES,
       QUERY_OWNER,
       NOT_EXPIRED_FILTER,
+      SESSION_UPDATE_CONDITION,
+      SESSION_UPDATE_TITLE,
+      SESSION_UPDATE_MODEL,
     }).toEqual({
       OWNED_BY: 'attribute_exists(#pk) AND #owner = :owner',
       META_OF_OWNER: 'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at)',
@@ -84,6 +90,10 @@ describe('expressions', () => {
       QUERY_ENTRIES: '#pk = :pk AND begins_with(#sk, :entry_prefix)',
       QUERY_OWNER: '#gsi1pk = :gsi1pk',
       NOT_EXPIRED_FILTER: 'attribute_not_exists(#expires_at) OR #expires_at > :now_seconds',
+      SESSION_UPDATE_CONDITION:
+        'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND (attribute_not_exists(#expires_at) OR #expires_at > :now_seconds)',
+      SESSION_UPDATE_TITLE: '#title = :title',
+      SESSION_UPDATE_MODEL: '#active_provider = :active_provider, #active_model = :active_model',
     });
   });
 
@@ -106,6 +116,9 @@ describe('expressions', () => {
       QUERY_ENTRIES,
       QUERY_OWNER,
       NOT_EXPIRED_FILTER,
+      SESSION_UPDATE_CONDITION,
+      SESSION_UPDATE_TITLE,
+      SESSION_UPDATE_MODEL,
     ];
     for (const name of Object.values(namesFor(...all))) expect(attributes).toContain(name);
   });

@@ -34,6 +34,13 @@ export const APPEND_UPDATE_TITLE = ', #title = if_not_exists(#title, :title)';
 /** Added to {@link APPEND_UPDATE} when the session has a TTL: every write pushes expiry back. */
 export const APPEND_UPDATE_EXPIRY = ', #expires_at = :expires_at';
 
+/** Change what META says of a live, unexpired session of `:owner` (its title, its model). */
+export const SESSION_UPDATE_CONDITION = `${META_OF_OWNER} AND (attribute_not_exists(#expires_at) OR #expires_at > :now_seconds)`;
+/** A part of a session update: its title. */
+export const SESSION_UPDATE_TITLE = '#title = :title';
+/** A part of a session update: the provider and model its next turns use. */
+export const SESSION_UPDATE_MODEL = '#active_provider = :active_provider, #active_model = :active_model';
+
 /** Each entry item is put only if absent. */
 export const ENTRY_PUT_CONDITION = 'attribute_not_exists(#pk)';
 

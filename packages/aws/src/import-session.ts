@@ -1,23 +1,18 @@
 /**
- * Import: a JSONL session (an export, or an `FSJSONLStore` file) from S3 or a local file
- * into a new DynamoStore session, streamed line by line, keeping entry ids.
+ * Import: a JSONL session (an export, or an `FSJSONLStore` file) from S3, a local file or
+ * bytes in memory into a new DynamoStore session, streamed line by line, keeping entry ids.
  */
-import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
-import { PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { ID_RULE, InvalidSessionIdError, newId } from '@panto/core';
-import { encodeHeader, SessionDecoder, SessionLog } from '@panto/core/store-kit';
-import { batchWriteAll } from './batch-write.js';
-import { DynamoStore, metaItem } from './dynamo-store.js';
-import { entryItem, ITEM_TEXT_LIMIT, type OffloadRef, type PlannedItem } from './entry-items.js';
-import { OffloadRequiredError, SessionExistsError } from './errors.js';
-import { CREATE_CONDITION, ENTRY_PUT_CONDITION, namesFor } from './expressions.js';
-import { titleOf } from './metadata.js';
-import { putOffload, type S3Location } from './offload.js';
-import { deleteObjects } from './s3-objects.js';
-import { assertValidOwner, ATTR, entrySk, errorName, isValidSessionId, sessionPk } from './table.js';
+import { DynamoStore } from './dynamo-store.js';
+import { SessionExistsError } from './errors.js';
+import type { S3Location } from './offload.js';
+import type { SessionCache } from './session-cache.js';
+import { assertValidOwner, isValidSessionId } from './table.js';
+import { writeSession } from './write-session.js';
 
 export interface ImportSessionOptions {
   dynamo: DynamoDBClient;
@@ -25,27 +20,36 @@ export interface ImportSessionOptions {
   owner: string;
   /** Reads an S3 source, and takes lines too big for a DynamoDB item (required for those). */
   s3?: S3Location;
-  source: { bucket: string; key: string } | { file: string };
-  /** The new session's id (default: a UUIDv7 from `ids`). The file's own id is not reused. */
+  /**
+   * The log: an S3 object, a file, or bytes in memory (e.g. a request body; `name` is what a
+   * `SessionCorruptError` calls it, default `body`).
+   */
+  source: { bucket: string; key: string } | { file: string } | { body: Uint8Array | string; name?: string };
+  /** The new session's id (default: a UUIDv7 from `ids`). */
   sessionId?: string;
+  /**
+   * Keep the id the log's header names, unless a session (of any owner, or one being
+   * deleted) has it — then a new one, as without this. Ignored when `sessionId` is given.
+   */
+  keepSessionId?: boolean;
   /** As for `DynamoStore.create`. */
   ttlSeconds?: number;
   clock?: () => Date;
   ids?: () => string;
+  /** As for `DynamoStore.open`: the handle returned uses it. */
+  cache?: SessionCache;
 }
-
-/** Entry items written concurrently while importing. */
-const PUT_CONCURRENCY = 4;
 
 /**
  * Imports a session log as a new session of `owner`, keeping every entry (ids, parents,
- * timestamps, bytes of each line) and the header's creation time and cwd; the session gets
- * a new id. Entry items are written first and the META item last, so the session becomes
- * visible (to `open`, `listOwnerSessions`) only once it is whole. A corrupt line — not JSON, not
- * an entry, an id that is not an id, bytes that are not UTF-8 — fails the import with
+ * timestamps, bytes of each line) and the header's version, creation time and cwd; the
+ * session gets a new id (or, with `keepSessionId`, keeps its own when it is free). Entry
+ * items are written first and the META item last, so the session becomes visible (to
+ * `open`, `listOwnerSessions`) only once it is whole. A corrupt line — not JSON, not an
+ * entry, an id that is not an id, bytes that are not UTF-8 — fails the import with
  * `SessionCorruptError` naming the source and line, and whatever was written is removed
- * again. As when a file is opened, a torn last line and a last batch a crash cut
- * short are left out.
+ * again. As when a file is opened, a torn last line and a last batch a crash cut short are
+ * left out.
  *
  * @example
  * const store = await importSession({ dynamo, tableName, owner, s3, source: { file: 'session.jsonl' } });
@@ -53,108 +57,43 @@ const PUT_CONCURRENCY = 4;
 export async function importSession(options: ImportSessionOptions): Promise<DynamoStore> {
   const { dynamo, tableName, owner, s3 } = options;
   assertValidOwner(owner);
-  const id = options.sessionId ?? (options.ids ?? newId)();
-  if (!isValidSessionId(id)) throw new InvalidSessionIdError(id, `use ${ID_RULE}`);
+  const ids = options.ids ?? newId;
+  if (options.sessionId !== undefined && !isValidSessionId(options.sessionId)) {
+    throw new InvalidSessionIdError(options.sessionId, `use ${ID_RULE}`);
+  }
   if (options.ttlSeconds !== undefined && !(Number.isInteger(options.ttlSeconds) && options.ttlSeconds > 0)) {
     throw new RangeError('ttlSeconds must be a positive integer');
   }
-  const now = (options.clock ?? (() => new Date()))();
-  const { name: sourceName, stream } = await openSource(options);
-  const pk = sessionPk(id);
-
-  const written: string[] = [];
-  const refs: OffloadRef[] = [];
-  let inFlight: Array<Promise<void>> = [];
-  /** Every put started, so a failure waits for all of them before cleaning up. */
-  const started: Array<Promise<void>> = [];
-  const putItem = async (item: PendingItem): Promise<void> => {
-    let ref: OffloadRef | null = null;
-    if (item.offload) {
-      if (s3 === undefined) {
-        throw new OffloadRequiredError(id, item.bytes, `line ${item.firstLine} of ${sourceName} is a message of ${item.bytes} bytes, over the DynamoDB item limit; nothing was imported`);
-      }
-      ref = await putOffload(s3, id, item.text);
-      refs.push(ref);
-    }
-    const sk = entrySk(item.index);
-    try {
-      await dynamo.send(
-        new PutItemCommand({
-          TableName: tableName,
-          Item: entryItem({ pk, sk }, item, ref),
-          ConditionExpression: ENTRY_PUT_CONDITION,
-          ExpressionAttributeNames: namesFor(ENTRY_PUT_CONDITION),
-        }),
-      );
-    } catch (error) {
-      if (errorName(error) === 'ConditionalCheckFailedException') throw new SessionExistsError(id, { cause: error });
-      throw error;
-    }
-    written.push(sk);
+  const clock = options.clock ?? (() => new Date());
+  const write = async (sessionId: (header: { id: string }) => string): Promise<string> => {
+    const { name, stream } = await openSource(options);
+    return writeSession({
+      dynamo,
+      tableName,
+      owner,
+      s3,
+      source: name,
+      stream,
+      sessionId,
+      ttlSeconds: options.ttlSeconds ?? null,
+      now: clock(),
+    });
   };
-  const write = async (item: PendingItem): Promise<void> => {
-    const put = putItem(item);
-    put.catch(() => undefined); // awaited with its group below, or on failure; this only silences an early rejection
-    started.push(put);
-    inFlight.push(put);
-    if (inFlight.length >= PUT_CONCURRENCY) {
-      const batch = inFlight;
-      inFlight = [];
-      await Promise.all(batch);
-    }
-  };
-
-  try {
-    const packer = new ItemPacker(write);
-    // The log's framing is core's one decoder; this loop only packs what it commits.
-    const decoder = new SessionDecoder(sourceName);
-    const log = SessionLog.fromHead({ count: 0, leafId: null, resumeParent: null, activeModel: null });
-    let title: string | null = null;
-    for await (const batch of decoder.decode(stream)) {
-      const { lines, entries, firstLine } = batch;
-      for (let i = 0; i < lines.length; i++) await packer.add(lines[i]!, firstLine + i, i === lines.length - 1);
-      log.commit(entries);
-      for (const entry of entries) {
-        if (title === null && entry.type === 'message' && entry.message.role === 'user') title = titleOf(entry.message.content);
-      }
-    }
-    // A batch still open at the end was cut short by a crash and never acknowledged: left out.
-    const { header } = decoder.end();
-    await packer.flush();
-    await Promise.all(inFlight.splice(0));
-
-    const ttlSeconds = options.ttlSeconds ?? null;
-    try {
-      await dynamo.send(
-        new PutItemCommand({
-          TableName: tableName,
-          Item: metaItem({
-            id,
-            owner,
-            createdAt: header.timestamp,
-            updatedAt: now.toISOString(),
-            header: encodeHeader({ ...header, id }),
-            ttlSeconds,
-            expiresAt: ttlSeconds === null ? null : Math.floor(now.getTime() / 1000) + ttlSeconds,
-            entryCount: log.count,
-            head: log.leafId,
-            nextParent: log.resumeParent,
-            activeModel: log.activeModel,
-            title,
-            incarnation: randomUUID(),
-          }),
-          ConditionExpression: CREATE_CONDITION,
-          ExpressionAttributeNames: namesFor(CREATE_CONDITION),
-        }),
-      );
-    } catch (error) {
-      if (errorName(error) === 'ConditionalCheckFailedException') throw new SessionExistsError(id, { cause: error });
-      throw error;
-    }
-  } catch (error) {
-    await Promise.allSettled(started);
-    await removeLeftovers(dynamo, tableName, pk, written, s3, refs);
-    throw error;
+  let id: string;
+  if (options.sessionId !== undefined) {
+    const given = options.sessionId;
+    id = await write(() => given);
+  } else if (options.keepSessionId === true) {
+    // The header's id if it is free; a collision is found by the writes themselves (each is
+    // conditioned on the item being absent), which remove what they wrote before it.
+    id = await write((header) => header.id).catch((error: unknown) => {
+      if (!(error instanceof SessionExistsError)) throw error;
+      const fresh = ids();
+      return write(() => fresh);
+    });
+  } else {
+    const fresh = ids();
+    id = await write(() => fresh);
   }
   return DynamoStore.open({
     client: dynamo,
@@ -163,11 +102,13 @@ export async function importSession(options: ImportSessionOptions): Promise<Dyna
     owner,
     ...(s3 === undefined ? {} : { s3 }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.cache === undefined ? {} : { cache: options.cache }),
   });
 }
 
-async function openSource(options: ImportSessionOptions): Promise<{ name: string; stream: AsyncIterable<Uint8Array> }> {
+async function openSource(options: ImportSessionOptions): Promise<{ name: string; stream: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string> }> {
   const { source } = options;
+  if ('body' in source) return { name: source.name ?? 'body', stream: [source.body] };
   if ('file' in source) {
     const path = resolve(source.file);
     return { name: path, stream: createReadStream(path) };
@@ -175,59 +116,4 @@ async function openSource(options: ImportSessionOptions): Promise<{ name: string
   if (options.s3 === undefined) throw new TypeError('importing from S3 needs the `s3` option (its client reads the source)');
   const response = await options.s3.client.send(new GetObjectCommand({ Bucket: source.bucket, Key: source.key }));
   return { name: `s3://${source.bucket}/${source.key}`, stream: (response.Body ?? []) as AsyncIterable<Uint8Array> };
-}
-
-/** Best effort: a failed import's items are invisible anyway (no META); this keeps the table clean. */
-async function removeLeftovers(
-  dynamo: DynamoDBClient,
-  tableName: string,
-  pk: string,
-  written: readonly string[],
-  s3: S3Location | undefined,
-  refs: readonly OffloadRef[],
-): Promise<void> {
-  await batchWriteAll(
-    dynamo,
-    tableName,
-    written.map((sk) => ({ DeleteRequest: { Key: { [ATTR.pk]: { S: pk }, [ATTR.sk]: { S: sk } } } })),
-  ).catch(() => undefined);
-  if (s3 !== undefined && refs.length > 0) await deleteObjects(s3.client, refs).catch(() => undefined);
-}
-
-/** An entry item being filled, and the source line its first entry came from. */
-interface PendingItem extends PlannedItem {
-  firstLine: number;
-}
-
-/** Packs committed lines into entry items of at most ITEM_TEXT_LIMIT bytes, handing each full one to `write`. */
-class ItemPacker {
-  readonly #write: (item: PendingItem) => Promise<void>;
-  #current: PendingItem | undefined;
-  #next = 0;
-
-  constructor(write: (item: PendingItem) => Promise<void>) {
-    this.#write = write;
-  }
-
-  async add(line: string, lineNumber: number, endsBatch: boolean): Promise<void> {
-    const text = `${line}\n`;
-    const bytes = Buffer.byteLength(text);
-    if (this.#current !== undefined && this.#current.bytes + bytes > ITEM_TEXT_LIMIT) await this.flush();
-    if (bytes > ITEM_TEXT_LIMIT) {
-      await this.#write({ index: this.#next++, count: 1, text, bytes, batchEnd: endsBatch, offload: true, firstLine: lineNumber });
-      return;
-    }
-    this.#current ??= { index: this.#next, count: 0, text: '', bytes: 0, batchEnd: false, offload: false, firstLine: lineNumber };
-    this.#current.text += text;
-    this.#current.bytes += bytes;
-    this.#current.count++;
-    this.#current.batchEnd = endsBatch;
-    this.#next++;
-  }
-
-  async flush(): Promise<void> {
-    const item = this.#current;
-    this.#current = undefined;
-    if (item !== undefined) await this.#write(item);
-  }
 }

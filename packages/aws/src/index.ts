@@ -12,6 +12,7 @@ export {
   type LeasedSession,
 } from './dynamo-store.js';
 export {
+  EntryNotFoundError,
   InvalidBatchError,
   InvalidCursorError,
   OffloadRequiredError,
@@ -42,7 +43,8 @@ export {
   type LeaseClock,
   type LeaseHeartbeat,
 } from './lease-heartbeat.js';
-export { TITLE_MAX_LENGTH, type HeldLease, type SessionMetadata } from './metadata.js';
+export { TITLE_MAX_LENGTH, titleOf, type HeldLease, type SessionMetadata } from './metadata.js';
+export { updateSession, type UpdateSessionOptions } from './update-session.js';
 export type { S3Location } from './offload.js';
 export { DEFAULT_SESSION_CACHE_BYTES, SessionCache, type CachedSession, type SessionCacheOptions } from './session-cache.js';
 export {

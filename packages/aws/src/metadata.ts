@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SessionCorruptError, type ActiveModel } from '@panto/core';
-import { ATTR, META_SK, SESSION_PK_PREFIX } from './table.js';
+import { ATTR, META_SK, metaKey, ownerPk, ownerSk, SESSION_PK_PREFIX } from './table.js';
 
 /** What the META item says about a session: what `listOwnerSessions` returns, per session. */
 export interface SessionMetadata {
@@ -133,4 +133,43 @@ export function isExpired(meta: Pick<MetaRecord, 'expiresAt'>, nowMs: number): b
  */
 export function isVisibleTo(meta: MetaRecord | null, owner: string, nowMs: number): meta is MetaRecord {
   return meta !== null && meta.metadata.owner === owner && meta.deletedAt === null && !isExpired(meta, nowMs);
+}
+
+/** A META item as first written (by create, or by an import once its entries are in). */
+export function metaItem(meta: {
+  id: string;
+  owner: string;
+  createdAt: string;
+  updatedAt: string;
+  header: string;
+  ttlSeconds: number | null;
+  expiresAt: number | null;
+  entryCount?: number;
+  head?: string | null;
+  nextParent?: string | null;
+  activeModel?: ActiveModel | null;
+  title?: string | null;
+  incarnation: string;
+}): Record<string, AttributeValue> {
+  const item: Record<string, AttributeValue> = {
+    ...metaKey(meta.id),
+    [ATTR.owner]: { S: meta.owner },
+    [ATTR.createdAt]: { S: meta.createdAt },
+    [ATTR.updatedAt]: { S: meta.updatedAt },
+    [ATTR.entryCount]: { N: String(meta.entryCount ?? 0) },
+    [ATTR.header]: { S: meta.header },
+    [ATTR.gsi1pk]: { S: ownerPk(meta.owner) },
+    [ATTR.gsi1sk]: { S: ownerSk(meta.updatedAt, meta.id) },
+    [ATTR.incarnation]: { S: meta.incarnation },
+  };
+  if (meta.head != null) item[ATTR.head] = { S: meta.head };
+  if (meta.nextParent != null) item[ATTR.nextParent] = { S: meta.nextParent };
+  if (meta.activeModel != null) {
+    item[ATTR.activeProvider] = { S: meta.activeModel.provider };
+    item[ATTR.activeModel] = { S: meta.activeModel.model };
+  }
+  if (meta.title != null) item[ATTR.title] = { S: meta.title };
+  if (meta.ttlSeconds !== null) item[ATTR.ttlSeconds] = { N: String(meta.ttlSeconds) };
+  if (meta.expiresAt !== null) item[ATTR.expiresAt] = { N: String(meta.expiresAt) };
+  return item;
 }

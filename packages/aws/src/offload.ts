@@ -26,11 +26,16 @@ export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** Writes `text` to `<prefix>offload/<sessionId>/<sha256>.jsonl` (idempotent: same text, same key). */
-export async function putOffload(location: S3Location, sessionId: string, text: string): Promise<OffloadRef> {
+/**
+ * Writes `text` to `<prefix>offload/<sessionId>/<sha256>.jsonl` (idempotent: same text, same
+ * key) — or, with a `tag`, to `<sha256>.<tag>.jsonl`: a writer whose lines may already be
+ * another item's (an import or fork copies lines, ids and all) tags its objects so that
+ * removing them again can never remove an object some other item points at.
+ */
+export async function putOffload(location: S3Location, sessionId: string, text: string, tag?: string): Promise<OffloadRef> {
   const body = Buffer.from(text, 'utf8');
   const sha256 = sha256Hex(body);
-  const key = `${offloadPrefix(location, sessionId)}${sha256}.jsonl`;
+  const key = `${offloadPrefix(location, sessionId)}${sha256}${tag === undefined ? '' : `.${tag}`}.jsonl`;
   await location.client.send(
     new PutObjectCommand({
       Bucket: location.bucket,

@@ -1,4 +1,14 @@
-import { FSJSONLStore, newId, NullStore, type ActiveModel, type DiskMessage, type LoadedSession, type SessionStore } from '@panto/core';
+import {
+  FSJSONLStore,
+  newId,
+  NullStore,
+  type ActiveModel,
+  type DiskMessage,
+  type LoadedSession,
+  type LoadOptions,
+  type SessionStore,
+  type SessionTree,
+} from '@panto/core';
 
 /**
  * A new filesystem session whose file is created by its first append — so starting panto
@@ -35,8 +45,27 @@ export class LazyFSJSONLStore implements SessionStore {
     await store.appendMessages(batch);
   }
 
-  async loadConversation(): Promise<LoadedSession> {
-    return (this.#store ?? new NullStore(this.#id)).loadConversation();
+  async loadConversation(options?: LoadOptions): Promise<LoadedSession> {
+    return this.#current().loadConversation(options);
+  }
+
+  async loadTree(): Promise<SessionTree> {
+    return this.#current().loadTree();
+  }
+
+  /** Before the first append there is no entry: `EntryNotFoundError`, and no file is created. */
+  async switchLeaf(entryId: string): Promise<LoadedSession> {
+    return this.#current().switchLeaf(entryId);
+  }
+
+  /** A new file beside this session's (before the first append there is no entry: `EntryNotFoundError`). */
+  async fork(entryId: string): Promise<SessionStore> {
+    return this.#current().fork(entryId);
+  }
+
+  /** The file's store once it exists; until then an empty session that writes nothing. */
+  #current(): SessionStore {
+    return this.#store ?? new NullStore(this.#id);
   }
 
   sessionId(): string {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from './agent.js';
 import { Conversation } from './conversation.js';
-import { AgentBusyError, NothingToCompactError, ProviderError } from './errors.js';
+import { AgentBusyError, EntryNotFoundError, NothingToCompactError, ProviderError } from './errors.js';
 import type { AgentEvent } from './events.js';
 import type { Provider, ProviderCallOptions, ProviderRequest } from './provider.js';
 import type { DiskMessage } from './session-store.js';
@@ -378,5 +378,52 @@ describe('Provider contract enforcement', () => {
     expect(agent.conversation.push).toBeUndefined();
     // @ts-expect-error — nor does the agent let it be replaced
     expect(() => (agent.conversation = new Conversation())).toThrow(TypeError);
+  });
+
+  it('continues from an earlier entry without writing, then branches there with its next write', async () => {
+    const store = new MemoryStore();
+    const agent = new Agent({ provider: new ScriptedProvider([{ text: 'first answer' }, { text: 'second answer' }]), ...frozen() }, { store });
+    const prompt = await agent.submitUserMessage('first');
+    await agent.runStep();
+    const held = agent.conversation;
+    const point = await agent.continueFrom(prompt.id);
+    expect(point).toMatchObject({ danglingUser: 'first', at: { id: prompt.id } });
+    expect(agent.conversation).toBe(held);
+    expect(agent.conversation.messages).toEqual([]);
+    expect(store.entries).toHaveLength(2);
+    const edited = await agent.submitUserMessage('first, edited');
+    await agent.runStep();
+    expect(store.entries.find((entry) => entry.id === edited.id)?.parent_id).toBeNull();
+    const { agent: resumed } = await Agent.resume(MemoryStore.open(store), { provider: new ScriptedProvider([]) });
+    expect(resumed.conversation.messages.map((m) => m.role === 'user' ? m.content : m.role)).toEqual(['first, edited', 'assistant']);
+  });
+
+  it('switches the session to another leaf and follows it; a resume loads the same branch', async () => {
+    const store = new MemoryStore();
+    const agent = new Agent({ provider: new ScriptedProvider([{ text: 'a1' }, { text: 'a2' }]), ...frozen() }, { store });
+    await agent.submitUserMessage('q1');
+    await agent.runStep();
+    const firstAnswer = store.entries[1]!.id;
+    await agent.submitUserMessage('q2');
+    await agent.runStep();
+    const point = await agent.switchLeaf(firstAnswer);
+    expect(point).toEqual({ danglingUser: null, at: store.entries[1] });
+    expect(agent.conversation.messages).toHaveLength(2);
+    expect(store.entries.at(-1)).toMatchObject({ type: 'leaf', parent_id: firstAnswer });
+    const { agent: resumed, at } = await Agent.resume(MemoryStore.open(store), { provider: new ScriptedProvider([]) });
+    expect(resumed.conversation.messages).toEqual(agent.conversation.messages);
+    expect(at?.id).toBe(firstAnswer);
+  });
+
+  it('refuses to move while a step runs, and leaves the conversation as it was for an unknown entry', async () => {
+    const { agent } = setup([{ hang: true }]);
+    await agent.submitUserMessage('q');
+    const controller = new AbortController();
+    const step = agent.runStep(undefined, { signal: controller.signal });
+    await expect(agent.continueFrom(null)).rejects.toBeInstanceOf(AgentBusyError);
+    controller.abort();
+    await step;
+    await expect(agent.switchLeaf('nope')).rejects.toBeInstanceOf(EntryNotFoundError);
+    expect(agent.conversation.messages.map((m) => m.role)).toEqual(['user']);
   });
 });

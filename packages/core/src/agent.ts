@@ -16,7 +16,7 @@ import {
   type Usage,
 } from './messages.js';
 import type { Provider, ProviderEvent } from './provider.js';
-import type { DiskCompactionRecord, DiskMessage, DiskMessageRecord, SessionStore } from './session-store.js';
+import type { DiskCompactionRecord, DiskMessage, DiskMessageRecord, LoadedSession, RecordEntry, SessionStore } from './session-store.js';
 import { NullStore } from './stores/null-store.js';
 import { ToolRegistry } from './tool.js';
 
@@ -43,14 +43,32 @@ export interface AgentOptions {
   store?: SessionStore;
 }
 
-/** An agent on a session read back from its store. */
-export interface ResumedAgent {
-  agent: Agent;
+/** Where an agent's conversation now ends, after a resume, a `continueFrom` or a `switchLeaf`. */
+export interface ResumePoint {
   /**
    * The trailing prompt nobody answered (a crash or quit right after it was sent), kept out
    * of the conversation; offer it for sending again. Null when there is none.
    */
   danglingUser: string | null;
+  /**
+   * The entry the conversation ends at (the dangling prompt, when there is one): the active
+   * leaf, or the entry asked for. Null at the root (an empty session, or `null` asked for).
+   */
+  at: RecordEntry | null;
+}
+
+/** An agent on a session read back from its store. */
+export interface ResumedAgent extends ResumePoint {
+  agent: Agent;
+}
+
+export interface ResumeOptions {
+  /**
+   * Continue from this entry instead of the active leaf: the conversation is the path to it
+   * and the next message the agent writes starts a new branch there (see `LoadOptions.at`);
+   * nothing is written until then. `null` continues from the root.
+   */
+  at?: string | null;
 }
 
 export interface RunOptions {
@@ -116,11 +134,49 @@ export class Agent {
    * @example
    * const { agent, danglingUser } = await Agent.resume(await FSJSONLStore.open(file), { provider });
    */
-  static async resume(store: SessionStore, config: AgentConfig): Promise<ResumedAgent> {
-    const { conversation, danglingUser } = await store.loadConversation();
+  static async resume(store: SessionStore, config: AgentConfig, options: ResumeOptions = {}): Promise<ResumedAgent> {
+    const loaded = await store.loadConversation(options);
     const agent = new Agent(config, { store });
-    agent.#conversation = conversation;
-    return { agent, danglingUser };
+    agent.#conversation = loaded.conversation;
+    return { agent, danglingUser: loaded.danglingUser, at: loaded.at };
+  }
+
+  /**
+   * Goes back to an earlier entry of the session without writing anything: the
+   * conversation becomes the path to `entryId` (as `store.loadConversation({ at })` rebuilds
+   * it), and the next message the agent writes is chained after it — a new branch, which
+   * then is the active one. `null` goes back to the root (an empty conversation).
+   * `EntryNotFoundError` (the conversation unchanged) for an id the session does not hold.
+   *
+   * @example
+   * const { danglingUser } = await agent.continueFrom(entryId); // e.g. the prompt to edit
+   * await agent.submitUserMessage(edited ?? danglingUser ?? '');
+   */
+  async continueFrom(entryId: string | null): Promise<ResumePoint> {
+    return this.#moveTo('continueFrom', () => this.sessionStore.loadConversation({ at: entryId }));
+  }
+
+  /**
+   * Makes `entryId` the session's active leaf and the conversation its path, without
+   * sending anything: the store records the switch (a leaf entry), so a later resume loads
+   * this branch too. `EntryNotFoundError` for an id the session does not hold;
+   * `SessionConflictError` (nothing changed) when another writer appended first.
+   */
+  async switchLeaf(entryId: string): Promise<ResumePoint> {
+    return this.#moveTo('switchLeaf', () => this.sessionStore.switchLeaf(entryId));
+  }
+
+  /** Adopts the conversation a store call rebuilt, in place (whoever holds `conversation` sees it). */
+  async #moveTo(operation: string, load: () => Promise<LoadedSession>): Promise<ResumePoint> {
+    this.#assertIdle(operation);
+    this.#busy = true;
+    try {
+      const loaded = await load();
+      replaceMessages(this.#conversation, loaded.conversation.messages);
+      return { danglingUser: loaded.danglingUser, at: loaded.at };
+    } finally {
+      this.#busy = false;
+    }
   }
 
   /** The live conversation, read-only: it changes only through the agent, after the store has the change. */

@@ -83,11 +83,27 @@ export class SessionCorruptError extends PantoError {
   readonly source: string;
   /** 1-based line number; null when the fault is in how entries relate, not in one line. */
   readonly line: number | null;
+  /** What is wrong, without the source and line (`not valid JSON`). */
+  readonly reason: string;
   constructor(source: string, line: number | null, reason: string, options?: ErrorOptions) {
     super(line === null ? `${source}: ${reason}` : `${source}:${line}: ${reason}`, options);
     this.name = 'SessionCorruptError';
     this.source = source;
     this.line = line;
+    this.reason = reason;
+  }
+}
+
+/**
+ * An entry id the session does not hold, given where an entry of it is needed (a leaf to
+ * switch to, an entry to continue from or fork at). Nothing was written.
+ */
+export class EntryNotFoundError extends PantoError {
+  readonly entryId: string;
+  constructor(entryId: string, options?: ErrorOptions) {
+    super(`no entry ${JSON.stringify(entryId)} in this session`, options);
+    this.name = 'EntryNotFoundError';
+    this.entryId = entryId;
   }
 }
 

@@ -1,4 +1,13 @@
-export { Agent, DEFAULT_COMPACTION_PROMPT, type AgentConfig, type AgentOptions, type CompactionResult, type RunOptions } from './agent.js';
+export {
+  Agent,
+  DEFAULT_COMPACTION_PROMPT,
+  type AgentConfig,
+  type AgentOptions,
+  type CompactionResult,
+  type ResumedAgent,
+  type ResumeOptions,
+  type RunOptions,
+} from './agent.js';
 export { Conversation } from './conversation.js';
 export * from './errors.js';
 export type { AgentEvent, Receiver, StepResult } from './events.js';
@@ -44,14 +53,18 @@ export type {
   DiskCompactionRecord,
   DiskMessage,
   DiskMessageRecord,
+  LeafEntry,
   LoadedSession,
+  LoadOptions,
+  RecordEntry,
   SessionEntry,
   SessionStore,
 } from './session-store.js';
+export { acceptsPrompt, entryPreview, PREVIEW_LENGTH, SessionTree } from './session-tree.js';
 export { MemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';
 export { NullStore } from './stores/null-store.js';
 export { ToolRegistry, type Tool, type ToolContext, type ToolDefinition, type ToolInputSchema, type ToolOutput } from './tool.js';
-export { FSJSONLStore, type FSJSONLStoreCreateOptions } from './stores/fs-jsonl-store.js';
+export { FSJSONLStore, type FSJSONLStoreCreateOptions, type FSJSONLStoreOpenOptions } from './stores/fs-jsonl-store.js';
 export { findMostRecentSession, listSessions, resolveSessionId, sessionInfo, type SessionInfo } from './stores/fs-catalog.js';
 export type { FileLockOptions } from './stores/file-lock.js';
 export {

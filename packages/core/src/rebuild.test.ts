@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EntryNotFoundError } from './errors.js';
 import { INTERRUPTED_TOOL_RESULT, rebuildConversation } from './rebuild.js';
 import type { SessionEntry } from './session-store.js';
 import { RecordFactory, usage } from './testing/index.js';
@@ -69,5 +70,36 @@ describe('rebuildConversation', () => {
     const two = { ...f.user('2'), parent_id: one.id } as SessionEntry;
     (one as { parent_id: string }).parent_id = two.id;
     expect(() => rebuildConversation([one, two])).toThrow(/cycle/);
+  });
+
+  it('lets a newest leaf entry stand for the entry it switched to: its path, its dangling prompt, its head', () => {
+    const [q1, a1, q2] = chain([f.user('q1'), f.assistant('a1'), f.user('q2 (unanswered)')]);
+    const [q2b, a2b] = chain([f.user('q2b'), f.assistant('a2b')], a1!.id);
+    const toA1 = { type: 'leaf' as const, id: 'r-leaf-1', parent_id: a1!.id, timestamp: 't' };
+    const atA1 = rebuildConversation([q1!, a1!, q2!, q2b!, a2b!, toA1]);
+    expect(atA1.conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect([atA1.head, atA1.leafId, atA1.at?.id, atA1.danglingUser]).toEqual([a1!.id, 'r-leaf-1', a1!.id, null]);
+
+    const toQ2 = { type: 'leaf' as const, id: 'r-leaf-2', parent_id: q2!.id, timestamp: 't' };
+    const atQ2 = rebuildConversation([q1!, a1!, q2!, q2b!, a2b!, toA1, toQ2]);
+    expect(atQ2.danglingUser).toBe('q2 (unanswered)');
+    expect([atQ2.head, atQ2.at?.id]).toEqual([a1!.id, q2!.id]);
+  });
+
+  it('rebuilds at any entry when asked, with each message\'s entry beside it', () => {
+    const call = f.message({
+      role: 'assistant',
+      content: [{ type: 'tool_call', id: 'c', name: 'read', input: {} }],
+      provider: 'p',
+      model: 'm',
+      usage: usage(1, 1),
+      stop_reason: 'tool_use',
+    });
+    const entries = chain([f.user('go'), call, f.user('later'), f.assistant('done')]);
+    const atCall = rebuildConversation(entries, 's', { at: entries[1]!.id });
+    expect(atCall.conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool_result']);
+    expect(atCall.entries.map((entry) => entry?.id ?? null)).toEqual([entries[0]!.id, entries[1]!.id, null]);
+    expect(rebuildConversation(entries, 's', { at: null })).toMatchObject({ head: null, at: null, entries: [] });
+    expect(() => rebuildConversation(entries, 's', { at: 'nope' })).toThrow(EntryNotFoundError);
   });
 });

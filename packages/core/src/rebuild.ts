@@ -1,15 +1,24 @@
 import { Conversation } from './conversation.js';
-import { SessionCorruptError } from './errors.js';
+import { EntryNotFoundError, SessionCorruptError } from './errors.js';
 import { emptyUsage, type Message, type ToolResultMessage } from './messages.js';
-import type { ActiveModel, LoadedSession, SessionEntry } from './session-store.js';
+import type { ActiveModel, LoadedSession, RecordEntry, SessionEntry } from './session-store.js';
 
 /** What rebuilding a session's entries yields, beyond the {@link LoadedSession}. */
 export interface RebuiltSession extends LoadedSession {
-  /** The parent the next appended entry gets: the leaf, or the dangling prompt's parent. */
+  /** The parent the next appended entry gets: the path's end, or the dangling prompt's parent. */
   head: string | null;
-  /** The newest entry of the session (the leaf the path was followed from), or null. */
+  /** The newest entry of the session (the last written, a leaf entry included), or null. */
   leafId: string | null;
+  /** The provider and model of the newest entry on the path that names them. */
   activeModel: ActiveModel | null;
+}
+
+export interface RebuildOptions {
+  /**
+   * Rebuild the path to this entry instead of the active one; `null` for the empty path at
+   * the root. `EntryNotFoundError` when `entries` hold no such entry.
+   */
+  at?: string | null;
 }
 
 /** The text given to a tool call whose result was never recorded (a crash mid-tool). */
@@ -19,7 +28,9 @@ export const INTERRUPTED_TOOL_RESULT =
 /**
  * Rebuilds the conversation from a session's entries (in the order they were written).
  *
- * - The path is followed by `parent_id` from the newest entry (the last one written).
+ * - The path is followed by `parent_id` from the newest entry (the last one written); a
+ *   leaf entry stands for its parent — the entry a switch chose (see {@link activeEntry}).
+ *   With `options.at`, from that entry instead.
  * - Everything before the newest compaction on the path is replaced by its summary; the
  *   system messages before it are kept, since they make up the system prompt.
  * - A user entry at the very end of the path is the dangling prompt: left out of the
@@ -29,34 +40,33 @@ export const INTERRUPTED_TOOL_RESULT =
  *   saying so, right after the results that were recorded, so every provider accepts the
  *   conversation. The synthesized result is not written to the store.
  */
-export function rebuildConversation(entries: readonly SessionEntry[], source = 'session'): RebuiltSession {
-  const leaf = entries[entries.length - 1];
-  if (leaf === undefined) {
-    return { conversation: new Conversation(), danglingUser: null, head: null, leafId: null, activeModel: null };
+export function rebuildConversation(entries: readonly SessionEntry[], source = 'session', options: RebuildOptions = {}): RebuiltSession {
+  const newest = entries[entries.length - 1];
+  const leafId = newest?.id ?? null;
+  if (newest === undefined && options.at == null) {
+    return { conversation: new Conversation(), danglingUser: null, entries: [], at: null, head: null, leafId, activeModel: null };
   }
-  const byId = new Map<string, SessionEntry>();
-  for (const entry of entries) byId.set(entry.id, entry);
-
-  const path: SessionEntry[] = [];
-  let cursor: SessionEntry | undefined = leaf;
-  while (cursor !== undefined) {
-    path.push(cursor);
-    if (path.length > entries.length) throw new SessionCorruptError(source, null, `entries form a cycle at ${cursor.id}`);
-    const parentId: string | null = cursor.parent_id;
-    if (parentId === null) break;
-    cursor = byId.get(parentId);
-    if (cursor === undefined) {
-      throw new SessionCorruptError(source, null, `entry ${path[path.length - 1]!.id} refers to a missing parent ${parentId}`);
-    }
+  const byId = indexEntries(entries);
+  let end: RecordEntry | null;
+  if (options.at === undefined) {
+    end = activeEntry(entries, byId, source);
+  } else if (options.at === null) {
+    end = null;
+  } else {
+    const named = byId.get(options.at);
+    if (named === undefined) throw new EntryNotFoundError(options.at);
+    end = standsFor(named, byId, source);
   }
-  path.reverse();
-
+  if (end === null) {
+    return { conversation: new Conversation(), danglingUser: null, entries: [], at: null, head: null, leafId, activeModel: null };
+  }
+  const path = pathFrom(end, byId, source);
   const activeModel = newestModel(path);
 
-  const head = resumeParent(leaf);
+  const head = resumeParent(end);
   let danglingUser: string | null = null;
-  if (isDanglingPrompt(leaf)) {
-    danglingUser = leaf.message.content;
+  if (isDanglingPrompt(end)) {
+    danglingUser = end.message.content;
     path.pop();
   }
 
@@ -68,6 +78,7 @@ export function rebuildConversation(entries: readonly SessionEntry[], source = '
     }
   }
   const messages: Message[] = [];
+  const origins: RecordEntry[] = [];
   for (let i = 0; i < path.length; i++) {
     const entry = path[i]!;
     if (entry.type === 'compaction') {
@@ -80,21 +91,78 @@ export function rebuildConversation(entries: readonly SessionEntry[], source = '
         usage: entry.usage ?? emptyUsage(),
         prior_usage: entry.prior_usage ?? emptyUsage(),
       });
+      origins.push(entry);
     } else if (i > compactionAt || entry.message.role === 'system') {
       messages.push(entry.message);
+      origins.push(entry);
     }
   }
+  const repaired = repairWithOrigins(messages, origins);
   return {
-    conversation: new Conversation(repairToolResults(messages)),
+    conversation: new Conversation(repaired.messages),
     danglingUser,
+    entries: repaired.origins,
+    at: end,
     head,
-    leafId: leaf.id,
+    leafId,
     activeModel,
   };
 }
 
+/** Every entry by id. */
+export function indexEntries(entries: readonly SessionEntry[]): Map<string, SessionEntry> {
+  const byId = new Map<string, SessionEntry>();
+  for (const entry of entries) byId.set(entry.id, entry);
+  return byId;
+}
+
+/**
+ * The entry `entry` stands for on a path: itself, or — for a leaf entry — the entry it
+ * switched to. `SessionCorruptError` when that entry is missing.
+ */
+export function standsFor(entry: SessionEntry, byId: ReadonlyMap<string, SessionEntry>, source: string): RecordEntry {
+  let cursor: SessionEntry = entry;
+  for (let hops = 0; cursor.type === 'leaf'; hops++) {
+    const target = byId.get(cursor.parent_id);
+    if (target === undefined) throw new SessionCorruptError(source, null, `leaf entry ${cursor.id} refers to a missing entry ${cursor.parent_id}`);
+    if (hops > byId.size) throw new SessionCorruptError(source, null, `entries form a cycle at ${cursor.id}`);
+    cursor = target;
+  }
+  return cursor;
+}
+
+/**
+ * The active entry of a session: the newest entry, or the entry a newest leaf entry
+ * switched to. The one statement of "what does resume load?"; null for an empty session.
+ */
+export function activeEntry(entries: readonly SessionEntry[], byId: ReadonlyMap<string, SessionEntry>, source: string): RecordEntry | null {
+  const newest = entries[entries.length - 1];
+  return newest === undefined ? null : standsFor(newest, byId, source);
+}
+
+/**
+ * The path from the root to `end`, following `parent_id` (leaf entries, which nothing
+ * follows, are passed over should one appear on the way). `SessionCorruptError` for a
+ * missing parent or a cycle.
+ */
+export function pathFrom(end: RecordEntry, byId: ReadonlyMap<string, SessionEntry>, source: string): RecordEntry[] {
+  const path: RecordEntry[] = [];
+  let cursor: SessionEntry | undefined = end;
+  let steps = 0;
+  while (cursor !== undefined) {
+    if (++steps > byId.size + 1) throw new SessionCorruptError(source, null, `entries form a cycle at ${cursor.id}`);
+    if (cursor.type !== 'leaf') path.push(cursor);
+    const parentId: string | null = cursor.parent_id;
+    if (parentId === null) break;
+    const child: SessionEntry = cursor;
+    cursor = byId.get(parentId);
+    if (cursor === undefined) throw new SessionCorruptError(source, null, `entry ${child.id} refers to a missing parent ${parentId}`);
+  }
+  return path.reverse();
+}
+
 /** Whether `leaf`, at the end of a path, is a prompt nobody answered. */
-function isDanglingPrompt(leaf: SessionEntry): leaf is SessionEntry & { type: 'message'; message: { role: 'user'; content: string } } {
+function isDanglingPrompt(leaf: RecordEntry): leaf is RecordEntry & { type: 'message'; message: { role: 'user'; content: string } } {
   return leaf.type === 'message' && leaf.message.role === 'user';
 }
 
@@ -103,13 +171,14 @@ function isDanglingPrompt(leaf: SessionEntry): leaf is SessionEntry & { type: 'm
  * or, when the leaf is a prompt nobody answered, that prompt's parent, so that the prompt
  * sent again (or edited) becomes its sibling. The one statement of the rule every store uses.
  */
-export function resumeParent(leaf: SessionEntry | null): string | null {
+export function resumeParent(leaf: RecordEntry | null): string | null {
   if (leaf === null) return null;
   return isDanglingPrompt(leaf) ? leaf.parent_id : leaf.id;
 }
 
 /** The provider and model an entry names, if it names them. */
 export function modelOf(entry: SessionEntry): ActiveModel | null {
+  if (entry.type === 'leaf') return null;
   if (entry.type === 'compaction') return { provider: entry.provider, model: entry.model };
   const message = entry.message;
   if (message.role === 'assistant') return { provider: message.provider, model: message.model };
@@ -130,15 +199,26 @@ export function newestModel(entries: readonly SessionEntry[]): ActiveModel | nul
 
 /** Inserts an error result for every tool call whose result is missing. */
 export function repairToolResults(messages: Message[]): Message[] {
+  return repairWithOrigins(messages, messages.map(() => null)).messages;
+}
+
+/**
+ * {@link repairToolResults}, keeping `origins` (one per message) in step: a synthesized
+ * result's origin is null. Returns the inputs themselves when nothing was missing.
+ */
+function repairWithOrigins<T>(messages: Message[], origins: T[]): { messages: Message[]; origins: (T | null)[] } {
   let repaired: Message[] | undefined;
+  let repairedOrigins: (T | null)[] | undefined;
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
     if (message.role !== 'assistant') {
       repaired?.push(message);
+      repairedOrigins?.push(origins[i]!);
       continue;
     }
     const calls = message.content.filter((block) => block.type === 'tool_call');
     repaired?.push(message);
+    repairedOrigins?.push(origins[i]!);
     if (calls.length === 0) continue;
     const answered = new Set<string>();
     let j = i + 1;
@@ -147,10 +227,12 @@ export function repairToolResults(messages: Message[]): Message[] {
       if (next.role !== 'tool_result') break;
       answered.add(next.tool_call_id);
       repaired?.push(next);
+      repairedOrigins?.push(origins[j]!);
     }
     const missing = calls.filter((call) => !answered.has(call.id));
     if (missing.length > 0) {
       repaired ??= messages.slice(0, j);
+      repairedOrigins ??= origins.slice(0, j);
       for (const call of missing) {
         const result: ToolResultMessage = {
           role: 'tool_result',
@@ -160,9 +242,10 @@ export function repairToolResults(messages: Message[]): Message[] {
           is_error: true,
         };
         repaired.push(result);
+        repairedOrigins.push(null);
       }
     }
     i = j - 1;
   }
-  return repaired ?? messages;
+  return { messages: repaired ?? messages, origins: repairedOrigins ?? origins };
 }

@@ -61,7 +61,7 @@ describe('SessionDecoder', () => {
     const good = header + encodeBatch([a!]);
     const latin1 = Buffer.concat([Buffer.from(good), Buffer.from('{"type":"message","id":"r-2","parent_id":null,"timestamp":"t","message":{"role":"user","content":"caf'), Buffer.from([0xe9]), Buffer.from('"}}\n')]);
     await expect(stream(latin1)).rejects.toThrow('s3://b/k:3: not valid UTF-8');
-    await expect(stream(good + encodeBatch([{ ...a!, parent_id: null }]))).rejects.toThrow(`s3://b/k:3: duplicate entry id ${a!.id}`);
+    await expect(stream(good + encodeBatch([{ ...a!, parent_id: null } as SessionEntry]))).rejects.toThrow(`s3://b/k:3: duplicate entry id ${a!.id}`);
     const orphan = chain(f, 'r-000999', 'who is my parent');
     await expect(stream(good + encodeBatch(orphan))).rejects.toThrow('s3://b/k:3: parent_id r-000999 is not an earlier entry');
     await expect(stream('')).rejects.toThrow('s3://b/k:1: empty file: no session header');

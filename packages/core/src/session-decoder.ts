@@ -120,7 +120,7 @@ export class SessionDecoder {
    * is not UTF-8 is a `SessionCorruptError` (an unterminated last one is torn). Call
    * {@link end} afterwards.
    */
-  async *decode(stream: AsyncIterable<Uint8Array | string>): AsyncGenerator<DecodedBatch> {
+  async *decode(stream: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>): AsyncGenerator<DecodedBatch> {
     for await (const line of splitLines(stream)) {
       if (!isUtf8(line.bytes)) {
         if (!line.terminated) {
@@ -231,7 +231,7 @@ export interface SourceLine {
 }
 
 /** Splits a byte stream into lines without holding more than the current line. */
-export async function* splitLines(stream: AsyncIterable<Uint8Array | string>): AsyncGenerator<SourceLine> {
+export async function* splitLines(stream: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>): AsyncGenerator<SourceLine> {
   let pending: Buffer[] = [];
   let number = 0;
   for await (const piece of stream) {

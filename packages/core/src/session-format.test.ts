@@ -102,4 +102,25 @@ describe('session format', () => {
     const badHeader = encodeHeader({ type: 'session', version: 1, id: '../etc', timestamp: '2026-01-01T00:00:00.000Z' });
     expect(() => decodeSession(Buffer.from(badHeader), 'f')).toThrow(/f:1: session id "\.\.\/etc" is not an id/);
   });
+
+  it('writes a leaf entry as its four fields and reads it back; refuses one without a parent', () => {
+    const f = new RecordFactory('v');
+    const first: SessionEntry = { ...f.user('q'), parent_id: null };
+    const leaf: SessionEntry = { type: 'leaf', id: 'v-leaf', parent_id: first.id, timestamp: '2026-01-01T00:01:00.000Z' };
+    expect(encodeBatch([leaf])).toBe('{"type":"leaf","id":"v-leaf","parent_id":"v-000001","timestamp":"2026-01-01T00:01:00.000Z"}\n');
+    expect(decodeSession(Buffer.from(header + encodeBatch([first]) + encodeBatch([leaf])), 'f').entries).toEqual([first, leaf]);
+    const orphanLeaf = '{"type":"leaf","id":"v-x","parent_id":null,"timestamp":"t"}\n';
+    expect(() => decodeSession(Buffer.from(header + encodeBatch([first]) + orphanLeaf), 'f')).toThrow(/f:3: leaf entry has no parent_id/);
+  });
+
+  it('reads versions 1 and 2 and refuses a newer one, naming line 1', () => {
+    const f = new RecordFactory('n');
+    const body = encodeBatch([{ ...f.user('q'), parent_id: null }]);
+    for (const version of [1, 2]) {
+      const versioned = encodeHeader({ type: 'session', version, id: 's', timestamp: '2026-01-01T00:00:00.000Z' });
+      expect(decodeSession(Buffer.from(versioned + body), 'f').header.version).toBe(version);
+    }
+    const newer = encodeHeader({ type: 'session', version: 3, id: 's', timestamp: '2026-01-01T00:00:00.000Z' });
+    expect(() => decodeSession(Buffer.from(newer + body), 'f')).toThrow(/f:1: session format version 3 is not supported \(this panto reads up to 2\)/);
+  });
 });

@@ -15,8 +15,12 @@ import {
 } from './messages.js';
 import type { DiskMessage, SessionEntry } from './session-store.js';
 
-/** The format version this code writes and the newest it reads. */
-export const SESSION_FORMAT_VERSION = 1;
+/**
+ * The format version this code writes in new headers and the newest it reads. 2 added the
+ * `leaf` entry (a switch of the active branch); a version-1 log reads by the same rule, and
+ * a leaf entry appended to one keeps its header (see docs/session-format.md).
+ */
+export const SESSION_FORMAT_VERSION = 2;
 
 export interface SessionHeader {
   type: 'session';
@@ -70,6 +74,8 @@ function encodeEntry(entry: SessionEntry, batchSize: number | undefined): string
     ...(batchSize === undefined ? {} : { batch_size: batchSize }),
   };
   switch (entry.type) {
+    case 'leaf':
+      return JSON.stringify(head);
     case 'message':
       return JSON.stringify({ ...head, message: canonicalMessage(entry.message) });
     case 'compaction':
@@ -215,6 +221,9 @@ export function decodeEntry(value: unknown, source: string, lineNumber: number):
       if (typeof entry.summary !== 'string') fail('compaction has no summary');
       if (typeof entry.provider !== 'string' || typeof entry.model !== 'string') fail('compaction has no provider/model');
       if (!isUsage(entry.usage) || !isUsage(entry.prior_usage)) fail('compaction usage is malformed');
+      break;
+    case 'leaf':
+      if (entry.parent_id === null) fail('leaf entry has no parent_id');
       break;
     case 'session':
       fail('a second session header');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidBatchError, SessionCorruptError } from './errors.js';
+import { EntryNotFoundError, InvalidBatchError, SessionCorruptError } from './errors.js';
 import { SessionLog } from './session-log.js';
 import type { SessionEntry } from './session-store.js';
 import { RecordFactory } from './testing/index.js';
@@ -63,5 +63,35 @@ describe('SessionLog', () => {
     const orphan = { ...f.user('lost'), parent_id: 'nowhere' };
     expect(() => SessionLog.of([orphan], 'dynamodb:t/s')).toThrow(SessionCorruptError);
     expect(() => SessionLog.of([orphan], 'dynamodb:t/s')).toThrow('dynamodb:t/s: entry o-000001 refers to a missing parent nowhere');
+  });
+
+  it('makes a leaf entry to switch branches, commits it with the head of its target, and writes none to stay put', () => {
+    const f = new RecordFactory('s');
+    const base = entries(f, 'q', 'a:m1', 'unanswered');
+    const log = SessionLog.of(base);
+    expect(log.leaf('s-000003', { id: 'leaf-0', timestamp: 't' })).toBeNull();
+    expect(() => log.leaf('nope', { id: 'leaf-1', timestamp: 't' })).toThrow(EntryNotFoundError);
+    expect(() => log.leaf('s-000002', { id: 's-000001', timestamp: 't' })).toThrow(InvalidBatchError);
+    const leaf = log.leaf('s-000002', { id: 'leaf-1', timestamp: 't' })!;
+    expect(leaf).toEqual({ type: 'leaf', id: 'leaf-1', parent_id: 's-000002', timestamp: 't' });
+    expect(log.headAfter([leaf])).toEqual({ count: 4, leafId: 'leaf-1', resumeParent: 's-000002', activeModel: { provider: 'p', model: 'm1' } });
+    expect(log.count).toBe(3);
+    log.commit([leaf]);
+    expect([log.count, log.leafId, log.nextParent, log.resumeParent]).toEqual([4, 'leaf-1', 's-000002', 's-000002']);
+    expect(log.load().danglingUser).toBeNull();
+    // Back to the prompt: it dangles again, and the next entry would be its sibling.
+    const back = log.leaf('s-000003', { id: 'leaf-2', timestamp: 't' })!;
+    log.commit([back]);
+    expect([log.nextParent, log.load().danglingUser]).toEqual(['s-000002', 'unanswered']);
+  });
+
+  it('loads at an entry without moving the head or the active model, and chains the next batch there', () => {
+    const f = new RecordFactory('t');
+    const log = SessionLog.of(entries(f, 'q', 'a:m1', 'q2', 'a:m2'));
+    const loaded = log.load(undefined, { at: 't-000002' });
+    expect(loaded.conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect([log.leafId, log.nextParent, log.activeModel?.model]).toEqual(['t-000004', 't-000002', 'm2']);
+    expect(log.chain([f.user('branch')])[0]!.parent_id).toBe('t-000002');
+    expect(() => log.load(undefined, { at: 'nope' })).toThrow(EntryNotFoundError);
   });
 });

@@ -3,17 +3,21 @@
  * a {@link SessionLog} of the session as its handle last saw it and does only the I/O —
  * reading entries in, writing a chained batch out, and telling a lost race apart.
  */
-import { InvalidBatchError } from './errors.js';
-import { newestModel, rebuildConversation, resumeParent, type RebuiltSession } from './rebuild.js';
-import type { ActiveModel, DiskMessage, LoadedSession, SessionEntry } from './session-store.js';
+import { EntryNotFoundError, InvalidBatchError } from './errors.js';
+import { activeEntry, newestModel, pathFrom, rebuildConversation, resumeParent, standsFor, type RebuiltSession } from './rebuild.js';
+import type { ActiveModel, DiskMessage, LeafEntry, LoadedSession, LoadOptions, SessionEntry } from './session-store.js';
+import { SessionTree } from './session-tree.js';
 
 /** What a store knows of a session it has not read the entries of (e.g. from a metadata record). */
 export interface LogHead {
   /** Entries in the session. */
   count: number;
-  /** The newest entry, or null while the session is empty. */
+  /** The newest entry (a leaf entry included), or null while the session is empty: what an append's head check compares. */
   leafId: string | null;
-  /** The parent a reloaded handle would chain to: the leaf, or a trailing prompt's parent. */
+  /**
+   * The parent a reloaded handle would chain to: the active entry (the newest, or the one
+   * a newest leaf entry switched to), or a trailing prompt's parent.
+   */
   resumeParent: string | null;
   activeModel: ActiveModel | null;
 }
@@ -21,10 +25,12 @@ export interface LogHead {
 /**
  * One session's entries as a handle last saw them (or only their head), and the rules:
  * - the next append chains after the last batch this handle appended, or — after a load —
- *   after the leaf, except that a trailing unanswered prompt is left to be answered by a
- *   sibling (its parent is the next parent; see `resumeParent` in rebuild.ts);
+ *   after the active entry (the newest, or the one a newest leaf entry switched to) or the
+ *   entry the load was `at`, except that a trailing unanswered prompt is left to be
+ *   answered by a sibling (its parent is the next parent; see `resumeParent` in rebuild.ts);
+ * - a switch of the active branch is a leaf entry, appended like a batch ({@link leaf});
  * - ids are unique in the session (when the handle has seen the entries);
- * - the active model is the newest on the path that names one.
+ * - the active model is the newest on the active path that names one.
  *
  * @example
  * // In a store: load, then append.
@@ -36,7 +42,8 @@ export interface LogHead {
 export class SessionLog {
   /** Every entry in log order; null when the log is known by its head only. */
   #entries: SessionEntry[] | null;
-  #ids: Set<string> | null;
+  /** The entries by id; null when the log is known by its head only. */
+  #byId: Map<string, SessionEntry> | null;
   #count: number;
   #leafId: string | null;
   #nextParent: string | null;
@@ -47,7 +54,7 @@ export class SessionLog {
 
   private constructor(entries: SessionEntry[] | null, head: LogHead) {
     this.#entries = entries;
-    this.#ids = entries === null ? null : new Set(entries.map((entry) => entry.id));
+    this.#byId = entries === null ? null : new Map(entries.map((entry) => [entry.id, entry]));
     this.#count = head.count;
     this.#leafId = head.leafId;
     this.#resumeParent = head.resumeParent;
@@ -91,7 +98,7 @@ export class SessionLog {
     return this.#count;
   }
 
-  /** The newest entry's id, or null while the session is empty. */
+  /** The newest entry's id (a leaf entry's included), or null while the session is empty: the head an append expects. */
   get leafId(): string | null {
     return this.#leafId;
   }
@@ -113,7 +120,7 @@ export class SessionLog {
 
   /** Whether the session holds `id` (false for every id when the log knows only its head). */
   has(id: string): boolean {
-    return this.#ids?.has(id) ?? false;
+    return this.#byId?.has(id) ?? false;
   }
 
   /**
@@ -137,31 +144,92 @@ export class SessionLog {
     return entries;
   }
 
-  /** Records a chained batch that is now durable: the next append follows it. */
+  /**
+   * A leaf entry that makes `entryId` (or, for a leaf entry's id, the entry it switched to)
+   * the active entry — or null when it already is. Changes nothing; commit it once it is
+   * durable. Needs the entries. `EntryNotFoundError` for an id the session does not hold,
+   * `InvalidBatchError` for a `record.id` it does.
+   */
+  leaf(entryId: string, record: { id: string; timestamp: string }): LeafEntry | null {
+    const byId = this.#requireEntries('leaf');
+    const named = byId.get(entryId);
+    if (named === undefined) throw new EntryNotFoundError(entryId);
+    const target = standsFor(named, byId, 'session');
+    if (target.id === activeEntry(this.#entries!, byId, 'session')?.id) return null;
+    if (typeof record.id !== 'string' || record.id === '' || byId.has(record.id)) {
+      throw new InvalidBatchError(`leaf entry id ${JSON.stringify(record.id)} is missing or taken: nothing was written`);
+    }
+    return { type: 'leaf', id: record.id, parent_id: target.id, timestamp: record.timestamp };
+  }
+
+  /**
+   * The head this log has once `entries` (a chained batch, or one leaf entry) are
+   * committed, without changing anything: what a store that keeps a head record (a META
+   * item, a row) writes with them.
+   */
+  headAfter(entries: readonly SessionEntry[]): LogHead {
+    const last = entries[entries.length - 1];
+    if (last === undefined) {
+      return { count: this.#count, leafId: this.#leafId, resumeParent: this.#resumeParent, activeModel: this.#activeModel };
+    }
+    const count = this.#count + entries.length;
+    if (last.type !== 'leaf') {
+      return { count, leafId: last.id, resumeParent: resumeParent(last), activeModel: newestModel(entries) ?? this.#activeModel };
+    }
+    const byId = new Map(this.#requireEntries('headAfter'));
+    for (const entry of entries) byId.set(entry.id, entry);
+    const target = standsFor(last, byId, 'session');
+    return { count, leafId: last.id, resumeParent: resumeParent(target), activeModel: newestModel(pathFrom(target, byId, 'session')) };
+  }
+
+  /** Records a chained batch (or a leaf entry) that is now durable: the next append follows it. */
   commit(entries: readonly SessionEntry[]): void {
     const last = entries[entries.length - 1];
     if (last === undefined) return;
+    const head = this.headAfter(entries);
     if (this.#entries !== null) for (const entry of entries) this.#entries.push(entry);
-    if (this.#ids !== null) for (const entry of entries) this.#ids.add(entry.id);
-    this.#count += entries.length;
-    this.#leafId = last.id;
-    this.#nextParent = last.id;
-    this.#resumeParent = resumeParent(last);
-    this.#activeModel = newestModel(entries) ?? this.#activeModel;
+    if (this.#byId !== null) for (const entry of entries) this.#byId.set(entry.id, entry);
+    this.#count = head.count;
+    this.#leafId = head.leafId;
+    // A batch this handle appended is followed as written (a prompt it just sent is answered
+    // after it); after a switch, the rule of a load applies.
+    this.#nextParent = last.type === 'leaf' ? head.resumeParent : last.id;
+    this.#resumeParent = head.resumeParent;
+    this.#activeModel = head.activeModel;
     this.#rebuilt = undefined;
   }
 
   /**
-   * The conversation on the path from the leaf, with the dangling prompt apart (see
-   * `rebuildConversation`), as a load returns it; the next append then chains as after a
-   * load (a dangling prompt is answered by a sibling). Needs the entries. Each call builds
-   * a conversation of its own.
+   * The conversation on the path to the active entry — or to `options.at` — with the
+   * dangling prompt apart (see `rebuildConversation`), as a load returns it; the next append
+   * then chains as after a load (after the entry, or as a dangling prompt's sibling). A load
+   * `at` an entry writes nothing and leaves the active model as it is. Needs the entries.
+   * Each call builds a conversation of its own.
    */
-  load(source?: string): LoadedSession {
-    if (this.#entries === null) throw new TypeError('SessionLog.load needs the entries: build the log with SessionLog.of');
-    const rebuilt = this.#rebuilt ?? rebuildConversation(this.#entries, source);
+  load(source?: string, options: LoadOptions = {}): LoadedSession {
+    const entries = this.#entries;
+    if (entries === null) throw new TypeError('SessionLog.load needs the entries: build the log with SessionLog.of');
+    let rebuilt: RebuiltSession;
+    if (options.at === undefined) {
+      rebuilt = this.#rebuilt ?? rebuildConversation(entries, source);
+      this.#nextParent = this.#resumeParent;
+    } else {
+      rebuilt = rebuildConversation(entries, source, { at: options.at });
+      this.#nextParent = rebuilt.head;
+    }
     this.#rebuilt = undefined;
-    this.#nextParent = this.#resumeParent;
-    return { conversation: rebuilt.conversation, danglingUser: rebuilt.danglingUser };
+    return { conversation: rebuilt.conversation, danglingUser: rebuilt.danglingUser, entries: rebuilt.entries, at: rebuilt.at };
+  }
+
+  /** The whole tree of the entries as this log holds them now (a copy: later commits do not change it). Needs the entries. */
+  tree(source?: string): SessionTree {
+    this.#requireEntries('tree');
+    return SessionTree.of([...this.#entries!], source);
+  }
+
+  #requireEntries(operation: string): Map<string, SessionEntry> {
+    if (this.#byId === null) throw new TypeError(`SessionLog.${operation} needs the entries: build the log with SessionLog.of`);
+    return this.#byId;
   }
 }
+

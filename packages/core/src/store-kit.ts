@@ -26,11 +26,14 @@ export {
   type SessionHeader,
 } from './session-format.js';
 export {
+  activeEntry,
   INTERRUPTED_TOOL_RESULT,
   modelOf,
   newestModel,
   rebuildConversation,
   repairToolResults,
   resumeParent,
+  type RebuildOptions,
   type RebuiltSession,
 } from './rebuild.js';
+export { SessionTree } from './session-tree.js';

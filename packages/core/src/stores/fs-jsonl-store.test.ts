@@ -28,7 +28,7 @@ describe('FSJSONLStore', () => {
     const [header] = await lines(store.getSessionFile());
     expect(JSON.parse(header!)).toEqual({
       type: 'session',
-      version: 1,
+      version: 2,
       id: store.sessionId(),
       timestamp: expect.any(String),
       cwd: '/home/me/project',
@@ -43,7 +43,7 @@ describe('FSJSONLStore', () => {
     const text = await readFile(store.getSessionFile(), 'utf8');
     expect(text).toBe(
       [
-        '{"type":"session","version":1,"id":"fixed","timestamp":"1970-01-01T00:00:00.000Z"}',
+        '{"type":"session","version":2,"id":"fixed","timestamp":"1970-01-01T00:00:00.000Z"}',
         '{"type":"message","id":"e-000001","parent_id":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"one","provider":"scripted","model":"scripted-1"}}',
         '{"type":"message","id":"e-000002","parent_id":"e-000001","timestamp":"2026-01-01T00:00:02.000Z","batch_size":3,"message":{"role":"assistant","content":[{"type":"text","text":"two"}],"provider":"scripted","model":"scripted-1","usage":{"input_tokens":0,"output_tokens":0,"cache_read_tokens":0,"cache_write_tokens":0},"stop_reason":"end_turn"}}',
         '{"type":"message","id":"e-000003","parent_id":"e-000002","timestamp":"2026-01-01T00:00:03.000Z","message":{"role":"user","content":"three","provider":"scripted","model":"scripted-1"}}',
@@ -150,5 +150,59 @@ describe('FSJSONLStore', () => {
     expect(error).toBeInstanceOf(SessionConflictError);
     expect((error as SessionConflictError).current).toMatchObject({ entryCount: 2 });
     expect(await readFile(store.getSessionFile(), 'utf8')).toBe(before);
+  });
+
+  it('forks into <new id>.jsonl beside the session: a fresh header (cwd kept) and the path as one batch', async () => {
+    const dir = freshDir();
+    let n = 0;
+    const store = await FSJSONLStore.create(dir, {
+      sessionId: 'source',
+      cwd: '/w',
+      clock: () => new Date(0),
+      ids: () => `fork-${++n}`,
+    });
+    const f = new RecordFactory('k');
+    await store.appendMessages([f.user('q1'), f.assistant('a1')]);
+    await store.appendMessages([f.user('q2'), f.assistant('a2')]);
+    const fork = await store.fork('k-000003');
+    expect(fork.getSessionFile()).toBe(join(dir, 'fork-1.jsonl'));
+    const forkLines = await lines(fork.getSessionFile());
+    expect(forkLines[0]).toBe('{"type":"session","version":2,"id":"fork-1","timestamp":"1970-01-01T00:00:00.000Z","cwd":"/w"}');
+    const original = await lines(store.getSessionFile());
+    // The path's lines as they were, except that they are now one batch of three.
+    expect(forkLines.slice(1)).toEqual([
+      original[1]!.replace('"batch_size":2,', '"batch_size":3,'),
+      original[2],
+      original[3]!.replace('"batch_size":2,', ''),
+      '',
+    ]);
+    await expect(store.fork('k-000002')).resolves.toBeInstanceOf(FSJSONLStore);
+  });
+
+  it('appends a leaf entry to a version-1 file under its version-1 header, and reads the file back by the same rule', async () => {
+    const dir = freshDir();
+    const f = new RecordFactory('o');
+    const [q, a, q2, a2] = [f.user('q'), f.assistant('a'), f.user('q2'), f.assistant('a2')];
+    const v1 = [
+      '{"type":"session","version":1,"id":"old","timestamp":"2025-01-01T00:00:00.000Z"}',
+      JSON.stringify({ ...q, parent_id: null }),
+      JSON.stringify({ ...a, parent_id: q!.id }),
+      JSON.stringify({ ...q2, parent_id: a!.id }),
+      JSON.stringify({ ...a2, parent_id: q2!.id }),
+      '',
+    ].join('\n');
+    const file = join(dir, 'old.jsonl');
+    await writeFile(file, v1, { flag: 'wx' }).catch(async () => {
+      const { mkdir } = await import('node:fs/promises');
+      await mkdir(dir, { recursive: true });
+      await writeFile(file, v1);
+    });
+    const store = await FSJSONLStore.open(file, { ids: () => 'o-leaf', clock: () => new Date(0) });
+    expect((await store.loadConversation()).conversation.length).toBe(4);
+    await store.switchLeaf(a!.id);
+    const after = await lines(file);
+    expect(after[0]).toBe('{"type":"session","version":1,"id":"old","timestamp":"2025-01-01T00:00:00.000Z"}');
+    expect(after[5]).toBe(`{"type":"leaf","id":"o-leaf","parent_id":"${a!.id}","timestamp":"1970-01-01T00:00:00.000Z"}`);
+    expect((await (await FSJSONLStore.open(file)).loadConversation()).conversation.length).toBe(2);
   });
 });

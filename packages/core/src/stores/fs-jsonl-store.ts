@@ -1,12 +1,13 @@
 import { constants } from 'node:fs';
 import { mkdir, open, readFile, stat, type FileHandle } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { InvalidSessionIdError, SessionConflictError, SessionCorruptError, SessionNotFoundError } from '../errors.js';
 import { ID_RULE, isValidId, newId, systemClock, type Clock, type IdGenerator } from '../ids.js';
 import { decodeSession, type DecodedSession } from '../session-decoder.js';
 import { encodeBatch, encodeHeader, SESSION_FORMAT_VERSION, type SessionHeader } from '../session-format.js';
 import { SessionLog } from '../session-log.js';
-import type { ActiveModel, DiskMessage, LoadedSession, SessionStore } from '../session-store.js';
+import type { ActiveModel, DiskMessage, LoadedSession, LoadOptions, SessionEntry, SessionStore } from '../session-store.js';
+import { SessionTree } from '../session-tree.js';
 import { withFileLock, type FileLockOptions } from './file-lock.js';
 
 export interface FSJSONLStoreCreateOptions {
@@ -14,9 +15,19 @@ export interface FSJSONLStoreCreateOptions {
   cwd?: string;
   /** The session id (default: a new UUIDv7); also the file name. */
   sessionId?: string;
+  /** Timestamps of the header and of leaf entries. */
   clock?: Clock;
+  /** Ids of leaf entries and of forked sessions (the session id, when `sessionId` is absent). */
   ids?: IdGenerator;
   lock?: FileLockOptions;
+}
+
+export interface FSJSONLStoreOpenOptions {
+  lock?: FileLockOptions;
+  /** Timestamps of leaf entries and forks. */
+  clock?: Clock;
+  /** Ids of leaf entries and forked sessions. */
+  ids?: IdGenerator;
 }
 
 /**
@@ -34,7 +45,7 @@ export interface FSJSONLStoreCreateOptions {
 export class FSJSONLStore implements SessionStore {
   readonly #file: string;
   readonly #header: SessionHeader;
-  readonly #lock: FileLockOptions;
+  readonly #options: FSJSONLStoreOpenOptions;
   /** The session as this handle last saw it. */
   #log: SessionLog;
   /** The file size this handle last saw (the head check). */
@@ -47,10 +58,10 @@ export class FSJSONLStore implements SessionStore {
   /** Whether the log was read by open() and nothing changed since: the first load needs no read. */
   #fresh = false;
 
-  private constructor(file: string, header: SessionHeader, bytes: Buffer, lock: FileLockOptions) {
+  private constructor(file: string, header: SessionHeader, bytes: Buffer, options: FSJSONLStoreOpenOptions) {
     this.#file = file;
     this.#header = header;
-    this.#lock = lock;
+    this.#options = options;
     this.#log = SessionLog.empty();
     this.#knownSize = bytes.length;
     this.#committedBytes = bytes.length;
@@ -59,9 +70,7 @@ export class FSJSONLStore implements SessionStore {
 
   /** Starts a new session file `<dir>/<uuidv7>.jsonl` (creating `dir`). */
   static async create(dir: string, options: FSJSONLStoreCreateOptions = {}): Promise<FSJSONLStore> {
-    const folder = resolve(dir);
-    await mkdir(folder, { recursive: true });
-    const id = options.sessionId ?? newId();
+    const id = options.sessionId ?? (options.ids ?? newId)();
     if (!isValidId(id)) throw new InvalidSessionIdError(id, `use ${ID_RULE}`);
     const header: SessionHeader = {
       type: 'session',
@@ -70,8 +79,34 @@ export class FSJSONLStore implements SessionStore {
       timestamp: (options.clock ?? systemClock)().toISOString(),
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     };
-    const bytes = Buffer.from(encodeHeader(header));
-    const file = join(folder, `${id}.jsonl`);
+    const { clock, ids, lock } = options;
+    return FSJSONLStore.#createFile(resolve(dir), header, [], { ...(clock ? { clock } : {}), ...(ids ? { ids } : {}), ...(lock ? { lock } : {}) });
+  }
+
+  /** Opens an existing session file (any JSONL in the session format, wherever it is). */
+  static async open(file: string, options: FSJSONLStoreOpenOptions = {}): Promise<FSJSONLStore> {
+    const path = resolve(file);
+    const bytes = await readSessionFile(path);
+    const decoded = decodeSession(bytes, path);
+    const store = new FSJSONLStore(path, decoded.header, bytes, options);
+    store.#adopt(decoded, bytes);
+    store.#fresh = true;
+    return store;
+  }
+
+  /**
+   * Writes a new session file `<folder>/<header.id>.jsonl` — the header and `entries` as one
+   * batch — durably, refusing to replace a file that exists.
+   */
+  static async #createFile(
+    folder: string,
+    header: SessionHeader,
+    entries: readonly SessionEntry[],
+    options: FSJSONLStoreOpenOptions,
+  ): Promise<FSJSONLStore> {
+    await mkdir(folder, { recursive: true });
+    const bytes = Buffer.from(encodeHeader(header) + encodeBatch(entries));
+    const file = join(folder, `${header.id}.jsonl`);
     const handle = await open(file, 'wx');
     try {
       await writeAll(handle, bytes, 0);
@@ -80,16 +115,8 @@ export class FSJSONLStore implements SessionStore {
       await handle.close();
     }
     await syncDirectory(folder);
-    return new FSJSONLStore(file, header, bytes, options.lock ?? {});
-  }
-
-  /** Opens an existing session file (any JSONL in the session format, wherever it is). */
-  static async open(file: string, options: { lock?: FileLockOptions } = {}): Promise<FSJSONLStore> {
-    const path = resolve(file);
-    const bytes = await readSessionFile(path);
-    const decoded = decodeSession(bytes, path);
-    const store = new FSJSONLStore(path, decoded.header, bytes, options.lock ?? {});
-    store.#adopt(decoded, bytes);
+    const store = new FSJSONLStore(file, header, bytes, options);
+    store.#adopt(decodeSession(bytes, file), bytes);
     store.#fresh = true;
     return store;
   }
@@ -114,12 +141,52 @@ export class FSJSONLStore implements SessionStore {
 
   async appendMessages(batch: readonly DiskMessage[]): Promise<void> {
     if (batch.length === 0) return;
+    await this.#write(this.#log.chain(batch));
+  }
+
+  async switchLeaf(entryId: string): Promise<LoadedSession> {
+    const leaf = this.#log.leaf(entryId, { id: (this.#options.ids ?? newId)(), timestamp: this.#now() });
+    if (leaf !== null) await this.#write([leaf]);
+    return this.#log.load(this.#file, { at: entryId });
+  }
+
+  /**
+   * Reads the session file's tree (the entries this handle holds, when the file has not
+   * grown since it last read or wrote it).
+   */
+  async loadTree(): Promise<SessionTree> {
+    const size = await stat(this.#file).then(({ size }) => size, () => -1);
+    if (size === this.#knownSize) return this.#log.tree(this.#file);
+    return SessionTree.of(decodeSession(await readSessionFile(this.#file), this.#file).entries, this.#file);
+  }
+
+  /**
+   * A new session file beside this one, `<new id>.jsonl`, holding the path to `entryId` as
+   * one batch, with this session's cwd; this file is not changed.
+   */
+  async fork(entryId: string): Promise<FSJSONLStore> {
+    const path = (await this.loadTree()).pathTo(entryId);
+    const header: SessionHeader = {
+      type: 'session',
+      version: SESSION_FORMAT_VERSION,
+      id: (this.#options.ids ?? newId)(),
+      timestamp: this.#now(),
+      ...(this.#header.cwd === undefined ? {} : { cwd: this.#header.cwd }),
+    };
+    return FSJSONLStore.#createFile(dirname(this.#file), header, path, this.#options);
+  }
+
+  #now(): string {
+    return (this.#options.clock ?? systemClock)().toISOString();
+  }
+
+  /** Appends chained entries (a batch, or a leaf entry) under the lock and the head check: every write of this store. */
+  async #write(entries: readonly SessionEntry[]): Promise<void> {
     // What this handle knows now: a concurrent call on the same handle must not chain
     // after a head it did not see (it conflicts instead).
     const expectedSize = this.#knownSize;
     const committed = this.#committedBytes;
     const tail = this.#tail;
-    const entries = this.#log.chain(batch);
     const bytes = Buffer.from(this.#needsNewline ? `\n${encodeBatch(entries)}` : encodeBatch(entries));
     // Append mode: whatever happens, a write lands after the bytes that are there, never on them.
     const handle = await openForAppend(this.#file);
@@ -136,7 +203,7 @@ export class FSJSONLStore implements SessionStore {
           await writeAll(handle, bytes);
           await handle.datasync();
         },
-        this.#lock,
+        this.#options.lock ?? {},
       );
     } finally {
       await handle.close();
@@ -149,13 +216,13 @@ export class FSJSONLStore implements SessionStore {
     this.#log.commit(entries);
   }
 
-  async loadConversation(): Promise<LoadedSession> {
+  async loadConversation(options: LoadOptions = {}): Promise<LoadedSession> {
     if (!this.#fresh || (await stat(this.#file)).size !== this.#knownSize) {
       const bytes = await readSessionFile(this.#file);
       this.#adopt(decodeSession(bytes, this.#file), bytes);
     }
     this.#fresh = false;
-    return this.#log.load(this.#file);
+    return this.#log.load(this.#file, options);
   }
 
   #adopt(decoded: DecodedSession, bytes: Buffer): void {

@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { describeSessionStoreConformance } from '../testing/conformance.js';
-import { RecordFactory } from '../testing/index.js';
+import { CapturingStore, RecordFactory } from '../testing/index.js';
 import { MemoryStore } from './memory-store.js';
 
 describeSessionStoreConformance('MemoryStore', {
   create: async () => new MemoryStore(),
   reopen: async (store) => MemoryStore.open(store as MemoryStore),
+});
+
+describeSessionStoreConformance('CapturingStore', {
+  create: async () => new CapturingStore(),
+  reopen: async (store) => new CapturingStore(MemoryStore.open((store as CapturingStore).inner as MemoryStore)),
 });
 
 describe('MemoryStore', () => {

@@ -1,4 +1,5 @@
-import type { ActiveModel, DiskMessage, LoadedSession, SessionStore } from '../session-store.js';
+import type { ActiveModel, DiskMessage, LoadedSession, LoadOptions, SessionStore } from '../session-store.js';
+import type { SessionTree } from '../session-tree.js';
 import { MemoryStore } from '../stores/memory-store.js';
 
 /**
@@ -38,8 +39,22 @@ export class CapturingStore implements SessionStore {
     this.onAppend?.(batch);
   }
 
-  loadConversation(): Promise<LoadedSession> {
-    return this.inner.loadConversation();
+  loadConversation(options?: LoadOptions): Promise<LoadedSession> {
+    return this.inner.loadConversation(options);
+  }
+
+  loadTree(): Promise<SessionTree> {
+    return this.inner.loadTree();
+  }
+
+  /** Switches the inner store's leaf (not a batch: `batches` does not record it). */
+  switchLeaf(entryId: string): Promise<LoadedSession> {
+    return this.inner.switchLeaf(entryId);
+  }
+
+  /** Forks the inner store, and captures the fork's batches too (in a capturing store of its own). */
+  async fork(entryId: string): Promise<CapturingStore> {
+    return new CapturingStore(await this.inner.fork(entryId));
   }
 
   sessionId(): string {

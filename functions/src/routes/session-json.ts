@@ -1,0 +1,68 @@
+/** How sessions, their messages and their entries are answered, by every route that returns them. */
+import type { DiskMessageRecord, Message, RecordEntry, SessionEntry } from '@panto/core';
+import type { RunningTurn, SessionContents, SessionSummary } from '../session-service.js';
+
+export interface SessionJson {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  active_model: SessionSummary['activeModel'];
+  title: string | null;
+  entry_count: number;
+}
+
+export function sessionJson({ metadata, activeModel }: SessionSummary): SessionJson {
+  return {
+    id: metadata.id,
+    created_at: metadata.createdAt,
+    updated_at: metadata.updatedAt,
+    active_model: activeModel,
+    title: metadata.title,
+    entry_count: metadata.entryCount,
+  };
+}
+
+/** A message with the `id` and `timestamp` of its entry (none for a tool result the rebuild synthesized). */
+export type MessageJson = Message & { id?: string; timestamp?: string };
+
+/** `GET /sessions/{id}` (and a leaf switch): the conversation as the next turn sees it. */
+export function contentsJson(contents: SessionContents): {
+  id: string;
+  messages: MessageJson[];
+  dangling_user: string | null;
+  active_model: SessionContents['activeModel'];
+  usage: SessionContents['usage'];
+  entry_count: number;
+  turn: ReturnType<typeof runningTurnJson>;
+} {
+  return {
+    id: contents.id,
+    messages: contents.messages.map((message, i) => withEntry(message, contents.entries[i] ?? null)),
+    dangling_user: contents.danglingUser,
+    active_model: contents.activeModel,
+    usage: contents.usage,
+    entry_count: contents.entryCount,
+    turn: runningTurnJson(contents.turn),
+  };
+}
+
+/** A message as a turn stored it, with its entry's `id` and `timestamp`. */
+export function messageJson(record: DiskMessageRecord): MessageJson {
+  return { ...record.message, id: record.id, timestamp: record.timestamp };
+}
+
+function withEntry(message: Message, entry: RecordEntry | null): MessageJson {
+  return entry === null ? message : { ...message, id: entry.id, timestamp: entry.timestamp };
+}
+
+/** An entry as its log line says it, without the line's framing (`batch_size`). */
+export function entryJson(entry: SessionEntry): SessionEntry {
+  const { batch_size: _batchSize, ...rest } = entry as SessionEntry & { batch_size?: number };
+  return rest as SessionEntry;
+}
+
+/** A running turn as the API shows it (`GET /sessions/{id}`, the events, the stop); null when none runs. */
+export function runningTurnJson(turn: RunningTurn | null): { running: true; started_at: string | null; stop_requested: boolean } | null {
+  if (turn === null) return null;
+  return { running: true, started_at: turn.startedAt === null ? null : new Date(turn.startedAt).toISOString(), stop_requested: turn.stopRequested };
+}
