@@ -54,6 +54,7 @@ export async function startApi(
       model: 'claude-test',
       apiKeys: { anthropic: 'test-key', openai: 'test-key' },
       baseURLs: { anthropic: fake.anthropicBaseURL, openai: fake.openaiBaseURL },
+      extraModels: [],
       reason: 'test',
     }),
     verifier: hs256Verifier(TEST_SECRET),

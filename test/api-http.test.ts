@@ -87,6 +87,21 @@ describe('POST /sessions', () => {
     expect(error.error).toMatchObject({ code: 'invalid_body', field: 'provider' });
     expect(await snapshot(api.aws)).toEqual(before);
   });
+
+  it("refuses a model its provider does not offer, or one past its end of life, with 400 naming model, and creates nothing", async () => {
+    const before = await snapshot(api.aws);
+    const wrong = await json<ErrorJson>(await api.call('alice', 'POST', '/sessions', { provider: 'offline', model: 'claude-opus' }), 400);
+    expect(wrong.error).toEqual({
+      code: 'invalid_body',
+      field: 'model',
+      message: 'model: unknown offline model "claude-opus": expected one of offline-1',
+    });
+    expect(await snapshot(api.aws)).toEqual(before);
+    // The harness's providers have base URLs (servers of their own), which name their own models:
+    // the offline provider has none, so its catalog is what counts.
+    const offline = await newSession('alice', { provider: 'offline', model: 'offline-1' });
+    expect(offline.active_model).toEqual({ provider: 'offline', model: 'offline-1' });
+  });
 });
 
 describe('GET /sessions', () => {

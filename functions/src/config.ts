@@ -3,7 +3,7 @@
  * (`Resource.X`) and environment variables for tunables. The local stack's settings build
  * on the helpers here (`local/settings.ts`), never the other way round.
  */
-import { defaultProviderName } from '@panto/core';
+import { assertModelOffered, defaultProviderName } from '@panto/core';
 import { Resource } from 'sst/resource';
 
 /** The links `sst.config.ts` gives the functions (see `link:` there). */
@@ -50,6 +50,11 @@ export interface ProviderConfig {
   model?: string;
   apiKeys: { [provider: string]: string };
   baseURLs: { [provider: string]: string };
+  /**
+   * `provider/model` names a client may choose besides the catalog's (`PANTO_EXTRA_MODELS`,
+   * comma-separated): the operator's escape for a model panto's catalog does not list yet.
+   */
+  extraModels: string[];
   /** Why this provider was chosen, for the local stack to say. */
   reason: string;
 }
@@ -128,13 +133,32 @@ export function providerConfig(env: Env, apiKeys: { [provider: string]: string }
     : fallback === 'offline'
       ? 'no provider API key is set'
       : `${fallback === 'anthropic' ? 'an Anthropic' : 'an OpenAI'} API key is set`;
+  const extraModels = list(env.PANTO_EXTRA_MODELS);
+  for (const name of extraModels) {
+    if (!/^[a-z0-9][a-z0-9_-]*\/./.test(name)) throw new Error(`PANTO_EXTRA_MODELS: ${JSON.stringify(name)} is not provider/model`);
+  }
+  // The default model is the operator's choice: a retired or misspelt one is refused here, at
+  // start, rather than by the provider on every turn.
+  if (env.PANTO_MODEL && baseURLs[provider] === undefined) {
+    try {
+      assertModelOffered(provider, env.PANTO_MODEL, { extra: extraModels });
+    } catch (error) {
+      throw new Error(`PANTO_MODEL: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
   return {
     provider,
     ...(env.PANTO_MODEL ? { model: env.PANTO_MODEL } : {}),
     apiKeys,
     baseURLs,
+    extraModels,
     reason,
   };
+}
+
+/** A comma-separated setting as its non-empty, trimmed items. */
+export function list(text: string | undefined): string[] {
+  return (text ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
 }
 
 function awsEndpoints(env: Env): AwsEndpoints {

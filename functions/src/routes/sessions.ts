@@ -6,11 +6,14 @@ import { pathSessionId, readJson, type App, type RouteDeps } from '../http.js';
 export function sessionRoutes(app: App, { sessions, providers, limits }: RouteDeps): void {
   app.post('/sessions', async (c) => {
     const body = parse('body', createSessionBody, await readJson(c, limits.bodyLimitBytes));
-    // An unknown provider (400) or one without a key here (422) is refused before anything is written.
-    const provider = providers({
-      ...(body.provider === undefined ? {} : { provider: body.provider }),
-      ...(body.model === undefined ? {} : { model: body.model }),
-    });
+    // An unknown provider or model (400) or a provider without a key here (422) is refused before anything is written.
+    const provider = providers(
+      {
+        ...(body.provider === undefined ? {} : { provider: body.provider }),
+        ...(body.model === undefined ? {} : { model: body.model }),
+      },
+      { check: true },
+    );
     const chosen = body.provider !== undefined || body.model !== undefined;
     const session = await sessions.create(c.get('owner'), {
       provider,
