@@ -122,6 +122,10 @@ describe('GET /sessions', () => {
     );
     expect(second.sessions.map((s) => s.id)).toEqual([created[0]]);
     expect(second.next_cursor).toBeNull();
+    // A last page that is exactly full has no next page either.
+    const whole = await json<{ sessions: SessionJson[]; next_cursor: string | null }>(await api.call(owner, 'GET', '/sessions?limit=3'), 200);
+    expect(whole.sessions.map((s) => s.id)).toEqual([created[2], created[1], created[0]]);
+    expect(whole.next_cursor).toBeNull();
   });
 
   it('refuses a query parameter given more than once with 400 naming it, on every route, and changes nothing', async () => {
