@@ -9,6 +9,7 @@ import { serve } from '@hono/node-server';
 import { FakeLLMServer } from '@panto/core/testing';
 import { createApp, DEFAULT_LIMITS, providerResolver, type AppDeps, type ServiceLimits } from '@panto/functions';
 import { hs256Verifier, signLocalToken } from '@panto/functions/local';
+import { ConformanceChecker } from './openapi-conformance.js';
 import { localAws, type LocalAws } from './setup/aws-fixtures.js';
 
 export const TEST_SECRET = new Uint8Array(32).fill(42);
@@ -22,7 +23,11 @@ export interface ApiHarness {
   /** The outage lines the app reported (a backend unreachable or failing). */
   outages: string[];
   token(owner: string): Promise<string>;
-  /** A request as `owner` (no Authorization header when owner is null). */
+  /**
+   * A request as `owner` (no Authorization header when owner is null). Its response is
+   * checked against the API's own OpenAPI document (`GET /openapi.json`): one that departs
+   * from it rejects, naming how.
+   */
   call(owner: string | null, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
   close(): Promise<void>;
 }
@@ -33,6 +38,8 @@ export async function startApi(
     limits?: Partial<ServiceLimits>;
     tools?: AppDeps['tools'];
     provider?: string;
+    /** Origins browsers may call from (`PANTO_CORS_ORIGINS`). */
+    corsOrigins?: string[];
     /** The clients the app uses, instead of the fixtures' (to put a failing network between the app and the emulators). */
     dynamo?: DynamoDBClient;
     s3?: S3Client;
@@ -59,6 +66,7 @@ export async function startApi(
     }),
     verifier: hs256Verifier(TEST_SECRET),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
+    ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     ...(options.tools ? { tools: options.tools } : {}),
     log: (_message, error) => logged.push(error),
     logOutage: (message) => outages.push(message),
@@ -66,6 +74,8 @@ export async function startApi(
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const document = (await (await fetch(`${url}/openapi.json`)).json()) as { [key: string]: unknown };
+  const conformance = new ConformanceChecker(document);
   const tokens = new Map<string, string>();
   const token = async (owner: string): Promise<string> => {
     let value = tokens.get(owner);
@@ -81,11 +91,14 @@ export async function startApi(
     token,
     async call(owner, method, path, body, headers = {}) {
       const auth: Record<string, string> = owner === null ? {} : { authorization: `Bearer ${await token(owner)}` };
-      return fetch(`${url}${path}`, {
+      const response = await fetch(`${url}${path}`, {
         method,
         headers: { 'content-type': 'application/json', ...auth, ...headers },
         ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
       });
+      const departures = await conformance.check(method, path, response.clone());
+      if (departures.length > 0) throw new Error(`the response departs from the OpenAPI document:\n${departures.join('\n')}`);
+      return response;
     },
     async close() {
       await new Promise<void>((resolve) => {

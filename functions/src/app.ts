@@ -11,12 +11,15 @@ import { SessionCache } from '@panto/aws';
 import type { ToolRegistry } from '@panto/core';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { PUBLIC_ROUTES } from './api-routes.js';
 import type { AuthVerifier } from './auth.js';
 import type { ServiceLimits } from './config.js';
 import { invalidField, payloadTooLarge, routeNotFound, toHttpError, type HttpError } from './errors.js';
 import { retryAfter, type App, type AppEnv, type RouteDeps } from './http.js';
 import type { ProviderResolver } from './providers.js';
 import { exportRoutes } from './routes/exports.js';
+import { metaRoutes } from './routes/meta.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { streamRoutes } from './routes/stream.js';
 import { turnRoutes } from './routes/turns.js';
@@ -35,6 +38,11 @@ export interface AppDeps {
   /** Establishes the caller; see `apiGatewayVerifier`, `jwksVerifier`, and the local stack's `hs256Verifier`. */
   verifier: AuthVerifier;
   limits: ServiceLimits;
+  /**
+   * Origins a browser may call the API from (`PANTO_CORS_ORIGINS`; `*` for any); none when
+   * absent. Preflights (`OPTIONS`) are answered on every route without a token either way.
+   */
+  corsOrigins?: readonly string[];
   /** The tools each turn offers; `serviceTools()` when absent. Called once per request. */
   tools?: () => ToolRegistry;
   /** Sessions expire this long after their last write; never when absent. */
@@ -95,6 +103,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     throw routeNotFound();
   });
 
+  // First: a preflight is answered here, before any token is asked for, and every answer
+  // (errors too) carries the CORS headers a browser needs to read it.
+  app.use('*', cors(corsOptions(deps.corsOrigins ?? [])));
   app.use(
     '*',
     bodyLimit({
@@ -105,8 +116,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }),
   );
   app.use('*', async (c, next) => {
-    const { owner } = await deps.verifier({ authorization: c.req.header('authorization'), lambdaEvent: c.env?.event });
-    c.set('owner', owner);
+    if (!PUBLIC_ROUTES.has(`${c.req.method} ${c.req.path}`)) {
+      const { owner } = await deps.verifier({ authorization: c.req.header('authorization'), lambdaEvent: c.env?.event });
+      c.set('owner', owner);
+    }
     await next();
   });
   // `?limit=1&limit=2` would otherwise be read as its first value: refuse it, on every route.
@@ -117,10 +130,31 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     await next();
   });
 
-  const routeDeps: RouteDeps = { sessions, providers: deps.providers, limits, report };
+  const routeDeps: RouteDeps = { sessions, providers: deps.providers, limits, report, logOutage };
+  metaRoutes(app, routeDeps);
   sessionRoutes(app, routeDeps);
   turnRoutes(app, routeDeps);
   streamRoutes(app, routeDeps);
   exportRoutes(app, routeDeps);
   return app;
+}
+
+/** Request headers a browser may send; response headers its script may read. */
+export const CORS_ALLOW_HEADERS = ['authorization', 'content-type', 'idempotency-key'] as const;
+export const CORS_EXPOSE_HEADERS = ['retry-after', 'idempotent-replayed'] as const;
+/** The methods an actual request may use (a preflight's own OPTIONS needs no listing). */
+export const CORS_ALLOW_METHODS = ['GET', 'POST', 'PATCH', 'DELETE'] as const;
+/** How long a browser may cache a preflight's answer, in seconds. */
+export const CORS_MAX_AGE_SECONDS = 600;
+
+/** The CORS rules for `origins` (exact origins, or `*` for any). No credentials: the API takes bearer tokens, not cookies. */
+function corsOptions(origins: readonly string[]): Parameters<typeof cors>[0] {
+  const any = origins.includes('*');
+  return {
+    origin: (origin) => (any ? '*' : origins.includes(origin) ? origin : null),
+    allowMethods: [...CORS_ALLOW_METHODS],
+    allowHeaders: [...CORS_ALLOW_HEADERS],
+    exposeHeaders: [...CORS_EXPOSE_HEADERS],
+    maxAge: CORS_MAX_AGE_SECONDS,
+  };
 }

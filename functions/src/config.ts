@@ -65,6 +65,8 @@ export interface ServiceConfig {
   aws: AwsEndpoints;
   limits: ServiceLimits;
   provider: ProviderConfig;
+  /** Origins browsers may call the API from (`PANTO_CORS_ORIGINS`); `*` for any. */
+  corsOrigins: string[];
   /** Sessions expire this long after their last write (DynamoDB TTL); never when absent. */
   sessionTtlSeconds?: number;
 }
@@ -98,8 +100,31 @@ export function lambdaConfig(env: Env = process.env): ServiceConfig {
     aws: awsEndpoints(env),
     limits: serviceLimits(env),
     provider: providerConfig(env, apiKeys),
+    corsOrigins: corsOrigins(env),
     ...sessionTtl(env),
   };
+}
+
+/**
+ * `PANTO_CORS_ORIGINS`: comma-separated origins (`https://app.example.com`, no path), or `*`
+ * for any; none when unset. A value that is not an origin is refused, so a typo cannot pass
+ * silently for a rule that allows nothing.
+ */
+export function corsOrigins(env: Env): string[] {
+  const origins = list(env.PANTO_CORS_ORIGINS);
+  for (const origin of origins) {
+    if (origin === '*') continue;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed === undefined || parsed.origin !== origin || !/^https?:$/.test(parsed.protocol)) {
+      throw new Error(`PANTO_CORS_ORIGINS: ${JSON.stringify(origin)} is not an origin like https://app.example.com`);
+    }
+  }
+  return origins;
 }
 
 /** Where a session's data lives: what the TTL cleanup function needs, and no more. */

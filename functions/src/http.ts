@@ -22,6 +22,8 @@ export interface RouteDeps {
   limits: ServiceLimits;
   /** Logs a failure that does not reach the caller as a status: an outage in one line, a defect with its cause. */
   report(failure: HttpError, what: string, error: unknown): void;
+  /** Logs a backend outage in one short line. Must not throw. */
+  logOutage(message: string): void;
 }
 
 /** The `:id` of the path, or `SessionNotFoundError` (404) for one that cannot be an id — answered without a database call. */

@@ -26,6 +26,7 @@ export function serviceApp(
     providers: providerResolver(config.provider),
     verifier,
     limits: config.limits,
+    corsOrigins: config.corsOrigins,
     ...(options.tools === undefined ? {} : { tools: options.tools }),
     ...(options.log === undefined ? {} : { log: options.log }),
     ...(options.logOutage === undefined ? {} : { logOutage: options.logOutage }),

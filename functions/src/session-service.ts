@@ -14,11 +14,13 @@ import {
   DynamoStore,
   exportSession,
   listOwnerSessions,
+  pingTable,
   SessionCache,
   type DynamoStoreOpenOptions,
   type SessionExport,
   type SessionLease,
   type SessionMetadata,
+  type TablePing,
 } from '@panto/aws';
 import {
   Agent,
@@ -125,6 +127,11 @@ export class SessionService {
       await new Agent({ provider }, { store }).addSystemMessage(options.system, 'replace');
     }
     return this.#summary(store.metadata());
+  }
+
+  /** Whether the table answers a read within `timeoutMs` (see `pingTable`). Never rejects. */
+  async ping(timeoutMs: number): Promise<TablePing> {
+    return pingTable({ client: this.#deps.dynamo, tableName: this.#deps.tableName, timeoutMs });
   }
 
   async list(owner: string, page: { limit?: number; cursor?: string }): Promise<{ sessions: SessionSummary[]; nextCursor: string | null }> {

@@ -21,6 +21,7 @@ export {
   SessionNotFoundError,
 } from './errors.js';
 export { DEFAULT_EXPORT_URL_SECONDS, exportSession, type ExportSessionOptions, type SessionExport } from './export-session.js';
+export { HEALTH_KEY, pingTable, type TablePing } from './health.js';
 export { importSession, type ImportSessionOptions } from './import-session.js';
 export { acquireSessionLease, type AcquireSessionLeaseOptions, type SessionLease } from './lease.js';
 export { TITLE_MAX_LENGTH, type SessionMetadata } from './metadata.js';
