@@ -19,7 +19,8 @@
  * - PANTO_CORS_ORIGINS (comma-separated, or `*`): origins browsers may call the API from.
  * - PANTO_PROVIDER, PANTO_MODEL, PANTO_EXTRA_MODELS: the default model (keys:
  *   `sst secret set AnthropicApiKey …`).
- * - PANTO_SESSION_TTL_DAYS: expire sessions this long after their last write.
+ * - PANTO_SESSION_TTL_DAYS: expire sessions this long after their last write;
+ *   PANTO_IDEMPOTENCY_TTL_HOURS: how long an Idempotency-Key answers retries (default 24).
  *
  * What differs under `sst dev` ($dev): the functions run on your machine (SST's Live
  * Lambda: the deployed functions are stubs that forward to it), against the stage's real
@@ -38,6 +39,9 @@ const OFFLOAD_PREFIX = 'offload/';
 const EXPORT_RETENTION_DAYS = 7;
 /** Offloaded messages move to S3 Intelligent-Tiering after this many days. */
 const OFFLOAD_TIERING_DAYS = 30;
+/** Idempotent answers too big for an item; their keys live at most 7 days (PANTO_IDEMPOTENCY_TTL_HOURS ≤ 168). */
+const IDEMPOTENCY_PREFIX = 'idempotency/';
+const IDEMPOTENCY_RETENTION_DAYS = 8;
 
 /** The HTTP API's routes, served by the API function behind the JWT authorizer. */
 const API_ROUTES = [
@@ -96,6 +100,7 @@ export default $config({
     const bucket = new sst.aws.Bucket('PantoBucket', {
       lifecycle: [
         { id: 'expire-exports', prefix: EXPORT_PREFIX, expiresIn: `${EXPORT_RETENTION_DAYS} days` },
+        { id: 'expire-idempotency', prefix: IDEMPOTENCY_PREFIX, expiresIn: `${IDEMPOTENCY_RETENTION_DAYS} days` },
         // Offloaded messages live exactly as long as their session, however long appends keep
         // it alive, so no rule expires them by age: deleteSession and the TTL cleanup remove
         // them (and a session's exports). This rule only moves them to cheaper storage (see
@@ -126,6 +131,7 @@ export default $config({
       ...(process.env.PANTO_MODEL ? { PANTO_MODEL: process.env.PANTO_MODEL } : {}),
       ...(process.env.PANTO_EXTRA_MODELS ? { PANTO_EXTRA_MODELS: process.env.PANTO_EXTRA_MODELS } : {}),
       ...(ttlDays ? { PANTO_SESSION_TTL_DAYS: ttlDays } : {}),
+      ...(process.env.PANTO_IDEMPOTENCY_TTL_HOURS ? { PANTO_IDEMPOTENCY_TTL_HOURS: process.env.PANTO_IDEMPOTENCY_TTL_HOURS } : {}),
       ...(corsOrigins.length > 0 ? { PANTO_CORS_ORIGINS: corsOrigins.join(',') } : {}),
     };
     const cors = {

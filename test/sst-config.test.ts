@@ -391,10 +391,12 @@ describe('sst.config.ts, with an issuer of your own', () => {
     expect(tableArgs.pointInTimeRecovery).toEqual({ enabled: true });
   });
 
-  it('encrypts the bucket, expires exports, and never expires offloaded messages by age', () => {
+  it('encrypts the bucket, expires exports and big idempotent answers, and never expires offloaded messages by age', () => {
     const [bucket] = byKind('sst.aws.Bucket');
     const lifecycle = bucket?.args.lifecycle as Args[];
     expect(lifecycle).toContainEqual(expect.objectContaining({ prefix: 'exports/', expiresIn: '7 days' }));
+    // Longer than the longest key (PANTO_IDEMPOTENCY_TTL_HOURS is at most 168).
+    expect(lifecycle).toContainEqual({ id: 'expire-idempotency', prefix: 'idempotency/', expiresIn: '8 days' });
     const offloads = lifecycle.find((rule) => rule.prefix === 'offload/');
     expect(offloads).toEqual({ id: 'tier-offloads', prefix: 'offload/' });
     const lifecycleArgs: Args = {

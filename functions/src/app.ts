@@ -7,7 +7,7 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { SessionCache } from '@panto/aws';
+import { DynamoIdempotencyStore, SessionCache, type IdempotencyStore } from '@panto/aws';
 import type { ToolRegistry } from '@panto/core';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -17,6 +17,7 @@ import type { AuthVerifier } from './auth.js';
 import type { ServiceLimits } from './config.js';
 import { invalidField, payloadTooLarge, routeNotFound, toHttpError, type HttpError } from './errors.js';
 import { retryAfter, type App, type AppEnv, type RouteDeps } from './http.js';
+import { idempotency } from './idempotency.js';
 import type { ProviderResolver } from './providers.js';
 import { exportRoutes } from './routes/exports.js';
 import { metaRoutes } from './routes/meta.js';
@@ -47,6 +48,13 @@ export interface AppDeps {
   tools?: () => ToolRegistry;
   /** Sessions expire this long after their last write; never when absent. */
   sessionTtlSeconds?: number;
+  /**
+   * Where `Idempotency-Key` records live; records in the table (and answers too big for an
+   * item in the bucket, under `idempotency/`), kept `idempotencyTtlSeconds`, when absent.
+   */
+  idempotency?: IdempotencyStore;
+  /** How long an `Idempotency-Key` answers retries (default 24 h). */
+  idempotencyTtlSeconds?: number;
   /**
    * Sessions read by this process, kept for the next request (a new one per app when
    * absent). The only state the app keeps between requests; see `SessionCache`.
@@ -130,7 +138,17 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     await next();
   });
 
-  const routeDeps: RouteDeps = { sessions, providers: deps.providers, limits, report, logOutage };
+  const idempotencyStore =
+    deps.idempotency ??
+    new DynamoIdempotencyStore({
+      client: deps.dynamo,
+      tableName: deps.tableName,
+      s3: { client: deps.s3, bucket: deps.bucket },
+      ...(deps.idempotencyTtlSeconds === undefined ? {} : { ttlSeconds: deps.idempotencyTtlSeconds }),
+    });
+  // A key is held for as long as the session's lease: a request that died frees both together.
+  const idempotent = idempotency(idempotencyStore, { inProgressMs: limits.leaseMs, report });
+  const routeDeps: RouteDeps = { sessions, providers: deps.providers, limits, report, logOutage, idempotent };
   metaRoutes(app, routeDeps);
   sessionRoutes(app, routeDeps);
   turnRoutes(app, routeDeps);

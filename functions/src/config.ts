@@ -69,6 +69,8 @@ export interface ServiceConfig {
   corsOrigins: string[];
   /** Sessions expire this long after their last write (DynamoDB TTL); never when absent. */
   sessionTtlSeconds?: number;
+  /** How long an `Idempotency-Key` answers retries (`PANTO_IDEMPOTENCY_TTL_HOURS`, default 24). */
+  idempotencyTtlSeconds: number;
 }
 
 /** The JWT issuer the streaming function verifies tokens against. */
@@ -101,8 +103,14 @@ export function lambdaConfig(env: Env = process.env): ServiceConfig {
     limits: serviceLimits(env),
     provider: providerConfig(env, apiKeys),
     corsOrigins: corsOrigins(env),
+    idempotencyTtlSeconds: idempotencyTtl(env),
     ...sessionTtl(env),
   };
+}
+
+/** `PANTO_IDEMPOTENCY_TTL_HOURS` (1 hour to 7 days, default 24 hours) as seconds. */
+export function idempotencyTtl(env: Env): number {
+  return integer(env, 'PANTO_IDEMPOTENCY_TTL_HOURS', 24, 1, 168) * 3600;
 }
 
 /**

@@ -4,13 +4,18 @@ import { SessionNotFoundError } from '@panto/core';
 import type { Context, Hono } from 'hono';
 import type { ServiceLimits } from './config.js';
 import { payloadTooLarge, RequestError, type HttpError } from './errors.js';
+import type { Idempotent } from './idempotency.js';
 import type { ProviderResolver } from './providers.js';
 import type { SessionService } from './session-service.js';
 
 /** What the app reads from its runtime: the Lambda event, when there is one. */
 export interface AppEnv {
   Bindings: { event?: unknown };
-  Variables: { owner: string };
+  Variables: {
+    owner: string;
+    /** What the Idempotency-Key did for this request, when it had one. */
+    idempotency?: 'claimed' | 'replayed';
+  };
 }
 
 export type App = Hono<AppEnv>;
@@ -24,6 +29,8 @@ export interface RouteDeps {
   report(failure: HttpError, what: string, error: unknown): void;
   /** Logs a backend outage in one short line. Must not throw. */
   logOutage(message: string): void;
+  /** Runs a write at most once per `Idempotency-Key` (see idempotency.ts). */
+  idempotent: Idempotent;
 }
 
 /** The `:id` of the path, or `SessionNotFoundError` (404) for one that cannot be an id — answered without a database call. */

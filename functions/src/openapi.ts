@@ -58,7 +58,7 @@ export function openAPIDocument(routes: readonly ApiRoute[], info: OpenAPIInfo):
         in: 'header',
         required: false,
         description:
-          'Makes a retry safe: the same key with the same body answers the first response again and writes nothing; with another body, 422; while the first is still running, 409. Keys expire after 24 hours.',
+          'Makes a retry safe: the same key with the same body answers the first response again and writes nothing; with another body, 422; while the first is still running, 409. Keys expire after 24 hours (PANTO_IDEMPOTENCY_TTL_HOURS).',
         schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
       });
     }

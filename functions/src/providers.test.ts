@@ -39,6 +39,8 @@ describe('providerResolver', () => {
     expect(resolve({ provider: 'anthropic', model: DEFAULT_MODELS.anthropic }, { check: true })).toMatchObject({ name: 'anthropic' });
     expect(() => resolve({ provider: 'offline', model: 'claude-opus' }, { check: true })).toThrow(UnsupportedModelError);
     expect(() => resolve({ model: 'claude-sonnet-4-5' }, { check: true })).toThrow(/retired "claude-sonnet-4-5"/);
+    // The server's own default is the operator's (checked at start), not the client's choice.
+    expect(providerResolver({ ...config, provider: 'offline', model: 'offline-test' })({}, { check: true })).toMatchObject({ model: 'offline-test' });
     // Turns on an existing session are not judged again: the session keeps what it chose.
     expect(resolve({ provider: 'offline', model: 'claude-opus' })).toMatchObject({ model: 'claude-opus' });
   });

@@ -28,9 +28,10 @@ export function providerResolver(config: ProviderConfig): ProviderResolver {
     const model = selection.model ?? (provider === config.provider ? config.model : undefined);
     const apiKey = config.apiKeys[provider];
     const baseURL = config.baseURLs[provider];
-    // A server of one's own (a base URL) names its own models: only the vendors' are checked.
-    if (options.check && model !== undefined && baseURL === undefined) {
-      assertModelOffered(provider, model, { extra: config.extraModels });
+    // Only a model the client named is judged (the server's default was, at start), and only
+    // a vendor's: a server of one's own (a base URL) names its own models.
+    if (options.check && selection.model !== undefined && baseURL === undefined) {
+      assertModelOffered(provider, selection.model, { extra: config.extraModels });
     }
     return createProvider({
       provider,

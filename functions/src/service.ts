@@ -27,6 +27,7 @@ export function serviceApp(
     verifier,
     limits: config.limits,
     corsOrigins: config.corsOrigins,
+    idempotencyTtlSeconds: config.idempotencyTtlSeconds,
     ...(options.tools === undefined ? {} : { tools: options.tools }),
     ...(options.log === undefined ? {} : { log: options.log }),
     ...(options.logOutage === undefined ? {} : { logOutage: options.logOutage }),

@@ -1,6 +1,6 @@
 /** The local stack's settings (`npm start`): the deployed service's, plus where its emulators and data live. */
 import { join, resolve } from 'node:path';
-import { corsOrigins, integer, providerConfig, serviceLimits, sessionTtl, type Env, type ServiceConfig } from '../config.js';
+import { corsOrigins, idempotencyTtl, integer, providerConfig, serviceLimits, sessionTtl, type Env, type ServiceConfig } from '../config.js';
 
 export interface LocalSettings {
   config: ServiceConfig;
@@ -31,6 +31,7 @@ export function localSettings(root: string, env: Env = process.env): LocalSettin
       limits: serviceLimits(env),
       provider: providerConfig(env, apiKeys),
       corsOrigins: corsOrigins(env),
+      idempotencyTtlSeconds: idempotencyTtl(env),
       ...sessionTtl(env),
     },
     dataDir,

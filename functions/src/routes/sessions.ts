@@ -3,7 +3,7 @@ import { createSessionBody, listQuery, parse } from '../schemas.js';
 import type { SessionSummary } from '../session-service.js';
 import { pathSessionId, readJson, type App, type RouteDeps } from '../http.js';
 
-export function sessionRoutes(app: App, { sessions, providers, limits }: RouteDeps): void {
+export function sessionRoutes(app: App, { sessions, providers, limits, idempotent }: RouteDeps): void {
   app.post('/sessions', async (c) => {
     const body = parse('body', createSessionBody, await readJson(c, limits.bodyLimitBytes));
     // An unknown provider or model (400) or a provider without a key here (422) is refused before anything is written.
@@ -15,12 +15,14 @@ export function sessionRoutes(app: App, { sessions, providers, limits }: RouteDe
       { check: true },
     );
     const chosen = body.provider !== undefined || body.model !== undefined;
-    const session = await sessions.create(c.get('owner'), {
-      provider,
-      chosen,
-      ...(body.system === undefined ? {} : { system: body.system }),
+    return idempotent(c, body, async () => {
+      const session = await sessions.create(c.get('owner'), {
+        provider,
+        chosen,
+        ...(body.system === undefined ? {} : { system: body.system }),
+      });
+      return c.json(sessionJson(session), 201);
     });
-    return c.json(sessionJson(session), 201);
   });
 
   app.get('/sessions', async (c) => {

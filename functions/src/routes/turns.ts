@@ -3,18 +3,20 @@ import { compactBody, messageBody, parse } from '../schemas.js';
 import { pathSessionId, readJson, retryAfter, type App, type RouteDeps } from '../http.js';
 import { stepFailure, turnJson } from './turn-json.js';
 
-export function turnRoutes(app: App, { sessions, limits }: RouteDeps): void {
+export function turnRoutes(app: App, { sessions, limits, idempotent }: RouteDeps): void {
   app.post('/sessions/:id/messages', async (c) => {
     const id = pathSessionId(c);
-    const { text } = parse('body', messageBody, await readJson(c, limits.bodyLimitBytes));
-    const deadline = AbortSignal.timeout(limits.deadlineMs);
-    const outcome = await sessions.turn(c.get('owner'), id, text, {
-      leaseMs: limits.leaseMs,
-      signal: AbortSignal.any([deadline, c.req.raw.signal]),
+    const body = parse('body', messageBody, await readJson(c, limits.bodyLimitBytes));
+    return idempotent(c, body, async () => {
+      const deadline = AbortSignal.timeout(limits.deadlineMs);
+      const outcome = await sessions.turn(c.get('owner'), id, body.text, {
+        leaseMs: limits.leaseMs,
+        signal: AbortSignal.any([deadline, c.req.raw.signal]),
+      });
+      const summary = turnJson(outcome, deadline);
+      const failure = stepFailure(outcome.step);
+      return failure ? c.json({ ...failure.body, ...summary }, failure.status, retryAfter(failure)) : c.json(summary);
     });
-    const summary = turnJson(outcome, deadline);
-    const failure = stepFailure(outcome.step);
-    return failure ? c.json({ ...failure.body, ...summary }, failure.status, retryAfter(failure)) : c.json(summary);
   });
 
   app.post('/sessions/:id/compact', async (c) => {
