@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { serve } from '@hono/node-server';
 import { createTable } from '@panto/aws';
-import { providerResolver, serviceApp } from '@panto/functions';
+import { plainTelemetry, providerResolver, serviceApp } from '@panto/functions';
 import {
   hs256Verifier,
   localAwsClients,
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   // The port is settled before the app is built: its own origin is one browsers may call it from.
   const port = settings.port === 0 ? await freePort() : settings.port;
   config.corsOrigins = [...localOrigins(port), ...config.corsOrigins];
-  const app = withReference(serviceApp(config, hs256Verifier(secret), { clients }));
+  const app = withReference(serviceApp(config, hs256Verifier(secret), { clients, telemetry: plainTelemetry() }));
   const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });
   await new Promise<void>((resolveListening, reject) => {
     server.once('listening', resolveListening);

@@ -7,7 +7,8 @@
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { serve } from '@hono/node-server';
-import { API_ROUTES, openAPIDocument, VERSION } from '@panto/functions';
+import { API_ROUTES, openAPIDocument, ownerHash, VERSION } from '@panto/functions';
+import { waitUntil } from '@panto/core/testing';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withReference } from '../scripts/local/reference.js';
@@ -146,6 +147,64 @@ describe('CORS', () => {
     } finally {
       await open.close();
     }
+  });
+});
+
+describe('request records (logs and metrics)', () => {
+  it('records each request once: its route, status, duration, session, owner hash and a turn\'s tokens, never the owner or the prompt', async () => {
+    const secret = 'my secret plan for the heist';
+    const created = await api.call('alice', 'POST', '/sessions', {});
+    const { id } = (await created.json()) as { id: string };
+    api.fake.enqueue({ text: 'Noted.', usage: { input: 21, output: 3 } });
+    await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: secret }, { 'idempotency-key': 'records-1' });
+    await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: secret }, { 'idempotency-key': 'records-1' });
+    await api.call('alice', 'GET', '/sessions/0190a1b2-0000-7000-8000-00000000000f');
+    await api.call(null, 'GET', '/health');
+    const [create, turn, replay, missing, health] = api.records.slice(-5);
+    expect(create).toMatchObject({ method: 'POST', route: '/sessions', status: 201, session_id: id, owner_hash: ownerHash('alice') });
+    expect(create?.request_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(turn).toMatchObject({
+      method: 'POST',
+      route: '/sessions/{id}/messages',
+      status: 200,
+      session_id: id,
+      turn: true,
+      idempotency: 'claimed',
+      usage: { input_tokens: 21, output_tokens: 3, cache_read_tokens: 0, cache_write_tokens: 0 },
+    });
+    expect(turn?.duration_ms).toBeGreaterThanOrEqual(0);
+    expect(replay).toMatchObject({ route: '/sessions/{id}/messages', status: 200, idempotency: 'replayed' });
+    expect(replay).not.toHaveProperty('usage');
+    expect(missing).toMatchObject({ route: '/sessions/{id}', status: 404, error_code: 'session_not_found' });
+    expect(health).toMatchObject({ route: '/health', status: 200 });
+    expect(health).not.toHaveProperty('owner_hash');
+    const all = JSON.stringify(api.records);
+    expect(all).not.toContain('alice');
+    expect(all).not.toContain(secret);
+    expect(all).not.toContain('Bearer');
+  });
+
+  it("records a streamed turn when its stream ends, with the turn's tokens", async () => {
+    const { id } = (await (await api.call('alice', 'POST', '/sessions', {})).json()) as { id: string };
+    api.fake.enqueue({ text: 'Streamed.', usage: { input: 8, output: 2 } });
+    const before = api.records.length;
+    const response = await api.call('alice', 'POST', `/sessions/${id}/messages/stream`, { text: 'go' });
+    await response.text();
+    await waitUntil(() => api.records.length > before, { message: 'the streamed turn was recorded', timeoutMs: 5000 });
+    expect(api.records.at(-1)).toMatchObject({
+      route: '/sessions/{id}/messages/stream',
+      status: 200,
+      turn: true,
+      session_id: id,
+      usage: { input_tokens: 8, output_tokens: 2 },
+    });
+  });
+
+  it('records refusals with their code, and routes that do not exist as *', async () => {
+    await api.call(null, 'GET', '/sessions');
+    expect(api.records.at(-1)).toMatchObject({ route: '/sessions', status: 401, error_code: 'unauthorized' });
+    await api.call('alice', 'GET', '/nowhere');
+    expect(api.records.at(-1)).toMatchObject({ route: '*', status: 404, error_code: 'not_found' });
   });
 });
 

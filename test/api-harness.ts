@@ -7,7 +7,7 @@ import { ScanCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/
 import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { serve } from '@hono/node-server';
 import { FakeLLMServer } from '@panto/core/testing';
-import { createApp, DEFAULT_LIMITS, providerResolver, type AppDeps, type ServiceLimits } from '@panto/functions';
+import { createApp, DEFAULT_LIMITS, providerResolver, type AppDeps, type RequestRecord, type ServiceLimits } from '@panto/functions';
 import { hs256Verifier, signLocalToken } from '@panto/functions/local';
 import { ConformanceChecker } from './openapi-conformance.js';
 import { localAws, type LocalAws } from './setup/aws-fixtures.js';
@@ -22,6 +22,8 @@ export interface ApiHarness {
   logged: unknown[];
   /** The outage lines the app reported (a backend unreachable or failing). */
   outages: string[];
+  /** The app's request records (its logs and metrics), in the order they were made. */
+  records: RequestRecord[];
   token(owner: string): Promise<string>;
   /**
    * A request as `owner` (no Authorization header when owner is null). Its response is
@@ -51,6 +53,7 @@ export async function startApi(
   const fake = await FakeLLMServer.start();
   const logged: unknown[] = [];
   const outages: string[] = [];
+  const records: RequestRecord[] = [];
   const app = createApp({
     dynamo: options.dynamo ?? aws.dynamo,
     tableName: aws.tableName,
@@ -68,6 +71,7 @@ export async function startApi(
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     ...(options.tools ? { tools: options.tools } : {}),
+    telemetry: { request: (record) => records.push(record) },
     log: (_message, error) => logged.push(error),
     logOutage: (message) => outages.push(message),
   });
@@ -88,6 +92,7 @@ export async function startApi(
     fake,
     logged,
     outages,
+    records,
     token,
     async call(owner, method, path, body, headers = {}) {
       const auth: Record<string, string> = owner === null ? {} : { authorization: `Bearer ${await token(owner)}` };

@@ -18,6 +18,7 @@ import type { ServiceLimits } from './config.js';
 import { invalidField, payloadTooLarge, routeNotFound, toHttpError, type HttpError } from './errors.js';
 import { retryAfter, type App, type AppEnv, type RouteDeps } from './http.js';
 import { idempotency } from './idempotency.js';
+import { telemetryMiddleware, type Telemetry } from './telemetry.js';
 import type { ProviderResolver } from './providers.js';
 import { exportRoutes } from './routes/exports.js';
 import { metaRoutes } from './routes/meta.js';
@@ -60,6 +61,8 @@ export interface AppDeps {
    * absent). The only state the app keeps between requests; see `SessionCache`.
    */
   cache?: SessionCache;
+  /** Where each request's record goes (logs and metrics); nowhere when absent. */
+  telemetry?: Telemetry;
   /** Where internal failures (defects) are reported, with their cause; `console.error` when absent. Must not throw. */
   log?: (message: string, error: unknown) => void;
   /**
@@ -104,6 +107,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.onError((error, c) => {
     const failure = toHttpError(error);
+    c.set('errorCode', failure.body.error.code);
     report(failure, `${c.req.method} ${c.req.path}`, error);
     return c.json(failure.body, failure.status, retryAfter(failure));
   });
@@ -111,7 +115,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     throw routeNotFound();
   });
 
-  // First: a preflight is answered here, before any token is asked for, and every answer
+  if (deps.telemetry) app.use('*', telemetryMiddleware(deps.telemetry));
+  // Then: a preflight is answered here, before any token is asked for, and every answer
   // (errors too) carries the CORS headers a browser needs to read it.
   app.use('*', cors(corsOptions(deps.corsOrigins ?? [])));
   app.use(

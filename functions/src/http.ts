@@ -1,6 +1,6 @@
 /** What every route module shares: the app's environment, its dependencies, and reading a request. */
 import { isValidSessionId } from '@panto/aws';
-import { SessionNotFoundError } from '@panto/core';
+import { SessionNotFoundError, type Usage } from '@panto/core';
 import type { Context, Hono } from 'hono';
 import type { ServiceLimits } from './config.js';
 import { payloadTooLarge, RequestError, type HttpError } from './errors.js';
@@ -15,6 +15,13 @@ export interface AppEnv {
     owner: string;
     /** What the Idempotency-Key did for this request, when it had one. */
     idempotency?: 'claimed' | 'replayed';
+    // What the request log records (telemetry.ts); set by the routes.
+    sessionId?: string;
+    turn?: true;
+    usage?: Usage;
+    errorCode?: string;
+    /** For a streamed turn: settles when its stream has ended (the log waits for it). */
+    streamed?: Promise<void>;
   };
 }
 
@@ -37,6 +44,7 @@ export interface RouteDeps {
 export function pathSessionId(c: Context<AppEnv>): string {
   const id = c.req.param('id') ?? '';
   if (!isValidSessionId(id)) throw new SessionNotFoundError(id);
+  c.set('sessionId', id);
   return id;
 }
 

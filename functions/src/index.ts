@@ -19,6 +19,8 @@ export {
   type StorageConfig,
 } from './config.js';
 export { RequestError, toHttpError, type ErrorBody, type HttpError } from './errors.js';
+export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './idempotency.js';
+export { lambdaTelemetry, METRICS_NAMESPACE, SERVICE_NAME, type LambdaTelemetry } from './lambda-telemetry.js';
 export { openAPIDocument, type OpenAPIInfo } from './openapi.js';
 export { providerResolver, type ProviderResolver } from './providers.js';
 export { serviceApp } from './service.js';
@@ -34,4 +36,5 @@ export {
   type StreamAttributeValue,
   type TtlCleanupDeps,
 } from './ttl-cleanup.js';
+export { ownerHash, plainTelemetry, type RequestRecord, type Telemetry } from './telemetry.js';
 export { VERSION } from './version.js';

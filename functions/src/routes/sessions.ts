@@ -21,6 +21,7 @@ export function sessionRoutes(app: App, { sessions, providers, limits, idempoten
         chosen,
         ...(body.system === undefined ? {} : { system: body.system }),
       });
+      c.set('sessionId', session.metadata.id);
       return c.json(sessionJson(session), 201);
     });
   });

@@ -15,6 +15,9 @@ export function turnRoutes(app: App, { sessions, limits, idempotent }: RouteDeps
       });
       const summary = turnJson(outcome, deadline);
       const failure = stepFailure(outcome.step);
+      c.set('turn', true);
+      c.set('usage', outcome.step.usage);
+      if (failure) c.set('errorCode', failure.body.error.code);
       return failure ? c.json({ ...failure.body, ...summary }, failure.status, retryAfter(failure)) : c.json(summary);
     });
   });
@@ -26,6 +29,7 @@ export function turnRoutes(app: App, { sessions, limits, idempotent }: RouteDeps
       leaseMs: limits.leaseMs,
       signal: AbortSignal.any([AbortSignal.timeout(limits.deadlineMs), c.req.raw.signal]),
     });
+    c.set('usage', result.usage);
     return c.json({ summary: result.summary, usage: result.usage });
   });
 }
