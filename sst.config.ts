@@ -1,17 +1,36 @@
 /// <reference path="./.sst/platform/config.d.ts" />
 /**
  * Wiring only: the sessions table, the bucket for exports and offloaded messages, the HTTP
- * API (JWT authorizer in front of every route) and its function, the streaming function
- * behind a function URL, the table's stream consumer that purges what TTL-expired sessions
- * leave behind, and the provider keys as secrets. The functions read all of it
- * through `Resource.X` (functions/src/config.ts).
+ * API (a JWT authorizer in front of every route but the health check and the OpenAPI
+ * document) and its function, the streaming function behind a function URL, the table's
+ * stream consumer that purges what TTL-expired sessions leave behind, the provider keys as
+ * secrets, and — unless you bring your own identity provider — a Cognito user pool whose
+ * tokens the API accepts. The functions read all of it through `Resource.X`
+ * (functions/src/config.ts). docs/deploy.md walks through a deployment.
  *
- * Deploy-time settings (environment of `sst deploy`):
- * - PANTO_JWT_ISSUER, PANTO_JWT_AUDIENCE (required): the identity provider whose tokens the
- *   API accepts; PANTO_JWT_JWKS_URL when its keys are not at `<issuer>/.well-known/jwks.json`.
- * - PANTO_PROVIDER, PANTO_MODEL: the default model (keys: `sst secret set AnthropicApiKey …`).
- * - PANTO_SESSION_TTL_DAYS: expire sessions this long after their last write.
+ * Deploy-time settings (environment of `sst deploy` / `sst dev`):
+ * - PANTO_JWT_ISSUER, PANTO_JWT_AUDIENCE: an identity provider of your own; when unset, the
+ *   stack creates a Cognito user pool and app client and trusts those.
+ *   PANTO_JWT_JWKS_URL when its keys are not at `<issuer>/.well-known/jwks.json`.
+ * - PANTO_AUTH_CALLBACK_URLS, PANTO_AUTH_LOGOUT_URLS (comma-separated): turn on the user
+ *   pool client's hosted-UI sign-in (authorization code + PKCE) for a browser client at
+ *   those URLs; PANTO_AUTH_DOMAIN_PREFIX gives the hosted UI its domain
+ *   (`<prefix>.auth.<region>.amazoncognito.com`).
+ * - PANTO_CORS_ORIGINS (comma-separated, or `*`): origins browsers may call the API from.
+ * - PANTO_PROVIDER, PANTO_MODEL, PANTO_EXTRA_MODELS: the default model (keys:
+ *   `sst secret set AnthropicApiKey …`).
+ * - PANTO_SESSION_TTL_DAYS: expire sessions this long after their last write;
+ *   PANTO_IDEMPOTENCY_TTL_HOURS: how long an Idempotency-Key answers retries (default 24).
+ *
+ * What differs under `sst dev` ($dev): the functions run on your machine (SST's Live
+ * Lambda: the deployed functions are stubs that forward to it), against the stage's real
+ * table and bucket; the local stack's origin (http://127.0.0.1:3000, http://localhost:3000)
+ * is added to the CORS origins and to the sign-in callback URLs; and the TTL cleanup is
+ * deployed for real (`dev: false`), since it must run while your machine is off.
  */
+
+/** Stages whose data is kept when the stage is removed, and which cannot be removed by accident. */
+const PRODUCTION_STAGES = ['production', 'prod'];
 
 /** Where exports go, and where messages too big for a DynamoDB item are offloaded (see @panto/aws). */
 const EXPORT_PREFIX = 'exports/';
@@ -20,6 +39,9 @@ const OFFLOAD_PREFIX = 'offload/';
 const EXPORT_RETENTION_DAYS = 7;
 /** Offloaded messages move to S3 Intelligent-Tiering after this many days. */
 const OFFLOAD_TIERING_DAYS = 30;
+/** Idempotent answers too big for an item; their keys live at most 7 days (PANTO_IDEMPOTENCY_TTL_HOURS ≤ 168). */
+const IDEMPOTENCY_PREFIX = 'idempotency/';
+const IDEMPOTENCY_RETENTION_DAYS = 8;
 
 /**
  * The HTTP API's routes; every one is served by the API function, behind the JWT authorizer.
@@ -42,20 +64,33 @@ const API_ROUTES = [
   'POST /sessions/{id}/fork',
   'POST /sessions/import',
 ] as const;
+/** Routes answered without a token (functions/src/api-routes.ts marks them `public`). */
+const PUBLIC_API_ROUTES = ['GET /health', 'GET /openapi.json'] as const;
+
+/** The CORS rules, the same as the app's own (functions/src/app.ts; a test holds them equal). */
+const CORS_ALLOW_HEADERS = ['authorization', 'content-type', 'idempotency-key'];
+const CORS_EXPOSE_HEADERS = ['retry-after', 'idempotent-replayed'];
+// No OPTIONS: a preflight is answered whatever this says, and a function URL refuses a method name over 6 characters.
+const CORS_ALLOW_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+const CORS_MAX_AGE = '600 seconds' as const;
+/** The local stack's origin (`npm start`), which a web client run there calls a dev stage from. */
+const DEV_ORIGINS = ['http://127.0.0.1:3000', 'http://localhost:3000'];
 
 export default $config({
   app(input) {
     return {
       name: 'panto',
       home: 'aws',
-      removal: input?.stage === 'production' ? 'retain' : 'remove',
-      protect: input?.stage === 'production',
+      removal: PRODUCTION_STAGES.includes(input?.stage ?? '') ? 'retain' : 'remove',
+      protect: PRODUCTION_STAGES.includes(input?.stage ?? ''),
     };
   },
   async run() {
-    const issuer = required('PANTO_JWT_ISSUER');
-    const audience = required('PANTO_JWT_AUDIENCE');
-    const jwksUrl = process.env.PANTO_JWT_JWKS_URL ?? `${issuer.replace(/\/+$/, '')}/.well-known/jwks.json`;
+    const production = PRODUCTION_STAGES.includes($app.stage);
+    const corsOrigins = [...list(process.env.PANTO_CORS_ORIGINS), ...($dev ? DEV_ORIGINS : [])];
+    const identity = process.env.PANTO_JWT_ISSUER ? ownIssuer(process.env.PANTO_JWT_ISSUER) : cognito(production);
+    const { issuer, audience } = identity;
+    const jwksUrl = process.env.PANTO_JWT_JWKS_URL ?? $interpolate`${issuer}/.well-known/jwks.json`;
     const ttlDays = process.env.PANTO_SESSION_TTL_DAYS;
 
     const table = new sst.aws.Dynamo('PantoTable', {
@@ -76,6 +111,7 @@ export default $config({
     const bucket = new sst.aws.Bucket('PantoBucket', {
       lifecycle: [
         { id: 'expire-exports', prefix: EXPORT_PREFIX, expiresIn: `${EXPORT_RETENTION_DAYS} days` },
+        { id: 'expire-idempotency', prefix: IDEMPOTENCY_PREFIX, expiresIn: `${IDEMPOTENCY_RETENTION_DAYS} days` },
         // Offloaded messages live exactly as long as their session, however long appends keep
         // it alive, so no rule expires them by age: deleteSession and the TTL cleanup remove
         // them (and a session's exports). This rule only moves them to cheaper storage (see
@@ -104,7 +140,17 @@ export default $config({
     const environment = {
       ...(process.env.PANTO_PROVIDER ? { PANTO_PROVIDER: process.env.PANTO_PROVIDER } : {}),
       ...(process.env.PANTO_MODEL ? { PANTO_MODEL: process.env.PANTO_MODEL } : {}),
+      ...(process.env.PANTO_EXTRA_MODELS ? { PANTO_EXTRA_MODELS: process.env.PANTO_EXTRA_MODELS } : {}),
       ...(ttlDays ? { PANTO_SESSION_TTL_DAYS: ttlDays } : {}),
+      ...(process.env.PANTO_IDEMPOTENCY_TTL_HOURS ? { PANTO_IDEMPOTENCY_TTL_HOURS: process.env.PANTO_IDEMPOTENCY_TTL_HOURS } : {}),
+      ...(corsOrigins.length > 0 ? { PANTO_CORS_ORIGINS: corsOrigins.join(',') } : {}),
+    };
+    const cors = {
+      allowOrigins: corsOrigins,
+      allowHeaders: CORS_ALLOW_HEADERS,
+      allowMethods: [...CORS_ALLOW_METHODS],
+      exposeHeaders: CORS_EXPOSE_HEADERS,
+      maxAge: CORS_MAX_AGE,
     };
     const nodejs = { format: 'esm' as const, minify: true, esbuild: { conditions: ['@panto/source'] } };
 
@@ -128,7 +174,8 @@ export default $config({
       memory: '1024 MB',
       nodejs,
       streaming: true,
-      url: { authorization: 'none' },
+      // Lambda answers preflights on a function URL itself, before the function runs.
+      url: { authorization: 'none', cors },
       environment: { ...environment, PANTO_STREAM_DEADLINE_MS: '840000' },
       link: [table, bucket, anthropicKey, openaiKey, auth],
     });
@@ -147,6 +194,8 @@ export default $config({
         memory: '512 MB',
         nodejs,
         link: [table, bucket],
+        // Deployed for real under `sst dev` too: expired sessions must be purged while your machine is off.
+        dev: false,
       },
       {
         filters: [
@@ -165,18 +214,95 @@ export default $config({
       },
     );
 
-    const api = new sst.aws.ApiGatewayV2('PantoApi');
+    // API Gateway answers preflights itself (OPTIONS never reaches the authorizer) and sets the
+    // CORS headers on every answer.
+    const api = new sst.aws.ApiGatewayV2('PantoApi', { cors });
     const authorizer = api.addAuthorizer({ name: 'PantoJwt', jwt: { issuer, audiences: [audience] } });
     for (const route of API_ROUTES) {
       api.route(route, apiFunction.arn, { auth: { jwt: { authorizer: authorizer.id } } });
     }
+    for (const route of PUBLIC_API_ROUTES) api.route(route, apiFunction.arn);
 
-    return { api: api.url, stream: streamFunction.url, table: table.name, bucket: bucket.name };
+    return {
+      stage: $app.stage,
+      region: aws.getRegionOutput().region,
+      api: api.url,
+      stream: streamFunction.url,
+      table: table.name,
+      bucket: bucket.name,
+      issuer,
+      ...identity.outputs,
+    };
   },
 });
 
-function required(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`Set ${name} before deploying (see sst.config.ts).`);
-  return value;
+interface Identity {
+  issuer: string | $util.Output<string>;
+  audience: string | $util.Output<string>;
+  /** What `npm run user` / `npm run token -- --stage` read from .sst/outputs.json. */
+  outputs: Record<string, unknown>;
+}
+
+/** An identity provider of your own: its issuer, and the audience its tokens carry (`aud`, or Cognito's `client_id`). */
+function ownIssuer(issuer: string): Identity {
+  const audience = process.env.PANTO_JWT_AUDIENCE;
+  if (!audience) throw new Error('Set PANTO_JWT_AUDIENCE with PANTO_JWT_ISSUER (see sst.config.ts), or unset both to use a Cognito user pool.');
+  return { issuer: issuer.replace(/\/+$/, ''), audience, outputs: {} };
+}
+
+/**
+ * A Cognito user pool whose users an operator adds (`npm run user -- add alice`; nobody signs
+ * up by themselves), and its public app client: password sign-in for the operator's token
+ * command (ADMIN_USER_PASSWORD_AUTH needs AWS credentials), SRP and refresh for apps, and —
+ * with PANTO_AUTH_CALLBACK_URLS — the hosted UI's authorization code flow (PKCE) for a web client.
+ */
+function cognito(production: boolean): Identity {
+  const domainPrefix = process.env.PANTO_AUTH_DOMAIN_PREFIX;
+  const userPool = new sst.aws.CognitoUserPool('PantoUserPool', {
+    ...(domainPrefix ? { domain: { prefix: domainPrefix } } : {}),
+    transform: {
+      userPool: (args: aws.cognito.UserPoolArgs) => {
+        args.adminCreateUserConfig = { allowAdminCreateUserOnly: true };
+        args.deletionProtection = production ? 'ACTIVE' : 'INACTIVE';
+      },
+    },
+  });
+  const callbackUrls = [...list(process.env.PANTO_AUTH_CALLBACK_URLS), ...($dev ? DEV_ORIGINS.map((origin) => `${origin}/`) : [])];
+  const logoutUrls = [...list(process.env.PANTO_AUTH_LOGOUT_URLS), ...($dev ? DEV_ORIGINS.map((origin) => `${origin}/`) : [])];
+  const hostedUi = list(process.env.PANTO_AUTH_CALLBACK_URLS).length > 0 || $dev;
+  const client = userPool.addClient('PantoClient', {
+    ...(hostedUi ? { callbackUrls } : {}),
+    transform: {
+      client: (args: aws.cognito.UserPoolClientArgs) => {
+        args.explicitAuthFlows = ['ALLOW_ADMIN_USER_PASSWORD_AUTH', 'ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'];
+        args.generateSecret = false;
+        args.preventUserExistenceErrors = 'ENABLED';
+        if (hostedUi) {
+          args.allowedOauthFlows = ['code'];
+          args.allowedOauthScopes = ['openid', 'email', 'profile'];
+          args.logoutUrls = logoutUrls;
+        } else {
+          // No browser client configured: no hosted-UI sign-in at all (SST's default would allow one to https://example.com).
+          args.allowedOauthFlowsUserPoolClient = false;
+          delete args.allowedOauthFlows;
+          delete args.allowedOauthScopes;
+          delete args.callbackUrls;
+        }
+      },
+    },
+  });
+  return {
+    issuer: $interpolate`https://cognito-idp.${aws.getRegionOutput().region}.amazonaws.com/${userPool.id}`,
+    audience: client.id,
+    outputs: {
+      userPool: userPool.id,
+      userPoolClient: client.id,
+      ...(domainPrefix ? { authDomain: userPool.domainUrl } : {}),
+    },
+  };
+}
+
+/** A comma-separated setting as its non-empty, trimmed items. */
+function list(text: string | undefined): string[] {
+  return (text ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
 }

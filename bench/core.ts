@@ -7,7 +7,7 @@ import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { FSJSONLStore, type DiskMessage } from '@panto/core';
+import { DEFAULT_MODELS, FSJSONLStore, type DiskMessage } from '@panto/core';
 import { RecordFactory } from '@panto/core/testing';
 import { median, percentile, printTable, time } from './util.js';
 
@@ -23,7 +23,7 @@ function turn(f: RecordFactory, i: number): DiskMessage[][] {
       { type: 'tool_call', id: `call_${i}`, name: 'read', input: { path: `src/file-${i}.ts`, limit: 200 } },
     ],
     provider: 'anthropic',
-    model: 'claude-sonnet-4-5',
+    model: DEFAULT_MODELS.anthropic,
     usage: { input_tokens: 1200 + i, output_tokens: 40, cache_read_tokens: 1000, cache_write_tokens: 0 },
     stop_reason: 'tool_use',
   });

@@ -3,7 +3,9 @@
  * DynamoDB Local and s3rver keep their data under the local data folder (`.panto-local/`,
  * `PANTO_DATA_DIR`), so sessions survive a restart; the table and bucket are created when
  * absent; the same Hono app as in Lambda serves on http://127.0.0.1:3000 (`PORT`), with
- * HS256 tokens signed by a secret kept in the data folder. Ctrl-C stops everything.
+ * HS256 tokens signed by a secret kept in the data folder, and an interactive API reference on
+ * `/reference`. Browsers may call it from its own origin and from `PANTO_CORS_ORIGINS`. Ctrl-C
+ * stops everything.
  *
  * Set `PANTO_DYNAMODB_ENDPOINT` and `PANTO_S3_ENDPOINT` to use emulators that are already
  * running instead of starting them.
@@ -15,9 +17,19 @@ import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { serve } from '@hono/node-server';
 import { createTable } from '@panto/aws';
-import { providerResolver, serviceApp } from '@panto/functions';
-import { hs256Verifier, localAwsClients, localSecretFile, localSettings, readLocalSecret, signLocalToken } from '@panto/functions/local';
+import { plainTelemetry, providerResolver, serviceApp } from '@panto/functions';
+import {
+  hs256Verifier,
+  localAwsClients,
+  localOrigins,
+  localSecretFile,
+  localSettings,
+  readLocalSecret,
+  signLocalToken,
+} from '@panto/functions/local';
+import { freePort } from './local/child-process.js';
 import { startDynamoDBLocal, suppressNodeVersionWarning } from './local/dynamodb-local.js';
+import { withReference } from './local/reference.js';
 import { startS3Local } from './local/s3-local.js';
 
 interface Stoppable {
@@ -52,8 +64,11 @@ async function main(): Promise<void> {
   });
 
   const secret = await readLocalSecret(localSecretFile(dataDir));
-  const app = serviceApp(config, hs256Verifier(secret), { clients });
-  const server = serve({ fetch: app.fetch, port: settings.port, hostname: '127.0.0.1' });
+  // The port is settled before the app is built: its own origin is one browsers may call it from.
+  const port = settings.port === 0 ? await freePort() : settings.port;
+  config.corsOrigins = [...localOrigins(port), ...config.corsOrigins];
+  const app = withReference(serviceApp(config, hs256Verifier(secret), { clients, telemetry: plainTelemetry() }));
+  const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });
   await new Promise<void>((resolveListening, reject) => {
     server.once('listening', resolveListening);
     server.once('error', reject);
@@ -82,15 +97,27 @@ async function main(): Promise<void> {
       : `  provider  ${provider.provider} (${model}), because ${provider.reason}`,
     `  data      ${where}/ (DynamoDB table ${config.tableName} at ${dynamodb}, bucket ${config.bucket} at ${s3})`,
     `  owner     ${settings.defaultOwner}; token valid 30 days (another owner: npm run -s token -- <owner>)`,
+    `  browser   ${url}/#token=${token}`,
+    `  reference ${url}/reference (OpenAPI: ${url}/openapi.json)`,
     '',
-    `export PANTO_TOKEN=${token}`,
-    `curl -s -X POST ${url}/sessions -H "authorization: Bearer $PANTO_TOKEN" -d '{}'`,
-    `curl -s -X POST ${url}/sessions/<id>/messages -H "authorization: Bearer $PANTO_TOKEN" -d '{"text":"hello"}'`,
+    ...curlExample(url, token),
     '',
-    'Ctrl-C stops the server and the emulators. API reference: docs/api.md',
+    'Ctrl-C stops the server and the emulators. API guide: docs/api.md',
     '',
   ];
   process.stdout.write(lines.join('\n'));
+}
+
+/**
+ * Shell lines that work as pasted (bash, zsh): the session id is taken from the first answer
+ * with node, which is there wherever `npm start` runs.
+ */
+function curlExample(url: string, token: string): string[] {
+  return [
+    `export PANTO=${url} PANTO_TOKEN=${token}`,
+    `ID=$(curl -s -X POST $PANTO/sessions -H "authorization: Bearer $PANTO_TOKEN" -d '{}' | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).id')`,
+    `curl -s -X POST $PANTO/sessions/$ID/messages -H "authorization: Bearer $PANTO_TOKEN" -d '{"text":"hello"}'`,
+  ];
 }
 
 async function launch(started: Promise<{ endpoint: string; stop(): Promise<void> }>, name: string): Promise<string> {

@@ -7,8 +7,9 @@ import { ScanCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/
 import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { serve } from '@hono/node-server';
 import { FakeLLMServer } from '@panto/core/testing';
-import { createApp, DEFAULT_LIMITS, providerResolver, type AppDeps, type ServiceLimits } from '@panto/functions';
+import { createApp, DEFAULT_LIMITS, providerResolver, type AppDeps, type RequestRecord, type ServiceLimits } from '@panto/functions';
 import { hs256Verifier, signLocalToken } from '@panto/functions/local';
+import { ConformanceChecker } from './openapi-conformance.js';
 import { localAws, type LocalAws } from './setup/aws-fixtures.js';
 
 export const TEST_SECRET = new Uint8Array(32).fill(42);
@@ -23,8 +24,14 @@ export interface ApiHarness {
   outages: string[];
   /** Client connections to the app that have closed so far: to see the server notice a client go away. */
   closedConnections(): number;
+  /** The app's request records (its logs and metrics), in the order they were made. */
+  records: RequestRecord[];
   token(owner: string): Promise<string>;
-  /** A request as `owner` (no Authorization header when owner is null). */
+  /**
+   * A request as `owner` (no Authorization header when owner is null). Its response is
+   * checked against the API's own OpenAPI document (`GET /openapi.json`): one that departs
+   * from it rejects, naming how.
+   */
   call(owner: string | null, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
   close(): Promise<void>;
 }
@@ -35,6 +42,8 @@ export async function startApi(
     limits?: Partial<ServiceLimits>;
     tools?: AppDeps['tools'];
     provider?: string;
+    /** Origins browsers may call from (`PANTO_CORS_ORIGINS`). */
+    corsOrigins?: string[];
     /** The clients the app uses, instead of the fixtures' (to put a failing network between the app and the emulators). */
     dynamo?: DynamoDBClient;
     s3?: S3Client;
@@ -48,6 +57,7 @@ export async function startApi(
   const fake = await FakeLLMServer.start();
   const logged: unknown[] = [];
   const outages: string[] = [];
+  const records: RequestRecord[] = [];
   const app = createApp({
     dynamo: options.dynamo ?? aws.dynamo,
     tableName: aws.tableName,
@@ -58,12 +68,15 @@ export async function startApi(
       model: 'claude-test',
       apiKeys: { anthropic: 'test-key', openai: 'test-key' },
       baseURLs: { anthropic: fake.anthropicBaseURL, openai: fake.openaiBaseURL },
+      extraModels: [],
       reason: 'test',
     }),
     verifier: hs256Verifier(TEST_SECRET),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
+    ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     ...(options.tools ? { tools: options.tools } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    telemetry: { request: (record) => records.push(record) },
     log: (_message, error) => logged.push(error),
     logOutage: (message) => outages.push(message),
   });
@@ -72,6 +85,8 @@ export async function startApi(
   let closed = 0;
   server.on('connection', (socket: Socket) => socket.once('close', () => closed++));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const document = (await (await fetch(`${url}/openapi.json`)).json()) as { [key: string]: unknown };
+  const conformance = new ConformanceChecker(document);
   const tokens = new Map<string, string>();
   const token = async (owner: string): Promise<string> => {
     let value = tokens.get(owner);
@@ -85,14 +100,21 @@ export async function startApi(
     logged,
     outages,
     closedConnections: () => closed,
+    records,
     token,
     async call(owner, method, path, body, headers = {}) {
       const auth: Record<string, string> = owner === null ? {} : { authorization: `Bearer ${await token(owner)}` };
-      return fetch(`${url}${path}`, {
+      const response = await fetch(`${url}${path}`, {
         method,
         headers: { 'content-type': 'application/json', ...auth, ...headers },
         ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
       });
+      // A stream is judged by its status and headers: a clone of it would hold its data back.
+      const streamed = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+      const judged = streamed ? new Response(null, { status: response.status, headers: response.headers }) : response.clone();
+      const departures = await conformance.check(method, path, judged);
+      if (departures.length > 0) throw new Error(`the response departs from the OpenAPI document:\n${departures.join('\n')}`);
+      return response;
     },
     async close() {
       await new Promise<void>((resolve) => {

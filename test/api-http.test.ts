@@ -89,6 +89,21 @@ describe('POST /sessions', () => {
     expect(error.error).toMatchObject({ code: 'invalid_body', field: 'provider' });
     expect(await snapshot(api.aws)).toEqual(before);
   });
+
+  it("refuses a model its provider does not offer, or one past its end of life, with 400 naming model, and creates nothing", async () => {
+    const before = await snapshot(api.aws);
+    const wrong = await json<ErrorJson>(await api.call('alice', 'POST', '/sessions', { provider: 'offline', model: 'claude-opus' }), 400);
+    expect(wrong.error).toEqual({
+      code: 'invalid_body',
+      field: 'model',
+      message: 'model: unknown offline model "claude-opus": expected one of offline-1',
+    });
+    expect(await snapshot(api.aws)).toEqual(before);
+    // The harness's providers have base URLs (servers of their own), which name their own models:
+    // the offline provider has none, so its catalog is what counts.
+    const offline = await newSession('alice', { provider: 'offline', model: 'offline-1' });
+    expect(offline.active_model).toEqual({ provider: 'offline', model: 'offline-1' });
+  });
 });
 
 describe('GET /sessions', () => {
@@ -109,6 +124,10 @@ describe('GET /sessions', () => {
     );
     expect(second.sessions.map((s) => s.id)).toEqual([created[0]]);
     expect(second.next_cursor).toBeNull();
+    // A last page that is exactly full has no next page either.
+    const whole = await json<{ sessions: SessionJson[]; next_cursor: string | null }>(await api.call(owner, 'GET', '/sessions?limit=3'), 200);
+    expect(whole.sessions.map((s) => s.id)).toEqual([created[2], created[1], created[0]]);
+    expect(whole.next_cursor).toBeNull();
   });
 
   it('refuses a query parameter given more than once with 400 naming it, on every route, and changes nothing', async () => {

@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import type { Message } from '@panto/core';
 import { FakeLLMServer } from '@panto/core/testing';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { parseSSE, snapshot } from './api-harness.js';
 import { localAws, type LocalAws } from './setup/aws-fixtures.js';
 
@@ -212,6 +212,38 @@ describe('handlers/api.ts (API Gateway HTTP API)', () => {
     );
     expect(contents.messages).toEqual(turn.messages);
     expect(contents.usage.output_tokens).toBe(4);
+  });
+
+  it("logs each request as Powertools JSON with API Gateway's request id, and publishes its metrics", async () => {
+    const { id } = parse<{ id: string }>(await apiHandler(apiEvent('POST /sessions', '/sessions', { body: '{}' })), 201);
+    fake.enqueue({ text: 'Logged.', usage: { input: 7, output: 2 } });
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(...String(chunk).split('\n').filter((line) => line.startsWith('{')));
+      return true;
+    });
+    const context = { awsRequestId: '8476a536-e9f4-11e8-9739-2dfe598c3fcd', functionName: 'panto-api', functionVersion: '$LATEST', memoryLimitInMB: '1024', invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:panto-api' };
+    try {
+      parse(await apiHandler(apiEvent('POST /sessions/{id}/messages', `/sessions/${id}/messages`, { body: '{"text":"a private prompt"}' }), context), 200);
+    } finally {
+      spy.mockRestore();
+    }
+    const [log, emf] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(log).toMatchObject({
+      level: 'INFO',
+      message: 'request',
+      request_id: 'JKJaXmPLvHcESHA=',
+      function_request_id: '8476a536-e9f4-11e8-9739-2dfe598c3fcd',
+      route: '/sessions/{id}/messages',
+      status: 200,
+      session_id: id,
+      turn: true,
+      tokens: { input_tokens: 7, output_tokens: 2 },
+    });
+    expect(log?.owner_hash).toMatch(/^[0-9a-f]{16}$/);
+    expect(emf).toMatchObject({ turns: 1, input_tokens: 7, output_tokens: 2, _aws: { CloudWatchMetrics: [{ Namespace: 'panto' }] } });
+    expect(lines.join('\n')).not.toContain('user-lambda');
+    expect(lines.join('\n')).not.toContain('a private prompt');
   });
 
   it('answers 401 to an event without authorizer claims, whatever its Authorization header says', async () => {

@@ -2,7 +2,8 @@
  * What a service turn costs DynamoDB, counted by a proxy in front of DynamoDB Local: a
  * warm process pays 4 requests for a plain turn (lease, prompt, answer, release) and reads
  * no more per turn at turn 60 than at turn 2; a cold process reads the log once more. A
- * turn that outlives its lease's renewal period adds one UpdateItem per period, no more.
+ * turn that outlives its lease's renewal period adds one UpdateItem per period, no more. An
+ * Idempotency-Key adds its claim and its answer (6), and a retry with it is 1 request.
  */
 import { ManualClock, waitUntil } from '@panto/core/testing';
 import { DEFAULT_LIMITS } from '@panto/functions';
@@ -28,9 +29,9 @@ describe('the cost of a service turn', () => {
     await proxy?.close();
   });
 
-  async function turn(app: ApiHarness, id: string, n: number): Promise<{ requests: string[]; bytes: number }> {
+  async function turn(app: ApiHarness, id: string, n: number, headers: Record<string, string> = {}): Promise<{ requests: string[]; bytes: number }> {
     proxy.resetCounts();
-    const response = await app.call('alice', 'POST', `/sessions/${id}/messages`, { text: `question ${n}: ${'x'.repeat(200)}` });
+    const response = await app.call('alice', 'POST', `/sessions/${id}/messages`, { text: `question ${n}: ${'x'.repeat(200)}` }, headers);
     expect(response.status, await response.clone().text()).toBe(200);
     await response.json();
     return { requests: [...proxy.requests], bytes: proxy.responseBytes };
@@ -38,6 +39,7 @@ describe('the cost of a service turn', () => {
 
   it('costs 4 requests in a warm process, with read bytes flat as the session grows; 5 when cold', async () => {
     const created = await warm.call('alice', 'POST', '/sessions', { system: 'Be brief.' });
+    expect(created.status, await created.clone().text()).toBe(201);
     const { id } = (await created.json()) as { id: string };
 
     const costs = [];
@@ -102,5 +104,16 @@ describe('the cost of a service turn', () => {
     const switched = await warm.call('alice', 'PUT', `/sessions/${id}/leaf`, { entry_id: answer });
     expect(switched.status, await switched.clone().text()).toBe(200);
     expect(proxy.requests).toEqual(['UpdateItem', 'TransactWriteItems', 'UpdateItem']);
+  });
+
+  it('costs 2 writes more with an Idempotency-Key (claim, answer) and no read; a retry costs 1 request', async () => {
+    const created = await warm.call('alice', 'POST', '/sessions', {});
+    const { id } = (await created.json()) as { id: string };
+    await turn(warm, id, 1);
+    const keyed = await turn(warm, id, 2, { 'idempotency-key': 'turn-cost-2' });
+    expect(keyed.requests).toEqual(['PutItem', 'UpdateItem', 'TransactWriteItems', 'TransactWriteItems', 'UpdateItem', 'UpdateItem']);
+    // The retry learns the stored answer from the claim's failed condition (ALL_OLD): no GetItem.
+    const retry = await turn(warm, id, 2, { 'idempotency-key': 'turn-cost-2' });
+    expect(retry.requests).toEqual(['PutItem']);
   });
 });

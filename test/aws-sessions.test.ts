@@ -47,6 +47,9 @@ describe('listOwnerSessions on DynamoDB Local', () => {
     const third = await listOwnerSessions({ client: dynamo, tableName, owner, limit: 2, cursor: second.nextCursor! });
     expect(third.sessions.map((s) => s.id)).toEqual([stores[0]!.sessionId()]);
     expect(third.nextCursor).toBeNull();
+    const exact = await listOwnerSessions({ client: dynamo, tableName, owner, limit: 5 });
+    expect(exact.sessions).toHaveLength(5);
+    expect(exact.nextCursor).toBeNull();
   });
 
   it('refuses a cursor it did not issue, or one of another owner, with InvalidCursorError', async () => {

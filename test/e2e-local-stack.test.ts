@@ -3,11 +3,12 @@
  * runs it) in its own process, on the run's DynamoDB Local and s3rver, with a
  * FakeLLMServer as the Anthropic API.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { FSJSONLStore, type Message } from '@panto/core';
 import { decodeSession } from '@panto/core/store-kit';
 import { FakeLLMServer, waitUntil } from '@panto/core/testing';
@@ -144,6 +145,23 @@ describe('the local stack', () => {
     // The last provider call saw the whole conversation, the tool result included.
     const lastRequest = fake.requests.at(-1)?.body as { messages: unknown[]; system?: unknown };
     expect(lastRequest.messages).toHaveLength(7);
+  });
+
+  it('prints shell lines that run a turn as pasted, and a browser link with the token', async () => {
+    const printed = server.output();
+    const start = printed.indexOf('export PANTO=');
+    const lines = printed.slice(start, printed.indexOf('\n\n', start));
+    expect(lines.split('\n')).toHaveLength(3);
+    fake.enqueue({ text: 'Hello from the pasted lines.' });
+    const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', lines], { cwd: root, env: { PATH: process.env.PATH } });
+    const turn = JSON.parse(stdout) as { messages: Message[]; stop_reason: string };
+    expect(turn.stop_reason).toBe('end_turn');
+    expect(turn.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+    expect(turn.messages[0]).toMatchObject({ content: 'hello' });
+    const link = new RegExp(`browser +${server.url.replaceAll('.', '\\.')}/#token=([\\w.-]+)`).exec(printed);
+    expect(link?.[1]).toBeDefined();
+    expect((await call(link![1]!, 'GET', '/sessions')).status).toBe(200);
+    expect((await fetch(`${server.url}/reference`)).status).toBe(200);
   });
 
   it('streams a turn over server-sent events', async () => {

@@ -1,7 +1,8 @@
 /**
  * What a cold start loads: each Lambda handler bundled as sst.config.ts deploys it carries
  * none of the local stack (emulator clients and credentials, the HS256 signer and its
- * secret file, local settings) and none of the filesystem store's native lock addon.
+ * secret file, local settings, the API reference page) and none of the filesystem store's
+ * native lock addon.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ const dir = await mkdtemp(join(tmpdir(), 'panto-bundles-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** Strings only the local stack's code holds (minification keeps string literals). */
-const LOCAL_ONLY = ['S3RVER', 'panto-local', 'auth-secret', 'PANTO_DYNAMODB_ENDPOINT', 'PANTO_S3_ENDPOINT', 'PANTO_DATA_DIR', 'fs-native-extensions'];
+const LOCAL_ONLY = ['S3RVER', 'panto-local', 'auth-secret', 'PANTO_DYNAMODB_ENDPOINT', 'PANTO_S3_ENDPOINT', 'PANTO_DATA_DIR', 'fs-native-extensions', 'swagger-ui'];
 
 describe('the Lambda bundles', () => {
   it('carry no local-stack code', { timeout: 60_000 }, async () => {

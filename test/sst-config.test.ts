@@ -1,8 +1,11 @@
 /**
- * sst.config.ts, run against recording stand-ins for SST's globals ($config, sst.*, aws.*):
- * every route reaches an exported handler behind the JWT authorizer, every function (the
- * table's stream subscriber too) links what its code reads, and the table and bucket are
- * configured as the service needs.
+ * sst.config.ts, run against recording stand-ins for SST's globals ($config, $app, $dev,
+ * $interpolate, sst.*, aws.*), in each identity case (an issuer of your own; a Cognito user
+ * pool the stack creates) and under `sst dev`: every route reaches an exported handler behind
+ * the JWT authorizer but the public ones, the authorizer and the streaming function trust the
+ * same issuer, CORS is the app's, every function (the table's stream subscriber too) links
+ * what its code reads, the table and bucket are configured as the service needs, and the
+ * outputs carry what docs/deploy.md and `npm run user` read.
  * (`npm run check:sst` type-checks the same file against SST's real types.)
  */
 import { execFile } from 'node:child_process';
@@ -10,9 +13,19 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { createApp, DEFAULT_LIMITS, ttlExpiredSessionId, type DynamoDBStreamRecord } from '@panto/functions';
+import {
+  API_ROUTES as APP_ROUTES,
+  CORS_ALLOW_HEADERS,
+  CORS_ALLOW_METHODS,
+  CORS_EXPOSE_HEADERS,
+  CORS_MAX_AGE_SECONDS,
+  createApp,
+  DEFAULT_LIMITS,
+  ttlExpiredSessionId,
+  type DynamoDBStreamRecord,
+} from '@panto/functions';
 import { hs256Verifier } from '@panto/functions/local';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const run = promisify(execFile);
@@ -106,12 +119,52 @@ function installStandIns(): void {
     }
   };
   const Encryption = standIn('aws.s3.BucketServerSideEncryptionConfiguration', () => ({}));
+  const UserPool = class extends standIn('sst.aws.CognitoUserPool', (name) => ({ id: output(`${name}.id`) }), (name) => ({
+    id: output(`${name}.id`),
+    domainUrl: output(`${name}.domainUrl`),
+  })) {
+    addClient(name: string, args: Args = {}): { id: string } {
+      const client = { id: output(`${name}.id`) };
+      record(client, { kind: 'sst.aws.CognitoUserPoolClient', name, args, link: { id: client.id } });
+      return client;
+    }
+  };
   Object.assign(globalThis, {
     $config: (config: unknown) => config,
     $app: { name: 'panto', stage: 'test' },
-    sst: { Secret, Linkable, aws: { Dynamo, Bucket, Function: Fn, ApiGatewayV2: Api } },
-    aws: { s3: { BucketServerSideEncryptionConfiguration: Encryption } },
+    $dev: false,
+    $interpolate: (strings: TemplateStringsArray, ...values: unknown[]) => strings.reduce((text, part, i) => `${text}${part}${i < values.length ? String(values[i]) : ''}`, ''),
+    sst: { Secret, Linkable, aws: { Dynamo, Bucket, Function: Fn, ApiGatewayV2: Api, CognitoUserPool: UserPool } },
+    aws: { s3: { BucketServerSideEncryptionConfiguration: Encryption }, getRegionOutput: () => ({ region: output('region') }) },
   });
+}
+
+/** Forgets what the last run recorded. */
+function resetRecording(): void {
+  resources.length = 0;
+  instances.clear();
+  routes.length = 0;
+  authorizers.length = 0;
+  subscriptions.length = 0;
+}
+
+const SETTINGS = [
+  'PANTO_JWT_ISSUER',
+  'PANTO_JWT_AUDIENCE',
+  'PANTO_JWT_JWKS_URL',
+  'PANTO_CORS_ORIGINS',
+  'PANTO_AUTH_CALLBACK_URLS',
+  'PANTO_AUTH_LOGOUT_URLS',
+  'PANTO_AUTH_DOMAIN_PREFIX',
+];
+
+/** Runs the config with exactly `env` among its settings, on `stage`, under `sst dev` or not; returns its outputs. */
+async function evaluate(env: Record<string, string>, options: { stage?: string; dev?: boolean } = {}): Promise<Args> {
+  resetRecording();
+  for (const name of SETTINGS) delete process.env[name];
+  Object.assign(process.env, env);
+  Object.assign(globalThis, { $dev: options.dev ?? false, $app: { name: 'panto', stage: options.stage ?? 'test' } });
+  return config.run();
 }
 
 interface SstConfig {
@@ -122,13 +175,13 @@ interface SstConfig {
 let config: SstConfig;
 let outputs: Args;
 
+const OWN_ISSUER = { PANTO_JWT_ISSUER: 'https://login.example.com/', PANTO_JWT_AUDIENCE: 'panto-client', PANTO_CORS_ORIGINS: 'https://app.example.com' };
+const COGNITO_ISSUER = 'https://cognito-idp.${region}.amazonaws.com/${PantoUserPool.id}';
+
 beforeAll(async () => {
   installStandIns();
-  process.env.PANTO_JWT_ISSUER = 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_TEST';
-  process.env.PANTO_JWT_AUDIENCE = 'panto-client';
   // A path, not a literal specifier: the config is type-checked by `npm run check:sst`, against SST's types.
   config = ((await import(pathToFileURL(join(root, 'sst.config.ts')).href)) as { default: SstConfig }).default;
-  outputs = await config.run();
 });
 
 const byKind = (kind: string): Resource[] => resources.filter((resource) => resource.kind === kind);
@@ -180,13 +233,18 @@ async function importHandler(handler: string, links: readonly Resource[]): Promi
   }
 }
 
-describe('sst.config.ts', () => {
-  it('retains everything in production and removes other stages', () => {
+describe('sst.config.ts, with an issuer of your own', () => {
+  beforeEach(async () => {
+    outputs = await evaluate(OWN_ISSUER);
+  });
+
+  it('retains everything in production (prod or production) and removes other stages', () => {
     expect(config.app({ stage: 'production' })).toMatchObject({ name: 'panto', home: 'aws', removal: 'retain', protect: true });
+    expect(config.app({ stage: 'prod' })).toMatchObject({ removal: 'retain', protect: true });
     expect(config.app({ stage: 'dev' })).toMatchObject({ removal: 'remove', protect: false });
   });
 
-  it("routes every one of the app's routes but the streaming ones through API Gateway, each behind the JWT authorizer", () => {
+  it("routes every one of the app's routes but the streaming ones through API Gateway, behind the JWT authorizer but the public ones", () => {
     const app = createApp({
       dynamo: {} as never,
       tableName: 't',
@@ -206,15 +264,52 @@ describe('sst.config.ts', () => {
 
     expect(authorizers).toHaveLength(1);
     const [authorizer] = authorizers;
-    expect(authorizer?.args).toEqual({
-      name: expect.any(String),
-      jwt: { issuer: process.env.PANTO_JWT_ISSUER, audiences: [process.env.PANTO_JWT_AUDIENCE] },
-    });
+    expect(authorizer?.args).toEqual({ name: expect.any(String), jwt: { issuer: 'https://login.example.com', audiences: ['panto-client'] } });
+    const publicRoutes = APP_ROUTES.filter((route) => route.public).map((route) => `${route.method.toUpperCase()} ${route.path}`);
+    expect(publicRoutes.sort()).toEqual(['GET /health', 'GET /openapi.json']);
     for (const route of routes) {
-      expect(route.args.auth, route.route).toEqual({ jwt: { authorizer: authorizer?.id } });
+      expect(route.args.auth, route.route).toEqual(publicRoutes.includes(route.route) ? undefined : { jwt: { authorizer: authorizer?.id } });
       const fn = functionByArn(route.handler);
       expect(fn?.args.handler, route.route).toBe('functions/src/handlers/api.handler');
     }
+  });
+
+  it('has the streaming function verify the same issuer and audience as the authorizer, and creates no user pool', () => {
+    const [auth] = byKind('sst.Linkable').filter((linkable) => linkable.name === 'PantoAuth');
+    expect(auth?.link).toEqual({ issuer: 'https://login.example.com', audience: 'panto-client', jwksUrl: 'https://login.example.com/.well-known/jwks.json' });
+    expect(byKind('sst.aws.CognitoUserPool')).toEqual([]);
+    expect(outputs).not.toHaveProperty('userPool');
+  });
+
+  it('answers browsers with the same CORS rules on API Gateway, on the function URL and in the app', () => {
+    const cors = {
+      allowOrigins: ['https://app.example.com'],
+      allowHeaders: [...CORS_ALLOW_HEADERS],
+      allowMethods: [...CORS_ALLOW_METHODS],
+      exposeHeaders: [...CORS_EXPOSE_HEADERS],
+      maxAge: `${CORS_MAX_AGE_SECONDS} seconds`,
+    };
+    const [api] = byKind('sst.aws.ApiGatewayV2');
+    expect(api?.args.cors).toEqual(cors);
+    const stream = byKind('sst.aws.Function').find((fn) => fn.args.handler === 'functions/src/handlers/stream.handler');
+    expect((stream?.args.url as Args).cors).toEqual(cors);
+    // A function URL takes at most 6 methods of at most 6 characters each.
+    expect(cors.allowMethods.length).toBeLessThanOrEqual(6);
+    for (const method of cors.allowMethods) expect(method.length).toBeLessThanOrEqual(6);
+    for (const fn of byKind('sst.aws.Function').filter((each) => each.args.handler !== 'functions/src/handlers/ttl-cleanup.handler')) {
+      expect((fn.args.environment as Args).PANTO_CORS_ORIGINS, fn.name).toBe('https://app.example.com');
+    }
+  });
+
+  it('outputs the URLs, the stage and the region', () => {
+    expect(outputs).toMatchObject({
+      stage: 'test',
+      region: output('region'),
+      api: output('PantoApi.url'),
+      table: output('PantoTable.name'),
+      bucket: output('PantoBucket.name'),
+      issuer: 'https://login.example.com',
+    });
   });
 
   it('serves the streaming route from a function with response streaming behind its own URL', () => {
@@ -296,10 +391,12 @@ describe('sst.config.ts', () => {
     expect(tableArgs.pointInTimeRecovery).toEqual({ enabled: true });
   });
 
-  it('encrypts the bucket, expires exports, and never expires offloaded messages by age', () => {
+  it('encrypts the bucket, expires exports and big idempotent answers, and never expires offloaded messages by age', () => {
     const [bucket] = byKind('sst.aws.Bucket');
     const lifecycle = bucket?.args.lifecycle as Args[];
     expect(lifecycle).toContainEqual(expect.objectContaining({ prefix: 'exports/', expiresIn: '7 days' }));
+    // Longer than the longest key (PANTO_IDEMPOTENCY_TTL_HOURS is at most 168).
+    expect(lifecycle).toContainEqual({ id: 'expire-idempotency', prefix: 'idempotency/', expiresIn: '8 days' });
     const offloads = lifecycle.find((rule) => rule.prefix === 'offload/');
     expect(offloads).toEqual({ id: 'tier-offloads', prefix: 'offload/' });
     const lifecycleArgs: Args = {
@@ -324,12 +421,113 @@ describe('sst.config.ts', () => {
     expect(byKind('sst.Secret').map((secret) => secret.name).sort()).toEqual(['AnthropicApiKey', 'OpenAIApiKey']);
   });
 
-  it('refuses to deploy without an issuer and audience', async () => {
-    delete process.env.PANTO_JWT_ISSUER;
-    try {
-      await expect(config.run()).rejects.toThrow(/PANTO_JWT_ISSUER/);
-    } finally {
-      process.env.PANTO_JWT_ISSUER = 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_TEST';
-    }
+  it('refuses an issuer without its audience', async () => {
+    await expect(evaluate({ PANTO_JWT_ISSUER: 'https://login.example.com' })).rejects.toThrow(/PANTO_JWT_AUDIENCE/);
+  });
+});
+
+describe('sst.config.ts, with no issuer configured: a Cognito user pool', () => {
+  beforeEach(async () => {
+    outputs = await evaluate({});
+  });
+
+  const client = (): Resource => byKind('sst.aws.CognitoUserPoolClient')[0]!;
+  /** The user pool client's args after the config's transform. */
+  function clientArgs(): Args {
+    const args: Args = { allowedOauthFlows: ['implicit', 'code'], allowedOauthFlowsUserPoolClient: true, callbackUrls: ['https://example.com'] };
+    ((client().args.transform as Args).client as (args: Args) => void)(args);
+    return args;
+  }
+
+  it('creates a user pool nobody signs up to by themselves, and one public app client', () => {
+    const pools = byKind('sst.aws.CognitoUserPool');
+    expect(pools.map((pool) => pool.name)).toEqual(['PantoUserPool']);
+    const poolArgs: Args = {};
+    ((pools[0]!.args.transform as Args).userPool as (args: Args) => void)(poolArgs);
+    expect(poolArgs).toEqual({ adminCreateUserConfig: { allowAdminCreateUserOnly: true }, deletionProtection: 'INACTIVE' });
+    expect(byKind('sst.aws.CognitoUserPoolClient').map((each) => each.name)).toEqual(['PantoClient']);
+    expect(clientArgs()).toMatchObject({
+      explicitAuthFlows: ['ALLOW_ADMIN_USER_PASSWORD_AUTH', 'ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+      generateSecret: false,
+    });
+  });
+
+  it('allows no hosted-UI sign-in until callback URLs are set', () => {
+    const args = clientArgs();
+    expect(args.allowedOauthFlowsUserPoolClient).toBe(false);
+    expect(args).not.toHaveProperty('callbackUrls');
+    expect(args).not.toHaveProperty('allowedOauthFlows');
+  });
+
+  it('has the authorizer and the streaming function trust the pool, with the client as audience', () => {
+    expect(authorizers.map((authorizer) => authorizer.args.jwt)).toEqual([{ issuer: COGNITO_ISSUER, audiences: [output('PantoClient.id')] }]);
+    const [auth] = byKind('sst.Linkable').filter((linkable) => linkable.name === 'PantoAuth');
+    expect(auth?.link).toEqual({ issuer: COGNITO_ISSUER, audience: output('PantoClient.id'), jwksUrl: `${COGNITO_ISSUER}/.well-known/jwks.json` });
+    const stream = byKind('sst.aws.Function').find((fn) => fn.args.handler === 'functions/src/handlers/stream.handler');
+    expect(linksOf(stream!).map((link) => link.name)).toContain('PantoAuth');
+  });
+
+  it('puts every route but the public ones behind the authorizer', () => {
+    const [authorizer] = authorizers;
+    const guarded = routes.filter((route) => route.args.auth !== undefined);
+    expect(guarded.map((route) => route.route).sort()).toEqual(
+      APP_ROUTES.filter((route) => !route.public && route.responses[200]?.contentType !== 'text/event-stream')
+        .map((route) => `${route.method.toUpperCase()} ${route.path}`)
+        .sort(),
+    );
+    for (const route of guarded) expect(route.args.auth).toEqual({ jwt: { authorizer: authorizer?.id } });
+  });
+
+  it('outputs the user pool and client that `npm run user` and `npm run token -- --stage` read', () => {
+    expect(outputs).toMatchObject({
+      stage: 'test',
+      region: output('region'),
+      issuer: COGNITO_ISSUER,
+      userPool: output('PantoUserPool.id'),
+      userPoolClient: output('PantoClient.id'),
+    });
+    expect(outputs).not.toHaveProperty('authDomain');
+  });
+
+  it('turns on the code flow for a web client at the callback URLs, with a hosted-UI domain', async () => {
+    outputs = await evaluate({
+      PANTO_AUTH_CALLBACK_URLS: 'https://app.example.com/, https://app.example.com/callback',
+      PANTO_AUTH_LOGOUT_URLS: 'https://app.example.com/',
+      PANTO_AUTH_DOMAIN_PREFIX: 'panto-acme',
+    });
+    expect(client().args.callbackUrls).toEqual(['https://app.example.com/', 'https://app.example.com/callback']);
+    expect(clientArgs()).toMatchObject({
+      allowedOauthFlowsUserPoolClient: true,
+      allowedOauthFlows: ['code'],
+      allowedOauthScopes: ['openid', 'email', 'profile'],
+      logoutUrls: ['https://app.example.com/'],
+    });
+    expect(byKind('sst.aws.CognitoUserPool')[0]?.args.domain).toEqual({ prefix: 'panto-acme' });
+    expect(outputs.authDomain).toBe(output('PantoUserPool.domainUrl'));
+  });
+
+  it('protects the user pool from deletion in production', async () => {
+    await evaluate({}, { stage: 'prod' });
+    const poolArgs: Args = {};
+    ((byKind('sst.aws.CognitoUserPool')[0]!.args.transform as Args).userPool as (args: Args) => void)(poolArgs);
+    expect(poolArgs.deletionProtection).toBe('ACTIVE');
+  });
+});
+
+describe('sst.config.ts under sst dev', () => {
+  beforeEach(async () => {
+    outputs = await evaluate({ PANTO_CORS_ORIGINS: 'https://app.example.com' }, { dev: true });
+  });
+
+  it("adds the local stack's origin to CORS and to the sign-in callbacks", () => {
+    const [api] = byKind('sst.aws.ApiGatewayV2');
+    expect((api?.args.cors as Args).allowOrigins).toEqual(['https://app.example.com', 'http://127.0.0.1:3000', 'http://localhost:3000']);
+    expect(byKind('sst.aws.CognitoUserPoolClient')[0]?.args.callbackUrls).toEqual(['http://127.0.0.1:3000/', 'http://localhost:3000/']);
+  });
+
+  it('deploys the TTL cleanup for real, so it runs while your machine is off', () => {
+    expect(subscriptions[0]?.fn.args.dev).toBe(false);
+    const live = byKind('sst.aws.Function').filter((fn) => fn.args.dev === undefined);
+    expect(live.map((fn) => fn.args.handler).sort()).toEqual(['functions/src/handlers/api.handler', 'functions/src/handlers/stream.handler']);
   });
 });

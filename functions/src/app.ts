@@ -7,17 +7,22 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { SessionCache, type LeaseClock } from '@panto/aws';
+import { DynamoIdempotencyStore, SessionCache, type IdempotencyStore, type LeaseClock } from '@panto/aws';
 import type { ToolRegistry } from '@panto/core';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { PUBLIC_ROUTES } from './api-routes.js';
 import type { AuthVerifier } from './auth.js';
 import type { ServiceLimits } from './config.js';
 import { invalidField, payloadTooLarge, routeNotFound, toHttpError, type HttpError } from './errors.js';
 import { retryAfter, type App, type AppEnv, type RouteDeps } from './http.js';
+import { idempotency } from './idempotency.js';
+import { telemetryMiddleware, type Telemetry } from './telemetry.js';
 import type { ProviderResolver } from './providers.js';
 import { eventRoutes } from './routes/events.js';
 import { exportRoutes } from './routes/exports.js';
+import { metaRoutes } from './routes/meta.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { streamRoutes } from './routes/stream.js';
 import { treeRoutes } from './routes/tree.js';
@@ -37,15 +42,29 @@ export interface AppDeps {
   /** Establishes the caller; see `apiGatewayVerifier`, `jwksVerifier`, and the local stack's `hs256Verifier`. */
   verifier: AuthVerifier;
   limits: ServiceLimits;
+  /**
+   * Origins a browser may call the API from (`PANTO_CORS_ORIGINS`; `*` for any); none when
+   * absent. Preflights (`OPTIONS`) are answered on every route without a token either way.
+   */
+  corsOrigins?: readonly string[];
   /** The tools each turn offers; `serviceTools()` when absent. Called once per request. */
   tools?: () => ToolRegistry;
   /** Sessions expire this long after their last write; never when absent. */
   sessionTtlSeconds?: number;
   /**
+   * Where `Idempotency-Key` records live; records in the table (and answers too big for an
+   * item in the bucket, under `idempotency/`), kept `idempotencyTtlSeconds`, when absent.
+   */
+  idempotency?: IdempotencyStore;
+  /** How long an `Idempotency-Key` answers retries (default 24 h). */
+  idempotencyTtlSeconds?: number;
+  /**
    * Sessions read by this process, kept for the next request (a new one per app when
    * absent). The only state the app keeps between requests; see `SessionCache`.
    */
   cache?: SessionCache;
+  /** Where each request's record goes (logs and metrics); nowhere when absent. */
+  telemetry?: Telemetry;
   /** Where internal failures (defects) are reported, with their cause; `console.error` when absent. Must not throw. */
   log?: (message: string, error: unknown) => void;
   /**
@@ -94,6 +113,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.onError((error, c) => {
     const failure = toHttpError(error);
+    c.set('errorCode', failure.body.error.code);
     report(failure, `${c.req.method} ${c.req.path}`, error);
     return c.json(failure.body, failure.status, retryAfter(failure));
   });
@@ -101,6 +121,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     throw routeNotFound();
   });
 
+  if (deps.telemetry) app.use('*', telemetryMiddleware(deps.telemetry));
+  // Then: a preflight is answered here, before any token is asked for, and every answer
+  // (errors too) carries the CORS headers a browser needs to read it.
+  app.use('*', cors(corsOptions(deps.corsOrigins ?? [])));
   app.use(
     '*',
     bodyLimit({
@@ -111,8 +135,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }),
   );
   app.use('*', async (c, next) => {
-    const { owner } = await deps.verifier({ authorization: c.req.header('authorization'), lambdaEvent: c.env?.event });
-    c.set('owner', owner);
+    if (!PUBLIC_ROUTES.has(`${c.req.method} ${c.req.path}`)) {
+      const { owner } = await deps.verifier({ authorization: c.req.header('authorization'), lambdaEvent: c.env?.event });
+      c.set('owner', owner);
+    }
     await next();
   });
   // `?limit=1&limit=2` would otherwise be read as its first value: refuse it, on every route.
@@ -123,7 +149,18 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     await next();
   });
 
-  const routeDeps: RouteDeps = { sessions, providers: deps.providers, limits, report };
+  const idempotencyStore =
+    deps.idempotency ??
+    new DynamoIdempotencyStore({
+      client: deps.dynamo,
+      tableName: deps.tableName,
+      s3: { client: deps.s3, bucket: deps.bucket },
+      ...(deps.idempotencyTtlSeconds === undefined ? {} : { ttlSeconds: deps.idempotencyTtlSeconds }),
+    });
+  // A key is held for as long as the session's lease: a request that died frees both together.
+  const idempotent = idempotency(idempotencyStore, { inProgressMs: limits.leaseMs, report });
+  const routeDeps: RouteDeps = { sessions, providers: deps.providers, limits, report, logOutage, idempotent };
+  metaRoutes(app, routeDeps);
   sessionRoutes(app, routeDeps);
   turnRoutes(app, routeDeps);
   streamRoutes(app, routeDeps);
@@ -131,4 +168,24 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   exportRoutes(app, routeDeps);
   treeRoutes(app, routeDeps);
   return app;
+}
+
+/** Request headers a browser may send; response headers its script may read. */
+export const CORS_ALLOW_HEADERS = ['authorization', 'content-type', 'idempotency-key'] as const;
+export const CORS_EXPOSE_HEADERS = ['retry-after', 'idempotent-replayed'] as const;
+/** The methods an actual request may use (a preflight's own OPTIONS needs no listing). */
+export const CORS_ALLOW_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/** How long a browser may cache a preflight's answer, in seconds. */
+export const CORS_MAX_AGE_SECONDS = 600;
+
+/** The CORS rules for `origins` (exact origins, or `*` for any). No credentials: the API takes bearer tokens, not cookies. */
+function corsOptions(origins: readonly string[]): Parameters<typeof cors>[0] {
+  const any = origins.includes('*');
+  return {
+    origin: (origin) => (any ? '*' : origins.includes(origin) ? origin : null),
+    allowMethods: [...CORS_ALLOW_METHODS],
+    allowHeaders: [...CORS_ALLOW_HEADERS],
+    exposeHeaders: [...CORS_EXPOSE_HEADERS],
+    maxAge: CORS_MAX_AGE_SECONDS,
+  };
 }

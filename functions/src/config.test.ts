@@ -19,8 +19,20 @@ describe('localSettings', () => {
       provider: 'openai',
       baseURLs: { openai: 'http://127.0.0.1:1/v1' },
     });
-    const chosen = localSettings('/repo', { ANTHROPIC_API_KEY: 'k', PANTO_PROVIDER: 'openai', PANTO_MODEL: 'gpt-x' }).config.provider;
-    expect(chosen).toMatchObject({ provider: 'openai', model: 'gpt-x', reason: 'PANTO_PROVIDER' });
+    const chosen = localSettings('/repo', { ANTHROPIC_API_KEY: 'k', PANTO_PROVIDER: 'openai', PANTO_MODEL: 'gpt-5.4-mini' }).config.provider;
+    expect(chosen).toMatchObject({ provider: 'openai', model: 'gpt-5.4-mini', reason: 'PANTO_PROVIDER' });
+  });
+
+  it('refuses a default model the catalog does not offer, unless the provider has a base URL or it is an extra model', () => {
+    expect(() => localSettings('/repo', { PANTO_PROVIDER: 'anthropic', PANTO_MODEL: 'claude-sonnet-4-5' })).toThrow(
+      /^PANTO_MODEL: anthropic retired "claude-sonnet-4-5"/,
+    );
+    expect(() => localSettings('/repo', { PANTO_PROVIDER: 'offline', PANTO_MODEL: 'offline-2' })).toThrow(/PANTO_MODEL: unknown offline model/);
+    const own = { PANTO_PROVIDER: 'anthropic', PANTO_MODEL: 'claude-e2e', ANTHROPIC_BASE_URL: 'http://127.0.0.1:1' };
+    expect(localSettings('/repo', own).config.provider.model).toBe('claude-e2e');
+    const extra = localSettings('/repo', { PANTO_PROVIDER: 'openai', PANTO_MODEL: 'gpt-5.5', PANTO_EXTRA_MODELS: 'openai/gpt-5.5, anthropic/claude-x' });
+    expect(extra.config.provider).toMatchObject({ model: 'gpt-5.5', extraModels: ['openai/gpt-5.5', 'anthropic/claude-x'] });
+    expect(() => localSettings('/repo', { PANTO_EXTRA_MODELS: 'gpt-5.5' })).toThrow(/PANTO_EXTRA_MODELS/);
   });
 
   it('keeps data under .panto-local of the root, on port 3000, unless told otherwise', () => {

@@ -3,7 +3,7 @@
  * (`Resource.X`) and environment variables for tunables. The local stack's settings build
  * on the helpers here (`local/settings.ts`), never the other way round.
  */
-import { defaultProviderName } from '@panto/core';
+import { assertModelOffered, defaultProviderName } from '@panto/core';
 import { Resource } from 'sst/resource';
 
 /** The links `sst.config.ts` gives the functions (see `link:` there). */
@@ -55,6 +55,11 @@ export interface ProviderConfig {
   model?: string;
   apiKeys: { [provider: string]: string };
   baseURLs: { [provider: string]: string };
+  /**
+   * `provider/model` names a client may choose besides the catalog's (`PANTO_EXTRA_MODELS`,
+   * comma-separated): the operator's escape for a model panto's catalog does not list yet.
+   */
+  extraModels: string[];
   /** Why this provider was chosen, for the local stack to say. */
   reason: string;
 }
@@ -65,8 +70,12 @@ export interface ServiceConfig {
   aws: AwsEndpoints;
   limits: ServiceLimits;
   provider: ProviderConfig;
+  /** Origins browsers may call the API from (`PANTO_CORS_ORIGINS`); `*` for any. */
+  corsOrigins: string[];
   /** Sessions expire this long after their last write (DynamoDB TTL); never when absent. */
   sessionTtlSeconds?: number;
+  /** How long an `Idempotency-Key` answers retries (`PANTO_IDEMPOTENCY_TTL_HOURS`, default 24). */
+  idempotencyTtlSeconds: number;
 }
 
 /** The JWT issuer the streaming function verifies tokens against. */
@@ -99,8 +108,37 @@ export function lambdaConfig(env: Env = process.env): ServiceConfig {
     aws: awsEndpoints(env),
     limits: serviceLimits(env),
     provider: providerConfig(env, apiKeys),
+    corsOrigins: corsOrigins(env),
+    idempotencyTtlSeconds: idempotencyTtl(env),
     ...sessionTtl(env),
   };
+}
+
+/** `PANTO_IDEMPOTENCY_TTL_HOURS` (1 hour to 7 days, default 24 hours) as seconds. */
+export function idempotencyTtl(env: Env): number {
+  return integer(env, 'PANTO_IDEMPOTENCY_TTL_HOURS', 24, 1, 168) * 3600;
+}
+
+/**
+ * `PANTO_CORS_ORIGINS`: comma-separated origins (`https://app.example.com`, no path), or `*`
+ * for any; none when unset. A value that is not an origin is refused, so a typo cannot pass
+ * silently for a rule that allows nothing.
+ */
+export function corsOrigins(env: Env): string[] {
+  const origins = list(env.PANTO_CORS_ORIGINS);
+  for (const origin of origins) {
+    if (origin === '*') continue;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed === undefined || parsed.origin !== origin || !/^https?:$/.test(parsed.protocol)) {
+      throw new Error(`PANTO_CORS_ORIGINS: ${JSON.stringify(origin)} is not an origin like https://app.example.com`);
+    }
+  }
+  return origins;
 }
 
 /** Where a session's data lives: what the TTL cleanup function needs, and no more. */
@@ -134,13 +172,32 @@ export function providerConfig(env: Env, apiKeys: { [provider: string]: string }
     : fallback === 'offline'
       ? 'no provider API key is set'
       : `${fallback === 'anthropic' ? 'an Anthropic' : 'an OpenAI'} API key is set`;
+  const extraModels = list(env.PANTO_EXTRA_MODELS);
+  for (const name of extraModels) {
+    if (!/^[a-z0-9][a-z0-9_-]*\/./.test(name)) throw new Error(`PANTO_EXTRA_MODELS: ${JSON.stringify(name)} is not provider/model`);
+  }
+  // The default model is the operator's choice: a retired or misspelt one is refused here, at
+  // start, rather than by the provider on every turn.
+  if (env.PANTO_MODEL && baseURLs[provider] === undefined) {
+    try {
+      assertModelOffered(provider, env.PANTO_MODEL, { extra: extraModels });
+    } catch (error) {
+      throw new Error(`PANTO_MODEL: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
   return {
     provider,
     ...(env.PANTO_MODEL ? { model: env.PANTO_MODEL } : {}),
     apiKeys,
     baseURLs,
+    extraModels,
     reason,
   };
+}
+
+/** A comma-separated setting as its non-empty, trimmed items. */
+export function list(text: string | undefined): string[] {
+  return (text ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
 }
 
 function awsEndpoints(env: Env): AwsEndpoints {

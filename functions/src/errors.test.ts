@@ -17,6 +17,7 @@ import {
   SessionConflictError,
   SessionNotFoundError,
   UnknownProviderError,
+  UnsupportedModelError,
 } from '@panto/core';
 import { mockClient } from 'aws-sdk-client-mock';
 import { HTTPException } from 'hono/http-exception';
@@ -70,6 +71,7 @@ describe('toHttpError', () => {
     ['nothing to compact', new NothingToCompactError(), 409, 'nothing_to_compact'],
     ['a provider without a key here', new ProviderNotConfiguredError('openai', 'no API key'), 422, 'provider_not_configured'],
     ['an unknown provider', new UnknownProviderError('gemini', ['anthropic']), 400, 'invalid_body'],
+    ['a model the provider does not offer', new UnsupportedModelError('offline', 'claude-opus', { reason: 'unknown', known: ['offline-1'] }), 400, 'invalid_body'],
     ['a bad cursor', new InvalidCursorError('garbage'), 400, 'invalid_query'],
     ['a provider failure', new ProviderError('anthropic', 'overloaded', { status: 529 }), 502, 'provider_error'],
     ['a deadline', new AbortedError('the step was aborted'), 504, 'deadline_exceeded'],
@@ -99,6 +101,11 @@ describe('toHttpError', () => {
       code: 'invalid_query',
       message: 'limit: an integer from 1 to 100',
       field: 'limit',
+    });
+    expect(toHttpError(new UnsupportedModelError('offline', 'claude-opus', { reason: 'unknown', known: ['offline-1'] })).body.error).toEqual({
+      code: 'invalid_body',
+      message: 'model: unknown offline model "claude-opus": expected one of offline-1',
+      field: 'model',
     });
     expect(toHttpError(new ProviderError('openai', 'down')).internal).toBe(false);
     expect(toHttpError(new Error('boom')).internal).toBe(true);

@@ -13,6 +13,7 @@ import {
   SessionNotFoundError,
   UnknownProviderError,
   type SessionCorruptError,
+  UnsupportedModelError,
 } from '@panto/core';
 import { InvalidCursorError, SessionBusyError, SessionLeaseLostError, StopRequestedError, TurnNotRunningError } from '@panto/aws';
 import { HTTPException } from 'hono/http-exception';
@@ -146,6 +147,7 @@ export function toHttpError(error: unknown): HttpError {
   // or an existing session's turn needs it (then change its model, or configure the key).
   if (error instanceof ProviderNotConfiguredError) return reply(422, 'provider_not_configured', error.message, 'provider');
   if (error instanceof UnknownProviderError) return reply(400, 'invalid_body', `provider: ${error.message}`, 'provider');
+  if (error instanceof UnsupportedModelError) return reply(400, 'invalid_body', `model: ${error.message}`, 'model');
   if (error instanceof InvalidCursorError) return reply(400, 'invalid_query', 'cursor: not a cursor this API returned', 'cursor');
   if (error instanceof ProviderError) return reply(502, 'provider_error', `the model provider failed: ${error.message}`);
   if (error instanceof AbortedError) return reply(504, 'deadline_exceeded', error.message);

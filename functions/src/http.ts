@@ -1,16 +1,28 @@
 /** What every route module shares: the app's environment, its dependencies, and reading a request. */
 import { isValidSessionId } from '@panto/aws';
-import { SessionNotFoundError } from '@panto/core';
+import { SessionNotFoundError, type Usage } from '@panto/core';
 import type { Context, Hono } from 'hono';
 import type { ServiceLimits } from './config.js';
 import { payloadTooLarge, RequestError, type HttpError } from './errors.js';
+import type { Idempotent } from './idempotency.js';
 import type { ProviderResolver } from './providers.js';
 import type { SessionService } from './session-service.js';
 
 /** What the app reads from its runtime: the Lambda event, when there is one. */
 export interface AppEnv {
   Bindings: { event?: unknown };
-  Variables: { owner: string };
+  Variables: {
+    owner: string;
+    /** What the Idempotency-Key did for this request, when it had one. */
+    idempotency?: 'claimed' | 'replayed';
+    // What the request log records (telemetry.ts); set by the routes.
+    sessionId?: string;
+    turn?: true;
+    usage?: Usage;
+    errorCode?: string;
+    /** For a streamed turn: settles when its stream has ended (the log waits for it). */
+    streamed?: Promise<void>;
+  };
 }
 
 export type App = Hono<AppEnv>;
@@ -22,12 +34,17 @@ export interface RouteDeps {
   limits: ServiceLimits;
   /** Logs a failure that does not reach the caller as a status: an outage in one line, a defect with its cause. */
   report(failure: HttpError, what: string, error: unknown): void;
+  /** Logs a backend outage in one short line. Must not throw. */
+  logOutage(message: string): void;
+  /** Runs a write at most once per `Idempotency-Key` (see idempotency.ts). */
+  idempotent: Idempotent;
 }
 
 /** The `:id` of the path, or `SessionNotFoundError` (404) for one that cannot be an id — answered without a database call. */
 export function pathSessionId(c: Context<AppEnv>): string {
   const id = c.req.param('id') ?? '';
   if (!isValidSessionId(id)) throw new SessionNotFoundError(id);
+  c.set('sessionId', id);
   return id;
 }
 

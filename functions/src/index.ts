@@ -2,7 +2,8 @@
  * @panto/functions — the HTTP app and the Lambda handlers' parts. The local stack's own
  * parts (emulator clients, HS256 tokens, local settings) are in `@panto/functions/local`.
  */
-export { createApp, type AppDeps, type AppEnv } from './app.js';
+export { API_ROUTES, PUBLIC_ROUTES, type ApiResponse, type ApiRoute, type HttpMethod } from './api-routes.js';
+export { createApp, CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS, type AppDeps, type AppEnv } from './app.js';
 export { apiGatewayVerifier, jwksVerifier, type AuthRequest, type AuthVerifier, type Principal } from './auth.js';
 export { createAwsClients, type AwsClients } from './clients.js';
 export {
@@ -18,6 +19,9 @@ export {
   type StorageConfig,
 } from './config.js';
 export { RequestError, toHttpError, type ErrorBody, type HttpError } from './errors.js';
+export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './idempotency.js';
+export { lambdaTelemetry, METRICS_NAMESPACE, SERVICE_NAME, type LambdaTelemetry } from './lambda-telemetry.js';
+export { openAPIDocument, type OpenAPIInfo } from './openapi.js';
 export { providerResolver, type ProviderResolver } from './providers.js';
 export { serviceApp } from './service.js';
 export {
@@ -40,3 +44,5 @@ export {
   type StreamAttributeValue,
   type TtlCleanupDeps,
 } from './ttl-cleanup.js';
+export { ownerHash, plainTelemetry, type RequestRecord, type Telemetry } from './telemetry.js';
+export { VERSION } from './version.js';

@@ -10,12 +10,12 @@ import { providerResolver } from './providers.js';
  * and `verifier` for the way requests arrive.
  *
  * @example
- * export const handler = handle(serviceApp(lambdaConfig(), apiGatewayVerifier()));
+ * export const handler = handle(serviceApp(lambdaConfig(), apiGatewayVerifier(), lambdaTelemetry()));
  */
 export function serviceApp(
   config: ServiceConfig,
   verifier: AuthVerifier,
-  options: { clients?: AwsClients } & Pick<AppDeps, 'tools' | 'log' | 'logOutage' | 'cache'> = {},
+  options: { clients?: AwsClients } & Pick<AppDeps, 'tools' | 'log' | 'logOutage' | 'cache' | 'telemetry'> = {},
 ): Hono<AppEnv> {
   const { dynamo, s3 } = options.clients ?? createAwsClients(config.aws);
   return createApp({
@@ -26,8 +26,11 @@ export function serviceApp(
     providers: providerResolver(config.provider),
     verifier,
     limits: config.limits,
+    corsOrigins: config.corsOrigins,
+    idempotencyTtlSeconds: config.idempotencyTtlSeconds,
     ...(options.tools === undefined ? {} : { tools: options.tools }),
     ...(options.log === undefined ? {} : { log: options.log }),
+    ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
     ...(options.logOutage === undefined ? {} : { logOutage: options.logOutage }),
     ...(options.cache === undefined ? {} : { cache: options.cache }),
     ...(config.sessionTtlSeconds === undefined ? {} : { sessionTtlSeconds: config.sessionTtlSeconds }),

@@ -19,6 +19,7 @@ import {
   importSession,
   listOwnerSessions,
   requestTurnStop,
+  pingTable,
   SessionCache,
   SYSTEM_LEASE_CLOCK,
   titleOf,
@@ -30,6 +31,7 @@ import {
   type SessionExport,
   type SessionLease,
   type SessionMetadata,
+  type TablePing,
 } from '@panto/aws';
 import {
   AbortedError,
@@ -203,6 +205,11 @@ export class SessionService {
       await new Agent({ provider }, { store }).addSystemMessage(options.system, 'replace');
     }
     return this.#summary(store.metadata());
+  }
+
+  /** Whether the table answers a read within `timeoutMs` (see `pingTable`). Never rejects. */
+  async ping(timeoutMs: number): Promise<TablePing> {
+    return pingTable({ client: this.#deps.dynamo, tableName: this.#deps.tableName, timeoutMs });
   }
 
   async list(owner: string, page: { limit?: number; cursor?: string }): Promise<{ sessions: SessionSummary[]; nextCursor: string | null }> {

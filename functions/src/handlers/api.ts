@@ -1,11 +1,12 @@
 /**
  * The HTTP API behind API Gateway (HTTP API, payload 2.0). API Gateway's JWT authorizer
- * has verified the token; the app trusts the claims it passes on. Clients and config are
- * built once per container, at module scope.
+ * has verified the token; the app trusts the claims it passes on. Clients, config and
+ * telemetry (Powertools Logger and Metrics) are built once per container, at module scope.
  */
 import { handle } from 'hono/aws-lambda';
 import { apiGatewayVerifier } from '../auth.js';
 import { lambdaConfig } from '../config.js';
+import { lambdaTelemetry } from '../lambda-telemetry.js';
 import { serviceApp } from '../service.js';
 
-export const handler = handle(serviceApp(lambdaConfig(), apiGatewayVerifier()));
+export const handler = handle(serviceApp(lambdaConfig(), apiGatewayVerifier(), lambdaTelemetry()));

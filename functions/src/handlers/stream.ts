@@ -7,6 +7,7 @@
 import { streamHandle } from 'hono/aws-lambda';
 import { jwksVerifier } from '../auth.js';
 import { lambdaConfig, lambdaIssuer } from '../config.js';
+import { lambdaTelemetry } from '../lambda-telemetry.js';
 import { serviceApp } from '../service.js';
 
-export const handler: ReturnType<typeof streamHandle> = streamHandle(serviceApp(lambdaConfig(), jwksVerifier(lambdaIssuer())));
+export const handler: ReturnType<typeof streamHandle> = streamHandle(serviceApp(lambdaConfig(), jwksVerifier(lambdaIssuer()), lambdaTelemetry()));

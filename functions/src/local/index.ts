@@ -5,4 +5,4 @@
  */
 export { hs256Verifier, LOCAL_AUDIENCE, LOCAL_ISSUER, readLocalSecret, signLocalToken } from './auth.js';
 export { EMULATOR_CREDENTIALS, emulatorS3Config, localAwsClients } from './clients.js';
-export { localSecretFile, localSettings, type LocalSettings } from './settings.js';
+export { localOrigins, localSecretFile, localSettings, type LocalSettings } from './settings.js';

@@ -1,6 +1,6 @@
 /** The local stack's settings (`npm start`): the deployed service's, plus where its emulators and data live. */
 import { join, resolve } from 'node:path';
-import { integer, providerConfig, serviceLimits, sessionTtl, type Env, type ServiceConfig } from '../config.js';
+import { corsOrigins, idempotencyTtl, integer, providerConfig, serviceLimits, sessionTtl, type Env, type ServiceConfig } from '../config.js';
 
 export interface LocalSettings {
   config: ServiceConfig;
@@ -30,6 +30,8 @@ export function localSettings(root: string, env: Env = process.env): LocalSettin
       aws: { region: env.AWS_REGION ?? 'us-east-1' },
       limits: serviceLimits(env),
       provider: providerConfig(env, apiKeys),
+      corsOrigins: corsOrigins(env),
+      idempotencyTtlSeconds: idempotencyTtl(env),
       ...sessionTtl(env),
     },
     dataDir,
@@ -37,6 +39,14 @@ export function localSettings(root: string, env: Env = process.env): LocalSettin
     defaultOwner: env.PANTO_OWNER ?? 'local-user',
     external,
   };
+}
+
+/**
+ * The origins the local stack's own pages are served from once it listens on `port`: its
+ * web client and API reference call the API from there.
+ */
+export function localOrigins(port: number): string[] {
+  return [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
 }
 
 /** Where the local stack keeps the secret its HS256 tokens are signed with. */

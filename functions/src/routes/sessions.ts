@@ -3,21 +3,27 @@ import { createSessionBody, listQuery, parse, updateSessionBody } from '../schem
 import { pathSessionId, readJson, type App, type RouteDeps } from '../http.js';
 import { contentsJson, sessionJson } from './session-json.js';
 
-export function sessionRoutes(app: App, { sessions, providers, limits }: RouteDeps): void {
+export function sessionRoutes(app: App, { sessions, providers, limits, idempotent }: RouteDeps): void {
   app.post('/sessions', async (c) => {
     const body = parse('body', createSessionBody, await readJson(c, limits.bodyLimitBytes));
-    // An unknown provider (400) or one without a key here (422) is refused before anything is written.
-    const provider = providers({
-      ...(body.provider === undefined ? {} : { provider: body.provider }),
-      ...(body.model === undefined ? {} : { model: body.model }),
-    });
+    // An unknown provider or model (400) or a provider without a key here (422) is refused before anything is written.
+    const provider = providers(
+      {
+        ...(body.provider === undefined ? {} : { provider: body.provider }),
+        ...(body.model === undefined ? {} : { model: body.model }),
+      },
+      { check: true },
+    );
     const chosen = body.provider !== undefined || body.model !== undefined;
-    const session = await sessions.create(c.get('owner'), {
-      provider,
-      chosen,
-      ...(body.system === undefined ? {} : { system: body.system }),
+    return idempotent(c, body, async () => {
+      const session = await sessions.create(c.get('owner'), {
+        provider,
+        chosen,
+        ...(body.system === undefined ? {} : { system: body.system }),
+      });
+      c.set('sessionId', session.metadata.id);
+      return c.json(sessionJson(session), 201);
     });
-    return c.json(sessionJson(session), 201);
   });
 
   app.get('/sessions', async (c) => {

@@ -25,6 +25,9 @@ export function streamRoutes(app: App, { sessions, limits, report }: RouteDeps):
         throw error;
       });
     }
+    c.set('turn', true);
+    let ended!: () => void;
+    c.set('streamed', new Promise<void>((resolve) => (ended = resolve)));
     return streamSSE(c, async (stream) => {
       const deadline = AbortSignal.timeout(limits.streamDeadlineMs);
       const disconnected = new AbortController();
@@ -48,14 +51,18 @@ export function streamRoutes(app: App, { sessions, limits, report }: RouteDeps):
         });
         const { messages: _messages, ...end } = turnJson(outcome, deadline);
         const failure = stepFailure(outcome.step);
+        c.set('usage', outcome.step.usage);
+        if (failure) c.set('errorCode', failure.body.error.code);
         send('end', failure ? { ...end, ...endFailure(failure) } : end);
       } catch (error) {
         const failure = toHttpError(error);
+        c.set('errorCode', failure.body.error.code);
         report(failure, `streamed turn on ${id}`, error);
         send('end', { incomplete: true, ...endFailure(failure) });
       } finally {
         await lock.release();
         await writes;
+        ended();
       }
     });
   });

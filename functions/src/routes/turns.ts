@@ -3,18 +3,23 @@ import { compactBody, messageBody, parse } from '../schemas.js';
 import { pathSessionId, readJson, retryAfter, type App, type RouteDeps } from '../http.js';
 import { stepFailure, turnJson } from './turn-json.js';
 
-export function turnRoutes(app: App, { sessions, limits }: RouteDeps): void {
+export function turnRoutes(app: App, { sessions, limits, idempotent }: RouteDeps): void {
   app.post('/sessions/:id/messages', async (c) => {
     const id = pathSessionId(c);
-    const { text, on_disconnect: onDisconnect, parent_id: parentId } = parse('body', messageBody, await readJson(c, limits.bodyLimitBytes));
-    const deadline = AbortSignal.timeout(limits.deadlineMs);
-    const outcome = await sessions.turn(c.get('owner'), id, text, {
-      signal: onDisconnect === 'abort' ? AbortSignal.any([deadline, c.req.raw.signal]) : deadline,
-      ...(parentId === undefined ? {} : { parentId }),
+    const body = parse('body', messageBody, await readJson(c, limits.bodyLimitBytes));
+    return idempotent(c, body, async () => {
+      const deadline = AbortSignal.timeout(limits.deadlineMs);
+      const outcome = await sessions.turn(c.get('owner'), id, body.text, {
+        signal: body.on_disconnect === 'abort' ? AbortSignal.any([deadline, c.req.raw.signal]) : deadline,
+        ...(body.parent_id === undefined ? {} : { parentId: body.parent_id }),
+      });
+      const summary = turnJson(outcome, deadline);
+      const failure = stepFailure(outcome.step);
+      c.set('turn', true);
+      c.set('usage', outcome.step.usage);
+      if (failure) c.set('errorCode', failure.body.error.code);
+      return failure ? c.json({ ...failure.body, ...summary }, failure.status, retryAfter(failure)) : c.json(summary);
     });
-    const summary = turnJson(outcome, deadline);
-    const failure = stepFailure(outcome.step);
-    return failure ? c.json({ ...failure.body, ...summary }, failure.status, retryAfter(failure)) : c.json(summary);
   });
 
   app.post('/sessions/:id/compact', async (c) => {
@@ -24,6 +29,7 @@ export function turnRoutes(app: App, { sessions, limits }: RouteDeps): void {
     const result = await sessions.compact(c.get('owner'), id, instructions, {
       signal: onDisconnect === 'abort' ? AbortSignal.any([deadline, c.req.raw.signal]) : deadline,
     });
+    c.set('usage', result.usage);
     return c.json({ summary: result.summary, usage: result.usage });
   });
 }

@@ -7,6 +7,10 @@ import {
   CREATE_CONDITION,
   DELETE_TOMBSTONE_CONDITION,
   ENTRY_PUT_CONDITION,
+  IDEMPOTENCY_CLAIM_CONDITION,
+  IDEMPOTENCY_COMPLETE_REF_UPDATE,
+  IDEMPOTENCY_COMPLETE_UPDATE,
+  IDEMPOTENCY_OWN_CLAIM,
   LEASE_ACQUIRE_CONDITION,
   LEASE_ACQUIRE_UPDATE,
   LEASE_RELEASE_CONDITION,
@@ -59,6 +63,10 @@ describe('expressions', () => {
       SESSION_UPDATE_CONDITION,
       SESSION_UPDATE_TITLE,
       SESSION_UPDATE_MODEL,
+      IDEMPOTENCY_CLAIM_CONDITION,
+      IDEMPOTENCY_OWN_CLAIM,
+      IDEMPOTENCY_COMPLETE_UPDATE,
+      IDEMPOTENCY_COMPLETE_REF_UPDATE,
     }).toEqual({
       OWNED_BY: 'attribute_exists(#pk) AND #owner = :owner',
       META_OF_OWNER: 'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at)',
@@ -94,6 +102,13 @@ describe('expressions', () => {
         'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND (attribute_not_exists(#expires_at) OR #expires_at > :now_seconds)',
       SESSION_UPDATE_TITLE: '#title = :title',
       SESSION_UPDATE_MODEL: '#active_provider = :active_provider, #active_model = :active_model',
+      IDEMPOTENCY_CLAIM_CONDITION:
+        'attribute_not_exists(#pk) OR #expires_at < :now_seconds OR (#status = :in_progress AND #in_progress_expires_at < :now)',
+      IDEMPOTENCY_OWN_CLAIM: '#status = :in_progress AND #claim_id = :claim_id',
+      IDEMPOTENCY_COMPLETE_UPDATE:
+        'SET #status = :completed, #response_status = :response_status, #response_body = :response_body, #expires_at = :expires_at REMOVE #in_progress_expires_at',
+      IDEMPOTENCY_COMPLETE_REF_UPDATE:
+        'SET #status = :completed, #response_status = :response_status, #response_ref = :response_ref, #expires_at = :expires_at REMOVE #in_progress_expires_at',
     });
   });
 
@@ -119,6 +134,10 @@ describe('expressions', () => {
       SESSION_UPDATE_CONDITION,
       SESSION_UPDATE_TITLE,
       SESSION_UPDATE_MODEL,
+      IDEMPOTENCY_CLAIM_CONDITION,
+      IDEMPOTENCY_OWN_CLAIM,
+      IDEMPOTENCY_COMPLETE_UPDATE,
+      IDEMPOTENCY_COMPLETE_REF_UPDATE,
     ];
     for (const name of Object.values(namesFor(...all))) expect(attributes).toContain(name);
   });

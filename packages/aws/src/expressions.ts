@@ -94,6 +94,21 @@ export const QUERY_OWNER = '#gsi1pk = :gsi1pk';
 /** Hide sessions whose TTL has passed but that DynamoDB has not deleted yet. */
 export const NOT_EXPIRED_FILTER = 'attribute_not_exists(#expires_at) OR #expires_at > :now_seconds';
 
+/**
+ * Claim an idempotency key: nobody has, its record expired (TTL deletes lazily), or an
+ * earlier claim is still in progress past its deadline (its request died).
+ */
+export const IDEMPOTENCY_CLAIM_CONDITION =
+  'attribute_not_exists(#pk) OR #expires_at < :now_seconds OR (#status = :in_progress AND #in_progress_expires_at < :now)';
+/** Complete or release a claim only while it is still this request's (a later claim may have taken over). */
+export const IDEMPOTENCY_OWN_CLAIM = '#status = :in_progress AND #claim_id = :claim_id';
+/** Store the answer of a claimed request, inline (gzipped) … */
+export const IDEMPOTENCY_COMPLETE_UPDATE =
+  'SET #status = :completed, #response_status = :response_status, #response_body = :response_body, #expires_at = :expires_at REMOVE #in_progress_expires_at';
+/** … or as a pointer to the S3 object that holds it. */
+export const IDEMPOTENCY_COMPLETE_REF_UPDATE =
+  'SET #status = :completed, #response_status = :response_status, #response_ref = :response_ref, #expires_at = :expires_at REMOVE #in_progress_expires_at';
+
 /** `{ '#x': 'x' }` for every `#x` placeholder in the expressions. */
 export function namesFor(...expressions: readonly string[]): Record<string, string> {
   const names: Record<string, string> = {};

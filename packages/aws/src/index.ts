@@ -26,6 +26,19 @@ export {
   TurnNotRunningError,
 } from './errors.js';
 export { DEFAULT_EXPORT_URL_SECONDS, exportSession, type ExportSessionOptions, type SessionExport } from './export-session.js';
+export { HEALTH_KEY, pingTable, type TablePing } from './health.js';
+export {
+  DEFAULT_IDEMPOTENCY_TTL_SECONDS,
+  DynamoIdempotencyStore,
+  IDEMPOTENCY_PREFIX,
+  idempotencyPk,
+  MAX_INLINE_RESPONSE_BYTES,
+  requestFingerprint,
+  type DynamoIdempotencyStoreOptions,
+  type IdempotencyClaim,
+  type IdempotencyStore,
+  type StoredResponse,
+} from './idempotency.js';
 export { importSession, type ImportSessionOptions } from './import-session.js';
 export {
   acquireSessionLease,

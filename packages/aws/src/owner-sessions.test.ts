@@ -42,8 +42,37 @@ describe('listOwnerSessions (mocked DynamoDB)', () => {
       ExpressionAttributeNames: { '#gsi1pk': 'gsi1pk', '#expires_at': 'expires_at' },
       ExpressionAttributeValues: { ':gsi1pk': { S: 'OWNER#alice' }, ':now_seconds': { N: '5' } },
       ScanIndexForward: false,
-      Limit: 5,
+      Limit: 6,
     });
     expect(page.nextCursor).toBe(encodeCursor(key));
+  });
+
+  it('asks for one session more than the page: a next cursor only when it came back, starting after the last one kept', async () => {
+    const client = new DynamoDBClient({ region: 'us-east-1', credentials });
+    const mock = mockClient(client);
+    const meta = (n: number) => ({
+      pk: { S: `SESSION#s${n}` },
+      sk: { S: 'META' },
+      gsi1pk: { S: 'OWNER#alice' },
+      gsi1sk: { S: `2026-01-0${n}T00:00:00.000Z#s${n}` },
+      owner: { S: 'alice' },
+      created_at: { S: '2026-01-01T00:00:00.000Z' },
+      updated_at: { S: '2026-01-01T00:00:00.000Z' },
+      entry_count: { N: '0' },
+      header: { S: `{"type":"session","version":1,"id":"s${n}","timestamp":"2026-01-01T00:00:00.000Z"}\n` },
+    });
+    // Exactly a page left: DynamoDB stops at Limit 3 with a LastEvaluatedKey only if a third item exists.
+    mock.on(QueryCommand).resolves({ Items: [meta(2), meta(1)] });
+    const last = await listOwnerSessions({ client, tableName: 't', owner: 'alice', limit: 2 });
+    expect(last.sessions.map((session) => session.id)).toEqual(['s2', 's1']);
+    expect(last.nextCursor).toBeNull();
+    expect(mock).toHaveReceivedCommandWith(QueryCommand, { Limit: 3 });
+
+    mock.reset();
+    mock.on(QueryCommand).resolves({ Items: [meta(3), meta(2), meta(1)], LastEvaluatedKey: { ...key } });
+    const more = await listOwnerSessions({ client, tableName: 't', owner: 'alice', limit: 2 });
+    expect(more.sessions.map((session) => session.id)).toEqual(['s3', 's2']);
+    const { pk, sk, gsi1pk, gsi1sk } = meta(2);
+    expect(more.nextCursor).toBe(encodeCursor({ pk, sk, gsi1pk, gsi1sk }));
   });
 });

@@ -24,7 +24,11 @@ export interface ListSessionsOptions {
 
 export interface SessionPage {
   sessions: SessionMetadata[];
-  /** Pass as `cursor` for the next page; null on the last one. */
+  /**
+   * Pass as `cursor` for the next page; null on the last one. Null also when the last page
+   * holds exactly `limit` sessions. (Not null, rarely, before a page of nothing but expired
+   * sessions the filter hides, when the index holds many of them.)
+   */
   nextCursor: string | null;
 }
 
@@ -49,6 +53,8 @@ export async function listOwnerSessions(options: ListSessionsOptions): Promise<S
   let startKey = options.cursor === undefined ? undefined : decodeCursor(options.cursor, options.owner);
   const nowSeconds = Math.floor((options.clock ?? (() => new Date()))().getTime() / 1000);
   const sessions: SessionMetadata[] = [];
+  /** The index keys of each session in `sessions`: a page that ends mid-query ends at its last one. */
+  const keys: Record<string, AttributeValue>[] = [];
   let queries = 0;
   do {
     const page = await options.client.send(
@@ -60,18 +66,26 @@ export async function listOwnerSessions(options: ListSessionsOptions): Promise<S
         ExpressionAttributeNames: namesFor(QUERY_OWNER, NOT_EXPIRED_FILTER),
         ExpressionAttributeValues: { ':gsi1pk': { S: ownerPk(options.owner) }, ':now_seconds': { N: String(nowSeconds) } },
         ScanIndexForward: false,
-        Limit: limit - sessions.length,
+        // One more than the page holds: whether it comes back says whether there is a next page.
+        // (A LastEvaluatedKey alone does not: DynamoDB returns one whenever it stopped at Limit.)
+        Limit: limit + 1 - sessions.length,
         ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
       }),
     );
     for (const item of page.Items ?? []) {
       const source = `dynamodb:${options.tableName}/${item[ATTR.pk]?.S ?? '?'}/${META_SK}`;
       sessions.push(decodeMeta(item, source).metadata);
+      keys.push(Object.fromEntries(CURSOR_KEYS.map((name) => [name, item[name] ?? { S: '' }])));
     }
     startKey = page.LastEvaluatedKey;
     // Expired sessions (filtered out) can make pages come back short or empty; a page may
     // then hold fewer than `limit` sessions, but a call never loops on them unboundedly.
-  } while (startKey !== undefined && sessions.length < limit && ++queries < MAX_QUERIES_PER_PAGE);
+  } while (startKey !== undefined && sessions.length <= limit && ++queries < MAX_QUERIES_PER_PAGE);
+  if (sessions.length > limit) {
+    // The extra session proves there is more: the next page starts after the last one kept.
+    sessions.length = limit;
+    return { sessions, nextCursor: encodeCursor(keys[limit - 1]!) };
+  }
   return { sessions, nextCursor: startKey === undefined ? null : encodeCursor(startKey) };
 }
 

@@ -59,6 +59,14 @@ export const ATTR = {
   count: 'count',
   /** Whether the item's last line ends its append batch. */
   batchEnd: 'batch_end',
+  // idempotency records (see idempotency.ts); `expires_at` is their TTL too
+  status: 'status',
+  claimId: 'claim_id',
+  fingerprint: 'fingerprint',
+  inProgressExpiresAt: 'in_progress_expires_at',
+  responseStatus: 'response_status',
+  responseBody: 'response_body',
+  responseRef: 'response_ref',
 } as const;
 
 export const META_SK = 'META';

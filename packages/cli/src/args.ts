@@ -83,7 +83,7 @@ const OPTIONS = {
  * unknown flag, a missing or bad value, a positional argument, or flags that conflict.
  *
  * @example
- * parseArgs(['-c', '--model', 'claude-sonnet-4-5']); // { continue: true, model: 'claude-sonnet-4-5', … }
+ * parseArgs(['-c', '--model', 'claude-sonnet-5-5']); // { continue: true, model: 'claude-sonnet-5-5', … }
  */
 export function parseArgs(argv: readonly string[]): CliOptions {
   let values: ReturnType<typeof parse>['values'];

@@ -1,4 +1,4 @@
-import { AbortedError, errorMessage, type Agent } from '@panto/core';
+import { AbortedError, DEFAULT_MODELS, errorMessage, type Agent } from '@panto/core';
 import { exportSessionFile } from './export.js';
 import { parseModelSpec, type ProviderChoice } from './providers.js';
 import { formatUsage } from './render.js';
@@ -34,7 +34,7 @@ export const COMMANDS: readonly { usage: string; summary: string }[] = [
   { usage: '/compact [instructions]', summary: 'summarise the conversation so far to free the context (optionally: what to keep)' },
   { usage: '/export [path]', summary: 'write the session as JSONL (default: <session id>.jsonl in this folder)' },
   { usage: '/session', summary: 'show the session id, file, message count and token usage so far' },
-  { usage: '/model [provider/model]', summary: 'show the model, or switch (e.g. /model anthropic/claude-sonnet-4-5, /model openai)' },
+  { usage: '/model [provider/model]', summary: `show the model, or switch (e.g. /model anthropic/${DEFAULT_MODELS.anthropic}, /model openai)` },
   { usage: '/help', summary: 'show this help' },
   { usage: '/quit', summary: 'leave panto (also Ctrl-D, or Ctrl-C at an empty prompt)' },
 ];

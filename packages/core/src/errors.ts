@@ -199,6 +199,39 @@ export class UnknownProviderError extends PantoError {
   }
 }
 
+/** A model its provider does not offer, as far as panto knows: unknown to the catalog, or retired. */
+export class UnsupportedModelError extends PantoError {
+  readonly provider: string;
+  readonly model: string;
+  readonly reason: 'unknown' | 'retired';
+  /** The provider's models panto knows and that are still served (for `unknown`). */
+  readonly known: readonly string[];
+  readonly retiredOn: string | undefined;
+  readonly replacement: string | undefined;
+  constructor(
+    provider: string,
+    model: string,
+    detail: { reason: 'unknown' | 'retired'; known: readonly string[]; retiredOn?: string; replacement?: string },
+    options?: ErrorOptions,
+  ) {
+    super(
+      detail.reason === 'retired'
+        ? `${provider} retired ${JSON.stringify(model)}${detail.retiredOn ? ` on ${detail.retiredOn}` : ''}${
+            detail.replacement ? `; use ${JSON.stringify(detail.replacement)}` : ''
+          }`
+        : `unknown ${provider} model ${JSON.stringify(model)}: expected one of ${detail.known.join(', ')}`,
+      options,
+    );
+    this.name = 'UnsupportedModelError';
+    this.provider = provider;
+    this.model = model;
+    this.reason = detail.reason;
+    this.known = detail.known;
+    this.retiredOn = detail.retiredOn;
+    this.replacement = detail.replacement;
+  }
+}
+
 /** The step was aborted through its AbortSignal. */
 export class AbortedError extends PantoError {
   constructor(message = 'aborted', options?: ErrorOptions) {

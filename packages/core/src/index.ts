@@ -69,8 +69,18 @@ export { findMostRecentSession, listSessions, resolveSessionId, sessionInfo, typ
 export type { FileLockOptions } from './stores/file-lock.js';
 export {
   AnthropicMessagesProvider,
+  assertModelOffered,
   createProvider,
   DEFAULT_MODELS,
+  findModel,
+  KNOWN_MODELS,
+  modelStatus,
+  MODELS_READ_ON,
+  usageCost,
+  type ModelCheckOptions,
+  type ModelInfo,
+  type ModelPrices,
+  type ModelStatus,
   defaultProviderName,
   OfflineProvider,
   OpenAIChatProvider,

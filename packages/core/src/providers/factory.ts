@@ -1,6 +1,9 @@
 import { ProviderNotConfiguredError, UnknownProviderError } from '../errors.js';
 import type { Provider } from '../provider.js';
 import { AnthropicMessagesProvider } from './anthropic-messages.js';
+import { DEFAULT_MODELS } from './models.js';
+
+export { DEFAULT_MODELS };
 import { OfflineProvider } from './offline.js';
 import { OpenAIChatProvider } from './openai-chat.js';
 
@@ -8,12 +11,6 @@ import { OpenAIChatProvider } from './openai-chat.js';
 export const PROVIDER_NAMES = ['anthropic', 'openai', 'offline'] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
-/** The model each provider uses when none is given. */
-export const DEFAULT_MODELS: Readonly<Record<ProviderName, string>> = {
-  anthropic: 'claude-sonnet-5-5',
-  openai: 'gpt-5.4',
-  offline: 'offline-1',
-};
 
 export interface CreateProviderOptions {
   /** `anthropic`, `openai` or `offline`; anything else throws {@link UnknownProviderError}. */

@@ -6,7 +6,6 @@ export {
 } from './anthropic-messages.js';
 export {
   createProvider,
-  DEFAULT_MODELS,
   defaultProviderName,
   PROVIDER_CREDENTIAL_VARIABLES,
   PROVIDER_NAMES,
@@ -16,3 +15,16 @@ export {
 export { OFFLINE_PREFIX, OfflineProvider, type OfflineProviderOptions } from './offline.js';
 export { normaliseOpenAIStopReason, OpenAIChatProvider, type OpenAIChatOptions } from './openai-chat.js';
 export { compactionText, DEFAULT_TIMEOUT_MS, TOOL_ERROR_PREFIX } from './wire-common.js';
+export {
+  assertModelOffered,
+  DEFAULT_MODELS,
+  findModel,
+  KNOWN_MODELS,
+  modelStatus,
+  MODELS_READ_ON,
+  usageCost,
+  type ModelCheckOptions,
+  type ModelInfo,
+  type ModelPrices,
+  type ModelStatus,
+} from './models.js';

@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { API_ROUTES, PUBLIC_ROUTES } from './api-routes.js';
+import { createApp } from './app.js';
+import { DEFAULT_LIMITS } from './config.js';
+import { hs256Verifier } from './local/auth.js';
+import { openAPIDocument } from './openapi.js';
+import { VERSION } from './version.js';
+
+/** The app's routes as `METHOD /path/{param}`, without middleware. */
+function registeredRoutes(): string[] {
+  const app = createApp({
+    dynamo: {} as never,
+    tableName: 't',
+    s3: {} as never,
+    bucket: 'b',
+    providers: () => {
+      throw new Error('not called');
+    },
+    verifier: hs256Verifier(new Uint8Array(32)),
+    limits: DEFAULT_LIMITS,
+  });
+  const routes = app.routes
+    .filter((route) => route.method !== 'ALL')
+    .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`);
+  return [...new Set(routes)].sort();
+}
+
+describe('the route table', () => {
+  it('has one entry for every route the app registers, and no entry the app does not serve', () => {
+    const table = API_ROUTES.map((route) => `${route.method.toUpperCase()} ${route.path}`).sort();
+    expect(new Set(table).size).toBe(table.length);
+    expect(table).toEqual(registeredRoutes());
+  });
+
+  it('makes public only the health check and the document itself', () => {
+    expect([...PUBLIC_ROUTES].sort()).toEqual(['GET /health', 'GET /openapi.json']);
+  });
+
+  it('gives every operation a unique id', () => {
+    const ids = API_ROUTES.map((route) => route.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  const document = openAPIDocument(API_ROUTES, { version: VERSION, serverUrl: 'https://api.example.com' });
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const result = await new Validator().validate(structuredClone(document));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(document).toMatchObject({ openapi: '3.1.0', info: { version: VERSION }, servers: [{ url: 'https://api.example.com' }] });
+  });
+
+  it('describes each request body with the schema that validates it', () => {
+    const createSession = (document.paths as Record<string, Record<string, { requestBody?: unknown }>>)['/sessions']!.post!;
+    expect(createSession.requestBody).toEqual({
+      required: false,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateSessionRequest' } } },
+    });
+    const schemas = (document.components as { schemas: Record<string, unknown> }).schemas;
+    expect(schemas.CreateSessionRequest).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      properties: { provider: { pattern: '^[a-z0-9][a-z0-9_-]*$', maxLength: 200 }, model: { maxLength: 200 } },
+    });
+  });
+
+  it('takes a token on every operation but the public ones, and an Idempotency-Key where a retry can repeat a write', () => {
+    const operations = Object.entries(document.paths as Record<string, Record<string, { security?: unknown; parameters?: { name: string }[] }>>)
+      .flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })));
+    for (const { key, operation } of operations) {
+      expect(operation.security, key).toEqual(PUBLIC_ROUTES.has(key) ? [] : undefined);
+    }
+    const idempotent = operations.filter(({ operation }) => operation.parameters?.some((parameter) => parameter.name === 'Idempotency-Key'));
+    expect(idempotent.map(({ key }) => key).sort()).toEqual(['POST /sessions', 'POST /sessions/{id}/messages']);
+  });
+});
+
+describe('VERSION', () => {
+  it("is the functions package's version", () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(VERSION).toBe(pkg.version);
+  });
+});
