@@ -11,9 +11,10 @@ import { ID_RULE, InvalidSessionIdError, newId } from '@panto/core';
 import { encodeHeader, SessionDecoder, SessionLog } from '@panto/core/store-kit';
 import { batchWriteAll } from './batch-write.js';
 import { DynamoStore, metaItem } from './dynamo-store.js';
-import { entryItem, ITEM_TEXT_LIMIT, type OffloadRef, type PlannedItem } from './entry-items.js';
+import { entryItem, type OffloadRef } from './entry-items.js';
 import { OffloadRequiredError, SessionExistsError } from './errors.js';
 import { CREATE_CONDITION, ENTRY_PUT_CONDITION, namesFor } from './expressions.js';
+import { ItemPacker, type PendingItem } from './item-packer.js';
 import { titleOf } from './metadata.js';
 import { putOffload, type S3Location } from './offload.js';
 import { deleteObjects } from './s3-objects.js';
@@ -192,42 +193,4 @@ async function removeLeftovers(
     written.map((sk) => ({ DeleteRequest: { Key: { [ATTR.pk]: { S: pk }, [ATTR.sk]: { S: sk } } } })),
   ).catch(() => undefined);
   if (s3 !== undefined && refs.length > 0) await deleteObjects(s3.client, refs).catch(() => undefined);
-}
-
-/** An entry item being filled, and the source line its first entry came from. */
-interface PendingItem extends PlannedItem {
-  firstLine: number;
-}
-
-/** Packs committed lines into entry items of at most ITEM_TEXT_LIMIT bytes, handing each full one to `write`. */
-class ItemPacker {
-  readonly #write: (item: PendingItem) => Promise<void>;
-  #current: PendingItem | undefined;
-  #next = 0;
-
-  constructor(write: (item: PendingItem) => Promise<void>) {
-    this.#write = write;
-  }
-
-  async add(line: string, lineNumber: number, endsBatch: boolean): Promise<void> {
-    const text = `${line}\n`;
-    const bytes = Buffer.byteLength(text);
-    if (this.#current !== undefined && this.#current.bytes + bytes > ITEM_TEXT_LIMIT) await this.flush();
-    if (bytes > ITEM_TEXT_LIMIT) {
-      await this.#write({ index: this.#next++, count: 1, text, bytes, batchEnd: endsBatch, offload: true, firstLine: lineNumber });
-      return;
-    }
-    this.#current ??= { index: this.#next, count: 0, text: '', bytes: 0, batchEnd: false, offload: false, firstLine: lineNumber };
-    this.#current.text += text;
-    this.#current.bytes += bytes;
-    this.#current.count++;
-    this.#current.batchEnd = endsBatch;
-    this.#next++;
-  }
-
-  async flush(): Promise<void> {
-    const item = this.#current;
-    this.#current = undefined;
-    if (item !== undefined) await this.#write(item);
-  }
 }

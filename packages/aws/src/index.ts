@@ -1,7 +1,8 @@
 /**
  * @panto/aws — sessions in DynamoDB (`DynamoStore`: atomic, conditional batch appends),
- * listed, leased and deleted per owner (what an expired one leaves behind purged), and
- * exported to / imported from S3 as the same JSONL the filesystem store writes. See docs/aws.md.
+ * listed, leased and deleted per owner (what an expired one leaves behind purged), exported
+ * to / imported from S3 as the same JSONL the filesystem store writes, and archived there
+ * when cold (restored when opened). See docs/aws.md.
  */
 export {
   DynamoStore,
@@ -19,8 +20,9 @@ export {
   SessionCorruptError,
   SessionExistsError,
   SessionNotFoundError,
+  SessionRestoringError,
 } from './errors.js';
-export { DEFAULT_EXPORT_URL_SECONDS, exportSession, type ExportSessionOptions, type SessionExport } from './export-session.js';
+export { DEFAULT_EXPORT_URL_SECONDS, exportSession, presignExport, type ExportSessionOptions, type SessionExport } from './export-session.js';
 export { importSession, type ImportSessionOptions } from './import-session.js';
 export { acquireSessionLease, type AcquireSessionLeaseOptions, type SessionLease } from './lease.js';
 export { TITLE_MAX_LENGTH, type SessionMetadata } from './metadata.js';
@@ -42,4 +44,14 @@ export {
   type ListSessionsOptions,
   type SessionPage,
 } from './owner-sessions.js';
-export { createTable, GSI_BY_OWNER, isValidSessionId, type TableOptions } from './table.js';
+export { backfillActivityIndex, createTable, GSI_BY_ACTIVITY, GSI_BY_OWNER, isValidSessionId, type TableOptions } from './table.js';
+export {
+  archiveSession,
+  type ArchiveOutcome,
+  type ArchiveSessionOptions,
+  type ArchiveSkipReason,
+  type ArchiveStep,
+} from './archive-session.js';
+export { DEFAULT_RESTORE_WAIT_MS, restoreSession, type RestoreSessionOptions } from './restore-session.js';
+export { DEFAULT_SWEEP_MAX_SESSIONS, sweepColdSessions, type SweepColdSessionsOptions, type SweepResult } from './sweep.js';
+export { listSessionObjects, type SessionObject } from './session-objects.js';

@@ -26,11 +26,16 @@ export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** Writes `text` to `<prefix>offload/<sessionId>/<sha256>.jsonl` (idempotent: same text, same key). */
-export async function putOffload(location: S3Location, sessionId: string, text: string): Promise<OffloadRef> {
+/**
+ * Writes `text` to `<prefix>offload/<sessionId>/<sha256>.jsonl` (idempotent: same text, same
+ * key) — or, with `namespace`, to `<prefix>offload/<sessionId>/<namespace>/<sha256>.jsonl`: a
+ * restore writes under a namespace of its own, so that no other writer's delete of the
+ * session's original offloads can ever take one of its objects.
+ */
+export async function putOffload(location: S3Location, sessionId: string, text: string, namespace?: string): Promise<OffloadRef> {
   const body = Buffer.from(text, 'utf8');
   const sha256 = sha256Hex(body);
-  const key = `${offloadPrefix(location, sessionId)}${sha256}.jsonl`;
+  const key = `${offloadPrefix(location, sessionId)}${namespace === undefined ? '' : `${namespace}/`}${sha256}.jsonl`;
   await location.client.send(
     new PutObjectCommand({
       Bucket: location.bucket,
