@@ -6,7 +6,9 @@
  * HS256 tokens signed by a secret kept in the data folder. Ctrl-C stops everything.
  *
  * Set `PANTO_DYNAMODB_ENDPOINT` and `PANTO_S3_ENDPOINT` to use emulators that are already
- * running instead of starting them.
+ * running instead of starting them. With `PANTO_ARCHIVE_AFTER_DAYS`, the server also runs
+ * the archive sweeper every `PANTO_ARCHIVE_SWEEP_SECONDS` (default 3600), as the scheduled
+ * function does on AWS.
  */
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { serve } from '@hono/node-server';
 import { createTable } from '@panto/aws';
-import { providerResolver, serviceApp } from '@panto/functions';
+import { providerResolver, runArchiveSweep, serviceApp, startArchiveSweeper } from '@panto/functions';
 import { hs256Verifier, localAwsClients, localSecretFile, localSettings, readLocalSecret, signLocalToken } from '@panto/functions/local';
 import { startDynamoDBLocal, suppressNodeVersionWarning } from './local/dynamodb-local.js';
 import { startS3Local } from './local/s3-local.js';
@@ -67,6 +69,20 @@ async function main(): Promise<void> {
       }),
   });
 
+  if (settings.archive !== undefined) {
+    const { afterMs, sweepSeconds } = settings.archive;
+    const deps = { ...clients, tableName: config.tableName, bucket: config.bucket, archiveAfterMs: afterMs, log: (message: string, error: unknown) => say(`${message}: ${String(error)}`) };
+    const sweeper = startArchiveSweeper(
+      () => runArchiveSweep(deps),
+      sweepSeconds * 1000,
+      (summary, error) => {
+        if (summary === null) say(`archive sweep failed: ${String(error)}`);
+        else if (summary.archived + summary.finished > 0) say(`archive sweep: ${summary.archived} sessions archived, ${summary.finished} archives finished`);
+      },
+    );
+    running.push({ name: 'archive sweeper', stop: () => sweeper.stop() });
+  }
+
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const token = await signLocalToken(secret, settings.defaultOwner);
   const provider = config.provider;
@@ -82,6 +98,9 @@ async function main(): Promise<void> {
       : `  provider  ${provider.provider} (${model}), because ${provider.reason}`,
     `  data      ${where}/ (DynamoDB table ${config.tableName} at ${dynamodb}, bucket ${config.bucket} at ${s3})`,
     `  owner     ${settings.defaultOwner}; token valid 30 days (another owner: npm run -s token -- <owner>)`,
+    ...(settings.archive === undefined
+      ? []
+      : [`  archive   sessions idle ${formatDays(settings.archive.afterMs)} go to s3://${config.bucket}/archive/, swept every ${settings.archive.sweepSeconds} s`]),
     '',
     `export PANTO_TOKEN=${token}`,
     `curl -s -X POST ${url}/sessions -H "authorization: Bearer $PANTO_TOKEN" -d '{}'`,
@@ -91,6 +110,11 @@ async function main(): Promise<void> {
     '',
   ];
   process.stdout.write(lines.join('\n'));
+}
+
+function formatDays(ms: number): string {
+  const days = ms / 86_400_000;
+  return days >= 1 ? `${days} days` : `${Math.round(ms / 1000)} s`;
 }
 
 async function launch(started: Promise<{ endpoint: string; stop(): Promise<void> }>, name: string): Promise<string> {

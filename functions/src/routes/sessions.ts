@@ -53,6 +53,7 @@ function sessionJson({ metadata, activeModel }: SessionSummary): {
   active_model: SessionSummary['activeModel'];
   title: string | null;
   entry_count: number;
+  archived: boolean;
 } {
   return {
     id: metadata.id,
@@ -61,5 +62,6 @@ function sessionJson({ metadata, activeModel }: SessionSummary): {
     active_model: activeModel,
     title: metadata.title,
     entry_count: metadata.entryCount,
+    archived: metadata.archived,
   };
 }
