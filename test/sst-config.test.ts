@@ -106,10 +106,18 @@ function installStandIns(): void {
     }
   };
   const Encryption = standIn('aws.s3.BucketServerSideEncryptionConfiguration', () => ({}));
+  const CronV2 = class {
+    constructor(name: string, args: Args) {
+      record(this, { kind: 'sst.aws.CronV2', name, args, link: {} });
+      // SST builds a function from function args.
+      if (typeof args.function !== 'object') throw new Error('expected function args, not an ARN or a bare handler');
+      resources.push({ kind: 'sst.aws.Function', name: `${name}Handler`, args: args.function as Args, link: {} });
+    }
+  };
   Object.assign(globalThis, {
     $config: (config: unknown) => config,
     $app: { name: 'panto', stage: 'test' },
-    sst: { Secret, Linkable, aws: { Dynamo, Bucket, Function: Fn, ApiGatewayV2: Api } },
+    sst: { Secret, Linkable, aws: { Dynamo, Bucket, Function: Fn, ApiGatewayV2: Api, CronV2 } },
     aws: { s3: { BucketServerSideEncryptionConfiguration: Encryption } },
   });
 }
@@ -126,6 +134,7 @@ beforeAll(async () => {
   installStandIns();
   process.env.PANTO_JWT_ISSUER = 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_TEST';
   process.env.PANTO_JWT_AUDIENCE = 'panto-client';
+  process.env.PANTO_ARCHIVE_AFTER_DAYS = '30';
   // A path, not a literal specifier: the config is type-checked by `npm run check:sst`, against SST's types.
   config = ((await import(pathToFileURL(join(root, 'sst.config.ts')).href)) as { default: SstConfig }).default;
   outputs = await config.run();
@@ -227,6 +236,7 @@ describe('sst.config.ts', () => {
     const functions = byKind('sst.aws.Function');
     expect(functions.map((fn) => fn.args.handler).sort()).toEqual([
       'functions/src/handlers/api.handler',
+      'functions/src/handlers/archive-sweep.handler',
       'functions/src/handlers/stream.handler',
       'functions/src/handlers/ttl-cleanup.handler',
     ]);
@@ -283,12 +293,15 @@ describe('sst.config.ts', () => {
     expect(passes(filter, { ...ttlRemoval, dynamodb: { Keys: keys('E#000000000000') } })).toBe(false);
   });
 
-  it('keys the table as @panto/aws expects, with its GSI, TTL and point-in-time recovery', () => {
+  it('keys the table as @panto/aws expects, with its GSIs, TTL and point-in-time recovery', () => {
     const [table] = byKind('sst.aws.Dynamo');
     expect(table?.args).toMatchObject({
-      fields: { pk: 'string', sk: 'string', gsi1pk: 'string', gsi1sk: 'string' },
+      fields: { pk: 'string', sk: 'string', gsi1pk: 'string', gsi1sk: 'string', gsi2pk: 'string', gsi2sk: 'string' },
       primaryIndex: { hashKey: 'pk', rangeKey: 'sk' },
-      globalIndexes: { byOwner: { hashKey: 'gsi1pk', rangeKey: 'gsi1sk' } },
+      globalIndexes: {
+        byOwner: { hashKey: 'gsi1pk', rangeKey: 'gsi1sk' },
+        byActivity: { hashKey: 'gsi2pk', rangeKey: 'gsi2sk', projection: 'keys-only' },
+      },
       ttl: 'expires_at',
     });
     const tableArgs: Args = {};
@@ -296,28 +309,59 @@ describe('sst.config.ts', () => {
     expect(tableArgs.pointInTimeRecovery).toEqual({ enabled: true });
   });
 
-  it('encrypts the bucket, expires exports, and never expires offloaded messages by age', () => {
+  it('encrypts the bucket, never expires exports, archives or offloaded messages, and tiers them by age', () => {
     const [bucket] = byKind('sst.aws.Bucket');
     const lifecycle = bucket?.args.lifecycle as Args[];
-    expect(lifecycle).toContainEqual(expect.objectContaining({ prefix: 'exports/', expiresIn: '7 days' }));
-    const offloads = lifecycle.find((rule) => rule.prefix === 'offload/');
-    expect(offloads).toEqual({ id: 'tier-offloads', prefix: 'offload/' });
-    const lifecycleArgs: Args = {
-      rules: [
-        { id: 'expire-exports', filter: { prefix: 'exports/' }, expiration: { days: 7 } },
-        { id: 'tier-offloads', filter: { prefix: 'offload/' } },
-      ],
-    };
-    (bucket?.args.transform as { lifecycle: (args: Args) => void }).lifecycle(lifecycleArgs);
-    expect(lifecycleArgs.rules).toEqual([
-      { id: 'expire-exports', filter: { prefix: 'exports/' }, expiration: { days: 7 }, abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } },
-      { id: 'tier-offloads', filter: { prefix: 'offload/' }, transitions: [{ days: 30, storageClass: 'INTELLIGENT_TIERING' }] },
+    expect(lifecycle).toEqual([
+      { id: 'tier-exports', prefix: 'exports/' },
+      { id: 'tier-archives', prefix: 'archive/' },
+      { id: 'tier-offloads', prefix: 'offload/' },
     ]);
+    // What SST makes of those rules (no expiration: none has expiresIn), then our transform.
+    const lifecycleArgs: Args = { rules: lifecycle.map(({ id, prefix }) => ({ id, filter: { prefix }, status: 'Enabled' })) };
+    (bucket?.args.transform as { lifecycle: (args: Args) => void }).lifecycle(lifecycleArgs);
+    const abort = { abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } };
+    expect(lifecycleArgs.rules).toEqual([
+      { id: 'tier-exports', filter: { prefix: 'exports/' }, status: 'Enabled', transitions: [{ days: 30, storageClass: 'GLACIER_IR' }], ...abort },
+      { id: 'tier-archives', filter: { prefix: 'archive/' }, status: 'Enabled', transitions: [{ days: 30, storageClass: 'GLACIER_IR' }], ...abort },
+      { id: 'tier-offloads', filter: { prefix: 'offload/' }, status: 'Enabled', transitions: [{ days: 30, storageClass: 'INTELLIGENT_TIERING' }] },
+    ]);
+    for (const rule of lifecycleArgs.rules as Args[]) expect(rule).not.toHaveProperty('expiration');
     const [encryption] = byKind('aws.s3.BucketServerSideEncryptionConfiguration');
     expect(encryption?.args).toMatchObject({
       bucket: output(`${bucket?.name}.name`),
       rules: [{ applyServerSideEncryptionByDefault: { sseAlgorithm: 'AES256' } }],
     });
+  });
+
+  it('sweeps cold sessions to S3 on a schedule when PANTO_ARCHIVE_AFTER_DAYS is set, and only then', async () => {
+    const [cron] = byKind('sst.aws.CronV2');
+    expect(cron?.args).toMatchObject({
+      schedule: 'rate(60 minutes)',
+      function: {
+        handler: 'functions/src/handlers/archive-sweep.handler',
+        timeout: '15 minutes',
+        environment: { PANTO_ARCHIVE_AFTER_DAYS: '30' },
+      },
+    });
+    expect(linksOf({ ...cron!, args: cron!.args.function as Args }).map((link) => link.name).sort()).toEqual(['PantoBucket', 'PantoTable']);
+
+    // Run the config again with other settings, then forget what those runs recorded.
+    const recorded = [resources, routes, authorizers, subscriptions].map((list) => list.length);
+    const crons = byKind('sst.aws.CronV2').length;
+    delete process.env.PANTO_ARCHIVE_AFTER_DAYS;
+    process.env.PANTO_ARCHIVE_SWEEP_SECONDS = '60';
+    try {
+      await config.run();
+      expect(byKind('sst.aws.CronV2')).toHaveLength(crons);
+      process.env.PANTO_ARCHIVE_AFTER_DAYS = '0.5';
+      await config.run();
+      expect(byKind('sst.aws.CronV2').at(-1)?.args).toMatchObject({ schedule: 'rate(1 minute)', function: { environment: { PANTO_ARCHIVE_AFTER_DAYS: '0.5' } } });
+    } finally {
+      process.env.PANTO_ARCHIVE_AFTER_DAYS = '30';
+      delete process.env.PANTO_ARCHIVE_SWEEP_SECONDS;
+      [resources, routes, authorizers, subscriptions].forEach((list, i) => (list.length = recorded[i]!));
+    }
   });
 
   it('keeps the provider keys in secrets', () => {
