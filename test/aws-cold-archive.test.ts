@@ -6,6 +6,9 @@
  * race do their work once.
  */
 import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CreateTableCommand, DeleteItemCommand, DescribeTableCommand, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import {
@@ -27,6 +30,7 @@ import type { DiskMessage } from '@panto/core';
 import { RecordFactory } from '@panto/core/testing';
 import { waitUntil } from '@panto/core/testing';
 import { describe, expect, inject, it } from 'vitest';
+import { localDynamoDBClient, startDynamoDBLocal } from '../scripts/local/dynamodb-local.js';
 import { countCommands, localAws, type LocalAws } from './setup/aws-fixtures.js';
 
 const OWNER = 'owner-cold';
@@ -218,7 +222,7 @@ describe('archiving cold sessions and restoring them', () => {
     expect(await (await open(env, id)).loadConversation()).toEqual(loadedBefore);
   });
 
-  it('finishes the archive of a sweeper SIGKILLed between marking META and removing the items', { timeout: 60_000 }, async () => {
+  it('loses nothing when a sweeper is SIGKILLed between marking META and removing the items: an open waits out its claim and restores, the next sweep archives', { timeout: 60_000 }, async () => {
     const env = await localAws('cold-kill');
     const store = await sessionWith(env, conversation('k', 3, true));
     const id = store.sessionId();
@@ -242,8 +246,12 @@ describe('archiving cold sessions and restoring them', () => {
     expect(child.kill('SIGKILL')).toBe(true);
     expect(await exited).toBe('SIGKILL');
     expect((await partition(env, id)).length).toBeGreaterThan(1);
+    // The dead sweeper's claim holds until it lapses (1 s): an open waits for it, then restores.
+    const restored = await restoreSession({ client: env.dynamo, tableName: env.tableName, owner: OWNER, sessionId: id, s3: { client: env.s3, bucket: env.bucket } });
+    expect(restored).toEqual({ restored: true });
+    expect((await exported(env, id)).equals(before)).toBe(true);
 
-    await waitUntil(async () => (await sweep(env)).finished === 1, { timeoutMs: 15_000, intervalMs: 200, message: 'the next sweep finished the archive' });
+    await waitUntil(async () => (await sweep(env)).archived === 1, { timeoutMs: 15_000, intervalMs: 200, message: 'the next sweep archived it again' });
     expect(await partition(env, id)).toEqual(['META']);
     const [object] = await keys(env, `archive/${id}/`);
     expect((await download(env, object!)).equals(before)).toBe(true);
@@ -342,43 +350,54 @@ describe('archiving cold sessions and restoring them', () => {
     await waitUntil(async () => (await sweep(env)).archived === 1, { timeoutMs: 10_000, intervalMs: 200, message: 'the backfilled session archived' });
   });
 
-  it('adds the activity index to a table made without it (the local stack keeps its table), indexing its sessions', { timeout: 60_000 }, async () => {
+  it('adds the activity index to the table a data folder kept from before it existed, indexing its sessions', { timeout: 120_000 }, async () => {
+    // The local stack's case: DynamoDB Local persisting to a folder across runs, the table made
+    // by an older version. (Its own emulator, started twice on the folder.)
     const env = await localAws('cold-upgrade');
-    const tableName = `${env.tableName}-old`;
-    await env.dynamo.send(
-      new CreateTableCommand({
-        TableName: tableName,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: ['pk', 'sk', 'gsi1pk', 'gsi1sk'].map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
-        KeySchema: [
-          { AttributeName: 'pk', KeyType: 'HASH' },
-          { AttributeName: 'sk', KeyType: 'RANGE' },
-        ],
-        GlobalSecondaryIndexes: [
-          {
-            IndexName: 'byOwner',
-            KeySchema: [
-              { AttributeName: 'gsi1pk', KeyType: 'HASH' },
-              { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
-            ],
-            Projection: { ProjectionType: 'ALL' },
-          },
-        ],
-      }),
-    );
-    const old = { ...env, tableName };
-    const store = await sessionWith(old, conversation('u', 1));
-    // What a session written before the index existed looks like.
-    await env.dynamo.send(
-      new UpdateItemCommand({ TableName: tableName, Key: { pk: { S: `SESSION#${store.sessionId()}` }, sk: { S: 'META' } }, UpdateExpression: 'REMOVE gsi2pk, gsi2sk' }),
-    );
-    await createTable({ client: env.dynamo, tableName });
-    const { Table: table } = await env.dynamo.send(new DescribeTableCommand({ TableName: tableName }));
-    expect(table?.GlobalSecondaryIndexes?.map((index) => [index.IndexName, index.IndexStatus, index.Projection?.ProjectionType]).sort()).toEqual([
-      ['byActivity', 'ACTIVE', 'KEYS_ONLY'],
-      ['byOwner', 'ACTIVE', 'ALL'],
-    ]);
-    await createTable({ client: env.dynamo, tableName }); // and again: nothing to do
-    await waitUntil(async () => (await sweep(old)).archived === 1, { timeoutMs: 10_000, intervalMs: 200, message: 'the old session archived' });
+    const dataDir = await mkdtemp(join(tmpdir(), 'panto-upgrade-'));
+    let local = await startDynamoDBLocal({ dataDir });
+    try {
+      const old = { ...env, dynamo: localDynamoDBClient(local.endpoint) };
+      await old.dynamo.send(
+        new CreateTableCommand({
+          TableName: old.tableName,
+          BillingMode: 'PAY_PER_REQUEST',
+          AttributeDefinitions: ['pk', 'sk', 'gsi1pk', 'gsi1sk'].map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
+          KeySchema: [
+            { AttributeName: 'pk', KeyType: 'HASH' },
+            { AttributeName: 'sk', KeyType: 'RANGE' },
+          ],
+          GlobalSecondaryIndexes: [
+            {
+              IndexName: 'byOwner',
+              KeySchema: [
+                { AttributeName: 'gsi1pk', KeyType: 'HASH' },
+                { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+              ],
+              Projection: { ProjectionType: 'ALL' },
+            },
+          ],
+        }),
+      );
+      const store = await sessionWith(old, conversation('u', 1));
+      // What a session written before the index existed looks like.
+      const key = { pk: { S: `SESSION#${store.sessionId()}` }, sk: { S: 'META' } };
+      await old.dynamo.send(new UpdateItemCommand({ TableName: old.tableName, Key: key, UpdateExpression: 'REMOVE gsi2pk, gsi2sk' }));
+      await local.stop();
+
+      local = await startDynamoDBLocal({ dataDir });
+      const again = { ...env, dynamo: localDynamoDBClient(local.endpoint) };
+      await createTable({ client: again.dynamo, tableName: again.tableName });
+      const { Table: table } = await again.dynamo.send(new DescribeTableCommand({ TableName: again.tableName }));
+      expect(table?.GlobalSecondaryIndexes?.map((index) => [index.IndexName, index.IndexStatus, index.Projection?.ProjectionType]).sort()).toEqual([
+        ['byActivity', 'ACTIVE', 'KEYS_ONLY'],
+        ['byOwner', 'ACTIVE', 'ALL'],
+      ]);
+      await createTable({ client: again.dynamo, tableName: again.tableName }); // and again: nothing to do
+      await waitUntil(async () => (await sweep(again)).archived === 1, { timeoutMs: 10_000, intervalMs: 200, message: 'the old session archived' });
+    } finally {
+      await local.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -17,7 +17,14 @@ import {
 import { classifyAppendError, DEFAULT_RETRY_POLICY } from './append.js';
 import { TRANSACTION_TEXT_LIMIT } from './entry-items.js';
 import { ArchiveClaimLostError } from './errors.js';
-import { ARCHIVE_CLAIM_CONDITION, ARCHIVE_CLAIM_UPDATE, CLAIM_HELD_CONDITION, CLAIM_RENEW_UPDATE, namesFor } from './expressions.js';
+import {
+  ARCHIVE_CLAIM_CONDITION,
+  ARCHIVE_CLAIM_UPDATE,
+  CLAIM_HELD_CONDITION,
+  CLAIM_RELEASE_UPDATE,
+  CLAIM_RENEW_UPDATE,
+  namesFor,
+} from './expressions.js';
 import { decodeMeta, type MetaRecord } from './metadata.js';
 import { itemSource } from './read.js';
 import { errorName, META_SK, metaKey } from './table.js';
@@ -161,6 +168,27 @@ export class ArchiveClaim {
       if (errorName(error) === 'ConditionalCheckFailedException') throw new ArchiveClaimLostError(sessionId, { cause: error });
       throw error;
     }
+  }
+
+  /**
+   * Gives the claim up after a failure, if it is still ours, so that whoever comes next need
+   * not wait for it to lapse. Best effort: never rejects (an unreleased claim lapses anyway).
+   */
+  async release(): Promise<void> {
+    await this.#inFlight?.catch(() => undefined);
+    const { client, tableName, sessionId } = this.#target;
+    await client
+      .send(
+        new UpdateItemCommand({
+          TableName: tableName,
+          Key: metaKey(sessionId),
+          UpdateExpression: CLAIM_RELEASE_UPDATE,
+          ConditionExpression: CLAIM_HELD_CONDITION,
+          ExpressionAttributeNames: namesFor(CLAIM_RELEASE_UPDATE, CLAIM_HELD_CONDITION),
+          ExpressionAttributeValues: { ':claim_id': { S: this.claimId } },
+        }),
+      )
+      .catch(() => undefined);
   }
 
   async #add(action: TransactWriteItem, bytes: number): Promise<void> {

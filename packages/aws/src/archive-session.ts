@@ -63,8 +63,9 @@ export interface ArchiveSessionOptions {
   claimMs?: number;
   clock?: () => Date;
   /**
-   * Called after each step; a rejection stops the archive right there, as a crash would.
-   * A seam for tests of crash safety: leave it out otherwise.
+   * Called after each step; a rejection stops the archive right there, as a failure would
+   * (which gives the claim up; a crash leaves it to lapse). A seam for tests of crash
+   * safety: leave it out otherwise.
    */
   afterStep?: (step: ArchiveStep) => Promise<void> | void;
 }
@@ -105,8 +106,10 @@ export async function archiveSession(options: ArchiveSessionOptions): Promise<Ar
     if (!meta.activityIndexed) return skipped('claimed');
     const taken = await takeArchiveClaim({ ...target, owner: meta.metadata.owner });
     if (taken.claim === null) return skipped('claimed');
-    await removeItems(s3, taken.claim, afterStep);
-    await finish(s3, sessionId, taken.claim, taken.meta.archive!, afterStep);
+    await underClaim(taken.claim, async (claim) => {
+      await removeItems(s3, claim, afterStep);
+      await finish(s3, sessionId, claim, taken.meta.archive!, afterStep);
+    });
     return { sessionId, result: 'finished' };
   }
   if (lastActivity(meta) >= options.cutoff.toISOString()) return skipped('active');
@@ -127,10 +130,25 @@ export async function archiveSession(options: ArchiveSessionOptions): Promise<Ar
     if (reused === null) await s3.client.send(new DeleteObjectCommand({ Bucket: object.bucket, Key: object.key })).catch(() => undefined);
     return skipped('changed');
   }
-  await afterStep('marked');
-  await removeItems(s3, claim, afterStep);
-  await finish(s3, sessionId, claim, object, afterStep);
+  await underClaim(claim, async (held) => {
+    await afterStep('marked');
+    await removeItems(s3, held, afterStep);
+    await finish(s3, sessionId, held, object, afterStep);
+  });
   return { sessionId, result: 'archived', entries: object.entryCount, bytes: object.bytes, reused: reused !== null };
+}
+
+/**
+ * Steps 4–5 under the claim; on a failure the claim is given up (a restore need not wait for
+ * it to lapse: it removes what items are left itself) and the error rethrown.
+ */
+async function underClaim(claim: ArchiveClaim, work: (claim: ArchiveClaim) => Promise<void>): Promise<void> {
+  try {
+    await work(claim);
+  } catch (error) {
+    await claim.release();
+    throw error;
+  }
 }
 
 /**

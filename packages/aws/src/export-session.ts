@@ -11,7 +11,7 @@ import { MIN_PART_SIZE, MultipartWriter } from './multipart.js';
 import { JSONL_CONTENT_TYPE, type S3Location } from './offload.js';
 import { ensureRestored } from './restore-session.js';
 import { readMeta, sessionLines, visibleMeta } from './session-lines.js';
-import { exportKey } from './session-objects.js';
+import { exportKey, listSessionObjects, type SessionObject } from './session-objects.js';
 import { assertValidOwner, isValidSessionId } from './table.js';
 
 /** Default lifetime of the presigned download URL: 15 minutes. */
@@ -130,4 +130,45 @@ async function upload(options: ExportSessionOptions, meta: MetaRecord, now: Date
     throw error;
   }
   return writer;
+}
+
+export interface ListExportsOptions {
+  dynamo: DynamoDBClient;
+  tableName: string;
+  s3: S3Client;
+  bucket: string;
+  owner: string;
+  sessionId: string;
+  /** Lifetime of each download URL in seconds (default 900, at most 7 days). */
+  expiresIn?: number;
+  now?: () => Date;
+}
+
+/** An export or archive of a session, with a fresh download URL. */
+export interface ListedExport extends SessionObject {
+  /** A presigned GET URL, valid for `expiresIn` seconds. */
+  url: string;
+}
+
+/**
+ * The exports and archives of a session of `owner`, newest first, each with a fresh
+ * presigned URL: one consistent GetItem (the owner check; an archived session is not
+ * restored for this) and a listing per prefix — no request per object, as each key names
+ * its time and entry count. `SessionNotFoundError` as for `exportSession`.
+ *
+ * @example
+ * const exports = await listExports({ dynamo, tableName, s3, bucket, owner, sessionId, expiresIn: 3600 });
+ */
+export async function listExports(options: ListExportsOptions): Promise<ListedExport[]> {
+  const { dynamo, tableName, s3, bucket, owner, sessionId } = options;
+  assertValidOwner(owner);
+  const expiresIn = options.expiresIn ?? DEFAULT_EXPORT_URL_SECONDS;
+  if (!Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > MAX_EXPORT_URL_SECONDS) {
+    throw new RangeError(`expiresIn must be an integer from 1 to ${MAX_EXPORT_URL_SECONDS} seconds`);
+  }
+  if (!isValidSessionId(sessionId)) throw new SessionNotFoundError(String(sessionId));
+  const now = (options.now ?? (() => new Date()))();
+  await visibleMeta(dynamo, tableName, owner, sessionId, now);
+  const objects = await listSessionObjects(s3, bucket, sessionId);
+  return Promise.all(objects.map(async (object) => ({ ...object, url: await presignExport(s3, object, expiresIn, now) })));
 }

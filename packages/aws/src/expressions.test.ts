@@ -15,6 +15,7 @@ import {
   ARCHIVE_UPDATE,
   ARCHIVE_UPDATE_HEAD,
   CLAIM_HELD_CONDITION,
+  CLAIM_RELEASE_UPDATE,
   CLAIM_RENEW_UPDATE,
   CREATE_CONDITION,
   DELETE_TOMBSTONE_CONDITION,
@@ -127,6 +128,7 @@ describe('expressions', () => {
       ARCHIVE_CLAIM_UPDATE,
       CLAIM_HELD_CONDITION,
       CLAIM_RENEW_UPDATE,
+      CLAIM_RELEASE_UPDATE,
       ARCHIVE_FINISH_UPDATE,
       RESTORE_FINISH_UPDATE,
       ACTIVITY_BACKFILL_FILTER,
@@ -149,6 +151,7 @@ describe('expressions', () => {
       ARCHIVE_CLAIM_UPDATE: 'SET #archive_claim_id = :claim_id, #archive_claim_expires_at = :claim_expires_at',
       CLAIM_HELD_CONDITION: '#archive_claim_id = :claim_id AND attribute_not_exists(#deleted_at)',
       CLAIM_RENEW_UPDATE: 'SET #archive_claim_expires_at = :claim_expires_at',
+      CLAIM_RELEASE_UPDATE: 'REMOVE #archive_claim_id, #archive_claim_expires_at',
       ARCHIVE_FINISH_UPDATE: 'REMOVE #gsi2pk, #gsi2sk, #archive_claim_id, #archive_claim_expires_at',
       RESTORE_FINISH_UPDATE:
         'SET #gsi2pk = :gsi2pk, #gsi2sk = :gsi2sk, #restored_at = :restored_at REMOVE #archived_at, #archive_claim_id, #archive_claim_expires_at',

@@ -123,6 +123,8 @@ export const ARCHIVE_CLAIM_UPDATE = 'SET #archive_claim_id = :claim_id, #archive
 export const CLAIM_HELD_CONDITION = '#archive_claim_id = :claim_id AND attribute_not_exists(#deleted_at)';
 /** Each such transaction renews the claim it checks. */
 export const CLAIM_RENEW_UPDATE = 'SET #archive_claim_expires_at = :claim_expires_at';
+/** A holder that failed gives its claim up (if still its own), so the next need not wait for it to lapse. */
+export const CLAIM_RELEASE_UPDATE = 'REMOVE #archive_claim_id, #archive_claim_expires_at';
 /** The archive is whole: its items are gone, so it leaves the `byActivity` index, and the claim is given up. */
 export const ARCHIVE_FINISH_UPDATE = 'REMOVE #gsi2pk, #gsi2sk, #archive_claim_id, #archive_claim_expires_at';
 /**

@@ -22,7 +22,15 @@ export {
   SessionNotFoundError,
   SessionRestoringError,
 } from './errors.js';
-export { DEFAULT_EXPORT_URL_SECONDS, exportSession, presignExport, type ExportSessionOptions, type SessionExport } from './export-session.js';
+export {
+  DEFAULT_EXPORT_URL_SECONDS,
+  exportSession,
+  listExports,
+  type ExportSessionOptions,
+  type ListedExport,
+  type ListExportsOptions,
+  type SessionExport,
+} from './export-session.js';
 export { importSession, type ImportSessionOptions } from './import-session.js';
 export { acquireSessionLease, type AcquireSessionLeaseOptions, type SessionLease } from './lease.js';
 export { TITLE_MAX_LENGTH, type SessionMetadata } from './metadata.js';

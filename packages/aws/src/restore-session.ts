@@ -84,7 +84,11 @@ export async function ensureRestored(options: RestoreSessionOptions, meta: MetaR
           onRestored?.();
           return restored;
         } catch (error) {
-          if (!(error instanceof ArchiveClaimLostError)) throw error;
+          if (!(error instanceof ArchiveClaimLostError)) {
+            // Failed (S3, DynamoDB, a corrupt archive): let the next request try at once.
+            await taken.claim.release();
+            throw error;
+          }
           // Our claim lapsed and another request took over, or a delete began: see which.
           current = await readMeta(client, tableName, sessionId);
           if (current === null || current.deletedAt !== null) {
