@@ -72,6 +72,7 @@ export async function sweepColdSessions(options: SweepColdSessionsOptions): Prom
   const outOfBudget = (): boolean => examined >= maxSessions || (options.deadline !== undefined && clock().getTime() >= options.deadline);
 
   while (shards.some((shard) => !shard.done)) {
+    if (!result.complete) return result;
     for (const shard of shards) {
       if (shard.done) continue;
       if (outOfBudget()) {
@@ -97,6 +98,11 @@ export async function sweepColdSessions(options: SweepColdSessionsOptions): Prom
       });
       examined += ids.length;
       await pool(ids, concurrency, async (sessionId) => {
+        // Past the deadline, the rest of the page waits for the next run.
+        if (options.deadline !== undefined && clock().getTime() >= options.deadline) {
+          result.complete = false;
+          return;
+        }
         try {
           const outcome = await archiveSession({
             client,
