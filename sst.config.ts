@@ -19,6 +19,10 @@
  * - PANTO_CORS_ORIGINS (comma-separated, or `*`): origins browsers may call the API from.
  * - PANTO_PROVIDER, PANTO_MODEL, PANTO_EXTRA_MODELS: the default model (keys:
  *   `sst secret set AnthropicApiKey …`).
+ * - PANTO_ARCHIVE_AFTER_DAYS: archive sessions to S3 this long after their last write (a
+ *   scheduled sweeper, every PANTO_ARCHIVE_SWEEP_SECONDS, default 3600); none when unset.
+ * - PANTO_ARCHIVE_TIER_DAYS: move exports and archives to S3 Glacier Instant Retrieval
+ *   this long after they are written (default 30).
  * - PANTO_SESSION_TTL_DAYS: expire sessions this long after their last write;
  *   PANTO_IDEMPOTENCY_TTL_HOURS: how long an Idempotency-Key answers retries (default 24).
  *
@@ -32,13 +36,19 @@
 /** Stages whose data is kept when the stage is removed, and which cannot be removed by accident. */
 const PRODUCTION_STAGES = ['production', 'prod'];
 
-/** Where exports go, and where messages too big for a DynamoDB item are offloaded (see @panto/aws). */
+/**
+ * Where exports and archives go (kept until their session is deleted), and where messages
+ * too big for a DynamoDB item are offloaded (see @panto/aws).
+ */
 const EXPORT_PREFIX = 'exports/';
+const ARCHIVE_PREFIX = 'archive/';
 const OFFLOAD_PREFIX = 'offload/';
-/** A presigned export URL lives at most 7 days; the object need not outlive it. */
-const EXPORT_RETENTION_DAYS = 7;
 /** Offloaded messages move to S3 Intelligent-Tiering after this many days. */
 const OFFLOAD_TIERING_DAYS = 30;
+/** Exports and archives move to Glacier Instant Retrieval after this many days (PANTO_ARCHIVE_TIER_DAYS). */
+const ARCHIVE_TIERING_DAYS = 30;
+/** Lifecycle rules that tier exports and archives: never an expiry. */
+const ARCHIVE_RULES = ['tier-exports', 'tier-archives'];
 /** Idempotent answers too big for an item; their keys live at most 7 days (PANTO_IDEMPOTENCY_TTL_HOURS ≤ 168). */
 const IDEMPOTENCY_PREFIX = 'idempotency/';
 const IDEMPOTENCY_RETENTION_DAYS = 8;
@@ -55,6 +65,7 @@ const API_ROUTES = [
   'POST /sessions/{id}/messages',
   'POST /sessions/{id}/compact',
   'POST /sessions/{id}/export',
+  'GET /sessions/{id}/exports',
   'POST /sessions/{id}/stop',
   'DELETE /sessions/{id}',
   'PATCH /sessions/{id}',
@@ -92,11 +103,18 @@ export default $config({
     const { issuer, audience } = identity;
     const jwksUrl = process.env.PANTO_JWT_JWKS_URL ?? $interpolate`${issuer}/.well-known/jwks.json`;
     const ttlDays = process.env.PANTO_SESSION_TTL_DAYS;
+    const archiveAfterDays = process.env.PANTO_ARCHIVE_AFTER_DAYS;
+    const archiveTierDays = Number(process.env.PANTO_ARCHIVE_TIER_DAYS || ARCHIVE_TIERING_DAYS);
+    if (!Number.isInteger(archiveTierDays) || archiveTierDays < 0) throw new Error('PANTO_ARCHIVE_TIER_DAYS must be a whole number of days.');
 
     const table = new sst.aws.Dynamo('PantoTable', {
-      fields: { pk: 'string', sk: 'string', gsi1pk: 'string', gsi1sk: 'string' },
+      fields: { pk: 'string', sk: 'string', gsi1pk: 'string', gsi1sk: 'string', gsi2pk: 'string', gsi2sk: 'string' },
       primaryIndex: { hashKey: 'pk', rangeKey: 'sk' },
-      globalIndexes: { byOwner: { hashKey: 'gsi1pk', rangeKey: 'gsi1sk' } },
+      globalIndexes: {
+        byOwner: { hashKey: 'gsi1pk', rangeKey: 'gsi1sk' },
+        // Sparse: sessions whose entries are in the table, by last activity; the archive sweeper's.
+        byActivity: { hashKey: 'gsi2pk', rangeKey: 'gsi2sk', projection: 'keys-only' },
+      },
       ttl: 'expires_at',
       // Keys are all the TTL cleanup needs: it reads the session id from `pk`, and a session's
       // offloaded messages (`offload/<id>/`) and exports (`exports/<id>/`) are keyed by it alone.
@@ -110,20 +128,28 @@ export default $config({
 
     const bucket = new sst.aws.Bucket('PantoBucket', {
       lifecycle: [
-        { id: 'expire-exports', prefix: EXPORT_PREFIX, expiresIn: `${EXPORT_RETENTION_DAYS} days` },
-        { id: 'expire-idempotency', prefix: IDEMPOTENCY_PREFIX, expiresIn: `${IDEMPOTENCY_RETENTION_DAYS} days` },
-        // Offloaded messages live exactly as long as their session, however long appends keep
-        // it alive, so no rule expires them by age: deleteSession and the TTL cleanup remove
-        // them (and a session's exports). This rule only moves them to cheaper storage (see
-        // transform.lifecycle).
+        // Exports and archives are a session's copies in S3, and offloaded messages part of it:
+        // they live exactly as long as their session, so no rule expires them by age —
+        // deleteSession and the TTL cleanup remove them. These rules only move them to cheaper
+        // storage (see transform.lifecycle).
+        { id: 'tier-exports', prefix: EXPORT_PREFIX },
+        { id: 'tier-archives', prefix: ARCHIVE_PREFIX },
         { id: 'tier-offloads', prefix: OFFLOAD_PREFIX },
+        { id: 'expire-idempotency', prefix: IDEMPOTENCY_PREFIX, expiresIn: `${IDEMPOTENCY_RETENTION_DAYS} days` },
       ],
       transform: {
         lifecycle: (args: aws.s3.BucketLifecycleConfigurationArgs) => {
           args.rules = (args.rules as aws.types.input.s3.BucketLifecycleConfigurationRule[]).map((rule) =>
-            rule.id === 'tier-offloads'
-              ? { ...rule, transitions: [{ days: OFFLOAD_TIERING_DAYS, storageClass: 'INTELLIGENT_TIERING' }] }
-              : { ...rule, abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } },
+            ARCHIVE_RULES.includes(rule.id as string)
+              ? {
+                  ...rule,
+                  // Rarely read, read at once when they are (a restore, a download): Glacier IR.
+                  transitions: [{ days: archiveTierDays, storageClass: 'GLACIER_IR' }],
+                  abortIncompleteMultipartUpload: { daysAfterInitiation: 1 },
+                }
+              : rule.id === 'tier-offloads'
+                ? { ...rule, transitions: [{ days: OFFLOAD_TIERING_DAYS, storageClass: 'INTELLIGENT_TIERING' }] }
+                : { ...rule, abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } },
           );
         },
       },
@@ -216,6 +242,24 @@ export default $config({
 
     // API Gateway answers preflights itself (OPTIONS never reaches the authorizer) and sets the
     // CORS headers on every answer.
+    // Archive sessions nobody wrote to for PANTO_ARCHIVE_AFTER_DAYS (@panto/aws sweepColdSessions).
+    if (archiveAfterDays) {
+      const sweepMinutes = Math.max(1, Math.round(Number(process.env.PANTO_ARCHIVE_SWEEP_SECONDS || 3600) / 60));
+      new sst.aws.CronV2('PantoArchiveSweep', {
+        schedule: `rate(${sweepMinutes} ${sweepMinutes === 1 ? 'minute' : 'minutes'})`,
+        function: {
+          handler: 'functions/src/handlers/archive-sweep.handler',
+          runtime: 'nodejs22.x',
+          architecture: 'arm64',
+          timeout: '15 minutes',
+          memory: '512 MB',
+          nodejs,
+          environment: { PANTO_ARCHIVE_AFTER_DAYS: archiveAfterDays },
+          link: [table, bucket],
+        },
+      });
+    }
+
     const api = new sst.aws.ApiGatewayV2('PantoApi', { cors });
     const authorizer = api.addAuthorizer({ name: 'PantoJwt', jwt: { issuer, audiences: [audience] } });
     for (const route of API_ROUTES) {

@@ -7,7 +7,11 @@
  *  3. a child process exporting 1,000, 20,000 and 50,000 messages: its peak RSS, and the
  *     memory still live after a GC (sampled in a second run with --expose-gc) — flat. Peak
  *     RSS also holds garbage V8 has not collected yet (up to ~64 MB of dead response
- *     buffers before an external-memory GC): a fixed ceiling, not a function of size.
+ *     buffers before an external-memory GC): a fixed ceiling, not a function of size;
+ *  4. the 20,000-message session archived (archiveSession: the same JSONL streamed to S3,
+ *     read back, items removed) and restored (restoreSession: streamed back into items),
+ *     each in a child process, against its export as the baseline: time, peak RSS, and
+ *     live heap and external memory after GCs.
  * Run alone: npx tsx --conditions=@panto/source bench/aws.ts
  */
 import { spawn } from 'node:child_process';
@@ -17,8 +21,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { QueryCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { createTable, DynamoStore, exportSession } from '@panto/aws';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, DeleteObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { archiveSession, createTable, DynamoStore, exportSession, restoreSession } from '@panto/aws';
 import type { DiskMessage } from '@panto/core';
 import { RecordFactory } from '@panto/core/testing';
 import { localDynamoDBClient, startDynamoDBLocal, suppressNodeVersionWarning } from '../scripts/local/dynamodb-local.js';
@@ -29,6 +34,8 @@ const TURNS = 200;
 const LOAD_MESSAGES = 1_000;
 const LOAD_RUNS = 30;
 const EXPORT_SIZES = [1_000, 20_000, 50_000] as const;
+/** The session archived and restored, against its export. */
+const ARCHIVE_SIZE = 20_000;
 const TABLE = 'bench-sessions';
 const BUCKET = 'bench-sessions';
 const OWNER = 'bench';
@@ -211,23 +218,26 @@ interface ChildResult {
   ms: number;
 }
 
-/** Exports a session in a fresh child process and reports its peak RSS. */
-async function exportInChild(env: { dynamo: string; s3: string }, sessionId: string, options: { live: boolean }): Promise<ChildResult> {
+/** What a child process does to the session: export it, archive it, or restore it. */
+type ChildWork = 'export' | 'archive' | 'restore';
+
+/** Runs `work` on a session in a fresh child process and reports its peak RSS. */
+async function inChild(work: ChildWork, env: { dynamo: string; s3: string }, sessionId: string, options: { live: boolean }): Promise<ChildResult> {
   const self = fileURLToPath(import.meta.url);
   const flags = options.live ? ['--expose-gc'] : [];
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  const child = spawn(process.execPath, [...flags, '--import', tsx, '--conditions=@panto/source', self, '--export-child', sessionId], {
+  const child = spawn(process.execPath, [...flags, '--import', tsx, '--conditions=@panto/source', self, '--child', work, sessionId], {
     env: { ...process.env, BENCH_DYNAMO: env.dynamo, BENCH_S3: env.s3 },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`export child exited with ${String(code)}: ${out}`);
+  if (code !== 0) throw new Error(`${work} child exited with ${String(code)}: ${out}`);
   return JSON.parse(out.trim().split('\n').pop()!) as ChildResult;
 }
 
-async function exportChild(sessionId: string): Promise<void> {
+async function child(work: ChildWork, sessionId: string): Promise<void> {
   suppressNodeVersionWarning();
   const dynamo = localDynamoDBClient(process.env.BENCH_DYNAMO!);
   const s3 = localS3Client(process.env.BENCH_S3!);
@@ -246,12 +256,66 @@ async function exportChild(sessionId: string): Promise<void> {
         }, 50);
   const baselineRssMB = process.resourceUsage().maxRSS / 1024;
   const start = performance.now();
-  const result = await exportSession({ dynamo, tableName: TABLE, s3, bucket: BUCKET, owner: OWNER, sessionId });
+  let bytes = 0;
+  let entries = 0;
+  switch (work) {
+    case 'export': {
+      ({ bytes, entries } = await exportSession({ dynamo, tableName: TABLE, s3, bucket: BUCKET, owner: OWNER, sessionId }));
+      break;
+    }
+    case 'archive': {
+      const outcome = await archiveSession({ client: dynamo, tableName: TABLE, s3: { client: s3, bucket: BUCKET }, sessionId, cutoff: new Date(Date.now() + 60_000) });
+      if (outcome.result !== 'archived' || outcome.reused) throw new Error(`not archived anew: ${JSON.stringify(outcome)}`);
+      ({ bytes, entries } = outcome);
+      break;
+    }
+    case 'restore': {
+      const { restored } = await restoreSession({ client: dynamo, tableName: TABLE, owner: OWNER, sessionId, s3: { client: s3, bucket: BUCKET } });
+      if (!restored) throw new Error('not restored');
+      break;
+    }
+    default: {
+      const never: never = work;
+      throw new Error(`unknown work ${String(never)}`);
+    }
+  }
   const ms = performance.now() - start;
   if (sampler !== undefined) clearInterval(sampler);
   const maxRssMB = process.resourceUsage().maxRSS / 1024;
-  const report: ChildResult = { maxRssMB, baselineRssMB, liveHeapMB, liveExternalMB, bytes: result.bytes, entries: result.entries, ms };
+  const report: ChildResult = { maxRssMB, baselineRssMB, liveHeapMB, liveExternalMB, bytes, entries, ms };
   process.stdout.write(`${JSON.stringify(report)}\n`);
+}
+
+function describeRun(plain: ChildResult, live: ChildResult): string {
+  return (
+    `${(plain.bytes / 1048576).toFixed(1)} MB in ${(plain.ms / 1000).toFixed(1)} s: peak RSS ${plain.maxRssMB.toFixed(0)} MB ` +
+    `(${plain.baselineRssMB.toFixed(0)} MB before); live after GC at most ${live.liveHeapMB.toFixed(0)} MB heap + ${live.liveExternalMB.toFixed(0)} MB external`
+  );
+}
+
+/**
+ * Archives and restores the session twice: once for time and peak RSS, once sampling live
+ * memory with GCs. Between the two, the archive a restore keeps is removed, so the second
+ * archive uploads again instead of reusing it.
+ */
+async function archiveAndRestore(
+  s3: S3Client,
+  endpoints: { dynamo: string; s3: string },
+  { sessionId, exported }: { sessionId: string; exported: readonly [ChildResult, ChildResult] },
+): Promise<Array<readonly [string, string]>> {
+  const runs: Record<ChildWork, ChildResult[]> = { export: [...exported], archive: [], restore: [] };
+  for (const live of [false, true]) {
+    runs.archive.push(await inChild('archive', endpoints, sessionId, { live }));
+    runs.restore.push(await inChild('restore', endpoints, sessionId, { live }));
+    const { Contents: objects = [] } = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: `archive/${sessionId}/` }));
+    for (const object of objects) await s3.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: object.Key }));
+  }
+  const baseline = runs.export[0]!;
+  return (['export', 'archive', 'restore'] as const).map((work) => {
+    const [plain, live] = runs[work] as [ChildResult, ChildResult];
+    const ratio = work === 'export' ? '(baseline)' : `(${(plain.ms / baseline.ms).toFixed(2)}× time, ${(plain.maxRssMB / baseline.maxRssMB).toFixed(2)}× peak RSS)`;
+    return [work, `${describeRun({ ...plain, bytes: baseline.bytes }, live)} ${ratio}`] as const;
+  });
 }
 
 export async function runAwsBench(): Promise<void> {
@@ -269,18 +333,17 @@ export async function runAwsBench(): Promise<void> {
     printTable(`DynamoStore: load ${LOAD_MESSAGES} messages vs a bare paginated Query (${LOAD_RUNS} runs)`, await compareLoad(client, m));
 
     const rows: Array<readonly [string, string]> = [];
+    const endpoints = { dynamo: dynamoLocal.endpoint, s3: s3Local.endpoint };
+    let archived: { sessionId: string; exported: readonly [ChildResult, ChildResult] } | undefined;
     for (const size of EXPORT_SIZES) {
       const store = await fillSession(client, size, 200);
-      const endpoints = { dynamo: dynamoLocal.endpoint, s3: s3Local.endpoint };
-      const plain = await exportInChild(endpoints, store.sessionId(), { live: false });
-      const live = await exportInChild(endpoints, store.sessionId(), { live: true });
-      rows.push([
-        `${size} messages`,
-        `${(plain.bytes / 1048576).toFixed(1)} MB in ${(plain.ms / 1000).toFixed(1)} s: peak RSS ${plain.maxRssMB.toFixed(0)} MB ` +
-          `(${plain.baselineRssMB.toFixed(0)} MB before); live after GC at most ${live.liveHeapMB.toFixed(0)} MB heap + ${live.liveExternalMB.toFixed(0)} MB external`,
-      ]);
+      const plain = await inChild('export', endpoints, store.sessionId(), { live: false });
+      const live = await inChild('export', endpoints, store.sessionId(), { live: true });
+      if (size === ARCHIVE_SIZE) archived = { sessionId: store.sessionId(), exported: [plain, live] };
+      rows.push([`${size} messages`, describeRun(plain, live)]);
     }
     printTable('exportSession in a child process: peak RSS, and live memory sampled with a GC every 50 ms (flat = independent of session size)', rows);
+    if (archived !== undefined) printTable(`a ${ARCHIVE_SIZE}-message session archived and restored, each in a child process, against its export`, await archiveAndRestore(s3, endpoints, archived));
   } finally {
     await Promise.all([dynamoLocal.stop(), s3Local.stop()]);
     await rm(directory, { recursive: true, force: true });
@@ -288,7 +351,7 @@ export async function runAwsBench(): Promise<void> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const index = process.argv.indexOf('--export-child');
-  if (index !== -1) await exportChild(process.argv[index + 1]!);
+  const index = process.argv.indexOf('--child');
+  if (index !== -1) await child(process.argv[index + 1] as ChildWork, process.argv[index + 2]!);
   else await runAwsBench();
 }

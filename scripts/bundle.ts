@@ -21,6 +21,7 @@ export const HANDLERS = {
   api: join(root, 'functions/src/handlers/api.ts'),
   stream: join(root, 'functions/src/handlers/stream.ts'),
   'ttl-cleanup': join(root, 'functions/src/handlers/ttl-cleanup.ts'),
+  'archive-sweep': join(root, 'functions/src/handlers/archive-sweep.ts'),
 } as const;
 
 export interface BundleReport {

@@ -8,7 +8,9 @@
  * stops everything.
  *
  * Set `PANTO_DYNAMODB_ENDPOINT` and `PANTO_S3_ENDPOINT` to use emulators that are already
- * running instead of starting them.
+ * running instead of starting them. With `PANTO_ARCHIVE_AFTER_DAYS`, the server also runs
+ * the archive sweeper every `PANTO_ARCHIVE_SWEEP_SECONDS` (default 3600), as the scheduled
+ * function does on AWS.
  */
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { serve } from '@hono/node-server';
 import { createTable } from '@panto/aws';
-import { plainTelemetry, providerResolver, serviceApp } from '@panto/functions';
+import { plainTelemetry, providerResolver, runArchiveSweep, serviceApp, startArchiveSweeper } from '@panto/functions';
 import {
   hs256Verifier,
   localAwsClients,
@@ -82,6 +84,20 @@ async function main(): Promise<void> {
       }),
   });
 
+  if (settings.archive !== undefined) {
+    const { afterMs, sweepSeconds } = settings.archive;
+    const deps = { ...clients, tableName: config.tableName, bucket: config.bucket, archiveAfterMs: afterMs, log: (message: string, error: unknown) => say(`${message}: ${String(error)}`) };
+    const sweeper = startArchiveSweeper(
+      () => runArchiveSweep(deps),
+      sweepSeconds * 1000,
+      (summary, error) => {
+        if (summary === null) say(`archive sweep failed: ${String(error)}`);
+        else if (summary.archived + summary.finished > 0) say(`archive sweep: ${summary.archived} sessions archived, ${summary.finished} archives finished`);
+      },
+    );
+    running.push({ name: 'archive sweeper', stop: () => sweeper.stop() });
+  }
+
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const token = await signLocalToken(secret, settings.defaultOwner);
   const provider = config.provider;
@@ -99,6 +115,9 @@ async function main(): Promise<void> {
     `  owner     ${settings.defaultOwner}; token valid 30 days (another owner: npm run -s token -- <owner>)`,
     `  browser   ${url}/#token=${token}`,
     `  reference ${url}/reference (OpenAPI: ${url}/openapi.json)`,
+    ...(settings.archive === undefined
+      ? []
+      : [`  archive   sessions idle ${formatDays(settings.archive.afterMs)} go to s3://${config.bucket}/archive/, swept every ${settings.archive.sweepSeconds} s`]),
     '',
     ...curlExample(url, token),
     '',
@@ -118,6 +137,11 @@ function curlExample(url: string, token: string): string[] {
     `ID=$(curl -s -X POST $PANTO/sessions -H "authorization: Bearer $PANTO_TOKEN" -d '{}' | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).id')`,
     `curl -s -X POST $PANTO/sessions/$ID/messages -H "authorization: Bearer $PANTO_TOKEN" -d '{"text":"hello"}'`,
   ];
+}
+
+function formatDays(ms: number): string {
+  const days = ms / 86_400_000;
+  return days >= 1 ? `${days} days` : `${Math.round(ms / 1000)} s`;
 }
 
 async function launch(started: Promise<{ endpoint: string; stop(): Promise<void> }>, name: string): Promise<string> {

@@ -100,7 +100,7 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
       sessionId: store.sessionId(),
       now: () => new Date('2026-03-02T08:30:00.000Z'),
     });
-    expect(exported.key).toBe(`exports/${store.sessionId()}/20260302T083000.000Z.jsonl`);
+    expect(exported.key).toBe(`exports/${store.sessionId()}/20260302T083000.000Z-${batches.flat().length}-entries.jsonl`);
     expect(exported.entries).toBe(batches.flat().length);
 
     // The filesystem store, given the same batches, writes the same file.

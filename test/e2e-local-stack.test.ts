@@ -36,8 +36,9 @@ let dataDir: string;
 let server: Server;
 let secret: Uint8Array;
 
-/** Starts `scripts/start.ts` on the shared emulators and waits for its URL. */
-async function startServer(): Promise<Server> {
+/** Starts `scripts/start.ts` on the shared emulators and waits for its URL (`options`: another table, data folder, settings). */
+async function startServer(options: { aws?: LocalAws; dataDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Server> {
+  const target = options.aws ?? aws;
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'PANTO_MODEL', 'PORT']) delete env[name];
   const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@panto/source', 'scripts/start.ts'], {
@@ -46,11 +47,11 @@ async function startServer(): Promise<Server> {
     env: {
       ...env,
       PORT: '0',
-      PANTO_DATA_DIR: dataDir,
+      PANTO_DATA_DIR: options.dataDir ?? dataDir,
       PANTO_DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
       PANTO_S3_ENDPOINT: inject('s3Endpoint'),
-      PANTO_TABLE: aws.tableName,
-      PANTO_BUCKET: aws.bucket,
+      PANTO_TABLE: target.tableName,
+      PANTO_BUCKET: target.bucket,
       PANTO_PROVIDER: 'anthropic',
       PANTO_MODEL: 'claude-e2e',
       ANTHROPIC_API_KEY: 'test-key',
@@ -59,6 +60,7 @@ async function startServer(): Promise<Server> {
       // every second); the default (30 s) is asserted in functions/src/config.test.ts.
       PANTO_LEASE_MS: String(LEASE_MS),
       PANTO_BODY_LIMIT_BYTES: '65536',
+      ...options.env,
     },
   });
   let text = '';
@@ -432,5 +434,38 @@ describe('the local stack', () => {
     await stopServer(server, 'SIGINT');
     expect(server.child.exitCode).toBe(0);
     expect(server.output()).toContain('panto: stopping (SIGINT)');
+  });
+});
+
+describe('the local stack with archiving on', () => {
+  it('sweeps in the server every PANTO_ARCHIVE_SWEEP_SECONDS: an idle session is listed archived, and a read brings it back', { timeout: 90_000 }, async () => {
+    const archiveAws = await localAws('e2e-archive');
+    const archiveDir = await mkdtemp(join(tmpdir(), 'panto-e2e-archive-'));
+    // Idle for about two seconds is cold; swept every second.
+    const archiving = await startServer({ aws: archiveAws, dataDir: archiveDir, env: { PANTO_ARCHIVE_AFTER_DAYS: '0.00002', PANTO_ARCHIVE_SWEEP_SECONDS: '1' } });
+    try {
+      expect(archiving.output()).toMatch(/archive +sessions idle 2 s go to s3:\/\/.+\/archive\/, swept every 1 s/);
+      const token = await signLocalToken(await readLocalSecret(localSecretFile(archiveDir)), 'carol');
+      const request = (method: string, path: string, body?: unknown): Promise<Response> =>
+        fetch(`${archiving.url}${path}`, {
+          method,
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+      const { id } = await json<{ id: string }>(await request('POST', '/sessions', { system: 'Be brief.' }), 201);
+      fake.enqueue({ text: 'Noted.' });
+      await json(await request('POST', `/sessions/${id}/messages`, { text: 'remember this' }), 200);
+      const before = await json<{ messages: Message[] }>(await request('GET', `/sessions/${id}`), 200);
+      const listed = async (): Promise<{ archived: boolean; entry_count: number } | undefined> =>
+        (await json<{ sessions: Array<{ id: string; archived: boolean; entry_count: number }> }>(await request('GET', '/sessions'), 200)).sessions.find(
+          (session) => session.id === id,
+        );
+      await waitUntil(() => /archive sweep: 1 sessions archived/.test(archiving.output()), { timeoutMs: 30_000, intervalMs: 250, message: 'the server swept the session to S3' });
+      expect(await listed()).toMatchObject({ archived: true, entry_count: 3 });
+      expect(await json<{ messages: Message[] }>(await request('GET', `/sessions/${id}`), 200)).toEqual(before);
+    } finally {
+      await stopServer(archiving, 'SIGINT');
+      await rm(archiveDir, { recursive: true, force: true });
+    }
   });
 });

@@ -129,12 +129,20 @@ function installStandIns(): void {
       return client;
     }
   };
+  const CronV2 = class {
+    constructor(name: string, args: Args) {
+      record(this, { kind: 'sst.aws.CronV2', name, args, link: {} });
+      // SST builds a function from function args.
+      if (typeof args.function !== 'object') throw new Error('expected function args, not an ARN or a bare handler');
+      resources.push({ kind: 'sst.aws.Function', name: `${name}Handler`, args: args.function as Args, link: {} });
+    }
+  };
   Object.assign(globalThis, {
     $config: (config: unknown) => config,
     $app: { name: 'panto', stage: 'test' },
     $dev: false,
     $interpolate: (strings: TemplateStringsArray, ...values: unknown[]) => strings.reduce((text, part, i) => `${text}${part}${i < values.length ? String(values[i]) : ''}`, ''),
-    sst: { Secret, Linkable, aws: { Dynamo, Bucket, Function: Fn, ApiGatewayV2: Api, CognitoUserPool: UserPool } },
+    sst: { Secret, Linkable, aws: { Dynamo, Bucket, Function: Fn, ApiGatewayV2: Api, CognitoUserPool: UserPool, CronV2 } },
     aws: { s3: { BucketServerSideEncryptionConfiguration: Encryption }, getRegionOutput: () => ({ region: output('region') }) },
   });
 }
@@ -156,6 +164,9 @@ const SETTINGS = [
   'PANTO_AUTH_CALLBACK_URLS',
   'PANTO_AUTH_LOGOUT_URLS',
   'PANTO_AUTH_DOMAIN_PREFIX',
+  'PANTO_ARCHIVE_AFTER_DAYS',
+  'PANTO_ARCHIVE_SWEEP_SECONDS',
+  'PANTO_ARCHIVE_TIER_DAYS',
 ];
 
 /** Runs the config with exactly `env` among its settings, on `stage`, under `sst dev` or not; returns its outputs. */
@@ -235,7 +246,7 @@ async function importHandler(handler: string, links: readonly Resource[]): Promi
 
 describe('sst.config.ts, with an issuer of your own', () => {
   beforeEach(async () => {
-    outputs = await evaluate(OWN_ISSUER);
+    outputs = await evaluate({ ...OWN_ISSUER, PANTO_ARCHIVE_AFTER_DAYS: '30' });
   });
 
   it('retains everything in production (prod or production) and removes other stages', () => {
@@ -296,7 +307,9 @@ describe('sst.config.ts, with an issuer of your own', () => {
     // A function URL takes at most 6 methods of at most 6 characters each.
     expect(cors.allowMethods.length).toBeLessThanOrEqual(6);
     for (const method of cors.allowMethods) expect(method.length).toBeLessThanOrEqual(6);
-    for (const fn of byKind('sst.aws.Function').filter((each) => each.args.handler !== 'functions/src/handlers/ttl-cleanup.handler')) {
+    // The functions that answer HTTP (not the stream consumer, not the sweeper).
+    const http = ['functions/src/handlers/api.handler', 'functions/src/handlers/stream.handler'];
+    for (const fn of byKind('sst.aws.Function').filter((each) => http.includes(String(each.args.handler)))) {
       expect((fn.args.environment as Args).PANTO_CORS_ORIGINS, fn.name).toBe('https://app.example.com');
     }
   });
@@ -322,6 +335,7 @@ describe('sst.config.ts, with an issuer of your own', () => {
     const functions = byKind('sst.aws.Function');
     expect(functions.map((fn) => fn.args.handler).sort()).toEqual([
       'functions/src/handlers/api.handler',
+      'functions/src/handlers/archive-sweep.handler',
       'functions/src/handlers/stream.handler',
       'functions/src/handlers/ttl-cleanup.handler',
     ]);
@@ -378,12 +392,15 @@ describe('sst.config.ts, with an issuer of your own', () => {
     expect(passes(filter, { ...ttlRemoval, dynamodb: { Keys: keys('E#000000000000') } })).toBe(false);
   });
 
-  it('keys the table as @panto/aws expects, with its GSI, TTL and point-in-time recovery', () => {
+  it('keys the table as @panto/aws expects, with its GSIs, TTL and point-in-time recovery', () => {
     const [table] = byKind('sst.aws.Dynamo');
     expect(table?.args).toMatchObject({
-      fields: { pk: 'string', sk: 'string', gsi1pk: 'string', gsi1sk: 'string' },
+      fields: { pk: 'string', sk: 'string', gsi1pk: 'string', gsi1sk: 'string', gsi2pk: 'string', gsi2sk: 'string' },
       primaryIndex: { hashKey: 'pk', rangeKey: 'sk' },
-      globalIndexes: { byOwner: { hashKey: 'gsi1pk', rangeKey: 'gsi1sk' } },
+      globalIndexes: {
+        byOwner: { hashKey: 'gsi1pk', rangeKey: 'gsi1sk' },
+        byActivity: { hashKey: 'gsi2pk', rangeKey: 'gsi2sk', projection: 'keys-only' },
+      },
       ttl: 'expires_at',
     });
     const tableArgs: Args = {};
@@ -391,30 +408,54 @@ describe('sst.config.ts, with an issuer of your own', () => {
     expect(tableArgs.pointInTimeRecovery).toEqual({ enabled: true });
   });
 
-  it('encrypts the bucket, expires exports and big idempotent answers, and never expires offloaded messages by age', () => {
+  it('encrypts the bucket, expires big idempotent answers, never expires exports, archives or offloaded messages, and tiers them by age', () => {
     const [bucket] = byKind('sst.aws.Bucket');
     const lifecycle = bucket?.args.lifecycle as Args[];
-    expect(lifecycle).toContainEqual(expect.objectContaining({ prefix: 'exports/', expiresIn: '7 days' }));
-    // Longer than the longest key (PANTO_IDEMPOTENCY_TTL_HOURS is at most 168).
-    expect(lifecycle).toContainEqual({ id: 'expire-idempotency', prefix: 'idempotency/', expiresIn: '8 days' });
-    const offloads = lifecycle.find((rule) => rule.prefix === 'offload/');
-    expect(offloads).toEqual({ id: 'tier-offloads', prefix: 'offload/' });
+    expect(lifecycle).toEqual([
+      { id: 'tier-exports', prefix: 'exports/' },
+      { id: 'tier-archives', prefix: 'archive/' },
+      { id: 'tier-offloads', prefix: 'offload/' },
+      // Longer than the longest key (PANTO_IDEMPOTENCY_TTL_HOURS is at most 168).
+      { id: 'expire-idempotency', prefix: 'idempotency/', expiresIn: '8 days' },
+    ]);
+    // What SST makes of those rules (no expiration: none has expiresIn), then our transform.
     const lifecycleArgs: Args = {
-      rules: [
-        { id: 'expire-exports', filter: { prefix: 'exports/' }, expiration: { days: 7 } },
-        { id: 'tier-offloads', filter: { prefix: 'offload/' } },
-      ],
+      rules: lifecycle.map(({ id, prefix, expiresIn }) => ({ id, filter: { prefix }, status: 'Enabled', ...(expiresIn ? { expiration: { days: 8 } } : {}) })),
     };
     (bucket?.args.transform as { lifecycle: (args: Args) => void }).lifecycle(lifecycleArgs);
+    const abort = { abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } };
     expect(lifecycleArgs.rules).toEqual([
-      { id: 'expire-exports', filter: { prefix: 'exports/' }, expiration: { days: 7 }, abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } },
-      { id: 'tier-offloads', filter: { prefix: 'offload/' }, transitions: [{ days: 30, storageClass: 'INTELLIGENT_TIERING' }] },
+      { id: 'tier-exports', filter: { prefix: 'exports/' }, status: 'Enabled', transitions: [{ days: 30, storageClass: 'GLACIER_IR' }], ...abort },
+      { id: 'tier-archives', filter: { prefix: 'archive/' }, status: 'Enabled', transitions: [{ days: 30, storageClass: 'GLACIER_IR' }], ...abort },
+      { id: 'tier-offloads', filter: { prefix: 'offload/' }, status: 'Enabled', transitions: [{ days: 30, storageClass: 'INTELLIGENT_TIERING' }] },
+      { id: 'expire-idempotency', filter: { prefix: 'idempotency/' }, status: 'Enabled', expiration: { days: 8 }, ...abort },
     ]);
+    // Only the idempotent answers expire: a session's copies live as long as the session.
+    expect((lifecycleArgs.rules as Args[]).filter((rule) => 'expiration' in rule).map((rule) => rule.id)).toEqual(['expire-idempotency']);
     const [encryption] = byKind('aws.s3.BucketServerSideEncryptionConfiguration');
     expect(encryption?.args).toMatchObject({
       bucket: output(`${bucket?.name}.name`),
       rules: [{ applyServerSideEncryptionByDefault: { sseAlgorithm: 'AES256' } }],
     });
+  });
+
+  it('sweeps cold sessions to S3 on a schedule when PANTO_ARCHIVE_AFTER_DAYS is set, and only then', async () => {
+    const [cron] = byKind('sst.aws.CronV2');
+    expect(cron?.args).toMatchObject({
+      schedule: 'rate(60 minutes)',
+      function: {
+        handler: 'functions/src/handlers/archive-sweep.handler',
+        timeout: '15 minutes',
+        environment: { PANTO_ARCHIVE_AFTER_DAYS: '30' },
+      },
+    });
+    expect(linksOf({ ...cron!, args: cron!.args.function as Args }).map((link) => link.name).sort()).toEqual(['PantoBucket', 'PantoTable']);
+    await evaluate(OWN_ISSUER);
+    expect(byKind('sst.aws.CronV2')).toEqual([]);
+    await evaluate({ ...OWN_ISSUER, PANTO_ARCHIVE_AFTER_DAYS: '0.5', PANTO_ARCHIVE_SWEEP_SECONDS: '60' });
+    expect(byKind('sst.aws.CronV2').map((each) => each.args)).toMatchObject([
+      { schedule: 'rate(1 minute)', function: { environment: { PANTO_ARCHIVE_AFTER_DAYS: '0.5' } } },
+    ]);
   });
 
   it('keeps the provider keys in secrets', () => {

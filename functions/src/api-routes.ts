@@ -14,6 +14,7 @@ import {
   entryBody,
   eventsQuery,
   exportBody,
+  exportsQuery,
   listQuery,
   messageBody,
   stopBody,
@@ -145,6 +146,15 @@ export const API_ROUTES: readonly ApiRoute[] = [
     body: entryBody,
     responses: { 201: { description: 'The new session.', schema: responses.sessionSummary } },
     errors: [400, 404, 413],
+  },
+  {
+    method: 'get',
+    path: '/sessions/{id}/exports',
+    operationId: 'listExports',
+    summary: "The session's exports and archives in S3, with fresh download URLs",
+    query: exportsQuery,
+    responses: { 200: { description: 'Newest first.', schema: responses.exportList } },
+    errors: [400, 404],
   },
   {
     method: 'post',

@@ -100,3 +100,20 @@ describe('lambdaConfig', () => {
     expect(lambdaIssuer()).toEqual({ issuer: 'https://i/', audience: 'a', jwksUrl: 'https://i/jwks' });
   });
 });
+
+describe('archive settings', () => {
+  it('archives nothing unless PANTO_ARCHIVE_AFTER_DAYS is set; takes fractions of days, and sweeps hourly by default', () => {
+    expect(localSettings('/repo', {}).archive).toBeUndefined();
+    expect(localSettings('/repo', { PANTO_ARCHIVE_AFTER_DAYS: '30' }).archive).toEqual({ afterMs: 30 * 86_400_000, sweepSeconds: 3600 });
+    expect(localSettings('/repo', { PANTO_ARCHIVE_AFTER_DAYS: '0.0001', PANTO_ARCHIVE_SWEEP_SECONDS: '2' }).archive).toEqual({ afterMs: 8640, sweepSeconds: 2 });
+  });
+
+  it.each(['0', '-1', 'soon', '1e3', '3651', '.5'])('refuses PANTO_ARCHIVE_AFTER_DAYS=%s, naming it', (value) => {
+    expect(() => localSettings('/repo', { PANTO_ARCHIVE_AFTER_DAYS: value })).toThrow(/PANTO_ARCHIVE_AFTER_DAYS/);
+  });
+
+  it('refuses a sweep period that is not a whole number of seconds from 1 to a day', () => {
+    expect(() => localSettings('/repo', { PANTO_ARCHIVE_AFTER_DAYS: '1', PANTO_ARCHIVE_SWEEP_SECONDS: '0.5' })).toThrow(/PANTO_ARCHIVE_SWEEP_SECONDS/);
+  });
+});
+

@@ -153,6 +153,40 @@ export function lambdaStorageConfig(env: Env = process.env): StorageConfig {
   return { tableName: Resource.PantoTable.name, bucket: Resource.PantoBucket.name, aws: awsEndpoints(env) };
 }
 
+/** What the archive sweeper needs: where sessions live, and after how long idle they are archived. */
+export interface ArchiveSweepConfig extends StorageConfig {
+  /** `PANTO_ARCHIVE_AFTER_DAYS` in milliseconds; no automatic archiving when absent. */
+  archiveAfterMs?: number;
+}
+
+/** The configuration of the scheduled archive sweeper (linked to the table and bucket only). */
+export function lambdaArchiveSweepConfig(env: Env = process.env): ArchiveSweepConfig {
+  return { ...lambdaStorageConfig(env), ...archiveAfter(env) };
+}
+
+/** Longest `PANTO_ARCHIVE_AFTER_DAYS`: ten years. */
+const MAX_ARCHIVE_AFTER_DAYS = 3650;
+
+/**
+ * `PANTO_ARCHIVE_AFTER_DAYS` — a session with no write for this many days is archived to S3
+ * (fractions allowed: `0.0001` is under nine seconds, for tests) — in milliseconds, when set.
+ */
+export function archiveAfter(env: Env): { archiveAfterMs?: number } {
+  const days = decimal(env, 'PANTO_ARCHIVE_AFTER_DAYS', MAX_ARCHIVE_AFTER_DAYS);
+  return days === undefined ? {} : { archiveAfterMs: Math.max(1, Math.round(days * 86_400_000)) };
+}
+
+/** A positive decimal setting (`1`, `0.5`) of at most `max`, or undefined when unset; a clear error otherwise. */
+export function decimal(env: Env, name: string, max: number): number | undefined {
+  const text = env[name];
+  if (text === undefined || text === '') return undefined;
+  const value = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || !(value > 0) || value > max) {
+    throw new Error(`${name} must be a number above 0 and at most ${max} (fractions allowed), not ${JSON.stringify(text)}`);
+  }
+  return value;
+}
+
 /** The issuer the streaming function checks tokens against (linked as `PantoAuth`). */
 export function lambdaIssuer(): IssuerSettings {
   const { issuer, audience, jwksUrl } = Resource.PantoAuth;

@@ -7,7 +7,7 @@ import {
   ProvisionedThroughputExceededException,
 } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { InvalidCursorError, SessionBusyError, SessionLeaseLostError, StopRequestedError, TurnNotRunningError } from '@panto/aws';
+import { InvalidCursorError, SessionBusyError, SessionLeaseLostError, SessionRestoringError, StopRequestedError, TurnNotRunningError } from '@panto/aws';
 import {
   AbortedError,
   InvalidSessionIdError,
@@ -26,6 +26,7 @@ import {
   invalidField,
   OUTAGE_RETRY_AFTER_SECONDS,
   payloadTooLarge,
+  RESTORING_RETRY_AFTER_SECONDS,
   THROTTLED_RETRY_AFTER_SECONDS,
   toHttpError,
   unauthorized,
@@ -156,6 +157,12 @@ describe('toHttpError: a backend outage is a 503 with Retry-After, not a defect'
     const mapped = toHttpError(await fromDynamo(new ProvisionedThroughputExceededException({ message: 'slow', $metadata: $metadata(400) })));
     expect(mapped).toMatchObject({ status: 503, retryAfterSeconds: THROTTLED_RETRY_AFTER_SECONDS, internal: false });
     expect(mapped.body.error.code).toBe('service_unavailable');
+  });
+
+  it('maps a session another request is still restoring to 503 session_restoring with a Retry-After, not a defect', () => {
+    const mapped = toHttpError(new SessionRestoringError('s'));
+    expect(mapped).toMatchObject({ status: 503, retryAfterSeconds: RESTORING_RETRY_AFTER_SECONDS, internal: false, outage: null });
+    expect(mapped.body.error.code).toBe('session_restoring');
   });
 
   it.each([

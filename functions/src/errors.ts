@@ -15,7 +15,7 @@ import {
   type SessionCorruptError,
   UnsupportedModelError,
 } from '@panto/core';
-import { InvalidCursorError, SessionBusyError, SessionLeaseLostError, StopRequestedError, TurnNotRunningError } from '@panto/aws';
+import { InvalidCursorError, SessionBusyError, SessionLeaseLostError, SessionRestoringError, StopRequestedError, TurnNotRunningError } from '@panto/aws';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
@@ -106,6 +106,8 @@ export interface HttpError {
 export const OUTAGE_RETRY_AFTER_SECONDS = 5;
 /** How long a client should wait after a 503 `service_unavailable` (throttled). */
 export const THROTTLED_RETRY_AFTER_SECONDS = 1;
+/** How long a client should wait after a 503 `session_restoring` (another request is bringing the session back from S3). */
+export const RESTORING_RETRY_AFTER_SECONDS = 2;
 
 const SESSION_NOT_FOUND = 'session not found';
 
@@ -142,6 +144,12 @@ export function toHttpError(error: unknown): HttpError {
   }
   if (error instanceof TurnNotRunningError) return reply(409, 'turn_not_running', 'no turn is running on this session');
   if (error instanceof StopRequestedError) return reply(409, 'stopped', 'stopped on request (POST /sessions/{id}/stop); nothing was written');
+  if (error instanceof SessionRestoringError) {
+    return {
+      ...reply(503, 'session_restoring', 'the session is being restored from its archive by another request; retry shortly'),
+      retryAfterSeconds: RESTORING_RETRY_AFTER_SECONDS,
+    };
+  }
   if (error instanceof NothingToCompactError) return reply(409, 'nothing_to_compact', error.message);
   // A provider this server has no key for: the same answer whether a new session asks for it
   // or an existing session's turn needs it (then change its model, or configure the key).

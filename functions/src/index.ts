@@ -7,10 +7,21 @@ export { createApp, CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS,
 export { apiGatewayVerifier, jwksVerifier, type AuthRequest, type AuthVerifier, type Principal } from './auth.js';
 export { createAwsClients, type AwsClients } from './clients.js';
 export {
+  archiveSweepHandler,
+  runArchiveSweep,
+  startArchiveSweeper,
+  type ArchiveSweepDeps,
+  type ArchiveSweepSummary,
+  type RunningSweeper,
+  type SweepContext,
+} from './archive-sweep.js';
+export {
   DEFAULT_LIMITS,
+  lambdaArchiveSweepConfig,
   lambdaConfig,
   lambdaIssuer,
   lambdaStorageConfig,
+  type ArchiveSweepConfig,
   type AwsEndpoints,
   type IssuerSettings,
   type ProviderConfig,

@@ -118,6 +118,7 @@ export const sessionSummary = z.strictObject({
   active_model: activeModel,
   title: z.nullable(z.string()),
   entry_count: count,
+  archived: z.boolean().check(z.describe('in S3 (cold): opening it brings it back')),
 });
 
 export const sessionList = z.strictObject({
@@ -172,6 +173,21 @@ export const sessionExport = z.strictObject({
   expires_in: z.int(),
 });
 
+export const exportList = z.strictObject({
+  exports: z.array(
+    z.strictObject({
+      kind: z.enum(['export', 'archive']),
+      key: z.string(),
+      created_at: timestamp,
+      bytes: count,
+      entries: z.nullable(count),
+      storage_class: z.string(),
+      url: z.string().check(z.describe('presigned GET URL, valid for expires_in seconds')),
+    }),
+  ),
+  expires_in: z.int(),
+});
+
 export const health = z.strictObject({
   status: z.enum(['ok', 'degraded']),
   version: z.string(),
@@ -198,6 +214,7 @@ export const NAMED_SCHEMAS = {
   FailedTurn: failedTurn,
   Compaction: compaction,
   SessionExport: sessionExport,
+  ExportList: exportList,
   Health: health,
 } as const;
 

@@ -98,6 +98,19 @@ export const exportBody = z.strictObject({
   expires_in: z.optional(z.int().check(z.minimum(60, 'at least 60'), z.maximum(604_800, 'at most 604800 (7 days)'))),
 });
 
+/** `expires_in` as a query parameter: the same range as the export body's. */
+const EXPIRES_IN_RANGE = 'an integer from 60 to 604800 (7 days)';
+
+export const exportsQuery = z.strictObject({
+  /** Lifetime of each presigned URL, in seconds (60 s to 7 days). */
+  expires_in: z.optional(
+    z.pipe(
+      z.string().check(z.regex(/^[0-9]{1,6}$/, EXPIRES_IN_RANGE)),
+      z.pipe(z.transform(Number), z.int().check(z.minimum(60, EXPIRES_IN_RANGE), z.maximum(604_800, EXPIRES_IN_RANGE))),
+    ),
+  ),
+});
+
 export const listQuery = z.strictObject({
   limit: limitParameter(100, INTEGER_1_TO_100),
   cursor: z.optional(z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(2048, 'at most 2048 characters'))),

@@ -17,6 +17,7 @@ import {
   exportSession,
   keepSessionLease,
   importSession,
+  listExports,
   listOwnerSessions,
   requestTurnStop,
   pingTable,
@@ -28,6 +29,7 @@ import {
   type HeartbeatEnd,
   type HeldLease,
   type LeaseClock,
+  type ListedExport,
   type SessionExport,
   type SessionLease,
   type SessionMetadata,
@@ -487,13 +489,20 @@ export class SessionService {
     });
   }
 
+  /** Exports the session (restoring it first if it is archived); the object is kept as an archive. */
   async export(owner: string, sessionId: string, expiresIn: number): Promise<SessionExport> {
     const { dynamo, tableName, s3, bucket } = this.#deps;
     return exportSession({ dynamo, tableName, s3, bucket, owner, sessionId, expiresIn });
   }
 
+  /** The session's exports and archives, newest first, with fresh download URLs (an archived session stays archived). */
+  async exports(owner: string, sessionId: string, expiresIn: number): Promise<ListedExport[]> {
+    const { dynamo, tableName, s3, bucket } = this.#deps;
+    return listExports({ dynamo, tableName, s3, bucket, owner, sessionId, expiresIn });
+  }
+
   /**
-   * Deletes the session with everything of it: entries, offloaded messages and exports. A
+   * Deletes the session with everything of it: entries, offloaded messages, exports and archives. A
    * session whose earlier delete did not finish (a tombstone) is finished, not refused.
    */
   async delete(owner: string, sessionId: string): Promise<void> {

@@ -1,6 +1,6 @@
 /** The local stack's settings (`npm start`): the deployed service's, plus where its emulators and data live. */
 import { join, resolve } from 'node:path';
-import { corsOrigins, idempotencyTtl, integer, providerConfig, serviceLimits, sessionTtl, type Env, type ServiceConfig } from '../config.js';
+import { archiveAfter, corsOrigins, idempotencyTtl, integer, providerConfig, serviceLimits, sessionTtl, type Env, type ServiceConfig } from '../config.js';
 
 export interface LocalSettings {
   config: ServiceConfig;
@@ -12,6 +12,11 @@ export interface LocalSettings {
   defaultOwner: string;
   /** Emulators already running, to use instead of starting them (`PANTO_DYNAMODB_ENDPOINT`, `PANTO_S3_ENDPOINT`). */
   external: { dynamodb?: string; s3?: string };
+  /**
+   * Automatic archiving, when `PANTO_ARCHIVE_AFTER_DAYS` is set: the server sweeps every
+   * `PANTO_ARCHIVE_SWEEP_SECONDS` (default 3600) — what the scheduled function does on AWS.
+   */
+  archive?: { afterMs: number; sweepSeconds: number };
 }
 
 /** The configuration of the local stack (`npm start`), relative to the repository root. */
@@ -23,6 +28,8 @@ export function localSettings(root: string, env: Env = process.env): LocalSettin
   const external: LocalSettings['external'] = {};
   if (env.PANTO_DYNAMODB_ENDPOINT) external.dynamodb = env.PANTO_DYNAMODB_ENDPOINT;
   if (env.PANTO_S3_ENDPOINT) external.s3 = env.PANTO_S3_ENDPOINT;
+  const { archiveAfterMs } = archiveAfter(env);
+  const sweepSeconds = integer(env, 'PANTO_ARCHIVE_SWEEP_SECONDS', 3600, 1, 86_400);
   return {
     config: {
       tableName: env.PANTO_TABLE ?? 'panto-sessions',
@@ -38,6 +45,7 @@ export function localSettings(root: string, env: Env = process.env): LocalSettin
     port: integer(env, 'PORT', 3000, 0, 65_535),
     defaultOwner: env.PANTO_OWNER ?? 'local-user',
     external,
+    ...(archiveAfterMs === undefined ? {} : { archive: { afterMs: archiveAfterMs, sweepSeconds } }),
   };
 }
 

@@ -1,8 +1,11 @@
 /**
- * The archive routes: `POST /sessions/{id}/export` (the session's JSONL to S3, and a
- * presigned URL to fetch it) and `POST /sessions/import` (a JSONL session as the body).
+ * The session's JSONL in S3: `POST /sessions/{id}/export` writes one (kept, as an archive of
+ * the session) and answers with a presigned URL; `GET /sessions/{id}/exports` lists the
+ * exports and the sweeper's archives with fresh URLs; `POST /sessions/import` makes a new
+ * session from a JSONL session as the body.
  */
-import { exportBody, parse } from '../schemas.js';
+import type { ListedExport } from '@panto/aws';
+import { exportBody, exportsQuery, parse } from '../schemas.js';
 import { pathSessionId, readBytes, readJson, type App, type RouteDeps } from '../http.js';
 import { sessionJson } from './session-json.js';
 
@@ -20,4 +23,32 @@ export function exportRoutes(app: App, { sessions, limits }: RouteDeps): void {
     const body = await readBytes(c, limits.bodyLimitBytes);
     return c.json(sessionJson(await sessions.import(c.get('owner'), body)), 201);
   });
+
+  app.get('/sessions/:id/exports', async (c) => {
+    const id = pathSessionId(c);
+    const query = parse('query', exportsQuery, c.req.query());
+    const expiresIn = query.expires_in ?? limits.exportUrlTtlSeconds;
+    const listed = await sessions.exports(c.get('owner'), id, expiresIn);
+    return c.json({ exports: listed.map(exportJson), expires_in: expiresIn });
+  });
+}
+
+function exportJson(object: ListedExport): {
+  kind: ListedExport['kind'];
+  key: string;
+  created_at: string;
+  bytes: number;
+  entries: number | null;
+  storage_class: string;
+  url: string;
+} {
+  return {
+    kind: object.kind,
+    key: object.key,
+    created_at: object.createdAt,
+    bytes: object.bytes,
+    entries: object.entries,
+    storage_class: object.storageClass,
+    url: object.url,
+  };
 }

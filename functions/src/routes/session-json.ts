@@ -9,6 +9,8 @@ export interface SessionJson {
   active_model: SessionSummary['activeModel'];
   title: string | null;
   entry_count: number;
+  /** In S3 (cold); opening it brings it back. */
+  archived: boolean;
 }
 
 export function sessionJson({ metadata, activeModel }: SessionSummary): SessionJson {
@@ -19,6 +21,7 @@ export function sessionJson({ metadata, activeModel }: SessionSummary): SessionJ
     active_model: activeModel,
     title: metadata.title,
     entry_count: metadata.entryCount,
+    archived: metadata.archived,
   };
 }
 

@@ -31,7 +31,7 @@ import {
   ENTRY_PUT_CONDITION,
   namesFor,
 } from './expressions.js';
-import { ATTR, entrySk, errorName, metaKey, ownerSk, sessionPk } from './table.js';
+import { activityPk, activitySk, ATTR, entrySk, errorName, metaKey, ownerSk, sessionPk } from './table.js';
 
 /** Everything one append writes. */
 export interface AppendPlan {
@@ -68,6 +68,8 @@ export function buildAppendTransaction(plan: AppendPlan, token: string): Transac
     ':added': { N: String(plan.entries.length) },
     ':updated_at': { S: plan.updatedAt },
     ':gsi1sk': { S: ownerSk(plan.updatedAt, plan.sessionId) },
+    ':gsi2pk': { S: activityPk(plan.sessionId) },
+    ':gsi2sk': { S: activitySk(plan.updatedAt, plan.sessionId) },
   };
   let condition = plan.expected.head === null ? APPEND_CONDITION_EMPTY : APPEND_CONDITION;
   if (plan.expected.head !== null) values[':expected_head'] = { S: plan.expected.head };
@@ -206,6 +208,8 @@ export async function sendAppend(
         case 'conflict': {
           const old = decision.old;
           // Missing, another owner's, or a tombstone: the session is gone (or being deleted).
+          // An archived session is a conflict like any other: the handle loads it (which
+          // restores it) and appends again.
           if (old === undefined || old[ATTR.owner]?.S !== plan.owner || old[ATTR.deletedAt] !== undefined) {
             throw new SessionNotFoundError(plan.sessionId, { cause: error });
           }

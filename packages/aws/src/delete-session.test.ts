@@ -24,7 +24,7 @@ function clients() {
 }
 
 describe('deleteSession (mocked AWS)', () => {
-  it('makes META a tombstone first, then reads the partition and deletes objects, items and the tombstone, in that order', async () => {
+  it('makes META a tombstone first, then reads the partition and deletes objects (offloads, exports, archives), items and the tombstone, in that order', async () => {
     const { dynamo, s3, dynamoMock, s3Mock } = clients();
     const order: string[] = [];
     const record = (name: string) => () => void order.push(name);
@@ -47,13 +47,22 @@ describe('deleteSession (mocked AWS)', () => {
 
     await deleteSession({ client: dynamo, tableName: 't', owner: 'alice', sessionId: 's-1', s3: location, exports: location, clock: () => AT });
 
-    expect(order).toEqual(['tombstone', 'read', 'list offload/s-1/', 'list exports/s-1/', 'items', 'meta']);
+    expect(order).toEqual(['tombstone', 'read', 'list offload/s-1/', 'list exports/s-1/', 'list archive/s-1/', 'items', 'meta']);
     expect(dynamoMock).toHaveReceivedCommandExactlyOnceWith(UpdateItemCommand, {
       TableName: 't',
       Key: key,
-      UpdateExpression: 'SET #deleted_at = if_not_exists(#deleted_at, :deleted_at), #expires_at = :expires_at REMOVE #gsi1pk, #gsi1sk',
+      UpdateExpression: 'SET #deleted_at = if_not_exists(#deleted_at, :deleted_at), #expires_at = :expires_at REMOVE #gsi1pk, #gsi1sk, #gsi2pk, #gsi2sk',
       ConditionExpression: 'attribute_exists(#pk) AND #owner = :owner',
-      ExpressionAttributeNames: { '#deleted_at': 'deleted_at', '#expires_at': 'expires_at', '#gsi1pk': 'gsi1pk', '#gsi1sk': 'gsi1sk', '#pk': 'pk', '#owner': 'owner' },
+      ExpressionAttributeNames: {
+        '#deleted_at': 'deleted_at',
+        '#expires_at': 'expires_at',
+        '#gsi1pk': 'gsi1pk',
+        '#gsi1sk': 'gsi1sk',
+        '#gsi2pk': 'gsi2pk',
+        '#gsi2sk': 'gsi2sk',
+        '#pk': 'pk',
+        '#owner': 'owner',
+      },
       ExpressionAttributeValues: {
         ':owner': { S: 'alice' },
         ':deleted_at': { S: '2026-09-01T10:00:00.000Z' },

@@ -9,10 +9,10 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { SessionNotFoundError } from '@panto/core';
 import { batchWriteAll } from './batch-write.js';
 import { OffloadRequiredError } from './errors.js';
-import { exportPrefix } from './export-session.js';
 import { DELETE_TOMBSTONE_CONDITION, namesFor, QUERY_SESSION, TOMBSTONE_CONDITION, TOMBSTONE_UPDATE } from './expressions.js';
 import { offloadPrefix, type S3Location } from './offload.js';
 import { deleteObjects, deletePrefix } from './s3-objects.js';
+import { archivePrefix, exportPrefix } from './session-objects.js';
 import { assertValidOwner, ATTR, errorName, isValidSessionId, META_SK, metaKey, sessionPk } from './table.js';
 
 /**
@@ -23,7 +23,10 @@ import { assertValidOwner, ATTR, errorName, isValidSessionId, META_SK, metaKey, 
  */
 export const TOMBSTONE_TTL_SECONDS = 30 * 60;
 
-/** Where `exportSession` writes (its `s3` client and `bucket`). */
+/**
+ * Where `exportSession` writes (its `s3` client and `bucket`), and where the archive sweeper
+ * puts archives (`archive/<sessionId>/`, the same bucket in the service).
+ */
 export interface ExportLocation {
   client: S3Client;
   bucket: string;
@@ -36,7 +39,7 @@ export interface DeleteSessionOptions {
   sessionId: string;
   /** The store's S3 location; needed when the session has offloaded entries. */
   s3?: S3Location;
-  /** Where the session's exports are (`exports/<sessionId>/`); they are deleted too. Left alone when absent. */
+  /** Where the session's exports and archives are (`exports/<sessionId>/`, `archive/<sessionId>/`); they are deleted too. Left alone when absent. */
   exports?: ExportLocation;
   /** Tells the time for the tombstone (default: the system clock). */
   clock?: () => Date;
@@ -109,7 +112,7 @@ export interface PurgeSessionItemsOptions {
   sessionId: string;
   /** The store's S3 location; needed when the session has offloaded entries. */
   s3?: S3Location;
-  /** Where the session's exports are (`exports/<sessionId>/`); they are deleted too. Left alone when absent. */
+  /** Where the session's exports and archives are (`exports/<sessionId>/`, `archive/<sessionId>/`); they are deleted too. Left alone when absent. */
   exports?: ExportLocation;
 }
 
@@ -146,8 +149,8 @@ export async function purgeSessionItems(options: PurgeSessionItemsOptions): Prom
   return { purged: true, items: partition.keys.length, offloads: partition.refs.length };
 }
 
-/** A session's partition as deletion needs it. */
-interface Partition {
+/** A session's partition as deletion (and archiving, and restoring) needs it. */
+export interface Partition {
   /** Its META item: whose, and whether it is a tombstone; null when there is none. */
   meta: { owner: string | undefined; tombstone: boolean } | null;
   /** The keys of every other item (the entry items). */
@@ -159,7 +162,7 @@ interface Partition {
 const PARTITION_PROJECTION = `#${ATTR.pk}, #${ATTR.sk}, #${ATTR.linesBucket}, #${ATTR.linesRef}, #${ATTR.owner}, #${ATTR.deletedAt}`;
 
 /** Every item of the session's partition, keys, owner, tombstone mark and offload pointers only (paginated, consistent). */
-async function readPartition(client: DynamoDBClient, tableName: string, sessionId: string): Promise<Partition> {
+export async function readPartition(client: DynamoDBClient, tableName: string, sessionId: string): Promise<Partition> {
   const partition: Partition = { meta: null, keys: [], refs: [] };
   let startKey: Record<string, AttributeValue> | undefined;
   do {
@@ -207,7 +210,10 @@ async function removePartition(
     await deleteObjects(s3.client, partition.refs);
     await deletePrefix(s3.client, s3.bucket, offloadPrefix(s3, sessionId));
   }
-  if (exports !== undefined) await deletePrefix(exports.client, exports.bucket, exportPrefix(sessionId));
+  if (exports !== undefined) {
+    await deletePrefix(exports.client, exports.bucket, exportPrefix(sessionId));
+    await deletePrefix(exports.client, exports.bucket, archivePrefix(sessionId));
+  }
   await batchWriteAll(client, tableName, partition.keys.map((Key) => ({ DeleteRequest: { Key } })));
   if (partition.meta?.tombstone !== true) return;
   try {

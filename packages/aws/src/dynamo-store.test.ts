@@ -97,19 +97,22 @@ describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
         TableName: TABLE,
         Key: { pk: { S: `SESSION#${SESSION}` }, sk: { S: 'META' } },
         ConditionExpression:
-          'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND #entry_count = :expected_count AND attribute_not_exists(#head)',
+          'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND attribute_not_exists(#archived_at) AND #entry_count = :expected_count AND attribute_not_exists(#head)',
         UpdateExpression:
-          'SET #head = :head, #next_parent = :next_parent, #entry_count = #entry_count + :added, #updated_at = :updated_at, #gsi1sk = :gsi1sk' +
+          'SET #head = :head, #next_parent = :next_parent, #entry_count = #entry_count + :added, #updated_at = :updated_at, #gsi1sk = :gsi1sk, #gsi2pk = :gsi2pk, #gsi2sk = :gsi2sk' +
           ', #active_provider = :active_provider, #active_model = :active_model, #title = if_not_exists(#title, :title)',
         ExpressionAttributeNames: {
           '#pk': 'pk',
           '#owner': 'owner',
           '#deleted_at': 'deleted_at',
+          '#archived_at': 'archived_at',
           '#entry_count': 'entry_count',
           '#head': 'head',
           '#next_parent': 'next_parent',
           '#updated_at': 'updated_at',
           '#gsi1sk': 'gsi1sk',
+          '#gsi2pk': 'gsi2pk',
+          '#gsi2sk': 'gsi2sk',
           '#active_provider': 'active_provider',
           '#active_model': 'active_model',
           '#title': 'title',
@@ -122,6 +125,8 @@ describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
           ':added': { N: '2' },
           ':updated_at': { S: NOW.toISOString() },
           ':gsi1sk': { S: `${NOW.toISOString()}#${SESSION}` },
+          ':gsi2pk': { S: expect.stringMatching(/^ACTIVITY#(0\d|1[0-5])$/) as unknown as string },
+          ':gsi2sk': { S: `${NOW.toISOString()}#${SESSION}` },
           ':active_provider': { S: 'scripted' },
           ':active_model': { S: 'scripted-1' },
           ':title': { S: 'Hello there' },
@@ -158,7 +163,7 @@ describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
     await store.appendMessages([f.assistant('two')]);
     const update = transactions()[1]!.TransactItems![0]!.Update!;
     expect(update.ConditionExpression).toBe(
-      'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND #entry_count = :expected_count AND #head = :expected_head',
+      'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND attribute_not_exists(#archived_at) AND #entry_count = :expected_count AND #head = :expected_head',
     );
     expect(update.ExpressionAttributeValues).toMatchObject({ ':expected_head': { S: first.id }, ':expected_count': { N: '1' } });
     expect(update.UpdateExpression).not.toContain('#title');
@@ -199,7 +204,7 @@ describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
     await store.appendMessages([f.user('mine')]);
     const update = transactions()[0]!.TransactItems![0]!.Update!;
     expect(update.ConditionExpression).toBe(
-      'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND #entry_count = :expected_count AND #head = :expected_head AND #lease_id = :lease_id',
+      'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND attribute_not_exists(#archived_at) AND #entry_count = :expected_count AND #head = :expected_head AND #lease_id = :lease_id',
     );
     expect(update.ExpressionAttributeValues).toMatchObject({ ':lease_id': { S: lease.leaseId } });
     expect(update.ExpressionAttributeNames).toMatchObject({ '#lease_id': 'lease_id' });

@@ -32,9 +32,10 @@ import { decodeMeta, isLive, isVisibleTo, metaItem, titleOf, type HeldLease, typ
 import { putOffload, type S3Location } from './offload.js';
 import { takeSessionLease, type SessionLease } from './lease.js';
 import { readSession, type SessionRead } from './read.js';
+import { ensureRestored } from './restore-session.js';
 import type { SessionCache } from './session-cache.js';
 import { deleteObjects } from './s3-objects.js';
-import { assertValidOwner, errorName, isValidSessionId, META_SK, metaKey, sessionPk } from './table.js';
+import { activityPk, activitySk, assertValidOwner, errorName, isValidSessionId, META_SK, metaKey, sessionPk } from './table.js';
 import { writeSession } from './write-session.js';
 
 export interface DynamoStoreCreateOptions {
@@ -184,7 +185,7 @@ export class DynamoStore implements SessionStore {
       throw error;
     }
     const meta: MetaRecord = {
-      metadata: { id, owner: options.owner, createdAt, updatedAt: createdAt, entryCount: 0, head: null, activeModel, title: null },
+      metadata: { id, owner: options.owner, createdAt, updatedAt: createdAt, entryCount: 0, head: null, activeModel, title: null, archived: false },
       header,
       nextParent: null,
       ttlSeconds,
@@ -192,6 +193,11 @@ export class DynamoStore implements SessionStore {
       deletedAt: null,
       incarnation,
       lease: null,
+      archive: null,
+      archivedAt: null,
+      archiveClaim: null,
+      activityIndexed: true,
+      restoredAt: null,
     };
     return new DynamoStore(handleOf(options), meta, SessionLog.empty(), true);
   }
@@ -199,7 +205,10 @@ export class DynamoStore implements SessionStore {
   /**
    * A handle on an existing session of `owner`: one consistent GetItem of its META. A
    * missing session, another owner's, an expired one, one being deleted and a malformed
-   * id are all the same `SessionNotFoundError`.
+   * id are all the same `SessionNotFoundError`. An archived session is restored first (its
+   * entries streamed back from S3; see `restoreSession`) — or, if another request is
+   * restoring it, waited for (`SessionRestoringError` after 20 s) — so the handle is on the
+   * session as if it had never left.
    */
   static async open(options: DynamoStoreOpenOptions): Promise<DynamoStore> {
     assertValidOwner(options.owner);
@@ -212,8 +221,9 @@ export class DynamoStore implements SessionStore {
         ConsistentRead: true,
       }),
     );
-    const meta = item === undefined ? null : decodeMeta(item, metaSource(options.tableName, options.sessionId));
-    if (!isVisibleTo(meta, options.owner, handle.clock().getTime())) throw new SessionNotFoundError(options.sessionId);
+    const read = item === undefined ? null : decodeMeta(item, metaSource(options.tableName, options.sessionId));
+    if (!isVisibleTo(read, options.owner, handle.clock().getTime())) throw new SessionNotFoundError(options.sessionId);
+    const meta = await restoreIfArchived(handle, options.sessionId, read);
     return new DynamoStore(handle, meta, logOfHead(meta), true);
   }
 
@@ -222,7 +232,9 @@ export class DynamoStore implements SessionStore {
    * which proves the owner and returns the META item — where `open` and
    * `acquireSessionLease` would take two requests. `SessionBusyError` while another lease
    * holds; `SessionNotFoundError` as for `open`. The store appends only while the lease is
-   * still its own (a fencing condition in the same transaction: no extra request).
+   * still its own (a fencing condition in the same transaction: no extra request). An
+   * archived session is restored as for `open`, under the lease (the sweeper never archives
+   * a leased session); whether it is archived comes from the META the lease returned.
    */
   static async lease(options: DynamoStoreLeaseOptions): Promise<LeasedSession> {
     const base = handleOf(options);
@@ -239,7 +251,12 @@ export class DynamoStore implements SessionStore {
       await lease.release();
       throw new SessionNotFoundError(options.sessionId);
     }
-    return { store: new DynamoStore(handle, meta, logOfHead(meta), true), lease };
+    // Holding the lease, so no sweeper archives it again meanwhile.
+    const hot = await restoreIfArchived(handle, options.sessionId, meta).catch(async (error: unknown) => {
+      await lease.release().catch(() => undefined);
+      throw error;
+    });
+    return { store: new DynamoStore(handle, hot, logOfHead(hot), true), lease };
   }
 
   sessionId(): string {
@@ -436,7 +453,8 @@ export class DynamoStore implements SessionStore {
   /**
    * Reads the session and rebuilds its conversation. With a cache that agrees with META:
    * no read at all right after `open`/`lease` (META was just read consistently), else a
-   * read of the entries after the cached ones only. Otherwise the whole session.
+   * read of the entries after the cached ones only. Otherwise the whole session. A session
+   * archived since this handle last looked is restored first.
    */
   async loadConversation(options: LoadOptions = {}): Promise<LoadedSession> {
     this.#adopt(await this.#readEntries());
@@ -516,6 +534,11 @@ export class DynamoStore implements SessionStore {
   }
 
   async #read(fromIndex: number): Promise<SessionRead & { meta: MetaRecord | null }> {
+    const read = await readSession({ client: this.#handle.client, tableName: this.#handle.tableName, sessionId: this.#id, s3: this.#handle.s3, fromIndex });
+    if (read.meta?.archivedAt == null || !isVisibleTo(read.meta, this.#handle.owner, this.#handle.clock().getTime())) return read;
+    // Archived since this handle last looked: restore it (the same entries, item boundaries
+    // where the appends left them), then read what is asked for.
+    await restoreIfArchived(this.#handle, this.#id, read.meta);
     return readSession({ client: this.#handle.client, tableName: this.#handle.tableName, sessionId: this.#id, s3: this.#handle.s3, fromIndex });
   }
 
@@ -555,6 +578,12 @@ function logOfHead(meta: MetaRecord): SessionLog {
     resumeParent: meta.nextParent,
     activeModel: meta.metadata.activeModel,
   });
+}
+
+/** META once the session is hot: as read, or — archived — after restoring it (or waiting for whoever is). */
+async function restoreIfArchived(handle: Handle, sessionId: string, meta: MetaRecord): Promise<MetaRecord> {
+  if (meta.archivedAt === null) return meta;
+  return ensureRestored({ client: handle.client, tableName: handle.tableName, owner: handle.owner, sessionId, s3: handle.s3, clock: handle.clock }, meta);
 }
 
 function metaSource(tableName: string, sessionId: string): string {

@@ -103,3 +103,30 @@ export class SessionExistsError extends PantoError {
     this.sessionId = sessionId;
   }
 }
+
+/**
+ * An archived session is being restored (or its archive finished) by another request, and it
+ * did not finish within the wait. Nothing changed; try again shortly.
+ */
+export class SessionRestoringError extends PantoError {
+  readonly sessionId: string;
+  constructor(sessionId: string, options?: ErrorOptions) {
+    super(`session ${sessionId} is being restored from its archive by another request; try again shortly`, options);
+    this.name = 'SessionRestoringError';
+    this.sessionId = sessionId;
+  }
+}
+
+/**
+ * The archive claim this process held on a session lapsed and another holder took it (or the
+ * session is being deleted): nothing more was written under it. Internal to archiving and
+ * restoring, which stop (and, restoring, wait for the other holder) when they meet it.
+ */
+export class ArchiveClaimLostError extends PantoError {
+  readonly sessionId: string;
+  constructor(sessionId: string, options?: ErrorOptions) {
+    super(`session ${sessionId}: the archive claim was lost`, options);
+    this.name = 'ArchiveClaimLostError';
+    this.sessionId = sessionId;
+  }
+}

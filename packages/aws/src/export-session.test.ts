@@ -4,7 +4,8 @@ import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client
 import { SessionNotFoundError } from '@panto/core';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
-import { exportKey, exportPrefix, exportSession, presignExport } from './export-session.js';
+import { exportSession, presignExport } from './export-session.js';
+import { archiveKey, archivePrefix, exportKey, exportPrefix } from './session-objects.js';
 
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' };
 const AT = new Date('2026-07-08T09:10:11.123Z');
@@ -33,7 +34,7 @@ describe('exportSession (mocked AWS)', () => {
     header: { S: '{"type":"session"}\n' },
   };
 
-  it('uploads to exports/<id>/<timestamp>.jsonl as x-ndjson with SSE and presigns it for 15 minutes by default', async () => {
+  it('uploads to exports/<id>/<timestamp>-<entries>-entries.jsonl as x-ndjson with SSE and presigns it for 15 minutes by default', async () => {
     const dynamo = new DynamoDBClient({ region: 'us-east-1', credentials });
     const s3 = new S3Client({ region: 'us-east-1', credentials });
     const dynamoMock = mockClient(dynamo);
@@ -42,11 +43,11 @@ describe('exportSession (mocked AWS)', () => {
     dynamoMock.on(QueryCommand).resolves({ Items: [{ pk: meta.pk, sk: { S: 'E#000000000000' }, count: { N: '1' }, batch_end: { BOOL: true }, lines: { S: '{"entry":1}\n' } }] });
     s3Mock.on(PutObjectCommand).resolves({});
     const result = await exportSession({ dynamo, tableName: 't', s3, bucket: 'b', owner: 'alice', sessionId: 's-1', now: () => AT });
-    expect(result).toMatchObject({ bucket: 'b', key: 'exports/s-1/20260708T091011.123Z.jsonl', bytes: 31, entries: 1 });
+    expect(result).toMatchObject({ bucket: 'b', key: 'exports/s-1/20260708T091011.123Z-1-entries.jsonl', bytes: 31, entries: 1 });
     expect(new URL(result.url).searchParams.get('X-Amz-Expires')).toBe('900');
     expect(s3Mock).toHaveReceivedCommandWith(PutObjectCommand, {
       Bucket: 'b',
-      Key: 'exports/s-1/20260708T091011.123Z.jsonl',
+      Key: 'exports/s-1/20260708T091011.123Z-1-entries.jsonl',
       ContentType: 'application/x-ndjson',
       ServerSideEncryption: 'AES256',
     });
@@ -92,13 +93,15 @@ describe('exportSession (mocked AWS)', () => {
       SessionNotFoundError,
     );
     expect(dynamoMock).toHaveReceivedCommandWith(GetItemCommand, { ConsistentRead: true });
-    expect(s3Mock).toHaveReceivedCommandWith(PutObjectCommand, { Bucket: 'b', Key: 'exports/s-1/20260708T091011.123Z.jsonl' });
-    expect(s3Mock).toHaveReceivedCommandWith(DeleteObjectCommand, { Bucket: 'b', Key: 'exports/s-1/20260708T091011.123Z.jsonl' });
+    expect(s3Mock).toHaveReceivedCommandWith(PutObjectCommand, { Bucket: 'b', Key: 'exports/s-1/20260708T091011.123Z-1-entries.jsonl' });
+    expect(s3Mock).toHaveReceivedCommandWith(DeleteObjectCommand, { Bucket: 'b', Key: 'exports/s-1/20260708T091011.123Z-1-entries.jsonl' });
   });
 
-  it('keys exports by session id alone, under the prefix a delete empties', () => {
-    expect(exportKey('s', AT)).toBe('exports/s/20260708T091011.123Z.jsonl');
-    expect(exportKey('s', AT).startsWith(exportPrefix('s'))).toBe(true);
+  it('keys exports and archives by session id alone, under the prefixes a delete empties, naming the entry count', () => {
+    expect(exportKey('s', AT, 42)).toBe('exports/s/20260708T091011.123Z-42-entries.jsonl');
+    expect(exportKey('s', AT, 42).startsWith(exportPrefix('s'))).toBe(true);
     expect(exportPrefix('s')).toBe('exports/s/');
+    expect(archiveKey('s', AT, 0)).toBe('archive/s/20260708T091011.123Z-0-entries.jsonl');
+    expect(archivePrefix('s')).toBe('archive/s/');
   });
 });

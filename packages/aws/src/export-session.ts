@@ -2,17 +2,17 @@
  * Export: a session's JSONL, streamed from DynamoDB page by page into a multipart upload,
  * and a short-lived presigned URL to fetch it.
  */
-import { GetItemCommand, QueryCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteObjectCommand, GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { SessionCorruptError, SessionNotFoundError } from '@panto/core';
-import { decodeStoredItem } from './entry-items.js';
-import { namesFor, QUERY_ENTRIES } from './expressions.js';
-import { decodeMeta, isVisibleTo, type MetaRecord } from './metadata.js';
+import { SessionNotFoundError } from '@panto/core';
+import type { MetaRecord } from './metadata.js';
 import { MIN_PART_SIZE, MultipartWriter } from './multipart.js';
-import { JSONL_CONTENT_TYPE, streamOffload } from './offload.js';
-import { itemSource } from './read.js';
-import { assertValidOwner, ATTR, ENTRY_SK_PREFIX, entrySk, isValidSessionId, META_SK, metaKey, sessionPk } from './table.js';
+import { JSONL_CONTENT_TYPE, type S3Location } from './offload.js';
+import { ensureRestored } from './restore-session.js';
+import { readMeta, sessionLines, visibleMeta } from './session-lines.js';
+import { exportKey, listSessionObjects, type SessionObject } from './session-objects.js';
+import { assertValidOwner, isValidSessionId } from './table.js';
 
 /** Default lifetime of the presigned download URL: 15 minutes. */
 export const DEFAULT_EXPORT_URL_SECONDS = 15 * 60;
@@ -31,6 +31,11 @@ export interface ExportSessionOptions {
   expiresIn?: number;
   /** Tells the time for the object key and the URL's signature (default: the system clock). */
   now?: () => Date;
+  /**
+   * Where the store keeps offloaded texts, for restoring an archived session first (default:
+   * `bucket`, as in the service).
+   */
+  store?: S3Location;
 }
 
 export interface SessionExport {
@@ -40,21 +45,6 @@ export interface SessionExport {
   url: string;
   bytes: number;
   entries: number;
-}
-
-/**
- * Where a session's exports go: `exports/<sessionId>/`. Keyed by the session alone (ids are
- * unique in the table), so whatever deletes a session — `deleteSession`, or the TTL cleanup,
- * which learns only the session id from the table's keys-only stream — finds its exports.
- */
-export function exportPrefix(sessionId: string): string {
-  return `exports/${sessionId}/`;
-}
-
-/** `exports/<sessionId>/<UTC timestamp>.jsonl`. */
-export function exportKey(sessionId: string, at: Date): string {
-  const stamp = at.toISOString().replace(/[-:]/g, '');
-  return `${exportPrefix(sessionId)}${stamp}.jsonl`;
 }
 
 /** A presigned GET URL for an exported object. */
@@ -79,7 +69,11 @@ export async function presignExport(
  * entries committed when it started; appends made meanwhile are left out whole. A session
  * deleted while its export ran loses the export too: the object is deleted again (or the
  * upload aborted, when the delete took the items before they were read) and the call
- * rejects with `SessionNotFoundError`.
+ * rejects with `SessionNotFoundError`. An archived session is restored first (and one
+ * archived while its export ran is restored and exported again), so the export is the same
+ * whether the session was hot or cold. The object is kept until the session is deleted: the
+ * bucket's lifecycle only moves it to a cheaper storage class (see docs/aws.md).
+ * Its key, `exports/<sessionId>/<time>-<entries>-entries.jsonl`, says what it holds.
  *
  * @example
  * const { url } = await exportSession({ dynamo, tableName, s3, bucket, owner, sessionId });
@@ -93,24 +87,31 @@ export async function exportSession(options: ExportSessionOptions): Promise<Sess
   }
   if (!isValidSessionId(sessionId)) throw new SessionNotFoundError(String(sessionId));
   const now = (options.now ?? (() => new Date()))();
-  const meta = await visibleMeta(dynamo, tableName, owner, sessionId, now);
+  const restore = { client: dynamo, tableName, owner, sessionId, s3: options.store ?? { client: s3, bucket } };
+  // An archived session is restored first: an export answers as if it had never left.
+  let meta = await ensureRestored(restore, await visibleMeta(dynamo, tableName, owner, sessionId, now));
 
-  const key = exportKey(sessionId, now);
-  const entries = meta.metadata.entryCount;
-  // Two 5 MiB part buffers, reused: memory stays flat whatever the session's size.
-  const writer = new MultipartWriter(s3, { Bucket: bucket, Key: key, ContentType: JSONL_CONTENT_TYPE, ServerSideEncryption: 'AES256' }, MIN_PART_SIZE);
-  try {
-    for await (const chunk of sessionLines({ dynamo, s3, tableName, sessionId, header: meta.header, entries })) await writer.write(chunk);
-    await writer.end();
-  } catch (error) {
-    await writer.abort().catch(() => undefined);
-    // A delete that began after META was read removes the items (and offloaded texts) this
-    // export is still reading: what looks like a corrupt or short session is a deleted one.
-    if (!(error instanceof SessionNotFoundError) && (await isGone(dynamo, tableName, owner, sessionId, now))) {
-      throw new SessionNotFoundError(sessionId, { cause: error });
+  let writer: MultipartWriter | undefined;
+  for (let attempt = 0; writer === undefined; attempt++) {
+    try {
+      writer = await upload(options, meta, now);
+    } catch (error) {
+      // A sweeper may have archived it under the read (its items going): restore, once, and export again.
+      const again = attempt === 0 ? await readMeta(dynamo, tableName, sessionId) : null;
+      if (again?.archivedAt != null && again.deletedAt === null) {
+        meta = await ensureRestored(restore, again);
+        continue;
+      }
+      // A delete that began after META was read removes the items (and offloaded texts) this
+      // export is still reading: what looks like a corrupt or short session is a deleted one.
+      if (!(error instanceof SessionNotFoundError) && (await isGone(dynamo, tableName, owner, sessionId, now))) {
+        throw new SessionNotFoundError(sessionId, { cause: error });
+      }
+      throw error;
     }
-    throw error;
   }
+  const key = writer.key;
+  const entries = meta.metadata.entryCount;
   // A delete that began during the upload listed the session's exports before this one
   // existed: look again, and take the object back if the session is gone.
   try {
@@ -124,12 +125,38 @@ export async function exportSession(options: ExportSessionOptions): Promise<Sess
   return { bucket, key, url, bytes, entries };
 }
 
-/** The session's META, consistently read, if `owner` may see it; else `SessionNotFoundError`. */
-async function visibleMeta(dynamo: DynamoDBClient, tableName: string, owner: string, sessionId: string, now: Date): Promise<MetaRecord> {
-  const { Item: item } = await dynamo.send(new GetItemCommand({ TableName: tableName, Key: metaKey(sessionId), ConsistentRead: true }));
-  const meta = item === undefined ? null : decodeMeta(item, itemSource(tableName, sessionId, META_SK));
-  if (!isVisibleTo(meta, owner, now.getTime())) throw new SessionNotFoundError(sessionId);
-  return meta;
+/** Streams the session's JSONL as META describes it into a new export object; a failure aborts the upload. */
+async function upload(options: ExportSessionOptions, meta: MetaRecord, now: Date): Promise<MultipartWriter> {
+  const { dynamo, tableName, s3, bucket, sessionId } = options;
+  const entries = meta.metadata.entryCount;
+  // Two 5 MiB part buffers, reused: memory stays flat whatever the session's size.
+  const writer = new MultipartWriter(s3, { Bucket: bucket, Key: exportKey(sessionId, now, entries), ContentType: JSONL_CONTENT_TYPE, ServerSideEncryption: 'AES256' }, MIN_PART_SIZE);
+  try {
+    for await (const chunk of sessionLines({ dynamo, s3, tableName, sessionId, header: meta.header, entries })) await writer.write(chunk);
+    await writer.end();
+  } catch (error) {
+    await writer.abort().catch(() => undefined);
+    throw error;
+  }
+  return writer;
+}
+
+export interface ListExportsOptions {
+  dynamo: DynamoDBClient;
+  tableName: string;
+  s3: S3Client;
+  bucket: string;
+  owner: string;
+  sessionId: string;
+  /** Lifetime of each download URL in seconds (default 900, at most 7 days). */
+  expiresIn?: number;
+  now?: () => Date;
+}
+
+/** An export or archive of a session, with a fresh download URL. */
+export interface ListedExport extends SessionObject {
+  /** A presigned GET URL, valid for `expiresIn` seconds. */
+  url: string;
 }
 
 /** Whether the session is gone for `owner` now (deleted, or being deleted); false when that cannot be told. */
@@ -141,47 +168,24 @@ async function isGone(dynamo: DynamoDBClient, tableName: string, owner: string, 
 }
 
 /**
- * The session's JSONL: `header`, then the lines of its first `entries` entries, read one
- * Query page at a time (offloaded texts streamed from S3 in turn).
+ * The exports and archives of a session of `owner`, newest first, each with a fresh
+ * presigned URL: one consistent GetItem (the owner check; an archived session is not
+ * restored for this) and a listing per prefix — no request per object, as each key names
+ * its time and entry count. `SessionNotFoundError` as for `exportSession`.
+ *
+ * @example
+ * const exports = await listExports({ dynamo, tableName, s3, bucket, owner, sessionId, expiresIn: 3600 });
  */
-async function* sessionLines(options: {
-  dynamo: DynamoDBClient;
-  s3: S3Client;
-  tableName: string;
-  sessionId: string;
-  header: string;
-  entries: number;
-}): AsyncGenerator<string | Uint8Array> {
-  const { dynamo, s3, tableName, sessionId, entries } = options;
-  yield options.header;
-  let written = 0;
-  let startKey: Record<string, AttributeValue> | undefined;
-  while (written < entries) {
-    const page = await dynamo.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: QUERY_ENTRIES,
-        ExpressionAttributeNames: namesFor(QUERY_ENTRIES),
-        ExpressionAttributeValues: { ':pk': { S: sessionPk(sessionId) }, ':entry_prefix': { S: ENTRY_SK_PREFIX } },
-        ConsistentRead: true,
-        ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
-      }),
-    );
-    for (const raw of page.Items ?? []) {
-      if (written >= entries) break;
-      const source = itemSource(tableName, sessionId, raw[ATTR.sk]?.S ?? '?');
-      const item = decodeStoredItem(raw, source);
-      if (item.index !== written) {
-        throw new SessionCorruptError(source, 1, `expected entry item ${entrySk(written)} next`);
-      }
-      if (item.lines !== null) yield item.lines;
-      else yield* streamOffload(s3, item.ref!, source);
-      written += item.count;
-    }
-    startKey = page.LastEvaluatedKey;
-    if (startKey === undefined) break;
+export async function listExports(options: ListExportsOptions): Promise<ListedExport[]> {
+  const { dynamo, tableName, s3, bucket, owner, sessionId } = options;
+  assertValidOwner(owner);
+  const expiresIn = options.expiresIn ?? DEFAULT_EXPORT_URL_SECONDS;
+  if (!Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > MAX_EXPORT_URL_SECONDS) {
+    throw new RangeError(`expiresIn must be an integer from 1 to ${MAX_EXPORT_URL_SECONDS} seconds`);
   }
-  if (written !== entries) {
-    throw new SessionCorruptError(itemSource(tableName, sessionId, entrySk(written)), 1, `the session counts ${entries} entries, its items hold ${written}`);
-  }
+  if (!isValidSessionId(sessionId)) throw new SessionNotFoundError(String(sessionId));
+  const now = (options.now ?? (() => new Date()))();
+  await visibleMeta(dynamo, tableName, owner, sessionId, now);
+  const objects = await listSessionObjects(s3, bucket, sessionId);
+  return Promise.all(objects.map(async (object) => ({ ...object, url: await presignExport(s3, object, expiresIn, now) })));
 }

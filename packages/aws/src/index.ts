@@ -1,8 +1,9 @@
 /**
  * @panto/aws — sessions in DynamoDB (`DynamoStore`: atomic, conditional batch appends),
  * listed, leased (a short lease that a heartbeat renews and the appends are fenced by) and
- * deleted per owner (what an expired one leaves behind purged), and exported to / imported
- * from S3 as the same JSONL the filesystem store writes. See docs/aws.md.
+ * deleted per owner (what an expired one leaves behind purged), exported to / imported from
+ * S3 as the same JSONL the filesystem store writes, and archived there when cold (restored
+ * when opened). See docs/aws.md.
  */
 export {
   DynamoStore,
@@ -22,10 +23,19 @@ export {
   SessionExistsError,
   SessionLeaseLostError,
   SessionNotFoundError,
+  SessionRestoringError,
   StopRequestedError,
   TurnNotRunningError,
 } from './errors.js';
-export { DEFAULT_EXPORT_URL_SECONDS, exportSession, type ExportSessionOptions, type SessionExport } from './export-session.js';
+export {
+  DEFAULT_EXPORT_URL_SECONDS,
+  exportSession,
+  listExports,
+  type ExportSessionOptions,
+  type ListedExport,
+  type ListExportsOptions,
+  type SessionExport,
+} from './export-session.js';
 export { HEALTH_KEY, pingTable, type TablePing } from './health.js';
 export {
   DEFAULT_IDEMPOTENCY_TTL_SECONDS,
@@ -76,4 +86,14 @@ export {
   type ListSessionsOptions,
   type SessionPage,
 } from './owner-sessions.js';
-export { createTable, GSI_BY_OWNER, isValidSessionId, type TableOptions } from './table.js';
+export { backfillActivityIndex, createTable, GSI_BY_ACTIVITY, GSI_BY_OWNER, isValidSessionId, type TableOptions } from './table.js';
+export {
+  archiveSession,
+  type ArchiveOutcome,
+  type ArchiveSessionOptions,
+  type ArchiveSkipReason,
+  type ArchiveStep,
+} from './archive-session.js';
+export { DEFAULT_RESTORE_WAIT_MS, restoreSession, type RestoreSessionOptions } from './restore-session.js';
+export { DEFAULT_SWEEP_MAX_SESSIONS, sweepColdSessions, type SweepColdSessionsOptions, type SweepResult } from './sweep.js';
+export { listSessionObjects, type SessionObject } from './session-objects.js';

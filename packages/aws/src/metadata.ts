@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SessionCorruptError, type ActiveModel } from '@panto/core';
-import { ATTR, META_SK, metaKey, ownerPk, ownerSk, SESSION_PK_PREFIX } from './table.js';
+import { activityPk, activitySk, ATTR, META_SK, metaKey, ownerPk, ownerSk, SESSION_PK_PREFIX } from './table.js';
 
 /** What the META item says about a session: what `listOwnerSessions` returns, per session. */
 export interface SessionMetadata {
@@ -17,6 +17,8 @@ export interface SessionMetadata {
   activeModel: ActiveModel | null;
   /** The first user prompt, whitespace collapsed and cut to {@link TITLE_MAX_LENGTH}; null until there is one. */
   title: string | null;
+  /** Whether the session is archived: its entries are in S3, and opening it restores them. */
+  archived: boolean;
 }
 
 /** Longest title kept on the META item (a label for lists, not the prompt). */
@@ -46,6 +48,16 @@ export interface MetaRecord {
   incarnation: string | null;
   /** The turn lease META holds, expired or not; null when none does. */
   lease: HeldLease | null;
+  /** The session's newest archive object, if it was ever archived (kept after a restore). */
+  archive: ArchiveObject | null;
+  /** ISO-8601 time it was archived, while it is: its entries are in `archive`, not in the table. */
+  archivedAt: string | null;
+  /** The claim of a sweeper removing an archived session's items, or of a request restoring it. */
+  archiveClaim: { claimId: string; expiresAt: number } | null;
+  /** Whether META is in the `byActivity` index: the session's items may be in the table. */
+  activityIndexed: boolean;
+  /** ISO-8601 time of its last restore, if any. */
+  restoredAt: string | null;
 }
 
 /** A turn lease as META shows it. Whether it still holds is the reader's to judge, on its own clock. */
@@ -64,6 +76,17 @@ export interface HeldLease {
 /** Whether `lease` still holds at `nowMs` (epoch milliseconds). */
 export function isLive(lease: Pick<HeldLease, 'expiresAt'> | null, nowMs: number): boolean {
   return lease !== null && lease.expiresAt > nowMs;
+}
+
+/** An archive object of a session: its JSONL, byte for byte what an export holds. */
+export interface ArchiveObject {
+  bucket: string;
+  key: string;
+  bytes: number;
+  sha256: string;
+  /** The entries it holds, and the newest one's id (null for a session with none). */
+  entryCount: number;
+  head: string | null;
 }
 
 type Item = Record<string, AttributeValue>;
@@ -99,6 +122,7 @@ export function decodeMeta(item: Item, source: string): MetaRecord {
       head: optional(ATTR.head),
       activeModel: provider !== null && model !== null ? { provider, model } : null,
       title: optional(ATTR.title),
+      archived: item[ATTR.archivedAt] !== undefined,
     },
     header: required(ATTR.header),
     nextParent: optional(ATTR.nextParent),
@@ -107,6 +131,7 @@ export function decodeMeta(item: Item, source: string): MetaRecord {
     deletedAt: optional(ATTR.deletedAt),
     incarnation: optional(ATTR.incarnation),
     lease: leaseOf(optional(ATTR.leaseId), number(ATTR.leaseExpiresAt), number(ATTR.leaseStartedAt), number(ATTR.leaseEntryCount), optional(ATTR.stopRequested)),
+    ...archiveStateOf(item, optional, number, fail),
   };
 }
 
@@ -119,6 +144,45 @@ function leaseOf(
 ): HeldLease | null {
   if (leaseId === null || expiresAt === null) return null;
   return { leaseId, expiresAt, startedAt, firstEntry, stopRequested: stopRequested === leaseId };
+}
+
+type ArchiveState = Pick<MetaRecord, 'archive' | 'archivedAt' | 'archiveClaim' | 'activityIndexed' | 'restoredAt'>;
+
+function archiveStateOf(
+  item: Item,
+  optional: (name: string) => string | null,
+  number: (name: string) => number | null,
+  fail: (reason: string) => never,
+): ArchiveState {
+  const key = optional(ATTR.archiveKey);
+  const archive: ArchiveObject | null =
+    key === null
+      ? null
+      : {
+          bucket: optional(ATTR.archiveBucket) ?? fail(`no ${ATTR.archiveBucket}`),
+          key,
+          bytes: number(ATTR.archiveBytes) ?? fail(`no ${ATTR.archiveBytes}`),
+          sha256: optional(ATTR.archiveSha256) ?? fail(`no ${ATTR.archiveSha256}`),
+          entryCount: number(ATTR.archiveEntryCount) ?? fail(`no ${ATTR.archiveEntryCount}`),
+          head: optional(ATTR.archiveHead),
+        };
+  const archivedAt = optional(ATTR.archivedAt);
+  if (archivedAt !== null && archive === null) fail(`${ATTR.archivedAt} without ${ATTR.archiveKey}`);
+  const claimId = optional(ATTR.archiveClaimId);
+  const claimExpiresAt = number(ATTR.archiveClaimExpiresAt);
+  return {
+    archive,
+    archivedAt,
+    archiveClaim: claimId === null || claimExpiresAt === null ? null : { claimId, expiresAt: claimExpiresAt },
+    activityIndexed: item[ATTR.gsi2pk] !== undefined,
+    restoredAt: optional(ATTR.restoredAt),
+  };
+}
+
+/** When the session was last active: its last write, or its last restore if that came later. */
+export function lastActivity(meta: Pick<MetaRecord, 'metadata' | 'restoredAt'>): string {
+  const { updatedAt } = meta.metadata;
+  return meta.restoredAt !== null && meta.restoredAt > updatedAt ? meta.restoredAt : updatedAt;
 }
 
 /** Whether a META item's TTL has passed (DynamoDB deletes expired items lazily, within days). */
@@ -160,6 +224,8 @@ export function metaItem(meta: {
     [ATTR.header]: { S: meta.header },
     [ATTR.gsi1pk]: { S: ownerPk(meta.owner) },
     [ATTR.gsi1sk]: { S: ownerSk(meta.updatedAt, meta.id) },
+    [ATTR.gsi2pk]: { S: activityPk(meta.id) },
+    [ATTR.gsi2sk]: { S: activitySk(meta.updatedAt, meta.id) },
     [ATTR.incarnation]: { S: meta.incarnation },
   };
   if (meta.head != null) item[ATTR.head] = { S: meta.head };

@@ -45,6 +45,11 @@ export class MultipartWriter {
     this.#buffers.push(Buffer.allocUnsafe(partSize));
   }
 
+  /** The object's key. */
+  get key(): string {
+    return this.#target.Key;
+  }
+
   /** Bytes written so far. */
   get bytes(): number {
     return this.#bytes;

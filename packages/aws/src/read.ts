@@ -10,7 +10,7 @@ import { OffloadRequiredError } from './errors.js';
 import { namesFor, QUERY_SESSION, QUERY_SESSION_FROM } from './expressions.js';
 import { decodeMeta, type MetaRecord } from './metadata.js';
 import { getOffload, type S3Location } from './offload.js';
-import { ATTR, entrySk, META_SK, sessionPk } from './table.js';
+import { ATTR, entrySk, errorName, META_SK, sessionPk } from './table.js';
 
 export interface ReadOptions {
   client: DynamoDBClient;
@@ -49,9 +49,10 @@ export function itemSource(tableName: string, sessionId: string, sk: string): st
  */
 export async function readSession(options: ReadOptions): Promise<SessionRead> {
   const first = await readOnce(options);
-  if (first.missingAt === null) return first;
+  // An archived session's items are going or gone: the caller restores it (see DynamoStore).
+  if (first.missingAt === null || first.meta?.archivedAt != null) return first;
   const second = await readOnce(options);
-  if (second.missingAt !== null && second.missingAt === first.missingAt) {
+  if (second.missingAt !== null && second.missingAt === first.missingAt && second.meta?.archivedAt == null) {
     const sk = entrySk(second.missingAt);
     throw new SessionCorruptError(
       itemSource(options.tableName, options.sessionId, sk),
@@ -85,7 +86,7 @@ async function readOnce({ client, tableName, sessionId, s3, fromIndex = 0 }: Rea
   const bytesAt = new Map<number, number>([[0, 0]]);
   let missingAt: number | null = null;
   // Items of every page, in order, each with its text or the offload fetch that brings it.
-  const items: Array<{ item: StoredItem; source: string; text: string | Promise<string> }> = [];
+  const items: Array<{ item: StoredItem; source: string; text: string | Promise<string | null> }> = [];
   let decoded = 0;
   /** Decodes the items read so far, in order, up to the first gap. */
   const decodeReady = async (): Promise<void> => {
@@ -98,6 +99,10 @@ async function readOnce({ client, tableName, sessionId, s3, fromIndex = 0 }: Rea
         break;
       }
       const lines = typeof text === 'string' ? text : await text;
+      if (lines === null) {
+        missingAt = expected;
+        break;
+      }
       decodeItemText(lines, item.count, source, entries);
       bytes += Buffer.byteLength(lines);
       if (item.batchEnd) {
@@ -125,7 +130,12 @@ async function readOnce({ client, tableName, sessionId, s3, fromIndex = 0 }: Rea
         continue;
       }
       if (s3 === undefined) throw new OffloadRequiredError(sessionId, item.ref.bytes, `entry item ${sk} is offloaded to S3`);
-      const text = getOffload(s3.client, item.ref, source);
+      // An offloaded text that is gone counts as a missing item: an archive removed it under
+      // this read (META, read last, says so), or — twice at the same place — corruption.
+      const text = getOffload(s3.client, item.ref, source).catch((error: unknown) => {
+        if (errorName(error) === 'NoSuchKey') return null;
+        throw error;
+      });
       text.catch(() => undefined); // awaited in order by decodeReady; this only silences an early rejection
       items.push({ item, source, text });
     }

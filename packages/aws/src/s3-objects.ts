@@ -28,15 +28,15 @@ export async function deleteObjects(client: S3Client, objects: ReadonlyArray<{ b
 
 /**
  * Deletes every object under `prefix` (which should end in `/`, or it also matches longer
- * names), page by page. Objects written after a page was listed are not seen.
+ * names) but those in `keep`, page by page. Objects written after a page was listed are not seen.
  */
-export async function deletePrefix(client: S3Client, bucket: string, prefix: string): Promise<void> {
+export async function deletePrefix(client: S3Client, bucket: string, prefix: string, keep: ReadonlySet<string> = new Set()): Promise<void> {
   let token: string | undefined;
   do {
     const page = await client.send(
       new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(token === undefined ? {} : { ContinuationToken: token }) }),
     );
-    const objects = (page.Contents ?? []).flatMap((object) => (object.Key === undefined ? [] : [{ Key: object.Key }]));
+    const objects = (page.Contents ?? []).flatMap((object) => (object.Key === undefined || keep.has(object.Key) ? [] : [{ Key: object.Key }]));
     if (objects.length > 0) {
       assertDeleted(bucket, await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects, Quiet: true } })));
     }

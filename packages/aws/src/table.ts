@@ -2,16 +2,27 @@
  * The table layout: key and attribute names, key builders, and `createTable`. See
  * docs/aws.md for the item shapes.
  */
+import { createHash } from 'node:crypto';
 import {
   CreateTableCommand,
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
+  ScanCommand,
+  UpdateItemCommand,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
   type AttributeValue,
   type DynamoDBClient,
+  type GlobalSecondaryIndex,
 } from '@aws-sdk/client-dynamodb';
 import { isValidId } from '@panto/core';
+import {
+  ACTIVITY_BACKFILL_CONDITION,
+  ACTIVITY_BACKFILL_FILTER,
+  ACTIVITY_BACKFILL_UPDATE,
+  namesFor,
+} from './expressions.js';
 
 /** Attribute names. Expressions refer to each as `#<name>` (see expressions.ts). */
 export const ATTR = {
@@ -47,6 +58,24 @@ export const ATTR = {
   deletedAt: 'deleted_at',
   /** A random id per creation of the session: caches tell a session made again under the same id apart. */
   incarnation: 'incarnation',
+  // META: archival (see archive-session.ts, restore-session.ts)
+  /** The `byActivity` index keys: a shard of the session id, and `<last activity>#<sessionId>`. Absent once archived. */
+  gsi2pk: 'gsi2pk',
+  gsi2sk: 'gsi2sk',
+  /** Set while the session is archived: its entries are in the archive object, not in the table. */
+  archivedAt: 'archived_at',
+  /** The session's newest archive object, and what it holds; kept after a restore. */
+  archiveBucket: 'archive_bucket',
+  archiveKey: 'archive_key',
+  archiveBytes: 'archive_bytes',
+  archiveSha256: 'archive_sha256',
+  archiveEntryCount: 'archive_entry_count',
+  archiveHead: 'archive_head',
+  /** Held by a sweeper removing an archived session's items, or by a request restoring it (epoch ms expiry). */
+  archiveClaimId: 'archive_claim_id',
+  archiveClaimExpiresAt: 'archive_claim_expires_at',
+  /** ISO-8601 time of the last restore: a restored session counts as active from then. */
+  restoredAt: 'restored_at',
   // entry items
   /** JSONL text of the item's entries, each line ending in `\n`. */
   lines: 'lines',
@@ -74,6 +103,14 @@ export const ENTRY_SK_PREFIX = 'E#';
 export const SESSION_PK_PREFIX = 'SESSION#';
 export const OWNER_PK_PREFIX = 'OWNER#';
 export const GSI_BY_OWNER = 'byOwner';
+export const GSI_BY_ACTIVITY = 'byActivity';
+export const ACTIVITY_PK_PREFIX = 'ACTIVITY#';
+/**
+ * Shards of the `byActivity` index. Every append writes its index key, so one partition key
+ * for all sessions would put every append of the service on one index partition; sixteen
+ * spread them, and the sweeper queries each.
+ */
+export const ACTIVITY_SHARDS = 16;
 
 /** Digits of the entry index in an entry item's sort key (`E#000000000042`). */
 const ENTRY_INDEX_DIGITS = 12;
@@ -109,6 +146,21 @@ export function ownerSk(updatedAt: string, sessionId: string): string {
   return `${updatedAt}#${sessionId}`;
 }
 
+/** The `byActivity` partition of a session: one of {@link ACTIVITY_SHARDS}, by a hash of its id. */
+export function activityPk(sessionId: string): string {
+  return activityShardPk(createHash('sha256').update(sessionId).digest().readUInt32BE(0) % ACTIVITY_SHARDS);
+}
+
+/** The `byActivity` partition key of shard `shard` (0-based). */
+export function activityShardPk(shard: number): string {
+  return `${ACTIVITY_PK_PREFIX}${String(shard).padStart(2, '0')}`;
+}
+
+/** The `byActivity` sort key: the last write (or restore), then the session id — `< <cutoff ISO time>` finds the cold ones. */
+export function activitySk(at: string, sessionId: string): string {
+  return `${at}#${sessionId}`;
+}
+
 /**
  * Whether `id` can name a session: the id rule of @panto/core (`isValidId`). Everything else
  * (path separators, `#`, control characters, whitespace) is refused before it reaches a key
@@ -135,8 +187,10 @@ export interface TableOptions {
 
 /**
  * Creates the sessions table if it is absent — keys `pk`/`sk`, the `byOwner` GSI
- * (`gsi1pk`/`gsi1sk`), on-demand billing — waits until it is ACTIVE, and turns on TTL on
- * `expires_at` where the endpoint supports it. Idempotent; safe to race.
+ * (`gsi1pk`/`gsi1sk`) and the sparse `byActivity` GSI (`gsi2pk`/`gsi2sk`, keys only),
+ * on-demand billing — waits until it is ACTIVE, and turns on TTL on `expires_at` where the
+ * endpoint supports it. A table made before `byActivity` existed gets it added (UpdateTable),
+ * and its sessions indexed ({@link backfillActivityIndex}). Idempotent; safe to race.
  *
  * @example
  * await createTable({ client: new DynamoDBClient({}), tableName: 'panto-sessions' });
@@ -160,6 +214,7 @@ export async function createTable({ client, tableName }: TableOptions): Promise<
             { AttributeName: ATTR.sk, AttributeType: 'S' },
             { AttributeName: ATTR.gsi1pk, AttributeType: 'S' },
             { AttributeName: ATTR.gsi1sk, AttributeType: 'S' },
+            ...ACTIVITY_ATTRIBUTES,
           ],
           KeySchema: [
             { AttributeName: ATTR.pk, KeyType: 'HASH' },
@@ -174,6 +229,7 @@ export async function createTable({ client, tableName }: TableOptions): Promise<
               ],
               Projection: { ProjectionType: 'ALL' },
             },
+            BY_ACTIVITY_INDEX,
           ],
         }),
       )
@@ -183,7 +239,118 @@ export async function createTable({ client, tableName }: TableOptions): Promise<
       });
   }
   await waitUntilTableExists({ client, maxWaitTime: 120, minDelay: 1, maxDelay: 5 }, { TableName: tableName });
+  if (await addActivityIndex(client, tableName)) await backfillActivityIndex({ client, tableName });
   await enableTimeToLive(client, tableName);
+}
+
+const ACTIVITY_ATTRIBUTES = [
+  { AttributeName: ATTR.gsi2pk, AttributeType: 'S' as const },
+  { AttributeName: ATTR.gsi2sk, AttributeType: 'S' as const },
+];
+
+/**
+ * The sparse index the archive sweeper queries: META items of sessions whose entries are in
+ * the table, by shard and last activity. Keys only — the sweeper reads META itself,
+ * consistently — so an append's index write is one small item.
+ */
+const BY_ACTIVITY_INDEX: GlobalSecondaryIndex = {
+  IndexName: GSI_BY_ACTIVITY,
+  KeySchema: [
+    { AttributeName: ATTR.gsi2pk, KeyType: 'HASH' },
+    { AttributeName: ATTR.gsi2sk, KeyType: 'RANGE' },
+  ],
+  Projection: { ProjectionType: 'KEYS_ONLY' },
+};
+
+/**
+ * Adds `byActivity` to a table made without it (the local stack keeps its table across runs)
+ * and waits until the index is ACTIVE. Returns whether this call added it.
+ */
+async function addActivityIndex(client: DynamoDBClient, tableName: string): Promise<boolean> {
+  const indexStatus = async (): Promise<string | undefined> => {
+    const { Table: table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return table?.GlobalSecondaryIndexes?.find((index) => index.IndexName === GSI_BY_ACTIVITY)?.IndexStatus ?? undefined;
+  };
+  let status = await indexStatus();
+  let added = false;
+  if (status === undefined) {
+    added = await client
+      .send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          AttributeDefinitions: ACTIVITY_ATTRIBUTES,
+          GlobalSecondaryIndexUpdates: [{ Create: BY_ACTIVITY_INDEX }],
+        }),
+      )
+      .then(
+        () => true,
+        (error: unknown) => {
+          // Another process is adding it (or the table is being updated): wait for it below.
+          if (errorName(error) === 'ResourceInUseException' || (errorName(error) === 'ValidationException' && /already exists/i.test(String((error as Error).message)))) return false;
+          throw error;
+        },
+      );
+    status = await indexStatus();
+  }
+  for (let waited = 0; status !== 'ACTIVE'; waited += 1000) {
+    if (waited > 300_000) throw new Error(`index ${GSI_BY_ACTIVITY} of ${tableName} did not become ACTIVE (${status ?? 'missing'})`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    status = await indexStatus();
+  }
+  return added;
+}
+
+/**
+ * Puts the sessions of a table made before the `byActivity` index existed into it, keyed by
+ * their last write, so the archive sweeper finds the idle ones too (a session that is
+ * written to joins the index with that append anyway). A one-time migration, and the one
+ * place that scans the table: `createTable` runs it when it adds the index; on AWS, run it
+ * once after deploying the index. Idempotent: each META item is updated only while it is
+ * still outside the index. Returns how many it indexed.
+ *
+ * @example
+ * await backfillActivityIndex({ client: new DynamoDBClient({}), tableName: 'panto-sessions' });
+ */
+export async function backfillActivityIndex({ client, tableName }: TableOptions): Promise<number> {
+  let indexed = 0;
+  let startKey: Record<string, AttributeValue> | undefined;
+  const projection = `#${ATTR.pk}, #${ATTR.updatedAt}`;
+  do {
+    const page = await client.send(
+      new ScanCommand({
+        TableName: tableName,
+        FilterExpression: ACTIVITY_BACKFILL_FILTER,
+        ProjectionExpression: projection,
+        ExpressionAttributeNames: namesFor(ACTIVITY_BACKFILL_FILTER, projection),
+        ExpressionAttributeValues: { ':meta_sk': { S: META_SK } },
+        ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const pk = item[ATTR.pk]?.S;
+      const updatedAt = item[ATTR.updatedAt]?.S;
+      if (pk === undefined || updatedAt === undefined || !pk.startsWith(SESSION_PK_PREFIX)) continue;
+      const sessionId = pk.slice(SESSION_PK_PREFIX.length);
+      try {
+        await client.send(
+          new UpdateItemCommand({
+            TableName: tableName,
+            Key: metaKey(sessionId),
+            UpdateExpression: ACTIVITY_BACKFILL_UPDATE,
+            ConditionExpression: ACTIVITY_BACKFILL_CONDITION,
+            ExpressionAttributeNames: namesFor(ACTIVITY_BACKFILL_UPDATE, ACTIVITY_BACKFILL_CONDITION),
+            ExpressionAttributeValues: { ':gsi2pk': { S: activityPk(sessionId) }, ':gsi2sk': { S: activitySk(updatedAt, sessionId) } },
+          }),
+        );
+        indexed++;
+      } catch (error) {
+        // Appended (and so indexed), archived or deleted since the page was read.
+        if (errorName(error) !== 'ConditionalCheckFailedException') throw error;
+      }
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey !== undefined);
+  return indexed;
 }
 
 async function enableTimeToLive(client: DynamoDBClient, tableName: string): Promise<void> {

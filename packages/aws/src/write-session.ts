@@ -9,7 +9,8 @@ import { PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { InvalidSessionIdError, ID_RULE, type SessionEntry, type SessionHeader } from '@panto/core';
 import { encodeHeader, SessionDecoder, SessionLog } from '@panto/core/store-kit';
 import { batchWriteAll } from './batch-write.js';
-import { entryItem, ITEM_TEXT_LIMIT, type OffloadRef, type PlannedItem } from './entry-items.js';
+import { entryItem, type OffloadRef } from './entry-items.js';
+import { ItemPacker, type PendingItem } from './item-packer.js';
 import { OffloadRequiredError, SessionExistsError } from './errors.js';
 import { CREATE_CONDITION, ENTRY_PUT_CONDITION, namesFor } from './expressions.js';
 import { metaItem, titleOf } from './metadata.js';
@@ -109,6 +110,9 @@ export async function writeSession(options: WriteSessionOptions): Promise<string
     for await (const batch of decoder.decode(options.stream)) {
       const { lines, entries, firstLine } = batch;
       for (let i = 0; i < lines.length; i++) await packer.add(lines[i]!, firstLine + i, i === lines.length - 1);
+      // Every batch ends an item, as an append's do: a reader that holds the first N entries
+      // (a cache) reads on from the item E#N.
+      await packer.flush();
       for (const entry of entries) {
         committed.push(entry);
         if (title === null && entry.type === 'message' && entry.message.role === 'user') title = titleOf(entry.message.content);
@@ -173,42 +177,4 @@ async function removeLeftovers(
     written.map((sk) => ({ DeleteRequest: { Key: { [ATTR.pk]: { S: pk }, [ATTR.sk]: { S: sk } } } })),
   ).catch(() => undefined);
   if (s3 !== undefined && refs.length > 0) await deleteObjects(s3.client, refs).catch(() => undefined);
-}
-
-/** An entry item being filled, and the source line its first entry came from. */
-interface PendingItem extends PlannedItem {
-  firstLine: number;
-}
-
-/** Packs committed lines into entry items of at most ITEM_TEXT_LIMIT bytes, handing each full one to `write`. */
-class ItemPacker {
-  readonly #write: (item: PendingItem) => Promise<void>;
-  #current: PendingItem | undefined;
-  #next = 0;
-
-  constructor(write: (item: PendingItem) => Promise<void>) {
-    this.#write = write;
-  }
-
-  async add(line: string, lineNumber: number, endsBatch: boolean): Promise<void> {
-    const text = `${line}\n`;
-    const bytes = Buffer.byteLength(text);
-    if (this.#current !== undefined && this.#current.bytes + bytes > ITEM_TEXT_LIMIT) await this.flush();
-    if (bytes > ITEM_TEXT_LIMIT) {
-      await this.#write({ index: this.#next++, count: 1, text, bytes, batchEnd: endsBatch, offload: true, firstLine: lineNumber });
-      return;
-    }
-    this.#current ??= { index: this.#next, count: 0, text: '', bytes: 0, batchEnd: false, offload: false, firstLine: lineNumber };
-    this.#current.text += text;
-    this.#current.bytes += bytes;
-    this.#current.count++;
-    this.#current.batchEnd = endsBatch;
-    this.#next++;
-  }
-
-  async flush(): Promise<void> {
-    const item = this.#current;
-    this.#current = undefined;
-    if (item !== undefined) await this.#write(item);
-  }
 }
