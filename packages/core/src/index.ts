@@ -50,7 +50,16 @@ export type {
 } from './session-store.js';
 export { MemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';
 export { NullStore } from './stores/null-store.js';
-export { ToolRegistry, type Tool, type ToolContext, type ToolDefinition, type ToolInputSchema, type ToolOutput } from './tool.js';
+export {
+  ToolRegistry,
+  type BeforeToolCall,
+  type Tool,
+  type ToolCallDecision,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolInputSchema,
+  type ToolOutput,
+} from './tool.js';
 export { FSJSONLStore, type FSJSONLStoreCreateOptions } from './stores/fs-jsonl-store.js';
 export { findMostRecentSession, listSessions, resolveSessionId, sessionInfo, type SessionInfo } from './stores/fs-catalog.js';
 export type { FileLockOptions } from './stores/file-lock.js';
