@@ -475,3 +475,22 @@ describe('tools that break their contract', () => {
     ]);
   });
 });
+
+describe('tool output with images', () => {
+  it('keeps the images a tool returned on its result, and drops what is not an image', async () => {
+    const shot: Tool = {
+      ...echoTool,
+      name: 'shot',
+      execute: async () => ({
+        content: 'a picture',
+        images: [{ type: 'image', media_type: 'image/png', data: 'iVBORw0KGgo=' }, { type: 'text', text: 'not an image' } as never],
+      }),
+    };
+    const { agent, store } = setup([{ toolCalls: [{ id: 'p', name: 'shot', input: {} }] }, { text: 'nice' }], [shot]);
+    await agent.submitUserMessage('go');
+    await agent.runStep();
+    expect(store.batches[1]![1]).toMatchObject({
+      message: { role: 'tool_result', content: 'a picture', is_error: false, images: [{ type: 'image', media_type: 'image/png', data: 'iVBORw0KGgo=' }] },
+    });
+  });
+});

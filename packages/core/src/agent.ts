@@ -9,6 +9,7 @@ import {
   toolCalls,
   type AssistantMessage,
   type CompactionMessage,
+  type ImageBlock,
   type Message,
   type SystemMode,
   type ToolCallBlock,
@@ -394,9 +395,17 @@ function resultOf(call: ToolCallBlock, output: unknown): ToolResultMessage {
   if (typeof output === 'string') return toolResult(call, output, false);
   if (typeof output === 'object' && output !== null && 'content' in output && typeof output.content === 'string') {
     const isError = 'is_error' in output && output.is_error === true;
-    return toolResult(call, output.content, isError);
+    const result = toolResult(call, output.content, isError);
+    const images = 'images' in output && Array.isArray(output.images) ? output.images.filter(isImageBlock) : [];
+    return images.length > 0 ? { ...result, images: images.map(({ media_type, data }) => ({ type: 'image', media_type, data })) } : result;
   }
   return toolResult(call, `Tool ${call.name} failed: it returned ${describeValue(output)} instead of a string or { content }`, true);
+}
+
+function isImageBlock(value: unknown): value is ImageBlock {
+  if (typeof value !== 'object' || value === null) return false;
+  const block = value as { [key: string]: unknown };
+  return block.type === 'image' && typeof block.media_type === 'string' && typeof block.data === 'string';
 }
 
 function describeValue(value: unknown): string {

@@ -16,6 +16,7 @@ export type {
   AssistantBlock,
   AssistantMessage,
   CompactionMessage,
+  ImageBlock,
   JsonValue,
   Message,
   RedactedThinkingBlock,

@@ -5,6 +5,7 @@ export type {
   AssistantBlock,
   AssistantMessage,
   CompactionMessage,
+  ImageBlock,
   JsonValue,
   Message,
   RedactedThinkingBlock,

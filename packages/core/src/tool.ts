@@ -1,4 +1,4 @@
-import type { JsonValue, ToolCallBlock } from './messages.js';
+import type { ImageBlock, JsonValue, ToolCallBlock } from './messages.js';
 
 /** A JSON Schema for a tool's input; the top level is an object schema. */
 export interface ToolInputSchema {
@@ -22,8 +22,11 @@ export interface ToolContext {
   readonly toolCallId: string;
 }
 
-/** What a tool returns: its text, and whether it is an error the model should see. */
-export type ToolOutput = string | { content: string; is_error?: boolean };
+/**
+ * What a tool returns: its text, whether it is an error the model should see, and images
+ * (sent to providers that take them; see `ToolResultMessage.images`).
+ */
+export type ToolOutput = string | { content: string; is_error?: boolean; images?: ImageBlock[] };
 
 /**
  * Something the model can call.

@@ -60,8 +60,9 @@ export function describeSessionStoreConformance(name: string, factory: SessionSt
       const f = records();
       const messages = everyKindOfMessage();
       await store.appendMessages(messages.slice(0, 3).map((m) => f.message(m)));
-      await store.appendMessages(messages.slice(3, 6).map((m) => f.message(m)));
-      await store.appendMessages([f.message(messages[6]!)]);
+      // The assistant message with its tool results, as the agent commits them.
+      await store.appendMessages(messages.slice(3, 7).map((m) => f.message(m)));
+      await store.appendMessages(messages.slice(7).map((m) => f.message(m)));
       expect((await store.loadConversation()).conversation.messages).toEqual(messages);
       const other = await factory.reopen(store);
       const loaded = await other.loadConversation();
