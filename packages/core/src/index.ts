@@ -79,3 +79,28 @@ export {
   type OpenAIChatOptions,
   type ProviderName,
 } from './providers/index.js';
+export {
+  EXTENSION_EVENT_NAMES,
+  headlessUI,
+  type BeforeToolCallHandler,
+  type Extension,
+  type ExtensionAgent,
+  type ExtensionAPI,
+  type ExtensionCommand,
+  type ExtensionContext,
+  type ExtensionEventHandler,
+  type ExtensionEventName,
+  type ExtensionSession,
+  type ExtensionToolCallContext,
+  type ExtensionUI,
+  type NoticeLevel,
+} from './extension.js';
+export {
+  ExtensionHost,
+  extensionAgent,
+  type ExtensionFailure,
+  type ExtensionHostOptions,
+  type ExtensionRecord,
+  type ExtensionSource,
+  type RegisteredCommand,
+} from './extension-host.js';
