@@ -288,6 +288,8 @@ class Connection {
     try {
       const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
       const transport = await this.#createTransport();
+      // Closed while the SDK loaded: start nothing (the transport starts with connect).
+      if (this.#isClosed()) return;
       const client = new Client(this.#settings.clientInfo, { capabilities: {} });
       this.#client = client;
       this.#transport = transport;
@@ -310,6 +312,10 @@ class Connection {
         } while (cursor !== undefined);
       }
       if (this.#client !== client) throw new Error(this.#error ?? 'the connection closed while it was being set up');
+      if (this.#isClosed()) {
+        await this.#reset();
+        return;
+      }
       this.#tools = tools;
       this.#status = 'connected';
     } catch (error) {
@@ -361,6 +367,11 @@ class Connection {
     this.#status = 'failed';
     this.#failedAt = this.#settings.now();
     this.#settings.notice({ server: this.config.name, message: `MCP server "${this.config.name}" ${reason}` });
+  }
+
+  /** Whether `close()` was called (also while an `await` was pending). */
+  #isClosed(): boolean {
+    return this.#status === 'closed';
   }
 
   /** A new session at once, whatever the retry delay. */
