@@ -11,6 +11,9 @@
  *   API accepts; PANTO_JWT_JWKS_URL when its keys are not at `<issuer>/.well-known/jwks.json`.
  * - PANTO_PROVIDER, PANTO_MODEL: the default model (keys: `sst secret set AnthropicApiKey …`).
  * - PANTO_SESSION_TTL_DAYS: expire sessions this long after their last write.
+ * - PANTO_MCP_SERVERS: MCP servers whose tools every turn offers (the JSON of an mcp.json,
+ *   Streamable HTTP only). Headers often hold tokens: prefer the secret holding the same
+ *   JSON, `sst secret set MCPServers '{"mcpServers":…}'`, which wins when set.
  */
 
 /** Where exports go, and where messages too big for a DynamoDB item are offloaded (see @panto/aws). */
@@ -88,12 +91,14 @@ export default $config({
 
     const anthropicKey = new sst.Secret('AnthropicApiKey', '');
     const openaiKey = new sst.Secret('OpenAIApiKey', '');
+    const mcpServers = new sst.Secret('MCPServers', '');
     const auth = new sst.Linkable('PantoAuth', { properties: { issuer, audience, jwksUrl } });
 
     const environment = {
       ...(process.env.PANTO_PROVIDER ? { PANTO_PROVIDER: process.env.PANTO_PROVIDER } : {}),
       ...(process.env.PANTO_MODEL ? { PANTO_MODEL: process.env.PANTO_MODEL } : {}),
       ...(ttlDays ? { PANTO_SESSION_TTL_DAYS: ttlDays } : {}),
+      ...(process.env.PANTO_MCP_SERVERS ? { PANTO_MCP_SERVERS: process.env.PANTO_MCP_SERVERS } : {}),
     };
     const nodejs = { format: 'esm' as const, minify: true, esbuild: { conditions: ['@panto/source'] } };
 
@@ -106,7 +111,7 @@ export default $config({
       memory: '1024 MB',
       nodejs,
       environment: { ...environment, PANTO_DEADLINE_MS: '25000' },
-      link: [table, bucket, anthropicKey, openaiKey],
+      link: [table, bucket, anthropicKey, openaiKey, mcpServers],
     });
 
     const streamFunction = new sst.aws.Function('PantoStreamFunction', {
@@ -119,7 +124,7 @@ export default $config({
       streaming: true,
       url: { authorization: 'none' },
       environment: { ...environment, PANTO_STREAM_DEADLINE_MS: '840000' },
-      link: [table, bucket, anthropicKey, openaiKey, auth],
+      link: [table, bucket, anthropicKey, openaiKey, mcpServers, auth],
     });
 
     // TTL deletes only META (the one item with `expires_at`): an expired session's, or the

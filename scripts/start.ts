@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { serve } from '@hono/node-server';
 import { createTable } from '@panto/aws';
+import { displayURL } from '@panto/core/mcp';
 import { providerResolver, serviceApp } from '@panto/functions';
 import { hs256Verifier, localAwsClients, localSecretFile, localSettings, readLocalSecret, signLocalToken } from '@panto/functions/local';
 import { startDynamoDBLocal, suppressNodeVersionWarning } from './local/dynamodb-local.js';
@@ -82,6 +83,9 @@ async function main(): Promise<void> {
       : `  provider  ${provider.provider} (${model}), because ${provider.reason}`,
     `  data      ${where}/ (DynamoDB table ${config.tableName} at ${dynamodb}, bucket ${config.bucket} at ${s3})`,
     `  owner     ${settings.defaultOwner}; token valid 30 days (another owner: npm run -s token -- <owner>)`,
+    ...(config.mcp.servers.length > 0
+      ? [`  mcp       ${config.mcp.servers.map((server) => `${server.name} (${displayURL(server.url)})`).join(', ')}: connected by the first turn`]
+      : []),
     '',
     `export PANTO_TOKEN=${token}`,
     `curl -s -X POST ${url}/sessions -H "authorization: Bearer $PANTO_TOKEN" -d '{}'`,

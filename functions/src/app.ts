@@ -35,8 +35,8 @@ export interface AppDeps {
   /** Establishes the caller; see `apiGatewayVerifier`, `jwksVerifier`, and the local stack's `hs256Verifier`. */
   verifier: AuthVerifier;
   limits: ServiceLimits;
-  /** The tools each turn offers; `serviceTools()` when absent. Called once per request. */
-  tools?: () => ToolRegistry;
+  /** The tools each turn offers; `serviceTools()` when absent. Called once per turn (or compaction); must not reject. */
+  tools?: () => ToolRegistry | Promise<ToolRegistry>;
   /** Sessions expire this long after their last write; never when absent. */
   sessionTtlSeconds?: number;
   /**

@@ -10,8 +10,10 @@ export {
   lambdaConfig,
   lambdaIssuer,
   lambdaStorageConfig,
+  mcpSettings,
   type AwsEndpoints,
   type IssuerSettings,
+  type MCPSettings,
   type ProviderConfig,
   type ServiceConfig,
   type ServiceLimits,
@@ -21,7 +23,7 @@ export { RequestError, toHttpError, type ErrorBody, type HttpError } from './err
 export { providerResolver, type ProviderResolver } from './providers.js';
 export { serviceApp } from './service.js';
 export { SessionService, type SessionContents, type SessionSummary, type TurnOutcome } from './session-service.js';
-export { currentTimeTool, serviceTools } from './tools.js';
+export { currentTimeTool, SERVICE_MCP_OPTIONS, serviceMCPServers, serviceTools, toolsWithMCP } from './tools.js';
 export {
   ttlCleanupHandler,
   ttlExpiredSessionId,

@@ -1,6 +1,6 @@
 /** The local stack's settings (`npm start`): the deployed service's, plus where its emulators and data live. */
 import { join, resolve } from 'node:path';
-import { integer, providerConfig, serviceLimits, sessionTtl, type Env, type ServiceConfig } from '../config.js';
+import { integer, mcpSettings, providerConfig, serviceLimits, sessionTtl, type Env, type ServiceConfig } from '../config.js';
 
 export interface LocalSettings {
   config: ServiceConfig;
@@ -31,6 +31,7 @@ export function localSettings(root: string, env: Env = process.env): LocalSettin
       limits: serviceLimits(env),
       provider: providerConfig(env, apiKeys),
       ...sessionTtl(env),
+      mcp: mcpSettings(env.PANTO_MCP_SERVERS, 'PANTO_MCP_SERVERS'),
     },
     dataDir,
     port: integer(env, 'PORT', 3000, 0, 65_535),
