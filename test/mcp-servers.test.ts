@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, MemoryStore, ToolRegistry, type Tool, type ToolOutput } from '@panto/core';
 import { MCPServers, type MCPNotice, type MCPServerConfig } from '@panto/core/mcp';
+import * as sdk from '@panto/core/mcp/sdk';
 import { ScriptedProvider, waitUntil } from '@panto/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVERYTHING, everythingStdio, startEverythingHTTP, type RunningHTTPServer } from './mcp-harness.js';
@@ -25,9 +26,9 @@ function stdio(name: string, command: string, args: string[] = []): MCPServerCon
   return { type: 'stdio', name, command, args, env: {}, source: 'test' };
 }
 
-function pool(configs: MCPServerConfig[], options: ConstructorParameters<typeof MCPServers>[1] = {}): { mcp: MCPServers; notices: string[] } {
+function pool(configs: MCPServerConfig[], options: Partial<ConstructorParameters<typeof MCPServers>[1]> = {}): { mcp: MCPServers; notices: string[] } {
   const notices: string[] = [];
-  const mcp = new MCPServers(configs, { onNotice: (notice: MCPNotice) => notices.push(notice.message), ...options });
+  const mcp = new MCPServers(configs, { sdk, onNotice: (notice: MCPNotice) => notices.push(notice.message), ...options });
   opened.push(mcp);
   return { mcp, notices };
 }

@@ -221,6 +221,8 @@ async function startMCP(
   for (const problem of config.problems) terminal.warn(`panto: ${problem}`);
   if (config.servers.length === 0) return undefined;
   const mcp = new MCPServers(config.servers, {
+    // Loaded on first use: a run with no server configured never loads the SDK.
+    sdk: () => import('@panto/core/mcp/sdk'),
     cwd: options.cwd,
     clientInfo: { name: 'panto', version: VERSION },
     onNotice: (notice) => terminal.warn(`panto: ${notice.message}`),

@@ -2,7 +2,7 @@
  * `@panto/core/mcp`: MCP (Model Context Protocol) servers' tools as panto tools — the
  * configuration format of `mcp.json`, the names models see (`mcp__<server>__<tool>`), and
  * {@link MCPServers}, which connects to stdio and Streamable HTTP servers on first use.
- * The MCP SDK is imported only when a server is first connected.
+ * {@link MCPServers} takes the SDK from `@panto/core/mcp/sdk`, loaded as the host likes.
  */
 export {
   displayURL,
@@ -16,4 +16,4 @@ export {
 } from './config.js';
 export { mcpToolName, TOOL_NAME_RULE } from './names.js';
 export { MAX_RESULT_BYTES, toolOutputFromMCP } from './result.js';
-export { MCPServers, type MCPNotice, type MCPServerInfo, type MCPServersOptions, type MCPServerStatus } from './servers.js';
+export { MCPServers, type MCPClientSDK, type MCPNotice, type MCPServerInfo, type MCPServersOptions, type MCPServerStatus } from './servers.js';

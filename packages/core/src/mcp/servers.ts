@@ -1,4 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AbortedError, errorMessage } from '../errors.js';
 import type { JsonValue } from '../messages.js';
@@ -32,7 +34,24 @@ export interface MCPNotice {
   message: string;
 }
 
+/**
+ * The parts of the MCP SDK the servers need: `@panto/core/mcp/sdk` is all of them. A host
+ * passes it as it likes to load it — a function importing it on first use (the CLI: no
+ * cost when no server is configured), or the module itself (a bundled Lambda: esbuild
+ * turns a dynamic `import()` of a graph that shares modules with the rest of the bundle
+ * into lazy wrappers, which broke the service's bundle at load).
+ */
+export interface MCPClientSDK {
+  Client: typeof Client;
+  /** For stdio servers. */
+  StdioClientTransport?: typeof StdioClientTransport;
+  /** For Streamable HTTP servers. */
+  StreamableHTTPClientTransport?: typeof StreamableHTTPClientTransport;
+}
+
 export interface MCPServersOptions {
+  /** The MCP SDK, or how to load it when the first server connects (see {@link MCPClientSDK}). */
+  sdk: MCPClientSDK | (() => Promise<MCPClientSDK>);
   /** How long starting a server, its handshake and its tool list may take (default 30 s). */
   connectTimeoutMs?: number;
   /** How long one tool call may take (default 120 s); the turn's abort ends it sooner. */
@@ -65,7 +84,10 @@ interface ToolEntry {
  * tools, an error result the model sees — never an exception for the host.
  *
  * @example
- * const mcp = new MCPServers(parseMCPConfig(json, 'mcp.json').servers, { onNotice: (n) => console.warn(n.message) });
+ * const mcp = new MCPServers(parseMCPConfig(json, 'mcp.json').servers, {
+ *   sdk: () => import('@panto/core/mcp/sdk'),
+ *   onNotice: (notice) => console.warn(notice.message),
+ * });
  * for (const tool of await mcp.tools()) agent.tools.register(tool);
  * // …
  * await mcp.close();
@@ -76,8 +98,11 @@ export class MCPServers {
   /** Every name handed out, to its server and tool: the names stay the same for the life of the host. */
   readonly #names = new Map<string, { server: string; tool: string }>();
 
-  constructor(configs: readonly MCPServerConfig[], options: MCPServersOptions = {}) {
+  constructor(configs: readonly MCPServerConfig[], options: MCPServersOptions) {
+    let sdk: Promise<MCPClientSDK> | undefined;
+    const loadSDK = options.sdk;
     const settings: Settings = {
+      sdk: () => (sdk ??= typeof loadSDK === 'function' ? loadSDK() : Promise.resolve(loadSDK)),
       connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
       callTimeoutMs: options.callTimeoutMs ?? 120_000,
       retryAfterMs: options.retryAfterMs ?? 30_000,
@@ -150,6 +175,7 @@ export class MCPServers {
 }
 
 interface Settings {
+  sdk: () => Promise<MCPClientSDK>;
   connectTimeoutMs: number;
   callTimeoutMs: number;
   retryAfterMs: number;
@@ -286,8 +312,9 @@ class Connection {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error(`no answer within ${duration(this.#settings.connectTimeoutMs)}`)), this.#settings.connectTimeoutMs);
     try {
-      const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-      const transport = await this.#createTransport();
+      const sdk = await this.#settings.sdk();
+      const transport = this.#createTransport(sdk);
+      const Client = sdk.Client;
       // Closed while the SDK loaded: start nothing (the transport starts with connect).
       if (this.#isClosed()) return;
       const client = new Client(this.#settings.clientInfo, { capabilities: {} });
@@ -326,15 +353,17 @@ class Connection {
     }
   }
 
-  async #createTransport(): Promise<Transport> {
+  #createTransport(sdk: MCPClientSDK): Transport {
     const { config } = this;
     if (config.type === 'http') {
-      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-      return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+      const HTTPTransport = sdk.StreamableHTTPClientTransport;
+      if (HTTPTransport === undefined) throw new Error('this host cannot reach Streamable HTTP servers');
+      return new HTTPTransport(new URL(config.url), { requestInit: { headers: config.headers } });
     }
-    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const StdioTransport = sdk.StdioClientTransport;
+    if (StdioTransport === undefined) throw new Error('this host cannot start stdio servers');
     const cwd = config.cwd ?? this.#settings.cwd;
-    const transport = new StdioClientTransport({
+    const transport = new StdioTransport({
       command: config.command,
       args: config.args,
       env: config.env,
