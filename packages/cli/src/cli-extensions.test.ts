@@ -3,12 +3,15 @@
  * is reported, their tools, commands, hooks and UI, /help and /extensions. (The built
  * CLI with the example extensions and MCP servers: test/cli-extensions.test.ts.)
  */
+import { decodeSession } from '@panto/core/store-kit';
 import { ScriptedProvider, type ScriptedReply } from '@panto/core/testing';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { describeExtensionHostConformance } from '@panto/core/testing/conformance';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from './cli.js';
 import type { ProviderFactory } from './providers.js';
+import { sessionDirFor } from './session-dir.js';
 import { CapturedOutput, pipedStdin, tempDir } from './test-support.js';
 
 let root: string;
@@ -181,4 +184,20 @@ describe('extensions in the CLI', () => {
     // The REPL's next line was not eaten by the question.
     expect(providers[0]!.requests.map((request) => request.messages.at(-1))).toMatchObject([{ role: 'user', content: 'say nobody' }, { role: 'user', content: 'next' }]);
   });
+});
+
+describeExtensionHostConformance('the panto CLI (extensions in .panto/extensions, lines piped in)', {
+  async run(setup) {
+    for (const [name, source] of Object.entries(setup.extensions)) await put(join(cwd, '.panto/extensions', name), source);
+    const result = await cli([], { replies: setup.replies, stdin: setup.inputs });
+    const dir = sessionDirFor(cwd, { PANTO_HOME: home });
+    const files = (await readdir(dir).catch(() => [])).filter((name) => name.endsWith('.jsonl'));
+    const entries = files.length === 0 ? [] : decodeSession(await readFile(join(dir, files[0]!)), files[0]!).entries;
+    return {
+      entries,
+      printed: result.stdout,
+      reported: result.stderr,
+      offeredTools: providers[0]?.requests[0]?.tools.map((tool) => tool.name) ?? [],
+    };
+  },
 });

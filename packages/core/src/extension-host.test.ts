@@ -1,3 +1,7 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Agent } from './agent.js';
 import { ExtensionError } from './errors.js';
@@ -5,6 +9,7 @@ import type { AgentEvent } from './events.js';
 import { headlessUI, type Extension, type ExtensionContext } from './extension.js';
 import { ExtensionHost, extensionAgent, type ExtensionFailure } from './extension-host.js';
 import { MemoryStore } from './stores/memory-store.js';
+import { describeExtensionHostConformance } from './testing/conformance.js';
 import { ScriptedProvider, type ScriptedReply } from './testing/index.js';
 import { ToolRegistry, type Tool } from './tool.js';
 
@@ -271,4 +276,43 @@ describe('headlessUI', () => {
     ui.notify('fyi');
     expect(lines).toEqual(['print result', 'warning careful', 'info fyi']);
   });
+});
+
+/**
+ * The smallest host: ExtensionHost itself, modules imported from files, a memory store and
+ * a headless UI — the reference the CLI's run of the same suite is compared with.
+ */
+describeExtensionHostConformance('ExtensionHost, hosted in process', {
+  async run(setup) {
+    const dir = await mkdtemp(join(tmpdir(), 'panto-ext-host-'));
+    try {
+      const tools = new ToolRegistry();
+      const reported: string[] = [];
+      const printed: string[] = [];
+      const host = new ExtensionHost({ tools, onError: (failure) => reported.push(`${failure.source.path}: ${failure.where}: ${failure.error.message}`) });
+      const provider = new ScriptedProvider(setup.replies);
+      const store = new MemoryStore();
+      const agent = new Agent({ provider, tools, beforeToolCall: host.beforeToolCall }, { store });
+      for (const name of Object.keys(setup.extensions).sort()) {
+        const file = join(dir, name);
+        await writeFile(file, setup.extensions[name]!);
+        const record = await host.load({ path: name, origin: dir }, await import(pathToFileURL(file).href));
+        if (record.status === 'failed') reported.push(`${name}: ${record.error.message}`);
+      }
+      host.attach(agent, {
+        agent: extensionAgent(agent),
+        session: { id: store.sessionId(), file: undefined, entries: async () => structuredClone(store.entries) },
+        ui: headlessUI({ print: (text) => printed.push(text), notify: (message) => reported.push(message) }),
+      });
+      for (const input of setup.inputs) {
+        const command = /^\/(\S+)\s*(.*)$/.exec(input);
+        if (command) await host.runCommand(command[1]!, command[2]!);
+        else await extensionAgent(agent).runTurn(input);
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      return { entries: store.entries, printed: printed.join('\n'), reported: reported.join('\n'), offeredTools: provider.requests[0]?.tools.map((tool) => tool.name) ?? [] };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
 });

@@ -4,8 +4,14 @@ import type { DiskMessage, SessionStore } from '../session-store.js';
 import { everyKindOfMessage, RecordFactory, usage } from './fixtures.js';
 
 // `@panto/core/testing/conformance`: the contract suites, which need vitest. The store suite
-// is below; the provider suite has its own module.
+// is below; the provider and extension host suites have their own modules.
 export { describeProviderConformance } from './provider-conformance.js';
+export {
+  describeExtensionHostConformance,
+  type ExtensionHostHarness,
+  type ExtensionHostRun,
+  type ExtensionHostRunSetup,
+} from './extension-host-conformance.js';
 export type {
   ExpectedAgentRequests,
   ExpectedRequests,
