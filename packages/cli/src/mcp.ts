@@ -46,7 +46,7 @@ export async function registerMCPTools(mcp: MCPServers, registry: ToolRegistry, 
     const existing = registry.get(tool.name);
     if (existing === tool) continue;
     if (existing !== undefined) {
-      if (!reported.has(tool.name)) warn(`MCP tool ${tool.name} is not offered: an extension's tool has that name`);
+      if (!reported.has(tool.name)) warn(`MCP tool ${tool.name} is not offered: another tool has that name`);
       reported.add(tool.name);
       continue;
     }
