@@ -25,6 +25,9 @@
  *   this long after they are written (default 30).
  * - PANTO_SESSION_TTL_DAYS: expire sessions this long after their last write;
  *   PANTO_IDEMPOTENCY_TTL_HOURS: how long an Idempotency-Key answers retries (default 24).
+ * - PANTO_MCP_SERVERS: MCP servers whose tools every turn offers (the JSON of an mcp.json,
+ *   Streamable HTTP only). Headers often hold tokens: prefer the secret holding the same
+ *   JSON, `sst secret set MCPServers '{"mcpServers":…}'`, which wins when set.
  *
  * What differs under `sst dev` ($dev): the functions run on your machine (SST's Live
  * Lambda: the deployed functions are stubs that forward to it), against the stage's real
@@ -161,6 +164,7 @@ export default $config({
 
     const anthropicKey = new sst.Secret('AnthropicApiKey', '');
     const openaiKey = new sst.Secret('OpenAIApiKey', '');
+    const mcpServers = new sst.Secret('MCPServers', '');
     const auth = new sst.Linkable('PantoAuth', { properties: { issuer, audience, jwksUrl } });
 
     const environment = {
@@ -169,6 +173,7 @@ export default $config({
       ...(process.env.PANTO_EXTRA_MODELS ? { PANTO_EXTRA_MODELS: process.env.PANTO_EXTRA_MODELS } : {}),
       ...(ttlDays ? { PANTO_SESSION_TTL_DAYS: ttlDays } : {}),
       ...(process.env.PANTO_IDEMPOTENCY_TTL_HOURS ? { PANTO_IDEMPOTENCY_TTL_HOURS: process.env.PANTO_IDEMPOTENCY_TTL_HOURS } : {}),
+      ...(process.env.PANTO_MCP_SERVERS ? { PANTO_MCP_SERVERS: process.env.PANTO_MCP_SERVERS } : {}),
       ...(corsOrigins.length > 0 ? { PANTO_CORS_ORIGINS: corsOrigins.join(',') } : {}),
     };
     const cors = {
@@ -189,7 +194,7 @@ export default $config({
       memory: '1024 MB',
       nodejs,
       environment: { ...environment, PANTO_DEADLINE_MS: '25000' },
-      link: [table, bucket, anthropicKey, openaiKey],
+      link: [table, bucket, anthropicKey, openaiKey, mcpServers],
     });
 
     const streamFunction = new sst.aws.Function('PantoStreamFunction', {
@@ -203,7 +208,7 @@ export default $config({
       // Lambda answers preflights on a function URL itself, before the function runs.
       url: { authorization: 'none', cors },
       environment: { ...environment, PANTO_STREAM_DEADLINE_MS: '840000' },
-      link: [table, bucket, anthropicKey, openaiKey, auth],
+      link: [table, bucket, anthropicKey, openaiKey, mcpServers, auth],
     });
 
     // TTL deletes only META (the one item with `expires_at`): an expired session's, or the
@@ -240,8 +245,6 @@ export default $config({
       },
     );
 
-    // API Gateway answers preflights itself (OPTIONS never reaches the authorizer) and sets the
-    // CORS headers on every answer.
     // Archive sessions nobody wrote to for PANTO_ARCHIVE_AFTER_DAYS (@panto/aws sweepColdSessions).
     if (archiveAfterDays) {
       const sweepMinutes = Math.max(1, Math.round(Number(process.env.PANTO_ARCHIVE_SWEEP_SECONDS || 3600) / 60));
@@ -260,6 +263,8 @@ export default $config({
       });
     }
 
+    // API Gateway answers preflights itself (OPTIONS never reaches the authorizer) and sets the
+    // CORS headers on every answer.
     const api = new sst.aws.ApiGatewayV2('PantoApi', { cors });
     const authorizer = api.addAuthorizer({ name: 'PantoJwt', jwt: { issuer, audiences: [audience] } });
     for (const route of API_ROUTES) {

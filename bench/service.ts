@@ -45,6 +45,7 @@ const LINKED_ENV = {
   SST_RESOURCE_PantoBucket: JSON.stringify({ name: 'panto-bench' }),
   SST_RESOURCE_AnthropicApiKey: JSON.stringify({ value: 'bench-key' }),
   SST_RESOURCE_OpenAIApiKey: JSON.stringify({ value: '' }),
+  SST_RESOURCE_MCPServers: JSON.stringify({ value: '' }),
   SST_RESOURCE_PantoAuth: JSON.stringify({ issuer: 'https://issuer.example/', audience: 'panto', jwksUrl: 'https://issuer.example/jwks' }),
   AWS_REGION: 'us-east-1',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',

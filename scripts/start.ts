@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { serve } from '@hono/node-server';
 import { createTable } from '@panto/aws';
+import { displayURL } from '@panto/core/mcp';
 import { plainTelemetry, providerResolver, runArchiveSweep, serviceApp, startArchiveSweeper } from '@panto/functions';
 import {
   hs256Verifier,
@@ -118,6 +119,9 @@ async function main(): Promise<void> {
     ...(settings.archive === undefined
       ? []
       : [`  archive   sessions idle ${formatDays(settings.archive.afterMs)} go to s3://${config.bucket}/archive/, swept every ${settings.archive.sweepSeconds} s`]),
+    ...(config.mcp.servers.length > 0
+      ? [`  mcp       ${config.mcp.servers.map((server) => `${server.name} (${displayURL(server.url)})`).join(', ')}: connected by the first turn`]
+      : []),
     '',
     ...curlExample(url, token),
     '',

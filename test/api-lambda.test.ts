@@ -46,6 +46,7 @@ beforeAll(async () => {
     SST_RESOURCE_PantoBucket: JSON.stringify({ name: aws.bucket }),
     SST_RESOURCE_AnthropicApiKey: JSON.stringify({ value: 'test-key' }),
     SST_RESOURCE_OpenAIApiKey: JSON.stringify({ value: '' }),
+    SST_RESOURCE_MCPServers: JSON.stringify({ value: '' }),
     SST_RESOURCE_PantoAuth: JSON.stringify({
       issuer: ISSUER,
       audience: AUDIENCE,

@@ -37,8 +37,8 @@ function sampleBatches(): DiskMessage[][] {
   const kinds = everyKindOfMessage().map((message) => f.message(message));
   return [
     kinds.slice(0, 3),
-    kinds.slice(3, 6),
-    [kinds[6]!],
+    kinds.slice(3, 7),
+    kinds.slice(7),
     [
       {
         type: 'compaction',

@@ -458,8 +458,12 @@ describe('sst.config.ts, with an issuer of your own', () => {
     ]);
   });
 
-  it('keeps the provider keys in secrets', () => {
-    expect(byKind('sst.Secret').map((secret) => secret.name).sort()).toEqual(['AnthropicApiKey', 'OpenAIApiKey']);
+  it('keeps the provider keys and the MCP servers (whose headers may hold tokens) in secrets', () => {
+    expect(byKind('sst.Secret').map((secret) => secret.name).sort()).toEqual(['AnthropicApiKey', 'MCPServers', 'OpenAIApiKey']);
+    for (const handler of ['functions/src/handlers/api.handler', 'functions/src/handlers/stream.handler']) {
+      const fn = byKind('sst.aws.Function').find((candidate) => candidate.args.handler === handler)!;
+      expect(linksOf(fn).map((link) => link.name)).toContain('MCPServers');
+    }
   });
 
   it('refuses an issuer without its audience', async () => {

@@ -47,8 +47,8 @@ export interface AppDeps {
    * absent. Preflights (`OPTIONS`) are answered on every route without a token either way.
    */
   corsOrigins?: readonly string[];
-  /** The tools each turn offers; `serviceTools()` when absent. Called once per request. */
-  tools?: () => ToolRegistry;
+  /** The tools each turn offers; `serviceTools()` when absent. Called once per turn (or compaction); must not reject. */
+  tools?: () => ToolRegistry | Promise<ToolRegistry>;
   /** Sessions expire this long after their last write; never when absent. */
   sessionTtlSeconds?: number;
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, lambdaConfig, lambdaIssuer } from './config.js';
+import { DEFAULT_LIMITS, deployedMCPSettings, lambdaConfig, lambdaIssuer, mcpSettings, type MCPSettings } from './config.js';
 import { localSettings } from './local/settings.js';
 
 describe('localSettings', () => {
@@ -86,6 +86,7 @@ describe('lambdaConfig', () => {
       SST_RESOURCE_PantoBucket: JSON.stringify({ name: 'panto-test-bucket' }),
       SST_RESOURCE_AnthropicApiKey: JSON.stringify({ value: 'sk-ant' }),
       SST_RESOURCE_OpenAIApiKey: JSON.stringify({ value: '' }),
+      SST_RESOURCE_MCPServers: JSON.stringify({ value: '' }),
       SST_RESOURCE_PantoAuth: JSON.stringify({ issuer: 'https://i/', audience: 'a', jwksUrl: 'https://i/jwks' }),
     });
     const config = lambdaConfig({ PANTO_DEADLINE_MS: '20000' });
@@ -98,6 +99,45 @@ describe('lambdaConfig', () => {
     expect(config.provider.apiKeys).not.toHaveProperty('openai');
     expect(config.aws).toEqual({ region: 'us-east-1' });
     expect(lambdaIssuer()).toEqual({ issuer: 'https://i/', audience: 'a', jwksUrl: 'https://i/jwks' });
+    expect(config.mcp).toEqual({ servers: [], problems: [] });
+  });
+});
+
+describe('mcpSettings', () => {
+  it('reads Streamable HTTP servers from PANTO_MCP_SERVERS, and leaves out stdio and malformed ones with a problem', () => {
+    const json = JSON.stringify({
+      mcpServers: {
+        docs: { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer s3cret' } },
+        local: { command: 'npx', args: ['server'] },
+        typo: { url: 'not a url', headers: { Authorization: 'Bearer other-s3cret' } },
+      },
+    });
+    const settings = localSettings('/repo', { PANTO_MCP_SERVERS: json }).config.mcp;
+    expect(settings.servers).toEqual([
+      { type: 'http', name: 'docs', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer s3cret' }, source: 'PANTO_MCP_SERVERS' },
+    ]);
+    expect(settings.problems).toEqual([
+      'PANTO_MCP_SERVERS: server "local": stdio servers (command) cannot run here; give a Streamable HTTP url',
+      'PANTO_MCP_SERVERS: server "typo": url is not a URL',
+    ]);
+    // Problems are logged: they never hold a header's value.
+    expect(settings.problems.join('\n')).not.toContain('s3cret');
+  });
+
+  it('is no servers when unset, and one problem (never a crash) when the value is not JSON', () => {
+    expect(mcpSettings(undefined, 'PANTO_MCP_SERVERS')).toEqual({ servers: [], problems: [] });
+    expect(mcpSettings('  ', 'PANTO_MCP_SERVERS')).toEqual({ servers: [], problems: [] });
+    expect(mcpSettings('{"mcpServers": {', 'the MCPServers secret').problems).toEqual([expect.stringMatching(/^the MCPServers secret: not JSON: /)]);
+  });
+
+  it('takes the MCPServers secret over the deploy-time PANTO_MCP_SERVERS', () => {
+    const secret = JSON.stringify({ mcpServers: { fromSecret: { url: 'https://a.example/mcp' } } });
+    const env = { PANTO_MCP_SERVERS: JSON.stringify({ mcpServers: { fromEnv: { url: 'https://b.example/mcp' } } }) };
+    const names = (settings: MCPSettings) => settings.servers.map((server) => [server.name, server.source]);
+    expect(names(deployedMCPSettings(secret, env))).toEqual([['fromSecret', 'the MCPServers secret']]);
+    expect(names(deployedMCPSettings('', env))).toEqual([['fromEnv', 'PANTO_MCP_SERVERS']]);
+    // lambdaConfig reads the linked secret (empty here) and the environment it is given.
+    expect(names(lambdaConfig(env).mcp)).toEqual([['fromEnv', 'PANTO_MCP_SERVERS']]);
   });
 });
 

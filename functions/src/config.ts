@@ -4,6 +4,7 @@
  * on the helpers here (`local/settings.ts`), never the other way round.
  */
 import { assertModelOffered, defaultProviderName } from '@panto/core';
+import { parseMCPConfig, type MCPHTTPServerConfig } from '@panto/core/mcp';
 import { Resource } from 'sst/resource';
 
 /** The links `sst.config.ts` gives the functions (see `link:` there). */
@@ -14,6 +15,8 @@ declare module 'sst/resource' {
     PantoAuth: { issuer: string; audience: string; jwksUrl: string };
     AnthropicApiKey: { value: string };
     OpenAIApiKey: { value: string };
+    /** The JSON of an mcp.json, as a secret because headers may hold tokens; empty when unset. */
+    MCPServers: { value: string };
   }
 }
 
@@ -76,6 +79,15 @@ export interface ServiceConfig {
   sessionTtlSeconds?: number;
   /** How long an `Idempotency-Key` answers retries (`PANTO_IDEMPOTENCY_TTL_HOURS`, default 24). */
   idempotencyTtlSeconds: number;
+  /** The MCP servers whose tools every turn offers (see {@link mcpSettings}). */
+  mcp: MCPSettings;
+}
+
+/** The service's MCP servers: Streamable HTTP only (a function cannot keep a stdio server). */
+export interface MCPSettings {
+  servers: MCPHTTPServerConfig[];
+  /** What was wrong with the configuration, one line per server left out; never a header's value. */
+  problems: string[];
 }
 
 /** The JWT issuer the streaming function verifies tokens against. */
@@ -111,6 +123,7 @@ export function lambdaConfig(env: Env = process.env): ServiceConfig {
     corsOrigins: corsOrigins(env),
     idempotencyTtlSeconds: idempotencyTtl(env),
     ...sessionTtl(env),
+    mcp: deployedMCPSettings(Resource.MCPServers.value, env),
   };
 }
 
@@ -255,6 +268,24 @@ export function serviceLimits(env: Env): ServiceLimits {
     eventsPollMs: integer(env, 'PANTO_EVENTS_POLL_MS', DEFAULT_LIMITS.eventsPollMs, 50, 60_000),
     exportUrlTtlSeconds: integer(env, 'PANTO_EXPORT_URL_TTL_SECONDS', DEFAULT_LIMITS.exportUrlTtlSeconds, 1, 604_800),
   };
+}
+
+/**
+ * The MCP servers of `PANTO_MCP_SERVERS` (or the secret holding the same): the JSON of an
+ * mcp.json, `{ "mcpServers": { "<name>": { "url", "headers"? } } }`. Servers that are not
+ * Streamable HTTP, and malformed entries, are left out with a problem; a value that is not
+ * JSON is one problem and no servers. Never throws: a bad MCP setting must not take the
+ * API down. `source` names the setting in problems.
+ */
+export function mcpSettings(text: string | undefined, source: string): MCPSettings {
+  if (text === undefined || text.trim() === '') return { servers: [], problems: [] };
+  const { servers, problems } = parseMCPConfig(text, source, { transports: ['http'] });
+  return { servers: servers.filter((server): server is MCPHTTPServerConfig => server.type === 'http'), problems };
+}
+
+/** A deployment's MCP servers: the `MCPServers` secret when it is set (headers may hold tokens), else `PANTO_MCP_SERVERS`. */
+export function deployedMCPSettings(secret: string, env: Env): MCPSettings {
+  return secret.trim() !== '' ? mcpSettings(secret, 'the MCPServers secret') : mcpSettings(env.PANTO_MCP_SERVERS, 'PANTO_MCP_SERVERS');
 }
 
 /** `PANTO_SESSION_TTL_DAYS` as seconds, when set. */

@@ -22,8 +22,10 @@ export {
   lambdaIssuer,
   lambdaStorageConfig,
   type ArchiveSweepConfig,
+  mcpSettings,
   type AwsEndpoints,
   type IssuerSettings,
+  type MCPSettings,
   type ProviderConfig,
   type ServiceConfig,
   type ServiceLimits,
@@ -44,7 +46,7 @@ export {
   type SessionSummary,
   type TurnOutcome,
 } from './session-service.js';
-export { currentTimeTool, serviceTools } from './tools.js';
+export { currentTimeTool, SERVICE_MCP_OPTIONS, serviceMCPServers, serviceTools, toolsWithMCP } from './tools.js';
 export {
   ttlCleanupHandler,
   ttlExpiredSessionId,

@@ -1,13 +1,16 @@
 import type { Hono } from 'hono';
+import type { MCPServers } from '@panto/core/mcp';
 import { createApp, type AppDeps, type AppEnv } from './app.js';
 import type { AuthVerifier } from './auth.js';
 import { createAwsClients, type AwsClients } from './clients.js';
 import type { ServiceConfig } from './config.js';
 import { providerResolver } from './providers.js';
+import { serviceMCPServers, toolsWithMCP } from './tools.js';
 
 /**
  * The app as configured: AWS clients (built once; share them), the configured providers,
- * and `verifier` for the way requests arrive.
+ * the configured MCP servers' tools next to `current_time` (connected by the first turn,
+ * kept while the process is warm), and `verifier` for the way requests arrive.
  *
  * @example
  * export const handler = handle(serviceApp(lambdaConfig(), apiGatewayVerifier(), lambdaTelemetry()));
@@ -15,9 +18,13 @@ import { providerResolver } from './providers.js';
 export function serviceApp(
   config: ServiceConfig,
   verifier: AuthVerifier,
-  options: { clients?: AwsClients } & Pick<AppDeps, 'tools' | 'log' | 'logOutage' | 'cache' | 'telemetry'> = {},
+  options: { clients?: AwsClients; mcp?: MCPServers } & Pick<AppDeps, 'tools' | 'log' | 'logOutage' | 'cache' | 'telemetry'> = {},
 ): Hono<AppEnv> {
   const { dynamo, s3 } = options.clients ?? createAwsClients(config.aws);
+  const warn = options.logOutage ?? ((message: string) => console.warn(`panto: ${message}`));
+  for (const problem of config.mcp.problems) warn(problem);
+  const mcp = options.mcp ?? (config.mcp.servers.length > 0 ? serviceMCPServers(config.mcp.servers, warn) : undefined);
+  const tools = options.tools ?? (mcp === undefined ? undefined : toolsWithMCP(mcp));
   return createApp({
     dynamo,
     tableName: config.tableName,
@@ -28,7 +35,7 @@ export function serviceApp(
     limits: config.limits,
     corsOrigins: config.corsOrigins,
     idempotencyTtlSeconds: config.idempotencyTtlSeconds,
-    ...(options.tools === undefined ? {} : { tools: options.tools }),
+    ...(tools === undefined ? {} : { tools }),
     ...(options.log === undefined ? {} : { log: options.log }),
     ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
     ...(options.logOutage === undefined ? {} : { logOutage: options.logOutage }),

@@ -66,8 +66,8 @@ export interface SessionServiceDeps {
   providers: ProviderResolver;
   /** Sessions this process has read (one per process; see SessionCache). */
   cache: SessionCache;
-  /** The tools a turn offers; a fresh registry per call. */
-  tools: () => ToolRegistry;
+  /** The tools a turn offers; a fresh registry per call. Must not reject. */
+  tools: () => ToolRegistry | Promise<ToolRegistry>;
   /** Sessions expire this long after their last write; never when absent. */
   sessionTtlSeconds?: number;
   /** Where failures that do not reach the caller are reported. Must not throw. */
@@ -558,7 +558,7 @@ export class SessionService {
   async #agent(store: DynamoStore, at?: string | null): Promise<Agent> {
     // The head a lease or open read says which model the session uses; no load needed to pick it.
     const provider = this.#deps.providers(store.activeModel() ?? {});
-    const { agent } = await Agent.resume(store, { provider, tools: this.#deps.tools() }, at === undefined ? {} : { at });
+    const { agent } = await Agent.resume(store, { provider, tools: await this.#deps.tools() }, at === undefined ? {} : { at });
     return agent;
   }
 

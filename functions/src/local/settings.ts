@@ -1,6 +1,6 @@
 /** The local stack's settings (`npm start`): the deployed service's, plus where its emulators and data live. */
 import { join, resolve } from 'node:path';
-import { archiveAfter, corsOrigins, idempotencyTtl, integer, providerConfig, serviceLimits, sessionTtl, type Env, type ServiceConfig } from '../config.js';
+import { archiveAfter, corsOrigins, idempotencyTtl, integer, mcpSettings, providerConfig, serviceLimits, sessionTtl, type Env, type ServiceConfig } from '../config.js';
 
 export interface LocalSettings {
   config: ServiceConfig;
@@ -40,6 +40,7 @@ export function localSettings(root: string, env: Env = process.env): LocalSettin
       corsOrigins: corsOrigins(env),
       idempotencyTtlSeconds: idempotencyTtl(env),
       ...sessionTtl(env),
+      mcp: mcpSettings(env.PANTO_MCP_SERVERS, 'PANTO_MCP_SERVERS'),
     },
     dataDir,
     port: integer(env, 'PORT', 3000, 0, 65_535),

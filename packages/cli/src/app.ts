@@ -1,5 +1,6 @@
-import { AbortedError, type Agent, type StepResult } from '@panto/core';
-import type { CommandContext } from './commands.js';
+import { AbortedError, ExtensionHost, type Agent, type StepResult } from '@panto/core';
+import type { MCPServers } from '@panto/core/mcp';
+import type { CommandContext, LookupPlaces } from './commands.js';
 import type { ProviderFactory, ProviderChoice } from './providers.js';
 import { createTurnReceiver, type RenderMode } from './render.js';
 import type { Terminal } from './terminal.js';
@@ -16,6 +17,14 @@ export interface AppOptions {
   forceExit: () => void;
   /** Runs once, before the first prompt is submitted (a new session seeds its system prompt here). */
   beforeFirstTurn?: () => Promise<unknown>;
+  /** Runs before each prompt is submitted (MCP servers that connected since the last turn get their tools registered). Must not throw. */
+  beforeTurn?: () => Promise<void>;
+  /** The loaded extensions (none when absent). */
+  extensions?: ExtensionHost;
+  /** The MCP servers, when any is configured. */
+  mcp?: MCPServers;
+  /** Where extensions and MCP configs are looked for, to say so when there are none. */
+  places?: LookupPlaces;
 }
 
 /**
@@ -28,6 +37,10 @@ export class App implements CommandContext {
   readonly cwd: string;
   readonly sessionFile: () => string | undefined;
   readonly unsavedReason: string | undefined;
+  readonly extensions: ExtensionHost;
+  readonly mcp: MCPServers | undefined;
+  readonly places: LookupPlaces;
+  readonly #beforeTurn: (() => Promise<void>) | undefined;
   readonly #providerFactory: ProviderFactory;
   readonly #forceExit: () => void;
   #beforeFirstTurn: (() => Promise<unknown>) | undefined;
@@ -42,6 +55,10 @@ export class App implements CommandContext {
     this.cwd = options.cwd;
     this.sessionFile = options.sessionFile;
     this.unsavedReason = options.unsavedReason;
+    this.extensions = options.extensions ?? new ExtensionHost({ tools: options.agent.tools });
+    this.mcp = options.mcp;
+    this.places = options.places ?? { extensionDirs: [], mcpFiles: [] };
+    this.#beforeTurn = options.beforeTurn;
     this.#providerFactory = options.providerFactory;
     this.#forceExit = options.forceExit;
     this.#beforeFirstTurn = options.beforeFirstTurn;
@@ -69,6 +86,7 @@ export class App implements CommandContext {
       await prepare();
       this.#beforeFirstTurn = undefined;
     }
+    await this.#beforeTurn?.();
     await this.agent.submitUserMessage(text);
     const receiver = createTurnReceiver(this.terminal, mode);
     try {

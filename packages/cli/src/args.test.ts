@@ -4,7 +4,7 @@ import { UsageError } from './errors.js';
 
 describe('parseArgs', () => {
   it('gives defaults when no flag is given', () => {
-    expect(parseArgs([])).toEqual({ continue: false, list: false, noSession: false, help: false, version: false });
+    expect(parseArgs([])).toEqual({ continue: false, list: false, noSession: false, help: false, version: false, extensions: [] });
   });
 
   it('reads every flag, long and short', () => {
@@ -12,10 +12,12 @@ describe('parseArgs', () => {
       parseArgs([
         '--print', 'hi', '--no-session', '--provider', 'openai', '--model', 'gpt-x',
         '--base-url', 'http://127.0.0.1:9/v1', '--system', '@prompt.md', '--session-dir', 'here',
+        '--extension', 'a.ts', '--extension', 'tools/',
       ]),
     ).toEqual({
       print: 'hi', continue: false, list: false, noSession: true, provider: 'openai', model: 'gpt-x',
       baseURL: 'http://127.0.0.1:9/v1', system: '@prompt.md', sessionDir: 'here', help: false, version: false,
+      extensions: ['a.ts', 'tools/'],
     });
     expect(parseArgs(['-p', 'hi', '-c'])).toMatchObject({ print: 'hi', continue: true });
     expect(parseArgs(['-r', '0197ab'])).toMatchObject({ resume: '0197ab' });
@@ -57,6 +59,8 @@ describe('parseArgs', () => {
     [['--list', '-c'], /--list cannot be used with --continue/],
     [['--list', '-p', 'x'], /--list cannot be used with --print/],
     [['--system', '  '], /--system needs a non-empty value/],
+    [['--extension', ''], /--extension needs a non-empty value/],
+    [['--extension'], /argument missing/],
   ])('rejects %j with a UsageError', (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(UsageError);
     expect(() => parseArgs(argv)).toThrow(message);

@@ -21,13 +21,15 @@ export interface CliOptions {
   system?: string;
   /** `--session-dir <dir>`: where this folder's sessions live, instead of `$PANTO_HOME/sessions/…`. */
   sessionDir?: string;
+  /** `--extension <path>` (repeatable): extension files or folders to load besides the usual places. */
+  extensions: string[];
   help: boolean;
   version: boolean;
 }
 
 export const USAGE =
   'usage: panto [-p PROMPT | -c | -r ID|FILE | --list] [--no-session] [--provider anthropic|openai|offline] ' +
-  '[--model NAME] [--base-url URL] [--system TEXT|@FILE] [--session-dir DIR] [--help] [--version]';
+  '[--model NAME] [--base-url URL] [--system TEXT|@FILE] [--session-dir DIR] [--extension PATH]… [--help] [--version]';
 
 export const HELP = `panto — a local coding agent whose sessions persist themselves
 
@@ -53,13 +55,17 @@ Options:
       --system <text|@file>
                            The system prompt, or @path to read it from a file.
       --session-dir <dir>  Keep this folder's sessions in <dir>.
+      --extension <path>   Load an extension (.ts, .js or .mjs file, or a folder with an
+                           index); repeatable. Extensions also load from
+                           $PANTO_HOME/extensions/ and .panto/extensions/.
   -h, --help               Show this help.
   -v, --version            Show the version.
 
 Sessions live in $PANTO_HOME/sessions/<working folder>/ (PANTO_HOME defaults to ~/.panto).
+MCP servers are read from $PANTO_HOME/mcp.json and .panto/mcp.json ({ "mcpServers": … }).
 
 Commands (interactive): /compact [instructions], /export [path], /session,
-  /model [provider/model], /help, /quit
+  /model [provider/model], /extensions, /mcp, /help, /quit, and extensions' commands
 
 Exit codes: 0 ok, 1 runtime failure, 2 usage error. PANTO_DEBUG=1 prints stack traces.`;
 
@@ -74,6 +80,7 @@ const OPTIONS = {
   'base-url': { type: 'string' },
   system: { type: 'string' },
   'session-dir': { type: 'string' },
+  extension: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -99,6 +106,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     noSession: values['no-session'] ?? false,
     help: values.help ?? false,
     version: values.version ?? false,
+    extensions: (values.extension ?? []).map((path) => nonEmpty('--extension', path)),
   };
   if (values.print !== undefined) options.print = nonEmpty('--print', values.print);
   if (values.resume !== undefined) options.resume = nonEmpty('--resume', values.resume);

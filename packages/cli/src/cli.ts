@@ -1,23 +1,31 @@
 import {
   Agent,
   assistantText,
+  ExtensionHost,
+  extensionAgent,
   InvalidSessionIdError,
   listSessions,
   PantoError,
   ToolRegistry,
+  type ExtensionContext,
   type StepResult,
 } from '@panto/core';
+import { MCPServers } from '@panto/core/mcp';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { homedir as osHomedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { App } from './app.js';
 import { HELP, parseArgs, USAGE, type CliOptions } from './args.js';
-import { describeSettings } from './commands.js';
+import { BUILT_IN_COMMANDS, describeSettings, type LookupPlaces } from './commands.js';
+import { CliUI, cliSession } from './extension-context.js';
+import { displayPath, findExtensions, loadExtensions } from './extensions.js';
+import { readMCPConfig, registerMCPTools } from './mcp.js';
 import { CliError, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from './errors.js';
 import { PipedLineInput, TerminalLineInput, type InputStream, type LineInput } from './line-input.js';
 import { chooseProvider, defaultProviderFactory, type ProviderFactory } from './providers.js';
 import { reportTurn, runRepl } from './repl.js';
 import { openSession, type OpenedSession } from './session.js';
-import { sessionDirFor } from './session-dir.js';
+import { pantoHome, sessionDirFor } from './session-dir.js';
 import { applySystemPrompt, resolveSystemPrompt } from './system-prompt.js';
 import { Terminal, type OutputStream } from './terminal.js';
 import { createCodingTools } from './tools/index.js';
@@ -61,6 +69,8 @@ export async function run(environment: CliEnvironment): Promise<number> {
   const { env, stdout, stderr } = environment;
   const terminal = new Terminal(stdout, stderr, env);
   let unsubscribe: (() => void) | undefined;
+  let detachExtensions: (() => void) | undefined;
+  let mcp: MCPServers | undefined;
   try {
     const options = parseArgs(environment.argv);
     if (options.help) {
@@ -80,17 +90,23 @@ export async function run(environment: CliEnvironment): Promise<number> {
 
     // Construction order (seed-plan, phase 4): store → tool registry → agent (resumed from
     // the store, or new) → system prompt reconciled (resumed) or seeded with the first
-    // prompt (new: so a run without one leaves no session) → tools registered.
+    // prompt (new: so a run without one leaves no session) → tools registered →
+    // extensions loaded into the registry → MCP servers' tools, as they connect.
     const session = await openSession(
       { continue: options.continue, noSession: options.noSession, ...(options.resume === undefined ? {} : { resume: options.resume }) },
       { cwd, sessionDir },
     );
     if (session.notice) terminal.note(session.notice);
     const tools = new ToolRegistry();
+    const extensions = new ExtensionHost({
+      tools,
+      reservedCommands: BUILT_IN_COMMANDS,
+      onError: (failure) => terminal.warn(`panto: extension ${failure.source.path}: ${failure.where} failed: ${failure.error.message}`),
+    });
     const providerFactory = environment.providerFactory ?? defaultProviderFactory;
     const settings = chooseProvider(options, env, session.activeModel);
     const provider = providerFactory(settings);
-    const config = { provider, tools };
+    const config = { provider, tools, beforeToolCall: extensions.beforeToolCall };
     let agent: Agent;
     let danglingUser: string | null = null;
     if (session.resumed) {
@@ -100,6 +116,17 @@ export async function run(environment: CliEnvironment): Promise<number> {
       agent = new Agent(config, { store: session.store });
     }
     for (const tool of createCodingTools({ cwd, bash: { env } })) tools.register(tool);
+
+    const home = environment.homedir ?? osHomedir();
+    const dataDir = pantoHome(env, cwd, environment.homedir);
+    const show = (path: string) => displayPath(path, cwd, home);
+    const places = {
+      extensionDirs: [join(dataDir, 'extensions'), join(cwd, '.panto', 'extensions')],
+      mcpFiles: [join(dataDir, 'mcp.json'), join(cwd, '.panto', 'mcp.json')],
+    };
+    mcp = await startMCP(places, { env, cwd, terminal, show });
+    const mcpServers = mcp;
+    const reported = new Set<string>();
 
     const app = new App({
       agent,
@@ -111,8 +138,41 @@ export async function run(environment: CliEnvironment): Promise<number> {
       ...(session.resumed ? {} : { beforeFirstTurn: () => applySystemPrompt(agent, systemPrompt, false) }),
       unsavedReason: options.noSession ? 'not saved: --no-session' : 'it is created with the first prompt',
       forceExit: environment.forceExit ?? (() => process.exit(EXIT_INTERRUPTED)),
+      extensions,
+      places: { extensionDirs: places.extensionDirs.map(show), mcpFiles: places.mcpFiles.map(show) } satisfies LookupPlaces,
+      ...(mcpServers === undefined
+        ? {}
+        : {
+            mcp: mcpServers,
+            beforeTurn: async () => {
+              if (mcpServers.info().some((server) => server.status === 'connecting')) terminal.spin('starting MCP servers…');
+              await registerMCPTools(mcpServers, tools, (message) => terminal.warn(`panto: ${message}`), reported);
+              terminal.stopSpinner();
+            },
+          }),
     });
     unsubscribe = (environment.onInterrupt ?? onProcessInterrupt)(() => app.interrupt());
+
+    const ui = new CliUI(terminal);
+    const context: ExtensionContext = {
+      agent: extensionAgent(agent, async (text) => {
+        const result = await app.turn(text, 'stream');
+        reportTurn(app, result);
+        return result;
+      }),
+      session: cliSession(session.store, session.sessionFile),
+      ui,
+    };
+    await loadExtensions(
+      extensions,
+      await findExtensions({ globalDir: places.extensionDirs[0]!, projectDir: places.extensionDirs[1]!, flags: options.extensions, cwd, home }),
+    );
+    for (const record of extensions.records) {
+      if (record.status !== 'failed') continue;
+      terminal.error(`panto: extension ${record.source.path} failed to load: ${record.error.message}`);
+      if (env.PANTO_DEBUG === '1' && record.error.stack) terminal.note(record.error.stack);
+    }
+    detachExtensions = extensions.attach(agent, context);
 
     if (provider.name === 'offline') {
       terminal.warn(
@@ -134,6 +194,7 @@ export async function run(environment: CliEnvironment): Promise<number> {
         ? // With stdout redirected to a file, the prompt and the echo belong on the terminal.
           new TerminalLineInput(environment.stdin, stdout.isTTY ? stdout : stderr)
         : new PipedLineInput(environment.stdin));
+    ui.useInput(input);
     terminal.note(banner(app, session, options));
     return await runRepl(app, input, danglingUser);
   } catch (error) {
@@ -141,7 +202,33 @@ export async function run(environment: CliEnvironment): Promise<number> {
   } finally {
     terminal.stopSpinner();
     unsubscribe?.();
+    detachExtensions?.();
+    await mcp?.close();
   }
+}
+
+/**
+ * The MCP servers of `$PANTO_HOME/mcp.json` and `.panto/mcp.json`, connecting in the
+ * background from now on (the first turn waits for those still starting); undefined when
+ * none is configured. Config problems and servers that fail are warnings, never fatal.
+ */
+async function startMCP(
+  places: { mcpFiles: string[] },
+  options: { env: Readonly<Record<string, string | undefined>>; cwd: string; terminal: Terminal; show: (path: string) => string },
+): Promise<MCPServers | undefined> {
+  const { terminal } = options;
+  const config = await readMCPConfig({ global: places.mcpFiles[0]!, project: places.mcpFiles[1]! }, options.env, options.show);
+  for (const problem of config.problems) terminal.warn(`panto: ${problem}`);
+  if (config.servers.length === 0) return undefined;
+  const mcp = new MCPServers(config.servers, {
+    // Loaded on first use: a run with no server configured never loads the SDK.
+    sdk: () => import('@panto/core/mcp/sdk'),
+    cwd: options.cwd,
+    clientInfo: { name: 'panto', version: VERSION },
+    onNotice: (notice) => terminal.warn(`panto: ${notice.message}`),
+  });
+  void mcp.connect();
+  return mcp;
 }
 
 async function printTurn(app: App, prompt: string, danglingUser: string | null): Promise<number> {

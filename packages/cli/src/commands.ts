@@ -1,9 +1,16 @@
-import { AbortedError, DEFAULT_MODELS, errorMessage, type Agent } from '@panto/core';
+import { AbortedError, DEFAULT_MODELS, errorMessage, type Agent, type ExtensionHost } from '@panto/core';
+import type { MCPServerInfo, MCPServers } from '@panto/core/mcp';
 import { exportSessionFile } from './export.js';
 import { parseModelSpec, type ProviderChoice } from './providers.js';
 import { formatUsage } from './render.js';
 import type { Terminal } from './terminal.js';
 import { formatBytes } from './tools/truncate.js';
+
+/** Where the CLI looks for extensions and MCP configs (shown when it found none). */
+export interface LookupPlaces {
+  extensionDirs: readonly string[];
+  mcpFiles: readonly string[];
+}
 
 /** What commands work on. */
 export interface CommandContext {
@@ -20,6 +27,11 @@ export interface CommandContext {
   switchProvider(settings: ProviderChoice): void;
   /** Runs `task` so that Ctrl-C aborts it through the signal. */
   interruptible<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /** The loaded extensions, whose commands run here too. */
+  readonly extensions: ExtensionHost;
+  /** The MCP servers, when any is configured. */
+  readonly mcp: MCPServers | undefined;
+  readonly places: LookupPlaces;
 }
 
 export type CommandOutcome = 'continue' | 'quit';
@@ -35,9 +47,14 @@ export const COMMANDS: readonly { usage: string; summary: string }[] = [
   { usage: '/export [path]', summary: 'write the session as JSONL (default: <session id>.jsonl in this folder)' },
   { usage: '/session', summary: 'show the session id, file, message count and token usage so far' },
   { usage: '/model [provider/model]', summary: `show the model, or switch (e.g. /model anthropic/${DEFAULT_MODELS.anthropic}, /model openai)` },
+  { usage: '/extensions', summary: 'list the extensions loaded (and those that failed), where from, and what they added' },
+  { usage: '/mcp', summary: 'list the MCP servers, their status and their tools' },
   { usage: '/help', summary: 'show this help' },
   { usage: '/quit', summary: 'leave panto (also Ctrl-D, or Ctrl-C at an empty prompt)' },
 ];
+
+/** The CLI's own command names, which extensions cannot take. */
+export const BUILT_IN_COMMANDS: readonly string[] = [...COMMANDS.map((command) => command.usage.split(' ')[0]!.slice(1)), 'exit'];
 
 /**
  * A line that is a command: `/name args…`. Lines starting with `//` are prompts that start
@@ -45,7 +62,7 @@ export const COMMANDS: readonly { usage: string; summary: string }[] = [
  * like `/word`, e.g. `/etc/hosts is empty, why?`.
  */
 export function parseSlashCommand(line: string): SlashCommand | undefined {
-  const match = /^\/([a-z][a-z-]*)(?:\s+([\s\S]*))?$/i.exec(line.trim());
+  const match = /^\/([a-z][a-z0-9-]*)(?:\s+([\s\S]*))?$/i.exec(line.trim());
   if (!match) return undefined;
   return { name: match[1]!.toLowerCase(), args: (match[2] ?? '').trim() };
 }
@@ -58,7 +75,13 @@ export async function runSlashCommand(command: SlashCommand, context: CommandCon
     case 'exit':
       return 'quit';
     case 'help':
-      terminal.result(helpText());
+      terminal.result(helpText(context.extensions));
+      return 'continue';
+    case 'extensions':
+      terminal.result(extensionsText(context));
+      return 'continue';
+    case 'mcp':
+      terminal.result(mcpText(context));
       return 'continue';
     case 'session':
       terminal.result(sessionText(context));
@@ -73,17 +96,27 @@ export async function runSlashCommand(command: SlashCommand, context: CommandCon
       await compact(command.args, context);
       return 'continue';
     default:
+      if (context.extensions.command(command.name) !== undefined) {
+        await extensionCommand(command, context);
+        return 'continue';
+      }
       terminal.error(`unknown command /${command.name} — /help lists the commands (start a prompt with // to send a leading /)`);
       return 'continue';
   }
 }
 
-export function helpText(): string {
-  const width = Math.max(...COMMANDS.map((command) => command.usage.length));
-  const lines = COMMANDS.map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`);
+export function helpText(extensions?: ExtensionHost): string {
+  const added = extensions?.commands() ?? [];
+  const rows = [
+    ...COMMANDS.map((command) => [command.usage, command.summary] as const),
+    ...added.map((command) => [`/${command.name}`, `${command.description} (${command.source.path})`] as const),
+  ];
+  const width = Math.max(...rows.map(([usage]) => usage.length));
+  const line = ([usage, summary]: readonly [string, string]) => `  ${usage.padEnd(width)}  ${summary}`;
   return [
     'Commands:',
-    ...lines,
+    ...rows.slice(0, COMMANDS.length).map(line),
+    ...(added.length > 0 ? ['', 'Extension commands:', ...rows.slice(COMMANDS.length).map(line)] : []),
     '',
     'Anything else is a prompt. Ctrl-C aborts a running turn (what was already said is kept);',
     'Ctrl-C at an empty prompt or Ctrl-D leaves. Start a prompt with // to begin it with /.',
@@ -161,6 +194,57 @@ async function compact(instructions: string, context: CommandContext): Promise<v
     if (aborted() || error instanceof AbortedError) terminal.warn('compaction aborted; the conversation is unchanged');
     else terminal.error(`compaction failed: ${errorMessage(error)}; the conversation is unchanged`);
   }
+}
+
+/** Runs an extension's command; what it throws is reported, and panto carries on. */
+async function extensionCommand(command: SlashCommand, context: CommandContext): Promise<void> {
+  try {
+    await context.extensions.runCommand(command.name, command.args);
+  } catch (error) {
+    context.terminal.stopSpinner();
+    const source = context.extensions.command(command.name)?.source.path ?? '?';
+    context.terminal.error(`/${command.name} failed (${source}): ${errorMessage(error)}`);
+  }
+}
+
+function extensionsText(context: CommandContext): string {
+  const records = context.extensions.records;
+  if (records.length === 0) {
+    return `no extensions loaded (looked in ${context.places.extensionDirs.join(' and ') || 'no folder'}; --extension <path> loads one)`;
+  }
+  const lines: string[] = [];
+  for (const record of records) {
+    if (record.status === 'failed') {
+      lines.push(`✗ ${record.source.path}  (${record.source.origin})`, `    failed to load: ${firstLine(record.error.message)}`);
+      continue;
+    }
+    lines.push(`✓ ${record.source.path}  (${record.source.origin})`);
+    if (record.tools.length > 0) lines.push(`    tools     ${record.tools.join(', ')}`);
+    if (record.commands.length > 0) lines.push(`    commands  ${record.commands.map((name) => `/${name}`).join(', ')}`);
+    if (record.events.length > 0) lines.push(`    events    ${record.events.join(', ')}`);
+  }
+  return lines.join('\n');
+}
+
+function mcpText(context: CommandContext): string {
+  const servers = context.mcp?.info() ?? [];
+  if (servers.length === 0) return `no MCP servers configured (looked in ${context.places.mcpFiles.join(' and ') || 'no file'})`;
+  return servers.map(serverText).join('\n');
+}
+
+const STATUS_MARK: Record<MCPServerInfo['status'], string> = { connected: '✓', connecting: '…', failed: '✗', closed: '-' };
+
+function serverText(server: MCPServerInfo): string {
+  const lines = [`${STATUS_MARK[server.status]} ${server.name}  ${server.status} · ${server.transport} ${server.target}  (${server.source})`];
+  if (server.error !== undefined) lines.push(`    ${server.error}`);
+  if (server.status === 'failed' && server.stderr.length > 0) lines.push('    stderr:', ...server.stderr.slice(-5).map((line) => `      ${line}`));
+  if (server.tools.length > 0) lines.push(`    tools  ${server.tools.map((tool) => tool.name).join(', ')}`);
+  else if (server.status === 'connected') lines.push('    (no tools)');
+  return lines.join('\n');
+}
+
+function firstLine(text: string): string {
+  return text.split('\n').find((line) => line.trim() !== '') ?? text;
 }
 
 export function describeSettings(settings: ProviderChoice & { model?: string }): string {

@@ -80,6 +80,14 @@ describe('tool and usage lines', () => {
     expect(line).toBe('  ✗ edit a.ts · 48 B · old_text was not found in a.ts (0 matches).');
   });
 
+  it('counts the images of a result', () => {
+    const line = toolLine(call('mcp__everything__get-tiny-image', {}), {
+      role: 'tool_result', tool_call_id: 'c1', tool_name: 'mcp__everything__get-tiny-image', content: 'A tiny image', is_error: false,
+      images: [{ type: 'image', media_type: 'image/png', data: 'AAAA' }],
+    });
+    expect(line).toBe('  ✓ mcp__everything__get-tiny-image {} · 12 B + 1 image');
+  });
+
   it('formats usage with thousands separators and cache figures only when present', () => {
     expect(formatUsage(usage)).toBe('tokens: 1,234 in · 56 out');
     expect(formatUsage({ ...usage, cache_read_tokens: 1000, cache_write_tokens: 5 })).toBe('tokens: 1,234 in · 56 out · 1,000 cache read · 5 cache write');

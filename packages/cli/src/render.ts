@@ -67,7 +67,8 @@ export function createTurnReceiver(terminal: Terminal, mode: RenderMode): Receiv
 
 /** One line for a finished tool call: what it was, and how big its result is. */
 export function toolLine(call: ToolCallBlock, result: ToolResultMessage): string {
-  const size = formatBytes(Buffer.byteLength(result.content));
+  const images = result.images?.length ?? 0;
+  const size = `${formatBytes(Buffer.byteLength(result.content))}${images > 0 ? ` + ${images} image${images === 1 ? '' : 's'}` : ''}`;
   if (!result.is_error) return `  ✓ ${describeToolCall(call)} · ${size}`;
   const firstLine = result.content.split('\n').find((line) => line.trim() !== '') ?? '';
   return `  ✗ ${describeToolCall(call)} · ${size} · ${cut(firstLine, 100)}`;

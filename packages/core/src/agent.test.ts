@@ -427,3 +427,117 @@ describe('Provider contract enforcement', () => {
     expect(agent.conversation.messages.map((m) => m.role)).toEqual(['user']);
   });
 });
+
+describe('beforeToolCall', () => {
+  function guarded(beforeToolCall: NonNullable<ConstructorParameters<typeof Agent>[0]['beforeToolCall']>, tools: Tool[] = [echoTool]) {
+    const provider = new ScriptedProvider([
+      { toolCalls: [{ id: 't1', name: 'echo', input: { text: 'a' } }, { id: 't2', name: 'echo', input: { text: 'b' } }] },
+      { text: 'done' },
+    ]);
+    const store = new CapturingStore();
+    const agent = new Agent({ provider, tools: new ToolRegistry(tools), beforeToolCall, ...frozen() }, { store });
+    return { agent, store, provider };
+  }
+
+  it('turns a refusal into an error result the model sees, persisted with the assistant message, without running the tool', async () => {
+    const ran: string[] = [];
+    const counting: Tool = { ...echoTool, execute: async (input) => (ran.push(String(input.text)), `echo: ${String(input.text)}`) };
+    const { agent, store, provider } = guarded(
+      (call) => (call.input.text === 'a' ? { type: 'refuse', reason: 'no a today' } : undefined),
+      [counting],
+    );
+    const events: AgentEvent[] = [];
+    await agent.submitUserMessage('go');
+    await agent.runStep((event) => events.push(event));
+    expect(ran).toEqual(['b']);
+    expect(store.batches.map(roles)).toEqual([['user'], ['assistant', 'tool_result', 'tool_result'], ['assistant']]);
+    expect(store.batches[1]!.slice(1).map((r) => r.type === 'message' && r.message)).toEqual([
+      { role: 'tool_result', tool_call_id: 't1', tool_name: 'echo', content: 'Tool call refused: no a today', is_error: true },
+      { role: 'tool_result', tool_call_id: 't2', tool_name: 'echo', content: 'echo: b', is_error: false },
+    ]);
+    // The refusal went back to the model.
+    expect(JSON.stringify(provider.requests[1]!.messages)).toContain('Tool call refused: no a today');
+    // And the host saw the call start and end like any other.
+    expect(events.filter((e) => e.type === 'tool-execution-end').map((e) => e.type === 'tool-execution-end' && e.result.is_error)).toEqual([true, false]);
+  });
+
+  it('refuses the call when the hook throws or rejects (fail closed), and the step goes on', async () => {
+    let calls = 0;
+    const { agent, store } = guarded(async () => {
+      calls++;
+      if (calls === 1) throw new Error('policy file unreadable');
+      return { type: 'allow' };
+    });
+    await agent.submitUserMessage('go');
+    const result = await agent.runStep();
+    expect(result.stopReason).toBe('end_turn');
+    expect(store.batches[1]!.slice(1).map((r) => r.type === 'message' && r.message.role === 'tool_result' && r.message.content)).toEqual([
+      'Tool call refused: the check before this call failed: policy file unreadable',
+      'echo: b',
+    ]);
+  });
+
+  it('ends the step on abort while the hook is still deciding', async () => {
+    const controller = new AbortController();
+    const { agent, store } = guarded(() => {
+      controller.abort();
+      return new Promise(() => {}); // a hook waiting for an answer that never comes
+    });
+    await agent.submitUserMessage('go');
+    const result = await agent.runStep(undefined, { signal: controller.signal });
+    expect(result.stopReason).toBe('aborted');
+    expect(store.batches.map(roles)).toEqual([['user'], ['assistant', 'tool_result', 'tool_result']]);
+  });
+
+  it('does not consult the hook for an unknown tool', async () => {
+    const seen: string[] = [];
+    const provider = new ScriptedProvider([{ toolCalls: [{ id: 'x', name: 'nope', input: {} }] }, { text: 'ok' }]);
+    const agent = new Agent({ provider, beforeToolCall: (call) => void seen.push(call.name) });
+    await agent.submitUserMessage('go');
+    await agent.runStep();
+    expect(seen).toEqual([]);
+  });
+});
+
+describe('tools that break their contract', () => {
+  it('turns a synchronous throw and an output that is not a ToolOutput into error results, never an unreadable record', async () => {
+    const throwsAtOnce = { ...echoTool, name: 'sync', execute: (() => { throw new Error('boom'); }) as Tool['execute'] };
+    const returnsNothing = { ...echoTool, name: 'nothing', execute: (async () => undefined) as unknown as Tool['execute'] };
+    const { agent, store } = setup(
+      [{ toolCalls: [{ id: 'a', name: 'sync', input: {} }, { id: 'b', name: 'nothing', input: {} }] }, { text: 'ok' }],
+      [throwsAtOnce, returnsNothing],
+    );
+    await agent.submitUserMessage('go');
+    const result = await agent.runStep();
+    expect(result.stopReason).toBe('end_turn');
+    expect(store.batches[1]!.slice(1).map((r) => r.type === 'message' && r.message)).toEqual([
+      { role: 'tool_result', tool_call_id: 'a', tool_name: 'sync', content: 'Tool sync failed: boom', is_error: true },
+      {
+        role: 'tool_result',
+        tool_call_id: 'b',
+        tool_name: 'nothing',
+        content: 'Tool nothing failed: it returned undefined instead of a string or { content }',
+        is_error: true,
+      },
+    ]);
+  });
+});
+
+describe('tool output with images', () => {
+  it('keeps the images a tool returned on its result, and drops what is not an image', async () => {
+    const shot: Tool = {
+      ...echoTool,
+      name: 'shot',
+      execute: async () => ({
+        content: 'a picture',
+        images: [{ type: 'image', media_type: 'image/png', data: 'iVBORw0KGgo=' }, { type: 'text', text: 'not an image' } as never],
+      }),
+    };
+    const { agent, store } = setup([{ toolCalls: [{ id: 'p', name: 'shot', input: {} }] }, { text: 'nice' }], [shot]);
+    await agent.submitUserMessage('go');
+    await agent.runStep();
+    expect(store.batches[1]![1]).toMatchObject({
+      message: { role: 'tool_result', content: 'a picture', is_error: false, images: [{ type: 'image', media_type: 'image/png', data: 'iVBORw0KGgo=' }] },
+    });
+  });
+});

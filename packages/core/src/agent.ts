@@ -9,6 +9,7 @@ import {
   toolCalls,
   type AssistantMessage,
   type CompactionMessage,
+  type ImageBlock,
   type Message,
   type SystemMode,
   type ToolCallBlock,
@@ -18,13 +19,18 @@ import {
 import type { Provider, ProviderEvent } from './provider.js';
 import type { DiskCompactionRecord, DiskMessage, DiskMessageRecord, LoadedSession, RecordEntry, SessionStore } from './session-store.js';
 import { NullStore } from './stores/null-store.js';
-import { ToolRegistry } from './tool.js';
+import { ToolRegistry, type BeforeToolCall, type ToolCallDecision } from './tool.js';
 
 export interface AgentConfig {
   /** The model the agent talks to; `agent.provider` can be changed later (e.g. `/model`). */
   provider: Provider;
   /** The tools offered to the model; tools may be registered after the agent is built. */
   tools?: ToolRegistry;
+  /**
+   * Consulted before each tool call runs; a refusal becomes an error result the model sees
+   * (see {@link BeforeToolCall}). Extensions' guards reach the agent through it.
+   */
+  beforeToolCall?: BeforeToolCall;
   /** Provider calls one `runStep` may make before it stops (incomplete). Default 50. */
   maxProviderCalls?: number;
   /** Instructions for `compact()`; the default asks for a summary a model can continue from. */
@@ -111,6 +117,7 @@ export class Agent {
   readonly #compactionPrompt: string;
   readonly #clock: Clock;
   readonly #ids: IdGenerator;
+  readonly #beforeToolCall: BeforeToolCall | undefined;
   readonly #listeners = new Set<Receiver>();
   #conversation: Conversation;
   #busy = false;
@@ -123,6 +130,7 @@ export class Agent {
     this.#compactionPrompt = config.compactionPrompt ?? DEFAULT_COMPACTION_PROMPT;
     this.#clock = config.clock ?? systemClock;
     this.#ids = config.ids ?? newId;
+    this.#beforeToolCall = config.beforeToolCall;
     this.sessionStore = options.store ?? new NullStore();
     this.#conversation = new Conversation();
   }
@@ -403,16 +411,19 @@ export class Agent {
       onAbort = () => resolve(toolResult(call, ABORTED_TOOL_RESULT, true));
       signal.addEventListener('abort', onAbort, { once: true });
     });
-    try {
-      const run = tool.execute(call.input, { signal, toolCallId: call.id }).then(
-        (output) =>
-          typeof output === 'string'
-            ? toolResult(call, output, false)
-            : toolResult(call, output.content, output.is_error ?? false),
+    const context = { signal, toolCallId: call.id };
+    const execute = (): Promise<ToolResultMessage> =>
+      // A tool from an untyped extension may throw before returning a promise, or return no output at all.
+      new Promise<unknown>((resolve) => resolve(tool.execute(call.input, context))).then(
+        (output) => resultOf(call, output),
         (error: unknown) =>
           signal.aborted
             ? toolResult(call, ABORTED_TOOL_RESULT, true)
             : toolResult(call, `Tool ${call.name} failed: ${toError(error).message}`, true),
+      );
+    try {
+      const run = this.#decide(call, context).then((decision) =>
+        decision.type === 'refuse' ? toolResult(call, `Tool call refused: ${decision.reason}`, true) : execute(),
       );
       return await Promise.race([run, aborted]);
     } finally {
@@ -420,9 +431,43 @@ export class Agent {
     }
   }
 
+  /** The hook's decision; one that throws refuses the call (a guard that cannot check must not let it through). */
+  async #decide(call: ToolCallBlock, context: { signal: AbortSignal; toolCallId: string }): Promise<ToolCallDecision> {
+    if (this.#beforeToolCall === undefined) return { type: 'allow' };
+    try {
+      return (await this.#beforeToolCall(call, context)) ?? { type: 'allow' };
+    } catch (error) {
+      return { type: 'refuse', reason: `the check before this call failed: ${toError(error).message}` };
+    }
+  }
+
   #assertIdle(operation: string): void {
     if (this.#busy) throw new AgentBusyError(operation);
   }
+}
+
+/** A tool's output as a result; what is not a `ToolOutput` becomes an error result, never a record the store cannot read back. */
+function resultOf(call: ToolCallBlock, output: unknown): ToolResultMessage {
+  if (typeof output === 'string') return toolResult(call, output, false);
+  if (typeof output === 'object' && output !== null && 'content' in output && typeof output.content === 'string') {
+    const isError = 'is_error' in output && output.is_error === true;
+    const result = toolResult(call, output.content, isError);
+    const images = 'images' in output && Array.isArray(output.images) ? output.images.filter(isImageBlock) : [];
+    return images.length > 0 ? { ...result, images: images.map(({ media_type, data }) => ({ type: 'image', media_type, data })) } : result;
+  }
+  return toolResult(call, `Tool ${call.name} failed: it returned ${describeValue(output)} instead of a string or { content }`, true);
+}
+
+function isImageBlock(value: unknown): value is ImageBlock {
+  if (typeof value !== 'object' || value === null) return false;
+  const block = value as { [key: string]: unknown };
+  return block.type === 'image' && typeof block.media_type === 'string' && typeof block.data === 'string';
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object without a string content' : typeof value;
 }
 
 function toolResult(call: ToolCallBlock, content: string, isError: boolean): ToolResultMessage {

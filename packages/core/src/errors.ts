@@ -247,3 +247,15 @@ export function errorMessage(error: unknown): string {
 export function toError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
+
+/**
+ * An extension used its API wrongly (an invalid tool, a taken name, an unknown event), or
+ * could not be loaded. Thrown to the extension while it loads; hosts report it with the
+ * extension's file.
+ */
+export class ExtensionError extends PantoError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'ExtensionError';
+  }
+}

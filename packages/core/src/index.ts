@@ -25,6 +25,7 @@ export type {
   AssistantBlock,
   AssistantMessage,
   CompactionMessage,
+  ImageBlock,
   JsonValue,
   Message,
   RedactedThinkingBlock,
@@ -63,7 +64,16 @@ export type {
 export { acceptsPrompt, entryPreview, PREVIEW_LENGTH, SessionTree } from './session-tree.js';
 export { MemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';
 export { NullStore } from './stores/null-store.js';
-export { ToolRegistry, type Tool, type ToolContext, type ToolDefinition, type ToolInputSchema, type ToolOutput } from './tool.js';
+export {
+  ToolRegistry,
+  type BeforeToolCall,
+  type Tool,
+  type ToolCallDecision,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolInputSchema,
+  type ToolOutput,
+} from './tool.js';
 export { FSJSONLStore, type FSJSONLStoreCreateOptions, type FSJSONLStoreOpenOptions } from './stores/fs-jsonl-store.js';
 export { findMostRecentSession, listSessions, resolveSessionId, sessionInfo, type SessionInfo } from './stores/fs-catalog.js';
 export type { FileLockOptions } from './stores/file-lock.js';
@@ -92,3 +102,28 @@ export {
   type OpenAIChatOptions,
   type ProviderName,
 } from './providers/index.js';
+export {
+  EXTENSION_EVENT_NAMES,
+  headlessUI,
+  type BeforeToolCallHandler,
+  type Extension,
+  type ExtensionAgent,
+  type ExtensionAPI,
+  type ExtensionCommand,
+  type ExtensionContext,
+  type ExtensionEventHandler,
+  type ExtensionEventName,
+  type ExtensionSession,
+  type ExtensionToolCallContext,
+  type ExtensionUI,
+  type NoticeLevel,
+} from './extension.js';
+export {
+  ExtensionHost,
+  extensionAgent,
+  type ExtensionFailure,
+  type ExtensionHostOptions,
+  type ExtensionRecord,
+  type ExtensionSource,
+  type RegisteredCommand,
+} from './extension-host.js';

@@ -95,12 +95,26 @@ export interface AssistantMessage {
   error_message?: string;
 }
 
+/** An image, base64-encoded: what a tool (an MCP server's, say) returned besides its text. */
+export interface ImageBlock {
+  type: 'image';
+  /** `image/png`, `image/jpeg`, … as the tool said. */
+  media_type: string;
+  /** The image's bytes, base64. */
+  data: string;
+}
+
 export interface ToolResultMessage {
   role: 'tool_result';
   tool_call_id: string;
   tool_name: string;
   content: string;
   is_error: boolean;
+  /**
+   * Images the tool returned besides `content`. Providers that take images in tool results
+   * (Anthropic) get them; the others get a line in the text saying one was left out.
+   */
+  images?: ImageBlock[];
 }
 
 /**

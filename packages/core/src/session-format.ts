@@ -11,6 +11,7 @@ import {
   type AssistantBlock,
   type AssistantMessage,
   type Message,
+  type ToolResultMessage,
   type Usage,
 } from './messages.js';
 import type { DiskMessage, SessionEntry } from './session-store.js';
@@ -135,14 +136,19 @@ function canonicalMessage(message: DiskMessageBody): DiskMessageBody {
       if (message.error_message !== undefined) out.error_message = message.error_message;
       return out;
     }
-    case 'tool_result':
-      return {
+    case 'tool_result': {
+      const out: ToolResultMessage = {
         role: 'tool_result',
         tool_call_id: message.tool_call_id,
         tool_name: message.tool_name,
         content: message.content,
         is_error: message.is_error,
       };
+      if (message.images !== undefined && message.images.length > 0) {
+        out.images = message.images.map((image) => ({ type: 'image', media_type: image.media_type, data: image.data }));
+      }
+      return out;
+    }
   }
 }
 
@@ -263,6 +269,9 @@ function messageProblem(value: unknown): string | undefined {
       if (typeof message.tool_name !== 'string') return 'tool result has no tool_name';
       if (typeof message.content !== 'string') return 'tool result content must be a string';
       if (typeof message.is_error !== 'boolean') return 'tool result is_error must be a boolean';
+      if (message.images !== undefined && !(Array.isArray(message.images) && message.images.every(isImage))) {
+        return 'tool result images must be an array of { type: "image", media_type, data }';
+      }
       return undefined;
     case 'assistant': {
       if (!Array.isArray(message.content)) return 'assistant content must be an array';
@@ -280,6 +289,12 @@ function messageProblem(value: unknown): string | undefined {
     default:
       return `unknown message role ${JSON.stringify(message.role)}`;
   }
+}
+
+function isImage(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const image = value as Record<string, unknown>;
+  return image.type === 'image' && typeof image.media_type === 'string' && typeof image.data === 'string';
 }
 
 function blockProblem(value: unknown): string | undefined {

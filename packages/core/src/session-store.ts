@@ -6,6 +6,7 @@ export type {
   AssistantBlock,
   AssistantMessage,
   CompactionMessage,
+  ImageBlock,
   JsonValue,
   Message,
   RedactedThinkingBlock,

@@ -1,4 +1,4 @@
-import type { JsonValue } from './messages.js';
+import type { ImageBlock, JsonValue, ToolCallBlock } from './messages.js';
 
 /** A JSON Schema for a tool's input; the top level is an object schema. */
 export interface ToolInputSchema {
@@ -22,8 +22,11 @@ export interface ToolContext {
   readonly toolCallId: string;
 }
 
-/** What a tool returns: its text, and whether it is an error the model should see. */
-export type ToolOutput = string | { content: string; is_error?: boolean };
+/**
+ * What a tool returns: its text, whether it is an error the model should see, and images
+ * (sent to providers that take them; see `ToolResultMessage.images`).
+ */
+export type ToolOutput = string | { content: string; is_error?: boolean; images?: ImageBlock[] };
 
 /**
  * Something the model can call.
@@ -43,6 +46,30 @@ export interface Tool extends ToolDefinition {
    */
   execute(input: { [key: string]: JsonValue }, context: ToolContext): Promise<ToolOutput>;
 }
+
+/** What a {@link BeforeToolCall} hook decided about one call. */
+export type ToolCallDecision = { type: 'allow' } | { type: 'refuse'; reason: string };
+
+/**
+ * Consulted before each tool call runs, after `tool-execution-start`: an extension's guard,
+ * or a host asking the user for approval. Resolving to `{ type: 'refuse', reason }` turns
+ * the call into an error result the model sees (`Tool call refused: <reason>`), persisted
+ * like any other result; `undefined` or `{ type: 'allow' }` runs the tool.
+ *
+ * Contract: called once per call of a registered tool, one call at a time; may be async and
+ * should honour `context.signal` (an abort ends the step whatever the hook does). A hook
+ * that throws or rejects refuses the call (fail closed), with its error as the reason.
+ *
+ * @example
+ * const noRm: BeforeToolCall = (call) =>
+ *   call.name === 'bash' && String(call.input.command).includes('rm -rf')
+ *     ? { type: 'refuse', reason: 'rm -rf is not allowed here' }
+ *     : undefined;
+ */
+export type BeforeToolCall = (
+  call: ToolCallBlock,
+  context: ToolContext,
+) => ToolCallDecision | undefined | Promise<ToolCallDecision | undefined>;
 
 /** The tools an agent offers, by name. Tools may be registered after the agent is built. */
 export class ToolRegistry {

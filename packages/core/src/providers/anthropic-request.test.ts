@@ -4,6 +4,7 @@ import type { ProviderRequest } from '../provider.js';
 import { FakeLLMServer, usage } from '../testing/index.js';
 import type { ToolDefinition } from '../tool.js';
 import { AnthropicMessagesProvider, type AnthropicMessagesOptions } from './anthropic-messages.js';
+import { toAnthropicMessages } from './anthropic-request.js';
 
 const clock: ToolDefinition = {
   name: 'clock',
@@ -112,5 +113,43 @@ describe('AnthropicMessagesProvider request settings (bodies as the fake server 
     });
     const messages = (body as { messages: { content: Record<string, unknown>[] }[] }).messages;
     expect(messages.slice(0, 2).flatMap((m) => m.content).some((block) => 'cache_control' in block)).toBe(false);
+  });
+});
+
+describe('tool results with images', () => {
+  const withImages: Message = {
+    role: 'tool_result',
+    tool_call_id: 'c1',
+    tool_name: 'shot',
+    content: 'Here it is.',
+    is_error: false,
+    images: [
+      { type: 'image', media_type: 'image/png', data: 'iVBORw0KGgo=' },
+      { type: 'image', media_type: 'image/bmp', data: 'Qk0=' },
+    ],
+  };
+
+  it('sends PNG as an image block after the text, and says in the text which image types the wire refuses', () => {
+    expect(toAnthropicMessages([{ role: 'user', content: 'go' }, assistant([{ type: 'tool_call', id: 'c1', name: 'shot', input: {} }]), withImages])[2]).toEqual({
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: 'c1',
+          content: [
+            { type: 'text', text: 'Here it is.\n[image/bmp image of 0 KB not shown: the Messages API takes only JPEG, PNG, GIF and WebP]' },
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('sends an image-only result without an empty text block', () => {
+    const imageOnly: Message = { ...withImages, content: '', images: [{ type: 'image', media_type: 'image/png', data: 'AAAA' }] } as Message;
+    const wire = toAnthropicMessages([imageOnly]);
+    expect(wire[0]!.content).toEqual([
+      { type: 'tool_result', tool_use_id: 'c1', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }] },
+    ]);
   });
 });

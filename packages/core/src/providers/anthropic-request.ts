@@ -6,7 +6,7 @@ import type {
 import { assertNever, effectiveSystemPrompt, type AssistantMessage, type Message, type ToolResultMessage } from '../messages.js';
 import type { ProviderRequest } from '../provider.js';
 import type { ToolDefinition } from '../tool.js';
-import { compactionText, fitToolCallId } from './wire-common.js';
+import { compactionText, fitToolCallId, omittedImagesText } from './wire-common.js';
 
 /** The request settings of an {@link AnthropicMessagesProvider} call. */
 export interface AnthropicRequestSettings {
@@ -33,7 +33,9 @@ const ANTHROPIC_TOOL_ID = { pattern: /^[a-zA-Z0-9_-]+$/, invalid: /[^a-zA-Z0-9_-
  *
  * - System messages fold into `system` (see `effectiveSystemPrompt`).
  * - A compaction is a user message holding the framed summary.
- * - Tool results become `tool_result` blocks of a user message; the results of one turn
+ * - Tool results become `tool_result` blocks of a user message, with their images as image
+ *   blocks (JPEG, PNG, GIF, WebP; other types are a line of text saying what was left
+ *   out); the results of one turn
  *   (and anything else that lands next to them) merge into ONE user message, because the
  *   wire wants user and assistant turns to alternate.
  * - Assistant thinking and redacted thinking go back verbatim, signature included; thinking
@@ -127,14 +129,37 @@ function assistantBlocks(message: AssistantMessage): ContentBlockParam[] {
   return blocks;
 }
 
+/** The image types the Messages API takes. */
+const ANTHROPIC_IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
 function toolResultBlock(message: ToolResultMessage): ContentBlockParam {
-  return {
-    type: 'tool_result',
+  const images = message.images ?? [];
+  const sendable = images.filter((image) => ANTHROPIC_IMAGE_TYPES.has(image.media_type));
+  const unsendable = images.filter((image) => !ANTHROPIC_IMAGE_TYPES.has(image.media_type));
+  const text = unsendable.length === 0 ? message.content : joinText(message.content, omittedImagesText(unsendable, 'the Messages API takes only JPEG, PNG, GIF and WebP'));
+  const base = {
+    type: 'tool_result' as const,
     tool_use_id: fitToolCallId(message.tool_call_id, ANTHROPIC_TOOL_ID),
-    // An empty text is rejected by the wire; an absent content is an empty result.
-    ...(message.content !== '' ? { content: message.content } : {}),
     ...(message.is_error ? { is_error: true } : {}),
   };
+  if (sendable.length === 0) {
+    // An empty text is rejected by the wire; an absent content is an empty result.
+    return { ...base, ...(text !== '' ? { content: text } : {}) };
+  }
+  return {
+    ...base,
+    content: [
+      ...(text !== '' ? [{ type: 'text' as const, text }] : []),
+      ...sendable.map((image) => ({
+        type: 'image' as const,
+        source: { type: 'base64' as const, media_type: image.media_type as 'image/png', data: image.data },
+      })),
+    ],
+  };
+}
+
+function joinText(a: string, b: string): string {
+  return a === '' ? b : `${a}\n${b}`;
 }
 
 function toAnthropicTool(tool: ToolDefinition): AnthropicTool {

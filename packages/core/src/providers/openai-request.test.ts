@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProviderRequest } from '../provider.js';
 import { FakeLLMServer } from '../testing/index.js';
 import { OpenAIChatProvider, type OpenAIChatOptions } from './openai-chat.js';
+import { toOpenAIMessages } from './openai-request.js';
 
 // The mapping of every standard conversation is in the provider conformance suite
 // (openai-chat.test.ts); this is the setting only Chat Completions servers differ on.
@@ -31,5 +32,27 @@ describe('OpenAIChatProvider request settings (bodies as the fake server receive
     expect(unset).not.toHaveProperty('max_tokens');
     expect(unset).not.toHaveProperty('max_completion_tokens');
     expect(unset).not.toHaveProperty('tools');
+  });
+});
+
+describe('tool results with images', () => {
+  it('puts a line per image in the tool message, since Chat Completions takes none there', () => {
+    const wire = toOpenAIMessages([
+      {
+        role: 'tool_result',
+        tool_call_id: 'c1',
+        tool_name: 'shot',
+        content: 'Here it is.',
+        is_error: true,
+        images: [{ type: 'image', media_type: 'image/png', data: 'A'.repeat(4096) }],
+      },
+    ]);
+    expect(wire).toEqual([
+      {
+        role: 'tool',
+        tool_call_id: 'c1',
+        content: '[tool error] Here it is.\n[image/png image of 3 KB not shown: Chat Completions takes no images in tool results]',
+      },
+    ]);
   });
 });

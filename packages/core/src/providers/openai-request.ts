@@ -8,7 +8,7 @@ import type {
 import { assertNever, effectiveSystemPrompt, type AssistantMessage, type Message } from '../messages.js';
 import type { ProviderRequest } from '../provider.js';
 import type { ToolDefinition } from '../tool.js';
-import { compactionText, fitToolCallId, TOOL_ERROR_PREFIX } from './wire-common.js';
+import { compactionText, fitToolCallId, omittedImagesText, TOOL_ERROR_PREFIX } from './wire-common.js';
 
 /** The request settings of an {@link OpenAIChatProvider} call. */
 export interface OpenAIRequestSettings {
@@ -31,7 +31,8 @@ const OPENAI_TOOL_ID = { pattern: /^[\x21-\x7e]+$/, invalid: /[^\x21-\x7e]/g, ma
  *   text); thinking is dropped (the wire has no place for it); an assistant message with
  *   neither text nor tool calls is skipped.
  * - Each tool result is one `tool` message; error results start with `[tool error] `, since
- *   the wire has no error flag.
+ *   the wire has no error flag. The wire takes no images there: each is a line of text
+ *   saying what was left out.
  * - Consecutive user messages (or assistant messages) are merged, for OpenAI-compatible
  *   servers whose chat templates insist that roles alternate.
  * - Usage is requested (`stream_options.include_usage`).
@@ -76,13 +77,19 @@ export function toOpenAIMessages(messages: readonly Message[]): ChatCompletionMe
         else wire.push(assistant);
         break;
       }
-      case 'tool_result':
+      case 'tool_result': {
+        const images = message.images ?? [];
+        const text =
+          images.length === 0
+            ? message.content
+            : [message.content, omittedImagesText(images, 'Chat Completions takes no images in tool results')].filter((part) => part !== '').join('\n');
         wire.push({
           role: 'tool',
           tool_call_id: fitToolCallId(message.tool_call_id, OPENAI_TOOL_ID),
-          content: message.is_error ? `${TOOL_ERROR_PREFIX}${message.content}` : message.content,
+          content: message.is_error ? `${TOOL_ERROR_PREFIX}${text}` : text,
         });
         break;
+      }
       default:
         assertNever(message, 'message role');
     }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AbortedError, ProviderError } from '../errors.js';
-import type { StopReason } from '../messages.js';
+import type { ImageBlock, StopReason } from '../messages.js';
 import type { ProviderEvent } from '../provider.js';
 import { MessageAssembler } from './message-assembler.js';
 
@@ -16,6 +16,16 @@ export const DEFAULT_TIMEOUT_MS = 600_000;
  */
 export function compactionText(summary: string): string {
   return `[Summary of the earlier conversation, which was compacted to save context. Continue from it.]\n\n${summary}`;
+}
+
+/**
+ * What a wire that cannot carry an image in a tool result gets instead: one line per image,
+ * so the model knows there was one and what it was.
+ */
+export function omittedImagesText(images: readonly ImageBlock[], why: string): string {
+  return images
+    .map((image) => `[${image.media_type} image of ${Math.round((image.data.length * 3) / 4 / 1024)} KB not shown: ${why}]`)
+    .join('\n');
 }
 
 /** How an error tool result is marked on wires without an `is_error` flag (OpenAI Chat). */

@@ -5,8 +5,14 @@ import type { DiskMessage, SessionEntry, SessionStore } from '../session-store.j
 import { everyKindOfMessage, RecordFactory, usage } from './fixtures.js';
 
 // `@panto/core/testing/conformance`: the contract suites, which need vitest. The store suite
-// is below; the provider suite has its own module.
+// is below; the provider and extension host suites have their own modules.
 export { describeProviderConformance } from './provider-conformance.js';
+export {
+  describeExtensionHostConformance,
+  type ExtensionHostHarness,
+  type ExtensionHostRun,
+  type ExtensionHostRunSetup,
+} from './extension-host-conformance.js';
 export type {
   ExpectedAgentRequests,
   ExpectedRequests,
@@ -80,8 +86,9 @@ export function describeSessionStoreConformance(name: string, factory: SessionSt
       const f = records();
       const messages = everyKindOfMessage();
       await store.appendMessages(messages.slice(0, 3).map((m) => f.message(m)));
-      await store.appendMessages(messages.slice(3, 6).map((m) => f.message(m)));
-      await store.appendMessages([f.message(messages[6]!)]);
+      // The assistant message with its tool results, as the agent commits them.
+      await store.appendMessages(messages.slice(3, 7).map((m) => f.message(m)));
+      await store.appendMessages(messages.slice(7).map((m) => f.message(m)));
       expect((await store.loadConversation()).conversation.messages).toEqual(messages);
       const other = await factory.reopen(store);
       const loaded = await other.loadConversation();

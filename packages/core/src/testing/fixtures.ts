@@ -54,6 +54,7 @@ export function everyKindOfMessage(): Exclude<Message, { role: 'compaction' }>[]
         { type: 'text', text: 'Reading it.' },
         { type: 'tool_call', id: 'toolu_01', name: 'read', input: { path: 'a.txt', limit: 10, flags: [true, null, 1.5], nested: { k: 'v' } } },
         { type: 'tool_call', id: 'toolu_02', name: 'bash', input: {} },
+        { type: 'tool_call', id: 'toolu_03', name: 'mcp__everything__get-tiny-image', input: {} },
       ],
       provider: 'anthropic',
       model: 'claude-x',
@@ -63,6 +64,14 @@ export function everyKindOfMessage(): Exclude<Message, { role: 'compaction' }>[]
     },
     { role: 'tool_result', tool_call_id: 'toolu_01', tool_name: 'read', content: 'hello\n', is_error: false },
     { role: 'tool_result', tool_call_id: 'toolu_02', tool_name: 'bash', content: 'exit 1', is_error: true },
+    {
+      role: 'tool_result',
+      tool_call_id: 'toolu_03',
+      tool_name: 'mcp__everything__get-tiny-image',
+      content: 'A tiny image:',
+      is_error: false,
+      images: [{ type: 'image', media_type: 'image/png', data: 'iVBORw0KGgo=' }],
+    },
     {
       role: 'assistant',
       content: [{ type: 'text', text: 'Partial answ' }],

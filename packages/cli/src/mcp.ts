@@ -1,0 +1,55 @@
+/** The CLI's MCP servers: where their config is read from, and how their tools reach the agent. */
+import type { ToolRegistry } from '@panto/core';
+import { mergeMCPConfigs, parseMCPConfig, type MCPServers, type ParsedMCPConfig } from '@panto/core/mcp';
+import { readFile } from 'node:fs/promises';
+
+export interface MCPConfigFiles {
+  /** `$PANTO_HOME/mcp.json` */
+  global: string;
+  /** `<working folder>/.panto/mcp.json`: its servers replace the global file's of the same name. */
+  project: string;
+}
+
+/**
+ * The servers of `$PANTO_HOME/mcp.json` and `.panto/mcp.json`, `${VAR}`s expanded from
+ * `env`. A missing file is no servers; an unreadable or malformed one, or a bad server, is a
+ * problem to show (the rest still run).
+ */
+export async function readMCPConfig(
+  files: MCPConfigFiles,
+  env: Readonly<Record<string, string | undefined>>,
+  show: (file: string) => string,
+): Promise<ParsedMCPConfig> {
+  const configs: ParsedMCPConfig[] = [];
+  const paths = files.project === files.global ? [files.global] : [files.global, files.project];
+  for (const file of paths) {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      configs.push({ servers: [], problems: [`${show(file)}: cannot be read: ${(error as Error).message}`] });
+      continue;
+    }
+    configs.push(parseMCPConfig(text, show(file), { env }));
+  }
+  return mergeMCPConfigs(...configs);
+}
+
+/**
+ * Registers the tools of the servers that are connected and not yet registered (a server
+ * that connected since the last turn, or came back); waits for servers still starting. A
+ * name another tool holds is reported once and left out.
+ */
+export async function registerMCPTools(mcp: MCPServers, registry: ToolRegistry, warn: (message: string) => void, reported: Set<string>): Promise<void> {
+  for (const tool of await mcp.tools()) {
+    const existing = registry.get(tool.name);
+    if (existing === tool) continue;
+    if (existing !== undefined) {
+      if (!reported.has(tool.name)) warn(`MCP tool ${tool.name} is not offered: another tool has that name`);
+      reported.add(tool.name);
+      continue;
+    }
+    registry.register(tool);
+  }
+}
