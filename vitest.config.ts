@@ -17,6 +17,6 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
-    globalSetup: ['test/setup/local-aws.ts'],
+    globalSetup: ['test/setup/local-aws.ts', 'test/setup/web.ts'],
   },
 });

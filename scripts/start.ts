@@ -4,7 +4,7 @@
  * `PANTO_DATA_DIR`), so sessions survive a restart; the table and bucket are created when
  * absent; the same Hono app as in Lambda serves on http://127.0.0.1:3000 (`PORT`), with
  * HS256 tokens signed by a secret kept in the data folder, and an interactive API reference on
- * `/reference`. Browsers may call it from its own origin and from `PANTO_CORS_ORIGINS`. Ctrl-C
+ * `/reference`, and the web client (web/, built when stale) at `/`. Browsers may call it from its own origin and from `PANTO_CORS_ORIGINS`. Ctrl-C
  * stops everything.
  *
  * Set `PANTO_DYNAMODB_ENDPOINT` and `PANTO_S3_ENDPOINT` to use emulators that are already
@@ -34,6 +34,7 @@ import { freePort } from './local/child-process.js';
 import { startDynamoDBLocal, suppressNodeVersionWarning } from './local/dynamodb-local.js';
 import { withReference } from './local/reference.js';
 import { startS3Local } from './local/s3-local.js';
+import { buildWeb, webPaths, withWeb } from './local/web.js';
 
 interface Stoppable {
   name: string;
@@ -51,6 +52,12 @@ async function main(): Promise<void> {
   const settings = localSettings(root);
   const { config, dataDir } = settings;
   await mkdir(dataDir, { recursive: true });
+
+  // Built first (a few seconds, only when web/ changed): the page is served from this server.
+  if (await buildWeb(root).catch((error: unknown) => {
+    say(`could not build the web client (web/): ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  })) say('built the web client (web/dist)');
 
   say('starting DynamoDB Local and the S3 emulator …');
   const [dynamodb, s3] = await Promise.all([
@@ -70,7 +77,7 @@ async function main(): Promise<void> {
   // The port is settled before the app is built: its own origin is one browsers may call it from.
   const port = settings.port === 0 ? await freePort() : settings.port;
   config.corsOrigins = [...localOrigins(port), ...config.corsOrigins];
-  const app = withReference(serviceApp(config, hs256Verifier(secret), { clients, telemetry: plainTelemetry() }));
+  const app = withWeb(withReference(serviceApp(config, hs256Verifier(secret), { clients, telemetry: plainTelemetry() })), webPaths(root).dist);
   const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });
   await new Promise<void>((resolveListening, reject) => {
     server.once('listening', resolveListening);
@@ -115,7 +122,7 @@ async function main(): Promise<void> {
     `  data      ${where}/ (DynamoDB table ${config.tableName} at ${dynamodb}, bucket ${config.bucket} at ${s3})`,
     `  owner     ${settings.defaultOwner}; token valid 30 days (another owner: npm run -s token -- <owner>)`,
     `  browser   ${url}/#token=${token}`,
-    `  reference ${url}/reference (OpenAPI: ${url}/openapi.json)`,
+    `  reference ${url}/reference#token=${token} (OpenAPI: ${url}/openapi.json)`,
     ...(settings.archive === undefined
       ? []
       : [`  archive   sessions idle ${formatDays(settings.archive.afterMs)} go to s3://${config.bucket}/archive/, swept every ${settings.archive.sweepSeconds} s`]),
