@@ -120,6 +120,7 @@ export function App({ config }: { config: WebConfig }) {
       key={selected}
       api={api}
       sessionId={selected}
+      title={sessions.find((session) => session.id === selected)?.title ?? null}
       onChanged={() => void loadSessions(false)}
       onDeleted={() => {
         setSessions((current) => current.filter((session) => session.id !== selected));

@@ -17,6 +17,8 @@ interface Pending {
 export interface ChatProps {
   api: Api;
   sessionId: string;
+  /** The session's title as listed (renamed, or its first prompt shortened); null when not known yet. */
+  title: string | null;
   /** The session's list entry changed (title, time) or it is gone: the list reloads. Must not throw. */
   onChanged(): void;
   onDeleted(): void;
@@ -48,7 +50,7 @@ export function describeFailure(error: unknown): string {
 
 const isAbort = (error: unknown): boolean => error instanceof DOMException && error.name === 'AbortError';
 
-export function Chat({ api, sessionId, onChanged, onDeleted, onBack }: ChatProps) {
+export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted, onBack }: ChatProps) {
   const [contents, setContents] = useState<SessionContents | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -204,7 +206,7 @@ export function Chat({ api, sessionId, onChanged, onDeleted, onBack }: ChatProps
   const running = pending !== null || stopping;
   const turns = contents === null ? [] : groupTurns(contents.messages);
   const system = contents?.messages.find((message) => message.role === 'system');
-  const title = turns.find((turn) => turn.prompt !== null)?.prompt ?? 'New session';
+  const title = listedTitle ?? turns.find((turn) => turn.prompt !== null)?.prompt ?? 'New session';
 
   return (
     <section class="chat" aria-label="Chat">
@@ -254,7 +256,7 @@ export function Chat({ api, sessionId, onChanged, onDeleted, onBack }: ChatProps
         </div>
         {contents && (
           <p class="session-meta">
-            {contents.active_model.provider}/{contents.active_model.model} · session {usageText(contents.usage)}
+            {contents.active_model.provider}/{contents.active_model.model} · this session: {usageText(contents.usage)}
           </p>
         )}
       </header>
