@@ -39,6 +39,12 @@ export async function webBuildStale(root: string): Promise<boolean> {
   return Math.max(...sources) > built.mtimeMs;
 }
 
+/** The Vite command line of the web workspace (the version web/package.json pins). */
+export function viteBin(root: string): string {
+  const require = createRequire(join(webPaths(root).dir, 'package.json'));
+  return join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
+}
+
 /**
  * Builds `web/dist` with Vite (`vite build` in `web/`) when it is stale. `env` reaches the
  * build (`VITE_PANTO_*`, see web/src/config.ts); the local stack passes none: same origin.
@@ -46,9 +52,7 @@ export async function webBuildStale(root: string): Promise<boolean> {
 export async function buildWeb(root: string, options: { force?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<boolean> {
   if (!options.force && !(await webBuildStale(root))) return false;
   const { dir } = webPaths(root);
-  const require = createRequire(join(dir, 'package.json'));
-  const vite = join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
-  await run(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: dir, env: { ...process.env, ...options.env }, maxBuffer: 16 * 1024 * 1024 });
+  await run(process.execPath, [viteBin(root), 'build', '--logLevel', 'warn'], { cwd: dir, env: { ...process.env, ...options.env }, maxBuffer: 16 * 1024 * 1024 });
   return true;
 }
 
