@@ -248,6 +248,51 @@ describe('the web client', { timeout: 60_000 }, () => {
     await other.text();
   });
 
+  it('renames, exports, compacts and deletes a session', async () => {
+    const page = await newPage();
+    await signIn(page);
+    const id = await createSession(page);
+    fake.enqueue({ text: 'Noted.' });
+    await sendWithKeyboard(page, 'Remember the number 42');
+    await page.getByRole('button', { name: 'Send' }).waitFor();
+    const sessions = page.getByRole('navigation', { name: 'Sessions' });
+
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('textbox', { name: 'Title' }).fill('The answer');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => sessions.innerText()).toContain('The answer');
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('The answer');
+
+    // The download opens from the bucket (s3rver here) in a new tab; this page stays.
+    const download = page.context().waitForEvent('request', (request) => request.url().includes(`/exports/${id}/`));
+    await page.getByRole('button', { name: 'Export' }).click();
+    expect((await download).url()).toMatch(/X-Amz-Signature=/);
+    expect(new URL(page.url()).hash).toBe(`#session=${id}`);
+
+    fake.enqueue({ text: 'The user asked to remember 42.' });
+    await page.getByRole('button', { name: 'Compact' }).click();
+    await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('Compacted');
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => sessions.innerText()).not.toContain('The answer');
+    expect(new URL(page.url()).hash).toBe('');
+  });
+
+  it('offers the unanswered prompt of a failed turn for resending', async () => {
+    const page = await newPage();
+    await signIn(page);
+    await createSession(page);
+    fake.enqueue({ status: 400 });
+    await sendWithKeyboard(page, 'Are you there?');
+    await page.getByRole('button', { name: 'Resend' }).waitFor();
+    expect(await page.getByRole('status').first().innerText()).toContain('Are you there?');
+    fake.enqueue({ text: 'Yes, I am here.' });
+    await page.getByRole('button', { name: 'Resend' }).click();
+    await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('Yes, I am here.');
+    expect(await page.getByRole('button', { name: 'Resend' }).count()).toBe(0);
+  });
+
   it('lays out the chat on a 360 px phone and a 1280 px desktop', async () => {
     const page = await newPage(1280);
     await signIn(page);

@@ -185,8 +185,10 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
       const { url } = await api.exportSession(sessionId);
       const link = document.createElement('a');
       link.href = url;
+      // The URL is the bucket's (another origin), where `download` is ignored: a new tab keeps this page.
       link.download = `${sessionId}.jsonl`;
-      link.rel = 'noopener';
+      link.target = '_blank';
+      link.rel = 'noopener noreferrer';
       link.click();
     });
 
