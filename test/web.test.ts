@@ -248,6 +248,23 @@ describe('the web client', { timeout: 60_000 }, () => {
     await other.text();
   });
 
+  it('lists sessions newest first with title, age and model, and loads more on scroll', async () => {
+    const carol = await signLocalToken(secret, 'carol');
+    for (let index = 1; index <= 23; index++) {
+      const response = await fetch(`${url}/sessions`, { method: 'POST', headers: { authorization: `Bearer ${carol}` }, body: '{}' });
+      expect(response.status).toBe(201);
+    }
+    const page = await newPage();
+    await signIn(page, `${url}/#token=${carol}`);
+    const sessions = page.getByRole('navigation', { name: 'Sessions' });
+    const items = sessions.getByRole('listitem').filter({ hasText: 'claude-web' });
+    await expect.poll(() => items.count(), { timeout: UI_MS }).toBe(20);
+    expect(await items.first().innerText()).toMatch(/New session\s+just now · claude-web/);
+    await sessions.getByRole('button', { name: 'More sessions' }).scrollIntoViewIfNeeded();
+    await expect.poll(() => items.count(), { timeout: UI_MS }).toBe(23);
+    expect(await sessions.getByRole('button', { name: 'More sessions' }).count()).toBe(0);
+  });
+
   it('renames, exports, compacts and deletes a session', async () => {
     const page = await newPage();
     await signIn(page);

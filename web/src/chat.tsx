@@ -59,6 +59,8 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
   const [renaming, setRenaming] = useState<string | null>(null);
   const [working, setWorking] = useState<string | null>(null);
   const controller = useRef<AbortController | null>(null);
+  /** False once this chat is closed: nothing it started may touch the page after that. */
+  const alive = useRef(true);
   const transcript = useRef<HTMLDivElement>(null);
   const composer = useRef<HTMLTextAreaElement>(null);
 
@@ -77,6 +79,7 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
   const run = async (prompt: string | null, events: (signal: AbortSignal) => AsyncGenerator<import('./api.js').TurnEvent>): Promise<void> => {
     const abort = new AbortController();
     controller.current = abort;
+    let failed = false;
     let state: Pending = { prompt, replies: [], live: '' };
     setPending(state);
     try {
@@ -100,18 +103,22 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
       }
     } catch (error) {
       if (!isAbort(error)) {
+        failed = true;
         setNotice(describeFailure(error));
         if (prompt !== null && error instanceof ApiError) setDraft((current) => current || prompt);
       }
     } finally {
       controller.current = null;
-      const next = await load();
-      setPending(null);
-      setStopping(false);
-      onChanged();
-      // A stop (or a reload) may leave the turn running a moment longer: follow it to its end.
-      if (next?.turn && !abort.signal.aborted) void follow(next);
-      else if (next?.turn) void waitForEnd();
+      if (alive.current) {
+        const next = await load();
+        setPending(null);
+        setStopping(false);
+        onChanged();
+        // A turn still running (another tab's, or this one a moment after a stop): follow it to
+        // its end — or, after a stop or a failure to follow, read the session until it has ended.
+        if (next?.turn && !abort.signal.aborted && !failed) void follow(next);
+        else if (next?.turn) void waitForEnd();
+      }
     }
   };
 
@@ -120,7 +127,7 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
   /** After a stop: reads the session until its turn has ended (the server notices a stop at its next lease renewal). */
   const waitForEnd = async (): Promise<void> => {
     setStopping(true);
-    for (let attempt = 0; attempt < 60; attempt++) {
+    for (let attempt = 0; attempt < 60 && alive.current; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 500));
       const next = await load();
       if (next === null || next.turn === null) break;
@@ -136,7 +143,11 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
     void load().then((next) => {
       if (next?.turn) void follow(next);
     });
-    return () => controller.current?.abort();
+    alive.current = true;
+    return () => {
+      alive.current = false;
+      controller.current?.abort();
+    };
   }, [sessionId]);
 
   useEffect(() => {
