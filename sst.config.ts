@@ -374,7 +374,8 @@ function cognito(production: boolean): Identity {
       userPoolClient: client.id,
       ...(domainPrefix ? { authDomain: userPool.domainUrl } : {}),
     },
-    ...(domainPrefix && hostedUi ? { hostedUi: { domain: userPool.domainUrl, clientId: client.id } } : {}),
+    // `domainUrl` is there only when the pool has a domain (PANTO_AUTH_DOMAIN_PREFIX).
+    ...(hostedUi && userPool.domainUrl !== undefined ? { hostedUi: { domain: userPool.domainUrl, clientId: client.id } } : {}),
   };
 }
 

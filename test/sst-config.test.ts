@@ -123,6 +123,11 @@ function installStandIns(): void {
     id: output(`${name}.id`),
     domainUrl: output(`${name}.domainUrl`),
   })) {
+    constructor(name: string, args: Args = {}) {
+      super(name, args);
+      // As SST's: the hosted UI's URL exists only when the pool has a domain.
+      if (args.domain === undefined) Object.assign(this, { domainUrl: undefined });
+    }
     addClient(name: string, args: Args = {}): { id: string } {
       const client = { id: output(`${name}.id`) };
       record(client, { kind: 'sst.aws.CognitoUserPoolClient', name, args, link: { id: client.id } });

@@ -103,7 +103,8 @@ export interface ApiOptions {
 export class Api {
   constructor(private readonly options: ApiOptions) {}
 
-  private async request<T>(method: string, path: string, body?: unknown, base = this.options.apiUrl, signal?: AbortSignal): Promise<Response> {
+  /** A request with the bearer token; an error answer rejects as {@link ApiError}. */
+  private async request(method: string, path: string, body?: unknown, base = this.options.apiUrl, signal?: AbortSignal): Promise<Response> {
     const response = await fetch(`${base}${path}`, {
       method,
       headers: { authorization: `Bearer ${this.options.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -111,7 +112,7 @@ export class Api {
       ...(signal === undefined ? {} : { signal }),
     });
     if (!response.ok) throw await this.failure(response);
-    return response as Response & { json(): Promise<T> };
+    return response;
   }
 
   private async failure(response: Response): Promise<ApiError> {
@@ -126,7 +127,7 @@ export class Api {
   }
 
   private async json<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await this.request<T>(method, path, body);
+    const response = await this.request(method, path, body);
     return response.status === 204 ? (undefined as T) : ((await response.json()) as T);
   }
 

@@ -4,7 +4,7 @@
  * session opens (another tab, or before a reload) is followed until it ends.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, type Api, type Message, type SessionContents } from './api.js';
+import { ApiError, type Api, type Message, type SessionContents, type TurnEvent } from './api.js';
 import { usageText } from './format.js';
 import { groupTurns, TurnView } from './message-view.js';
 
@@ -76,7 +76,7 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
   };
 
   /** Runs a stream of turn events into the pending view; reloads the session when it ends. */
-  const run = async (prompt: string | null, events: (signal: AbortSignal) => AsyncGenerator<import('./api.js').TurnEvent>): Promise<void> => {
+  const run = async (prompt: string | null, events: (signal: AbortSignal) => AsyncGenerator<TurnEvent>): Promise<void> => {
     const abort = new AbortController();
     controller.current = abort;
     let failed = false;
