@@ -159,6 +159,28 @@ describe('the web client', { timeout: 60_000 }, () => {
     expect(new URL(page.url()).hash).toBe(`#session=${id}`);
   });
 
+  it('is usable with the keyboard alone: a new session, a prompt and its answer without the mouse', async () => {
+    const page = await newPage();
+    await signIn(page);
+    const focused = (): Promise<string> => page.evaluate<string>("(document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '').trim()");
+    for (let presses = 0; presses < 10 && (await focused()) !== 'New session'; presses++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe('New session');
+    await page.keyboard.press('Enter');
+    // The form opens on its first field (the model); Tab reaches the system prompt, then Create.
+    await expect.poll(() => page.evaluate<string>('document.activeElement?.id ?? ""')).toBe('new-model');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Be terse.');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Create');
+    await page.keyboard.press('Enter');
+    // The new chat has the cursor in its message box.
+    await expect.poll(() => page.evaluate<string>('document.activeElement?.id ?? ""'), { timeout: UI_MS }).toBe('composer');
+    fake.enqueue({ text: 'Typed, not clicked.' });
+    await page.keyboard.type('Hello from the keyboard');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('Typed, not clicked.');
+  });
+
   it('stops a slow turn with the Stop button, keeping what the model wrote', async () => {
     const page = await newPage();
     await signIn(page);

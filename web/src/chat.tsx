@@ -63,6 +63,7 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
   const alive = useRef(true);
   const transcript = useRef<HTMLDivElement>(null);
   const composer = useRef<HTMLTextAreaElement>(null);
+  const titleInput = useRef<HTMLInputElement>(null);
 
   const load = async (): Promise<SessionContents | null> => {
     try {
@@ -143,12 +144,19 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
     void load().then((next) => {
       if (next?.turn) void follow(next);
     });
+    // Opening a session puts the cursor where the next thing to do is: the message box.
+    composer.current?.focus();
     alive.current = true;
     return () => {
       alive.current = false;
       controller.current?.abort();
     };
   }, [sessionId]);
+
+  const isRenaming = renaming !== null;
+  useEffect(() => {
+    if (isRenaming) titleInput.current?.focus();
+  }, [isRenaming]);
 
   useEffect(() => {
     const element = transcript.current;
@@ -243,7 +251,7 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
               aria-label="Title"
               value={renaming}
               maxLength={120}
-              autoFocus
+              ref={titleInput}
               onInput={(event) => setRenaming(event.currentTarget.value)}
               onKeyDown={(event) => event.key === 'Escape' && setRenaming(null)}
             />

@@ -1,5 +1,5 @@
 /** A new session: an optional system prompt, and a model from those the server offers (`GET /models`). */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api, OfferedModels, SessionSummary } from './api.js';
 import { describeFailure } from './chat.js';
 
@@ -17,6 +17,14 @@ export function NewSession({ api, onCreated, onCancel }: NewSessionProps) {
   const [system, setSystem] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
+  const first = useRef<HTMLSelectElement>(null);
+
+  // The form starts with the cursor on its first field once it can take it (it is disabled
+  // until the models arrive; Preact's autoFocus only applies on page load).
+  const ready = offered !== null;
+  useEffect(() => {
+    if (ready) first.current?.focus();
+  }, [ready]);
 
   useEffect(() => {
     api.models().then(
@@ -57,7 +65,7 @@ export function NewSession({ api, onCreated, onCancel }: NewSessionProps) {
         }}
       >
         <label for="new-model">Model</label>
-        <select id="new-model" value={model} onChange={(event) => setModel(event.currentTarget.value)} disabled={offered === null}>
+        <select id="new-model" ref={first} value={model} onChange={(event) => setModel(event.currentTarget.value)} disabled={offered === null}>
           {offered?.providers.map((provider) => (
             <optgroup key={provider.name} label={provider.name}>
               {provider.models.map((each) => (
