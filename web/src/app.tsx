@@ -2,7 +2,8 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Api, type SessionSummary } from './api.js';
 import { finishHostedSignIn, forgetToken, hostedSignInUrl, hostedSignOutUrl, keepToken, takeToken, type AuthEnvironment } from './auth.js';
-import { Chat, describeFailure } from './chat.js';
+import { Chat } from './chat.js';
+import { describeFailure } from './failure.js';
 import type { WebConfig } from './config.js';
 import { NewSession } from './new-session.js';
 import { SessionList } from './session-list.js';

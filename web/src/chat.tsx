@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Api, type Message, type SessionContents, type TurnEvent } from './api.js';
+import { describeFailure } from './failure.js';
 import { usageText } from './format.js';
 import { groupTurns, TurnView } from './message-view.js';
 
@@ -23,29 +24,6 @@ export interface ChatProps {
   onChanged(): void;
   onDeleted(): void;
   onBack(): void;
-}
-
-/** What a failed request tells the user: friendly for the answers a person can act on. */
-export function describeFailure(error: unknown): string {
-  if (error instanceof ApiError) {
-    switch (error.code) {
-      case 'session_busy':
-      case 'idempotency_key_in_progress':
-        return 'A turn is already running in this session, perhaps in another tab. Wait for it to finish, then send again.';
-      case 'session_not_found':
-        return 'This session is gone: it was deleted, or it belongs to someone else.';
-      case 'provider_not_configured':
-        return "The server has no key for this session's model any more.";
-      case 'nothing_to_compact':
-        return 'There is nothing to compact yet.';
-      case 'unauthorized':
-        return 'Your sign-in has expired. Sign in again.';
-      default:
-        return error.message;
-    }
-  }
-  if (error instanceof TypeError) return 'The server could not be reached. Check your connection and try again.';
-  return error instanceof Error ? error.message : String(error);
 }
 
 const isAbort = (error: unknown): boolean => error instanceof DOMException && error.name === 'AbortError';

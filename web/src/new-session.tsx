@@ -1,7 +1,7 @@
 /** A new session: an optional system prompt, and a model from those the server offers (`GET /models`). */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api, OfferedModels, SessionSummary } from './api.js';
-import { describeFailure } from './chat.js';
+import { describeFailure } from './failure.js';
 
 export interface NewSessionProps {
   api: Api;
