@@ -25,6 +25,10 @@ export interface AppOptions {
   mcp?: MCPServers;
   /** Where extensions and MCP configs are looked for, to say so when there are none. */
   places?: LookupPlaces;
+  /** The AGENTS.md files in the system prompt (absolute paths). */
+  contextFiles?: readonly string[];
+  /** The environment, to tell which providers have keys (`/model`). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -40,6 +44,8 @@ export class App implements CommandContext {
   readonly extensions: ExtensionHost;
   readonly mcp: MCPServers | undefined;
   readonly places: LookupPlaces;
+  readonly contextFiles: readonly string[];
+  readonly env: Readonly<Record<string, string | undefined>>;
   readonly #beforeTurn: (() => Promise<void>) | undefined;
   readonly #providerFactory: ProviderFactory;
   readonly #forceExit: () => void;
@@ -58,6 +64,8 @@ export class App implements CommandContext {
     this.extensions = options.extensions ?? new ExtensionHost({ tools: options.agent.tools });
     this.mcp = options.mcp;
     this.places = options.places ?? { extensionDirs: [], mcpFiles: [] };
+    this.contextFiles = options.contextFiles ?? [];
+    this.env = options.env ?? {};
     this.#beforeTurn = options.beforeTurn;
     this.#providerFactory = options.providerFactory;
     this.#forceExit = options.forceExit;

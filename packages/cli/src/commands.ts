@@ -3,6 +3,7 @@ import type { MCPServerInfo, MCPServers } from '@panto/core/mcp';
 import { exportSessionFile } from './export.js';
 import { parseModelSpec, type ProviderChoice } from './providers.js';
 import { formatUsage } from './render.js';
+import { describeCost, modelsText, sessionCost } from './models.js';
 import type { Terminal } from './terminal.js';
 import { formatBytes } from './tools/truncate.js';
 
@@ -32,6 +33,10 @@ export interface CommandContext {
   /** The MCP servers, when any is configured. */
   readonly mcp: MCPServers | undefined;
   readonly places: LookupPlaces;
+  /** The AGENTS.md files in the system prompt (absolute paths); none when absent. */
+  readonly contextFiles?: readonly string[];
+  /** The environment, to tell which providers have keys; none when absent. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 export type CommandOutcome = 'continue' | 'quit';
@@ -84,7 +89,7 @@ export async function runSlashCommand(command: SlashCommand, context: CommandCon
       terminal.result(mcpText(context));
       return 'continue';
     case 'session':
-      terminal.result(sessionText(context));
+      terminal.result(`${sessionText(context)}\ncost      ${describeCost(await sessionCost(context))}`);
       return 'continue';
     case 'model':
       model(command.args, context);
@@ -136,6 +141,7 @@ function sessionText(context: CommandContext): string {
     `file      ${file}`,
     `folder    ${context.cwd}`,
     `model     ${describeSettings(settings)}`,
+    `context   ${context.contextFiles?.length ? context.contextFiles.join(', ') : 'no AGENTS.md loaded'}`,
     `messages  ${messages.length}${breakdown ? ` (${breakdown})` : ''}`,
     `usage     ${formatUsage(agent.conversation.usage())}`,
   ].join('\n');
@@ -144,7 +150,7 @@ function sessionText(context: CommandContext): string {
 function model(args: string, context: CommandContext): void {
   const { terminal } = context;
   if (args === '') {
-    terminal.result(`model: ${describeSettings(context.providerChoice())}`);
+    terminal.result(modelsText(describeSettings(context.providerChoice()), context.env ?? {}));
     return;
   }
   let settings: ProviderChoice;
