@@ -29,6 +29,8 @@ export interface AppOptions {
   contextFiles?: readonly string[];
   /** The environment, to tell which providers have keys (`/model`). */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Where `/export` writes by default (`$PANTO_HOME/exports`). */
+  exportsDir?: string;
 }
 
 /**
@@ -46,6 +48,7 @@ export class App implements CommandContext {
   readonly places: LookupPlaces;
   readonly contextFiles: readonly string[];
   readonly env: Readonly<Record<string, string | undefined>>;
+  readonly exportsDir: string | undefined;
   readonly #beforeTurn: (() => Promise<void>) | undefined;
   readonly #providerFactory: ProviderFactory;
   readonly #forceExit: () => void;
@@ -66,6 +69,7 @@ export class App implements CommandContext {
     this.places = options.places ?? { extensionDirs: [], mcpFiles: [] };
     this.contextFiles = options.contextFiles ?? [];
     this.env = options.env ?? {};
+    this.exportsDir = options.exportsDir;
     this.#beforeTurn = options.beforeTurn;
     this.#providerFactory = options.providerFactory;
     this.#forceExit = options.forceExit;

@@ -98,7 +98,7 @@ export async function run(environment: CliEnvironment): Promise<number> {
     // extensions loaded into the registry → MCP servers' tools, as they connect.
     const session = await openSession(
       { continue: options.continue, noSession: options.noSession, ...(options.resume === undefined ? {} : { resume: options.resume }) },
-      { cwd, sessionDir },
+      { cwd, sessionDir, sessionsRoot: join(pantoHome(env, cwd, environment.homedir), 'sessions') },
     );
     if (session.notice) terminal.note(session.notice);
     const tools = new ToolRegistry();
@@ -145,6 +145,7 @@ export async function run(environment: CliEnvironment): Promise<number> {
       extensions,
       contextFiles: contextFiles.files.map((file) => file.path),
       env,
+      exportsDir: join(pantoHome(env, cwd, environment.homedir), 'exports'),
       places: { extensionDirs: places.extensionDirs.map(show), mcpFiles: places.mcpFiles.map(show) } satisfies LookupPlaces,
       ...(mcpServers === undefined
         ? {}

@@ -37,6 +37,8 @@ export interface CommandContext {
   readonly contextFiles?: readonly string[];
   /** The environment, to tell which providers have keys; none when absent. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Where `/export` writes when given no path (`$PANTO_HOME/exports`); the working folder when absent. */
+  readonly exportsDir?: string | undefined;
 }
 
 export type CommandOutcome = 'continue' | 'quit';
@@ -49,7 +51,7 @@ export interface SlashCommand {
 
 export const COMMANDS: readonly { usage: string; summary: string }[] = [
   { usage: '/compact [instructions]', summary: 'summarise the conversation so far to free the context (optionally: what to keep)' },
-  { usage: '/export [path]', summary: 'write the session as JSONL (default: <session id>.jsonl in this folder)' },
+  { usage: '/export [path]', summary: 'write the session as JSONL (default: $PANTO_HOME/exports/<session id>.jsonl)' },
   { usage: '/session', summary: 'show the session id, file, message count and token usage so far' },
   { usage: '/model [provider/model]', summary: `show the model, or switch (e.g. /model anthropic/${DEFAULT_MODELS.anthropic}, /model openai)` },
   { usage: '/extensions', summary: 'list the extensions loaded (and those that failed), where from, and what they added' },
@@ -173,6 +175,7 @@ async function exportCommand(args: string, context: CommandContext): Promise<voi
         sessionFile: context.sessionFile(),
         conversation: context.agent.conversation,
         cwd: context.cwd,
+        ...(context.exportsDir === undefined ? {} : { exportsDir: context.exportsDir }),
       },
       args === '' ? undefined : args,
     );
