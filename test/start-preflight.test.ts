@@ -3,13 +3,13 @@
  * what to do, before any emulator starts, and without a stack trace.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { displayDataDir, findJava, javaMissingMessage } from '../scripts/local/preflight.js';
+import { displayDataDir, findJava, javaMissingMessage, parseJavaVersion } from '../scripts/local/preflight.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -68,7 +68,27 @@ describe('npm start before it starts anything', { timeout: 90_000 }, () => {
   });
 });
 
+describe('npm start with an old Java', { timeout: 90_000 }, () => {
+  it('says which Java it found and what to install', async () => {
+    const java = join(temp, 'java');
+    await writeFile(java, '#!/bin/sh\necho \'openjdk version "11.0.2" 2019-01-15\' >&2\n');
+    await chmod(java, 0o755);
+    const result = await start({ PATH: temp, PORT: '0' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`DynamoDB Local needs Java 17 or later, and ${java} is Java 11.`);
+    expect(result.stderr).toContain('apt-get install openjdk-17-jre-headless');
+    expect(result.stderr).not.toContain('starting DynamoDB Local');
+  });
+});
+
 describe('preflight helpers', () => {
+  it('reads the major version of java -version, old style too', () => {
+    expect(parseJavaVersion('openjdk version "17.0.15" 2025-04-15')).toBe(17);
+    expect(parseJavaVersion('java version "1.8.0_392"')).toBe(8);
+    expect(parseJavaVersion('openjdk version "21" 2023-09-19')).toBe(21);
+    expect(parseJavaVersion('nonsense')).toBeUndefined();
+  });
+
   it('finds no java on a PATH without one, and names a JAVA_HOME without bin/java', () => {
     expect(findJava({ PATH: temp })).toBeUndefined();
     expect(findJava({ JAVA_HOME: temp, PATH: process.env.PATH ?? '' })).toBeUndefined();

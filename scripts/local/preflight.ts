@@ -3,6 +3,7 @@
  * fails end in one sentence that says what to do, not in a stack trace 10 s later: Java
  * missing for DynamoDB Local, or the HTTP port taken.
  */
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, relative } from 'node:path';
 import { assertPortFree } from './child-process.js';
@@ -62,7 +63,32 @@ export async function preflight(options: {
       );
     }
   }
-  if (options.startsDynamoDB && findJava(options.env) === undefined) throw new StartupError(javaMissingMessage(options.env));
+  if (!options.startsDynamoDB) return;
+  const java = findJava(options.env);
+  if (java === undefined) throw new StartupError(javaMissingMessage(options.env));
+  const version = javaVersion(java);
+  if (version !== undefined && version < MIN_JAVA) {
+    throw new StartupError(javaMissingMessage(options.env).replace(/and there is .*\./, `and ${java} is Java ${version}.`));
+  }
+}
+
+/** DynamoDB Local 3.x needs Java 17. */
+const MIN_JAVA = 17;
+
+/**
+ * The major version of a `java` (`java -version` prints `openjdk version "17.0.15"`, or
+ * `"1.8.0_392"` for Java 8), or undefined when it does not say.
+ */
+export function javaVersion(java: string): number | undefined {
+  const result = spawnSync(java, ['-version'], { encoding: 'utf8', timeout: 10_000 });
+  return parseJavaVersion(`${result.stderr ?? ''}\n${result.stdout ?? ''}`);
+}
+
+export function parseJavaVersion(text: string): number | undefined {
+  const match = /version "(\d+)(?:\.(\d+))?/.exec(text);
+  if (!match) return undefined;
+  const major = Number(match[1]);
+  return major === 1 && match[2] !== undefined ? Number(match[2]) : major;
 }
 
 /** The data folder as `npm start` prints it: relative to `cwd` when inside it, else absolute. */
