@@ -92,11 +92,12 @@ describe('slash commands', () => {
   });
 
   it('/model shows the model, and switches provider and model', async () => {
-    const { agent, command, stdout, built } = setup();
+    const { agent, command, stdout, stderr, built } = setup();
     await command('/model');
     expect(stdout.text.startsWith('model: openai/gpt-a at http://127.0.0.1:9/v1\n')).toBe(true);
     await command('/model anthropic/claude-x');
     expect(agent.provider).toMatchObject({ name: 'anthropic', model: 'claude-x' });
+    expect(stderr.text).toContain("anthropic/claude-x is not in panto's catalog");
     // The base URL belonged to the other provider.
     expect(built.at(-1)).toEqual({ provider: 'anthropic', model: 'claude-x' });
     await command('/model openai/meta-llama/Llama-3');

@@ -3,7 +3,7 @@ import type { MCPServerInfo, MCPServers } from '@panto/core/mcp';
 import { exportSessionFile } from './export.js';
 import { parseModelSpec, type ProviderChoice } from './providers.js';
 import { formatUsage } from './render.js';
-import { describeCost, modelsText, sessionCost } from './models.js';
+import { describeCost, modelsText, sessionCost, uncataloguedNote } from './models.js';
 import type { Terminal } from './terminal.js';
 import { formatBytes } from './tools/truncate.js';
 
@@ -164,6 +164,8 @@ function model(args: string, context: CommandContext): void {
     return;
   }
   terminal.result(`model: ${describeSettings(context.providerChoice())}`);
+  const unknown = uncataloguedNote(context.agent.provider.name, context.agent.provider.model);
+  if (unknown !== undefined) terminal.note(unknown);
   if (context.agent.provider.name === 'offline') terminal.warn('the offline provider gives canned answers; no model is called');
 }
 

@@ -6,6 +6,7 @@
 import {
   assertModelOffered,
   DEFAULT_MODELS,
+  findModel,
   KNOWN_MODELS,
   modelStatus,
   PROVIDER_NAMES,
@@ -170,4 +171,10 @@ export function formatDollars(dollars: number): string {
 export async function sessionCost(context: { agent: Agent }): Promise<Cost> {
   const entries = (await context.agent.sessionStore.loadTree().catch(() => undefined))?.entries ?? [];
   return entries.length > 0 ? entriesCost(entries) : messagesCost(context.agent.conversation.messages);
+}
+
+/** A note for a model the catalog does not list (of a provider it does): sent as it is, its cost unknown. */
+export function uncataloguedNote(provider: string, model: string): string | undefined {
+  if (findModel(provider, model) !== undefined || !KNOWN_MODELS.some((info) => info.provider === provider)) return undefined;
+  return `${provider}/${model} is not in panto's catalog (/model lists it): it is sent as it is, and turns show tokens, not dollars`;
 }
