@@ -4,8 +4,8 @@
  * `PANTO_DATA_DIR`), so sessions survive a restart; the table and bucket are created when
  * absent; the same Hono app as in Lambda serves on http://127.0.0.1:3000 (`PORT`), with
  * HS256 tokens signed by a secret kept in the data folder, and an interactive API reference on
- * `/reference`, and the web client (web/, built when stale) at `/`. Browsers may call it from its own origin and from `PANTO_CORS_ORIGINS`. Ctrl-C
- * stops everything.
+ * `/reference`, and the web client (web/, built when stale) at `/`. Browsers may call it from
+ * its own origin and from `PANTO_CORS_ORIGINS`. Ctrl-C stops everything.
  *
  * Set `PANTO_DYNAMODB_ENDPOINT` and `PANTO_S3_ENDPOINT` to use emulators that are already
  * running instead of starting them. With `PANTO_ARCHIVE_AFTER_DAYS`, the server also runs
@@ -14,7 +14,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { serve } from '@hono/node-server';
@@ -32,6 +32,7 @@ import {
 } from '@panto/functions/local';
 import { freePort } from './local/child-process.js';
 import { startDynamoDBLocal, suppressNodeVersionWarning } from './local/dynamodb-local.js';
+import { displayDataDir, preflight, StartupError } from './local/preflight.js';
 import { withReference } from './local/reference.js';
 import { startS3Local } from './local/s3-local.js';
 import { buildWeb, webPaths, withWeb } from './local/web.js';
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
 
   const settings = localSettings(root);
   const { config, dataDir } = settings;
+  // Before anything starts: a taken port or a missing Java is one sentence now, not a stack trace later.
+  await preflight({ port: settings.port, startsDynamoDB: settings.external.dynamodb === undefined, env: process.env });
   await mkdir(dataDir, { recursive: true });
 
   // Built first (a few seconds, only when web/ changed): the page is served from this server.
@@ -110,7 +113,7 @@ async function main(): Promise<void> {
   const token = await signLocalToken(secret, settings.defaultOwner);
   const provider = config.provider;
   const model = providerResolver(provider)({}).model;
-  const where = relative(process.cwd(), dataDir) || '.';
+  const where = displayDataDir(dataDir, process.cwd());
   const lines = [
     '',
     `panto: listening on ${url}`,
@@ -199,7 +202,9 @@ setInterval(() => {
 }, 500).unref();
 
 main().catch(async (error: unknown) => {
-  say(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  // A problem the user can fix is its message alone; anything else keeps its stack.
+  if (error instanceof StartupError) say(error.message);
+  else say(error instanceof Error ? (error.stack ?? error.message) : String(error));
   await shutdown();
   process.exit(1);
 });

@@ -17,9 +17,11 @@ import { join, resolve } from 'node:path';
 import { App } from './app.js';
 import { HELP, parseArgs, USAGE, type CliOptions } from './args.js';
 import { BUILT_IN_COMMANDS, describeSettings, type LookupPlaces } from './commands.js';
+import { findContextFiles, withContextFiles } from './context-files.js';
 import { CliUI, cliSession } from './extension-context.js';
 import { displayPath, findExtensions, loadExtensions } from './extensions.js';
 import { readMCPConfig, registerMCPTools } from './mcp.js';
+import { checkedProviderFactory } from './models.js';
 import { CliError, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from './errors.js';
 import { PipedLineInput, TerminalLineInput, type InputStream, type LineInput } from './line-input.js';
 import { chooseProvider, defaultProviderFactory, type ProviderFactory } from './providers.js';
@@ -85,7 +87,9 @@ export async function run(environment: CliEnvironment): Promise<number> {
     const sessionDir = options.sessionDir ? resolve(cwd, options.sessionDir) : sessionDirFor(cwd, env, environment.homedir);
     if (options.list) return await listCommand(sessionDir, cwd, terminal);
 
-    const systemPrompt = await resolveSystemPrompt(options.system, cwd);
+    const contextFiles = await findContextFiles({ cwd, pantoHome: pantoHome(env, cwd, environment.homedir) });
+    for (const problem of contextFiles.problems) terminal.warn(`panto: ${problem}`);
+    const systemPrompt = withContextFiles(await resolveSystemPrompt(options.system, cwd), contextFiles.files);
     const printPrompt = options.print === undefined ? undefined : await promptOf(options.print, environment.stdin);
 
     // Construction order (seed-plan, phase 4): store → tool registry → agent (resumed from
@@ -94,7 +98,7 @@ export async function run(environment: CliEnvironment): Promise<number> {
     // extensions loaded into the registry → MCP servers' tools, as they connect.
     const session = await openSession(
       { continue: options.continue, noSession: options.noSession, ...(options.resume === undefined ? {} : { resume: options.resume }) },
-      { cwd, sessionDir },
+      { cwd, sessionDir, sessionsRoot: join(pantoHome(env, cwd, environment.homedir), 'sessions') },
     );
     if (session.notice) terminal.note(session.notice);
     const tools = new ToolRegistry();
@@ -103,7 +107,7 @@ export async function run(environment: CliEnvironment): Promise<number> {
       reservedCommands: BUILT_IN_COMMANDS,
       onError: (failure) => terminal.warn(`panto: extension ${failure.source.path}: ${failure.where} failed: ${failure.error.message}`),
     });
-    const providerFactory = environment.providerFactory ?? defaultProviderFactory;
+    const providerFactory = environment.providerFactory ?? checkedProviderFactory(env, defaultProviderFactory);
     const settings = chooseProvider(options, env, session.activeModel);
     const provider = providerFactory(settings);
     const config = { provider, tools, beforeToolCall: extensions.beforeToolCall };
@@ -139,6 +143,9 @@ export async function run(environment: CliEnvironment): Promise<number> {
       unsavedReason: options.noSession ? 'not saved: --no-session' : 'it is created with the first prompt',
       forceExit: environment.forceExit ?? (() => process.exit(EXIT_INTERRUPTED)),
       extensions,
+      contextFiles: contextFiles.files.map((file) => file.path),
+      env,
+      exportsDir: join(pantoHome(env, cwd, environment.homedir), 'exports'),
       places: { extensionDirs: places.extensionDirs.map(show), mcpFiles: places.mcpFiles.map(show) } satisfies LookupPlaces,
       ...(mcpServers === undefined
         ? {}
