@@ -4,8 +4,8 @@
  * API (a JWT authorizer in front of every route but the health check and the OpenAPI
  * document) and its function, the streaming function behind a function URL, the table's
  * stream consumer that purges what TTL-expired sessions leave behind, the provider keys as
- * secrets, and — unless you bring your own identity provider — a Cognito user pool whose
- * tokens the API accepts. The functions read all of it through `Resource.X`
+ * secrets, the web client (web/) as a static site, and — unless you bring your own identity
+ * provider — a Cognito user pool whose tokens the API accepts. The functions read all of it through `Resource.X`
  * (functions/src/config.ts). docs/deploy.md walks through a deployment.
  *
  * Deploy-time settings (environment of `sst deploy` / `sst dev`):
@@ -17,6 +17,10 @@
  *   those URLs; PANTO_AUTH_DOMAIN_PREFIX gives the hosted UI its domain
  *   (`<prefix>.auth.<region>.amazoncognito.com`).
  * - PANTO_CORS_ORIGINS (comma-separated, or `*`): origins browsers may call the API from.
+ *   The web client's own origin (the `web` output) goes here and, with `/`, in the callback
+ *   and logout URLs: it is built with the API's URL, so the API cannot learn the site's
+ *   before the site exists — set them after the first deploy and deploy again (or use a
+ *   domain you know up front).
  * - PANTO_PROVIDER, PANTO_MODEL, PANTO_EXTRA_MODELS: the default model (keys:
  *   `sst secret set AnthropicApiKey …`).
  * - PANTO_ARCHIVE_AFTER_DAYS: archive sessions to S3 this long after their last write (a
@@ -33,7 +37,8 @@
  * Lambda: the deployed functions are stubs that forward to it), against the stage's real
  * table and bucket; the local stack's origin (http://127.0.0.1:3000, http://localhost:3000)
  * is added to the CORS origins and to the sign-in callback URLs; and the TTL cleanup is
- * deployed for real (`dev: false`), since it must run while your machine is off.
+ * deployed for real (`dev: false`), since it must run while your machine is off; and the web
+ * client is not deployed: `sst dev` runs its Vite dev server on http://127.0.0.1:3000.
  */
 
 /** Stages whose data is kept when the stage is removed, and which cannot be removed by accident. */
@@ -62,6 +67,7 @@ const IDEMPOTENCY_RETENTION_DAYS = 8;
  * by the streaming function's URL instead.
  */
 const API_ROUTES = [
+  'GET /models',
   'POST /sessions',
   'GET /sessions',
   'GET /sessions/{id}',
@@ -87,8 +93,10 @@ const CORS_EXPOSE_HEADERS = ['retry-after', 'idempotent-replayed'];
 // No OPTIONS: a preflight is answered whatever this says, and a function URL refuses a method name over 6 characters.
 const CORS_ALLOW_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const CORS_MAX_AGE = '600 seconds' as const;
+/** The port of the local stack (`npm start`), and of the web client's dev server under `sst dev`. */
+const DEV_PORT = 3000;
 /** The local stack's origin (`npm start`), which a web client run there calls a dev stage from. */
-const DEV_ORIGINS = ['http://127.0.0.1:3000', 'http://localhost:3000'];
+const DEV_ORIGINS = [`http://127.0.0.1:${DEV_PORT}`, `http://localhost:${DEV_PORT}`];
 
 export default $config({
   app(input) {
@@ -272,11 +280,27 @@ export default $config({
     }
     for (const route of PUBLIC_API_ROUTES) api.route(route, apiFunction.arn);
 
+    // The web client (web/): built with the API's and the streaming function's URLs, and the
+    // user pool's hosted UI when it has a domain, then served from S3 behind CloudFront. Under
+    // `sst dev` it is not deployed: its Vite dev server runs on your machine, on the local
+    // stack's origin (already allowed for CORS and sign-in, above).
+    const web = new sst.aws.StaticSite('PantoWeb', {
+      path: 'web',
+      build: { command: 'npm run build', output: 'dist' },
+      environment: {
+        VITE_PANTO_API_URL: api.url,
+        VITE_PANTO_STREAM_URL: streamFunction.url,
+        ...(identity.hostedUi ? { VITE_PANTO_AUTH_DOMAIN: identity.hostedUi.domain, VITE_PANTO_AUTH_CLIENT_ID: identity.hostedUi.clientId } : {}),
+      },
+      dev: { command: `npm run dev -- --port ${DEV_PORT} --strictPort`, url: `http://127.0.0.1:${DEV_PORT}` },
+    });
+
     return {
       stage: $app.stage,
       region: aws.getRegionOutput().region,
       api: api.url,
       stream: streamFunction.url,
+      web: web.url,
       table: table.name,
       bucket: bucket.name,
       issuer,
@@ -290,6 +314,8 @@ interface Identity {
   audience: string | $util.Output<string>;
   /** What `npm run user` / `npm run token -- --stage` read from .sst/outputs.json. */
   outputs: Record<string, unknown>;
+  /** The hosted UI the web client signs in through (authorization code + PKCE), when there is one. */
+  hostedUi?: { domain: string | $util.Output<string>; clientId: string | $util.Output<string> };
 }
 
 /** An identity provider of your own: its issuer, and the audience its tokens carry (`aud`, or Cognito's `client_id`). */
@@ -348,6 +374,8 @@ function cognito(production: boolean): Identity {
       userPoolClient: client.id,
       ...(domainPrefix ? { authDomain: userPool.domainUrl } : {}),
     },
+    // `domainUrl` is there only when the pool has a domain (PANTO_AUTH_DOMAIN_PREFIX).
+    ...(hostedUi && userPool.domainUrl !== undefined ? { hostedUi: { domain: userPool.domainUrl, clientId: client.id } } : {}),
   };
 }
 

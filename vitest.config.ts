@@ -13,10 +13,10 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'functions/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
+    include: ['packages/*/src/**/*.test.ts', 'functions/**/*.test.ts', 'web/src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
-    globalSetup: ['test/setup/local-aws.ts'],
+    globalSetup: ['test/setup/local-aws.ts', 'test/setup/web.ts'],
   },
 });

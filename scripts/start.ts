@@ -4,8 +4,8 @@
  * `PANTO_DATA_DIR`), so sessions survive a restart; the table and bucket are created when
  * absent; the same Hono app as in Lambda serves on http://127.0.0.1:3000 (`PORT`), with
  * HS256 tokens signed by a secret kept in the data folder, and an interactive API reference on
- * `/reference`. Browsers may call it from its own origin and from `PANTO_CORS_ORIGINS`. Ctrl-C
- * stops everything.
+ * `/reference`, and the web client (web/, built when stale) at `/`. Browsers may call it from
+ * its own origin and from `PANTO_CORS_ORIGINS`. Ctrl-C stops everything.
  *
  * Set `PANTO_DYNAMODB_ENDPOINT` and `PANTO_S3_ENDPOINT` to use emulators that are already
  * running instead of starting them. With `PANTO_ARCHIVE_AFTER_DAYS`, the server also runs
@@ -35,6 +35,7 @@ import { startDynamoDBLocal, suppressNodeVersionWarning } from './local/dynamodb
 import { displayDataDir, preflight, StartupError } from './local/preflight.js';
 import { withReference } from './local/reference.js';
 import { startS3Local } from './local/s3-local.js';
+import { buildWeb, webPaths, withWeb } from './local/web.js';
 
 interface Stoppable {
   name: string;
@@ -55,6 +56,12 @@ async function main(): Promise<void> {
   await preflight({ port: settings.port, startsDynamoDB: settings.external.dynamodb === undefined, env: process.env });
   await mkdir(dataDir, { recursive: true });
 
+  // Built first (a few seconds, only when web/ changed): the page is served from this server.
+  if (await buildWeb(root).catch((error: unknown) => {
+    say(`could not build the web client (web/): ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  })) say('built the web client (web/dist)');
+
   say('starting DynamoDB Local and the S3 emulator …');
   const [dynamodb, s3] = await Promise.all([
     settings.external.dynamodb ?? launch(startDynamoDBLocal({ dataDir: join(dataDir, 'dynamodb') }), 'DynamoDB Local'),
@@ -73,7 +80,7 @@ async function main(): Promise<void> {
   // The port is settled before the app is built: its own origin is one browsers may call it from.
   const port = settings.port === 0 ? await freePort() : settings.port;
   config.corsOrigins = [...localOrigins(port), ...config.corsOrigins];
-  const app = withReference(serviceApp(config, hs256Verifier(secret), { clients, telemetry: plainTelemetry() }));
+  const app = withWeb(withReference(serviceApp(config, hs256Verifier(secret), { clients, telemetry: plainTelemetry() })), webPaths(root).dist);
   const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });
   await new Promise<void>((resolveListening, reject) => {
     server.once('listening', resolveListening);
@@ -118,7 +125,7 @@ async function main(): Promise<void> {
     `  data      ${where}/ (DynamoDB table ${config.tableName} at ${dynamodb}, bucket ${config.bucket} at ${s3})`,
     `  owner     ${settings.defaultOwner}; token valid 30 days (another owner: npm run -s token -- <owner>)`,
     `  browser   ${url}/#token=${token}`,
-    `  reference ${url}/reference (OpenAPI: ${url}/openapi.json)`,
+    `  reference ${url}/reference#token=${token} (OpenAPI: ${url}/openapi.json)`,
     ...(settings.archive === undefined
       ? []
       : [`  archive   sessions idle ${formatDays(settings.archive.afterMs)} go to s3://${config.bucket}/archive/, swept every ${settings.archive.sweepSeconds} s`]),

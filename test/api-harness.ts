@@ -7,7 +7,7 @@ import { ScanCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/
 import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { serve } from '@hono/node-server';
 import { FakeLLMServer } from '@panto/core/testing';
-import { createApp, DEFAULT_LIMITS, providerResolver, type AppDeps, type RequestRecord, type ServiceLimits } from '@panto/functions';
+import { createApp, DEFAULT_LIMITS, offeredModels, providerResolver, type AppDeps, type ProviderConfig, type RequestRecord, type ServiceLimits } from '@panto/functions';
 import { hs256Verifier, signLocalToken } from '@panto/functions/local';
 import { ConformanceChecker } from './openapi-conformance.js';
 import { localAws, type LocalAws } from './setup/aws-fixtures.js';
@@ -58,19 +58,21 @@ export async function startApi(
   const logged: unknown[] = [];
   const outages: string[] = [];
   const records: RequestRecord[] = [];
+  const providerConfig: ProviderConfig = {
+    provider: options.provider ?? 'anthropic',
+    model: 'claude-test',
+    apiKeys: { anthropic: 'test-key', openai: 'test-key' },
+    baseURLs: { anthropic: fake.anthropicBaseURL, openai: fake.openaiBaseURL },
+    extraModels: [],
+    reason: 'test',
+  };
   const app = createApp({
     dynamo: options.dynamo ?? aws.dynamo,
     tableName: aws.tableName,
     s3: options.s3 ?? aws.s3,
     bucket: aws.bucket,
-    providers: providerResolver({
-      provider: options.provider ?? 'anthropic',
-      model: 'claude-test',
-      apiKeys: { anthropic: 'test-key', openai: 'test-key' },
-      baseURLs: { anthropic: fake.anthropicBaseURL, openai: fake.openaiBaseURL },
-      extraModels: [],
-      reason: 'test',
-    }),
+    providers: providerResolver(providerConfig),
+    models: offeredModels(providerConfig),
     verifier: hs256Verifier(TEST_SECRET),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),

@@ -58,6 +58,28 @@ async function newSession(owner = 'alice', body: unknown = {}): Promise<SessionJ
 
 const roles = (messages: readonly Message[]): string[] => messages.map((message) => message.role);
 
+describe('GET /models', () => {
+  it('lists the providers this server has keys for (and offline), the default first, with their models', async () => {
+    const response = await api.call('alice', 'GET', '/models');
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { default: unknown; providers: { name: string; default_model: string; any_model: boolean; models: { id: string }[] }[] };
+    expect(body.default).toEqual({ provider: 'anthropic', model: 'claude-test' });
+    expect(body.providers.map((provider) => provider.name)).toEqual(['anthropic', 'openai', 'offline']);
+    // Both keyed providers have a base URL here (the fake server): any model name goes.
+    expect(body.providers[0]).toMatchObject({ default_model: 'claude-test', any_model: true });
+    expect(body.providers[1]?.models.map((model) => model.id)).toContain('gpt-5.4');
+    // What it offers, POST /sessions accepts.
+    for (const provider of body.providers) {
+      const created = await api.call('models-owner', 'POST', '/sessions', { provider: provider.name, model: provider.models[0]?.id });
+      expect(created.status, provider.name).toBe(201);
+    }
+  });
+
+  it('needs a token', async () => {
+    expect((await api.call(null, 'GET', '/models')).status).toBe(401);
+  });
+});
+
 describe('POST /sessions', () => {
   it('creates a session with its times and the default model, and keeps a system prompt', async () => {
     const session = await newSession('alice', { system: 'You are terse.' });

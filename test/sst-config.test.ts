@@ -123,6 +123,11 @@ function installStandIns(): void {
     id: output(`${name}.id`),
     domainUrl: output(`${name}.domainUrl`),
   })) {
+    constructor(name: string, args: Args = {}) {
+      super(name, args);
+      // As SST's: the hosted UI's URL exists only when the pool has a domain.
+      if (args.domain === undefined) Object.assign(this, { domainUrl: undefined });
+    }
     addClient(name: string, args: Args = {}): { id: string } {
       const client = { id: output(`${name}.id`) };
       record(client, { kind: 'sst.aws.CognitoUserPoolClient', name, args, link: { id: client.id } });
@@ -137,12 +142,13 @@ function installStandIns(): void {
       resources.push({ kind: 'sst.aws.Function', name: `${name}Handler`, args: args.function as Args, link: {} });
     }
   };
+  const StaticSite = standIn('sst.aws.StaticSite', () => ({}), (name) => ({ url: output(`${name}.url`) }));
   Object.assign(globalThis, {
     $config: (config: unknown) => config,
     $app: { name: 'panto', stage: 'test' },
     $dev: false,
     $interpolate: (strings: TemplateStringsArray, ...values: unknown[]) => strings.reduce((text, part, i) => `${text}${part}${i < values.length ? String(values[i]) : ''}`, ''),
-    sst: { Secret, Linkable, aws: { Dynamo, Bucket, Function: Fn, ApiGatewayV2: Api, CognitoUserPool: UserPool, CronV2 } },
+    sst: { Secret, Linkable, aws: { Dynamo, Bucket, Function: Fn, ApiGatewayV2: Api, CognitoUserPool: UserPool, CronV2, StaticSite } },
     aws: { s3: { BucketServerSideEncryptionConfiguration: Encryption }, getRegionOutput: () => ({ region: output('region') }) },
   });
 }
@@ -319,10 +325,20 @@ describe('sst.config.ts, with an issuer of your own', () => {
       stage: 'test',
       region: output('region'),
       api: output('PantoApi.url'),
+      web: output('PantoWeb.url'),
       table: output('PantoTable.name'),
       bucket: output('PantoBucket.name'),
       issuer: 'https://login.example.com',
     });
+  });
+
+  it('deploys the web client as a static site built with the URLs of the API and of the streaming function', () => {
+    const sites = byKind('sst.aws.StaticSite');
+    expect(sites).toHaveLength(1);
+    expect(sites[0]?.args).toMatchObject({ path: 'web', build: { command: 'npm run build', output: 'dist' } });
+    // The names web/src/config.ts reads, and no hosted UI: an issuer of your own has none the stack knows.
+    expect(sites[0]?.args.environment).toEqual({ VITE_PANTO_API_URL: output('PantoApi.url'), VITE_PANTO_STREAM_URL: output('PantoStreamFunction.url') });
+    expect(existsSync(join(root, 'web', 'package.json'))).toBe(true);
   });
 
   it('serves the streaming route from a function with response streaming behind its own URL', () => {
@@ -534,6 +550,18 @@ describe('sst.config.ts, with no issuer configured: a Cognito user pool', () => 
     expect(outputs).not.toHaveProperty('authDomain');
   });
 
+  it('builds the web client to sign in through the hosted UI when the pool has a domain and callback URLs, and not otherwise', async () => {
+    outputs = await evaluate({ PANTO_AUTH_CALLBACK_URLS: 'https://app.example.com/', PANTO_AUTH_DOMAIN_PREFIX: 'panto-acme' });
+    expect(byKind('sst.aws.StaticSite')[0]?.args.environment).toMatchObject({
+      VITE_PANTO_AUTH_DOMAIN: output('PantoUserPool.domainUrl'),
+      VITE_PANTO_AUTH_CLIENT_ID: output('PantoClient.id'),
+    });
+    for (const env of [{ PANTO_AUTH_DOMAIN_PREFIX: 'panto-acme' }, { PANTO_AUTH_CALLBACK_URLS: 'https://app.example.com/' }]) {
+      await evaluate(env);
+      expect(byKind('sst.aws.StaticSite')[0]?.args.environment).not.toHaveProperty('VITE_PANTO_AUTH_DOMAIN');
+    }
+  });
+
   it('turns on the code flow for a web client at the callback URLs, with a hosted-UI domain', async () => {
     outputs = await evaluate({
       PANTO_AUTH_CALLBACK_URLS: 'https://app.example.com/, https://app.example.com/callback',
@@ -568,6 +596,13 @@ describe('sst.config.ts under sst dev', () => {
     const [api] = byKind('sst.aws.ApiGatewayV2');
     expect((api?.args.cors as Args).allowOrigins).toEqual(['https://app.example.com', 'http://127.0.0.1:3000', 'http://localhost:3000']);
     expect(byKind('sst.aws.CognitoUserPoolClient')[0]?.args.callbackUrls).toEqual(['http://127.0.0.1:3000/', 'http://localhost:3000/']);
+  });
+
+  it("runs the web client's dev server on the local stack's origin, which CORS and sign-in allow", () => {
+    const [site] = byKind('sst.aws.StaticSite');
+    expect(site?.args.dev).toEqual({ command: 'npm run dev -- --port 3000 --strictPort', url: 'http://127.0.0.1:3000' });
+    const cors = (byKind('sst.aws.ApiGatewayV2')[0]?.args.cors as Args).allowOrigins as string[];
+    expect(cors).toContain((site?.args.dev as Args).url);
   });
 
   it('deploys the TTL cleanup for real, so it runs while your machine is off', () => {

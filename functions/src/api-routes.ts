@@ -75,6 +75,14 @@ export const API_ROUTES: readonly ApiRoute[] = [
     responses: { 200: { description: 'The OpenAPI 3.1 document of this API.' } },
   },
   {
+    method: 'get',
+    path: '/models',
+    operationId: 'listModels',
+    summary: 'The providers and models a session may choose, and the default',
+    description: 'Providers with a key configured here (and `offline`), each with the catalog models that are not retired, `PANTO_EXTRA_MODELS` and its default.',
+    responses: { 200: { description: 'What `POST /sessions` accepts as `provider` and `model`.', schema: responses.models } },
+  },
+  {
     method: 'post',
     path: '/sessions',
     operationId: 'createSession',

@@ -23,10 +23,12 @@ import type { ProviderResolver } from './providers.js';
 import { eventRoutes } from './routes/events.js';
 import { exportRoutes } from './routes/exports.js';
 import { metaRoutes } from './routes/meta.js';
+import { modelRoutes } from './routes/models.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { streamRoutes } from './routes/stream.js';
 import { treeRoutes } from './routes/tree.js';
 import { turnRoutes } from './routes/turns.js';
+import type { OfferedModels } from './models.js';
 import { SessionService } from './session-service.js';
 import { serviceTools } from './tools.js';
 
@@ -75,6 +77,11 @@ export interface AppDeps {
   logOutage?: (message: string) => void;
   /** The clock turn leases are taken, renewed and judged by (the system clock when absent); tests freeze it. */
   clock?: LeaseClock;
+  /**
+   * What `GET /models` answers (`offeredModels(config.provider)`); when absent, the default
+   * provider with its default model only.
+   */
+  models?: OfferedModels;
 }
 
 /**
@@ -159,8 +166,17 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     });
   // A key is held for as long as the session's lease: a request that died frees both together.
   const idempotent = idempotency(idempotencyStore, { inProgressMs: limits.leaseMs, report });
-  const routeDeps: RouteDeps = { sessions, providers: deps.providers, limits, report, logOutage, idempotent };
+  let models = deps.models;
+  const offered = (): OfferedModels => {
+    if (models === undefined) {
+      const { name, model } = deps.providers({});
+      models = { default: { provider: name, model }, providers: [{ name, default_model: model, models: [{ id: model, status: null }], any_model: false }] };
+    }
+    return models;
+  };
+  const routeDeps: RouteDeps = { sessions, providers: deps.providers, limits, report, logOutage, idempotent, models: offered };
   metaRoutes(app, routeDeps);
+  modelRoutes(app, routeDeps);
   sessionRoutes(app, routeDeps);
   turnRoutes(app, routeDeps);
   streamRoutes(app, routeDeps);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, deployedMCPSettings, lambdaConfig, lambdaIssuer, mcpSettings, type MCPSettings } from './config.js';
+import { DEFAULT_LIMITS, deployedMCPSettings, lambdaConfig, lambdaIssuer, mcpSettings, serviceLimits, type MCPSettings } from './config.js';
 import { localSettings } from './local/settings.js';
 
 describe('localSettings', () => {
@@ -53,7 +53,7 @@ describe('localSettings', () => {
   });
 
   it('frees the session of a crashed turn of any kind within 45 s by default, renewing its lease three times a term', () => {
-    const { limits } = localSettings('/repo', {}).config;
+    const limits = serviceLimits({});
     expect(limits).toEqual(DEFAULT_LIMITS);
     // One lease for every kind of turn: nothing sized to the 14-minute streamed deadline any more.
     expect(limits).not.toHaveProperty('streamLeaseMs');
@@ -61,6 +61,11 @@ describe('localSettings', () => {
     expect(limits.leaseMs).toBeLessThanOrEqual(45_000);
     expect(limits.leaseRenewMs).toBe(10_000);
     expect(limits.leaseMs).toBeGreaterThanOrEqual(2 * limits.leaseRenewMs);
+  });
+
+  it('renews a turn lease every second on the local stack (so a stop is seen within a second), unless PANTO_LEASE_RENEW_MS is set', () => {
+    expect(localSettings('/repo', {}).config.limits).toEqual({ ...DEFAULT_LIMITS, leaseRenewMs: 1000 });
+    expect(localSettings('/repo', { PANTO_LEASE_RENEW_MS: '5000' }).config.limits.leaseRenewMs).toBe(5000);
   });
 
   it('reads the lease from PANTO_LEASE_MS, the renewal from PANTO_LEASE_RENEW_MS (a third of the lease by default), and keeps a renewal within half the lease', () => {

@@ -5,6 +5,7 @@ import type { Context, Hono } from 'hono';
 import type { ServiceLimits } from './config.js';
 import { payloadTooLarge, RequestError, type HttpError } from './errors.js';
 import type { Idempotent } from './idempotency.js';
+import type { OfferedModels } from './models.js';
 import type { ProviderResolver } from './providers.js';
 import type { SessionService } from './session-service.js';
 
@@ -38,6 +39,8 @@ export interface RouteDeps {
   logOutage(message: string): void;
   /** Runs a write at most once per `Idempotency-Key` (see idempotency.ts). */
   idempotent: Idempotent;
+  /** What `GET /models` answers. Must not throw once the app serves (the configuration was checked at start). */
+  models(): OfferedModels;
 }
 
 /** The `:id` of the path, or `SessionNotFoundError` (404) for one that cannot be an id — answered without a database call. */

@@ -34,6 +34,7 @@ export {
 export { RequestError, toHttpError, type ErrorBody, type HttpError } from './errors.js';
 export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './idempotency.js';
 export { lambdaTelemetry, METRICS_NAMESPACE, SERVICE_NAME, type LambdaTelemetry } from './lambda-telemetry.js';
+export { offeredModels, type OfferedModel, type OfferedModels, type OfferedProvider } from './models.js';
 export { openAPIDocument, type OpenAPIInfo } from './openapi.js';
 export { providerResolver, type ProviderResolver } from './providers.js';
 export { serviceApp } from './service.js';

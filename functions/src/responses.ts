@@ -194,6 +194,23 @@ export const health = z.strictObject({
   table: z.enum(['ok', 'unavailable']).check(z.describe('whether the DynamoDB table answered a read just now')),
 });
 
+export const models = z.strictObject({
+  default: activeModel.check(z.describe('what a session uses when it names no provider or model')),
+  providers: z.array(
+    z.strictObject({
+      name: z.string(),
+      default_model: z.string().check(z.describe('the model a session of this provider uses when it names none')),
+      models: z.array(
+        z.strictObject({
+          id: z.string(),
+          status: z.nullable(z.enum(['active', 'legacy', 'deprecated', 'retired'])).check(z.describe('null: not in the catalog (an extra model)')),
+        }),
+      ),
+      any_model: z.boolean().check(z.describe('the provider has a base URL on this server: any model name is accepted')),
+    }),
+  ),
+});
+
 /** The names the OpenAPI document gives these schemas (one not named here is named after its first operation). */
 export const NAMED_SCHEMAS = {
   Usage: usage,
@@ -216,6 +233,7 @@ export const NAMED_SCHEMAS = {
   SessionExport: sessionExport,
   ExportList: exportList,
   Health: health,
+  Models: models,
 } as const;
 
 export type SessionSummaryJson = z.output<typeof sessionSummary>;
@@ -223,4 +241,5 @@ export type SessionListJson = z.output<typeof sessionList>;
 export type SessionContentsJson = z.output<typeof sessionContents>;
 export type TurnJson = z.output<typeof turn>;
 export type HealthJson = z.output<typeof health>;
+export type ModelsJson = z.output<typeof models>;
 export type IncompleteReason = z.output<typeof incompleteReason>;

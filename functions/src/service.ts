@@ -4,6 +4,7 @@ import { createApp, type AppDeps, type AppEnv } from './app.js';
 import type { AuthVerifier } from './auth.js';
 import { createAwsClients, type AwsClients } from './clients.js';
 import type { ServiceConfig } from './config.js';
+import { offeredModels } from './models.js';
 import { providerResolver } from './providers.js';
 import { serviceMCPServers, toolsWithMCP } from './tools.js';
 
@@ -31,6 +32,7 @@ export function serviceApp(
     s3,
     bucket: config.bucket,
     providers: providerResolver(config.provider),
+    models: offeredModels(config.provider),
     verifier,
     limits: config.limits,
     corsOrigins: config.corsOrigins,

@@ -66,9 +66,6 @@ export function withReference(api: { fetch: (request: Request) => Response | Pro
     if (type === undefined) return c.notFound();
     return c.body(new Uint8Array(await readFile(join(dist, file))), 200, { 'content-type': type, 'cache-control': 'max-age=3600' });
   });
-  // Until the web client is served at `/`, the sign-in link (`/#token=…`) opens the reference;
-  // a browser keeps the fragment across the redirect.
-  page.get('/', (c) => c.redirect('/reference'));
   page.all('*', (c) => api.fetch(c.req.raw));
   return page;
 }

@@ -19,6 +19,13 @@ export interface LocalSettings {
   archive?: { afterMs: number; sweepSeconds: number };
 }
 
+/**
+ * How often a turn renews its lease on the local stack unless `PANTO_LEASE_RENEW_MS` says
+ * otherwise: a stop request (the web page's Stop button) is seen at the next renewal, and a
+ * renewal of DynamoDB Local costs nothing — so a second, not the service's 10 s.
+ */
+export const LOCAL_LEASE_RENEW_MS = 1000;
+
 /** The configuration of the local stack (`npm start`), relative to the repository root. */
 export function localSettings(root: string, env: Env = process.env): LocalSettings {
   const dataDir = resolve(root, env.PANTO_DATA_DIR ?? '.panto-local');
@@ -30,12 +37,14 @@ export function localSettings(root: string, env: Env = process.env): LocalSettin
   if (env.PANTO_S3_ENDPOINT) external.s3 = env.PANTO_S3_ENDPOINT;
   const { archiveAfterMs } = archiveAfter(env);
   const sweepSeconds = integer(env, 'PANTO_ARCHIVE_SWEEP_SECONDS', 3600, 1, 86_400);
+  const limits = serviceLimits(env);
+  if (!env.PANTO_LEASE_RENEW_MS) limits.leaseRenewMs = Math.min(limits.leaseRenewMs, LOCAL_LEASE_RENEW_MS);
   return {
     config: {
       tableName: env.PANTO_TABLE ?? 'panto-sessions',
       bucket: env.PANTO_BUCKET ?? 'panto-exports',
       aws: { region: env.AWS_REGION ?? 'us-east-1' },
-      limits: serviceLimits(env),
+      limits,
       provider: providerConfig(env, apiKeys),
       corsOrigins: corsOrigins(env),
       idempotencyTtlSeconds: idempotencyTtl(env),

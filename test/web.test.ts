@@ -1,0 +1,377 @@
+/**
+ * The web client in a real browser: Debian's headless Chromium (installed by
+ * test/setup/web.ts) driven by playwright-core, against `scripts/start.ts` — the local stack
+ * as `npm start` runs it, serving web/dist at `/` — with a FakeLLMServer as the Anthropic API.
+ * Screenshots go to test-results/web/.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FakeLLMServer } from '@panto/core/testing';
+import { localSecretFile, readLocalSecret, signLocalToken } from '@panto/functions/local';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { localAws, type LocalAws } from './setup/aws-fixtures.js';
+import { CHROMIUM } from './setup/web.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const shots = join(root, 'test-results', 'web');
+/** How long the page may take to show what a step expects (the machine is shared and slow). */
+const UI_MS = 15_000;
+
+let aws: LocalAws;
+let fake: FakeLLMServer;
+let dataDir: string;
+let child: ChildProcess;
+let url: string;
+let signInLink: string;
+let browser: Browser;
+let secret: Uint8Array;
+const contexts: BrowserContext[] = [];
+
+async function startServer(): Promise<{ url: string; link: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'PANTO_MODEL', 'PORT', 'PANTO_LEASE_RENEW_MS', 'PANTO_OWNER']) delete env[name];
+  child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@panto/source', 'scripts/start.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...env,
+      PORT: '0',
+      PANTO_DATA_DIR: dataDir,
+      PANTO_DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+      PANTO_S3_ENDPOINT: inject('s3Endpoint'),
+      PANTO_TABLE: aws.tableName,
+      PANTO_BUCKET: aws.bucket,
+      PANTO_PROVIDER: 'anthropic',
+      PANTO_MODEL: 'claude-web',
+      ANTHROPIC_API_KEY: 'test-key',
+      ANTHROPIC_BASE_URL: fake.anthropicBaseURL,
+    },
+  });
+  let text = '';
+  child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+  return new Promise((resolveStarted, reject) => {
+    const check = (): void => {
+      const link = /browser +(http:\/\/127\.0\.0\.1:\d+\/#token=[\w.-]+)/.exec(text)?.[1];
+      const listening = /panto: listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1];
+      if (link && listening) resolveStarted({ url: listening, link });
+    };
+    child.stdout?.on('data', check);
+    child.once('exit', (code, signal) => reject(new Error(`the server exited (${code ?? signal}) before listening:\n${text}`)));
+  });
+}
+
+beforeAll(async () => {
+  aws = await localAws('web');
+  fake = await FakeLLMServer.start();
+  dataDir = await mkdtemp(join(tmpdir(), 'panto-web-'));
+  await mkdir(shots, { recursive: true });
+  ({ url, link: signInLink } = await startServer());
+  secret = await readLocalSecret(localSecretFile(dataDir));
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}, 120_000);
+
+afterEach(async () => {
+  fake.resume();
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+    child.kill('SIGINT');
+    await exited;
+  }
+  await fake?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+/** A fresh browser profile (its own session storage) at `width` × 800. */
+async function newPage(width = 1280): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 800 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(UI_MS);
+  return page;
+}
+
+async function signIn(page: Page, link = signInLink): Promise<void> {
+  await page.goto(link);
+  await page.getByRole('navigation', { name: 'Sessions' }).waitFor();
+}
+
+/** Creates a session through the form (default model, `system` when given) and waits for its chat. */
+async function createSession(page: Page, system?: string): Promise<string> {
+  await page.getByRole('button', { name: 'New session', exact: true }).click();
+  await expect.poll(() => page.getByRole('combobox', { name: 'Model' }).inputValue(), { timeout: UI_MS }).not.toBe('');
+  if (system !== undefined) await page.getByRole('textbox', { name: 'System prompt (optional)' }).fill(system);
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('textbox', { name: 'Message' }).waitFor();
+  await expect.poll(() => new URL(page.url()).hash, { timeout: UI_MS }).toMatch(/^#session=/);
+  return decodeURIComponent(new URL(page.url()).hash.replace('#session=', ''));
+}
+
+const transcript = (page: Page) => page.getByRole('log', { name: 'Transcript' });
+
+/** Types a prompt with the keyboard alone and sends it with Enter. */
+async function sendWithKeyboard(page: Page, text: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Message' }).focus();
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+}
+
+describe('the web client', { timeout: 60_000 }, () => {
+  it('signs in with the printed link, keeps the token in session storage and takes it out of the address bar', async () => {
+    const page = await newPage();
+    await signIn(page);
+    expect(page.url()).toBe(`${url}/`);
+    const token = signInLink.split('#token=')[1];
+    expect(await page.evaluate<string | null>("sessionStorage.getItem('panto.token')")).toBe(token);
+    await expect.poll(() => page.getByRole('button', { name: 'New session', exact: true }).isVisible()).toBe(true);
+  });
+
+  it('creates a session, shows the answer arriving in parts before the turn ends, and the history after a reload', async () => {
+    const page = await newPage();
+    await signIn(page);
+    const id = await createSession(page, 'Answer briefly.');
+    fake.enqueue({ text: 'The first part arrives now, and the **second part** arrives later.', pauseAfterDeltas: 3, usage: { input: 21, output: 13 } });
+    await sendWithKeyboard(page, 'Tell me in two parts');
+    await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('The first');
+    // The turn has not ended: the rest is held back by the model, and the Stop button is up.
+    expect(await transcript(page).innerText()).not.toContain('second part');
+    expect(await page.getByRole('button', { name: 'Stop' }).isVisible()).toBe(true);
+    fake.resume();
+    await page.getByRole('button', { name: 'Send' }).waitFor();
+    await expect.poll(() => transcript(page).locator('strong').first().innerText(), { timeout: UI_MS }).toBe('second part');
+    expect(await transcript(page).innerText()).toContain('21 in · 13 out');
+    await page.reload();
+    await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('arrives later.');
+    expect(await transcript(page).innerText()).toContain('Tell me in two parts');
+    await expect.poll(() => page.getByRole('navigation', { name: 'Sessions' }).innerText()).toContain('Tell me in two parts');
+    expect(new URL(page.url()).hash).toBe(`#session=${id}`);
+  });
+
+  it('is usable with the keyboard alone: a new session, a prompt and its answer without the mouse', async () => {
+    const page = await newPage();
+    await signIn(page);
+    const focused = (): Promise<string> => page.evaluate<string>("(document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '').trim()");
+    for (let presses = 0; presses < 10 && (await focused()) !== 'New session'; presses++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe('New session');
+    await page.keyboard.press('Enter');
+    // The form opens on its first field (the model); Tab reaches the system prompt, then Create.
+    await expect.poll(() => page.evaluate<string>('document.activeElement?.id ?? ""')).toBe('new-model');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Be terse.');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Create');
+    await page.keyboard.press('Enter');
+    // The new chat has the cursor in its message box.
+    await expect.poll(() => page.evaluate<string>('document.activeElement?.id ?? ""'), { timeout: UI_MS }).toBe('composer');
+    fake.enqueue({ text: 'Typed, not clicked.' });
+    await page.keyboard.type('Hello from the keyboard');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('Typed, not clicked.');
+  });
+
+  it('stops a slow turn with the Stop button, keeping what the model wrote', async () => {
+    const page = await newPage();
+    await signIn(page);
+    const id = await createSession(page);
+    fake.enqueue({ text: 'This answer is slow and will never finish on its own.', pauseAfterDeltas: 2 });
+    await sendWithKeyboard(page, 'Take your time');
+    await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('This answer');
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: 30_000 });
+    await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('Stopped.');
+    const token = await signLocalToken(secret, 'local-user');
+    const session = (await (await fetch(`${url}/sessions/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      messages: { role: string; stop_reason?: string }[];
+      turn: unknown;
+    };
+    expect(session.turn).toBeNull();
+    expect(session.messages.at(-1)).toMatchObject({ role: 'assistant', stop_reason: 'aborted' });
+  });
+
+  it('shows a second owner none of the first owner’s sessions', async () => {
+    const first = await newPage();
+    await signIn(first);
+    const id = await createSession(first);
+    fake.enqueue({ text: 'For the first owner only.' });
+    await sendWithKeyboard(first, 'A private question');
+    await first.getByRole('button', { name: 'Send' }).waitFor();
+    await expect.poll(() => first.getByRole('navigation', { name: 'Sessions' }).innerText()).toContain('A private question');
+
+    const second = await newPage();
+    await signIn(second, `${url}/#token=${await signLocalToken(secret, 'bob')}`);
+    await expect.poll(() => second.getByRole('navigation', { name: 'Sessions' }).innerText()).toContain('No sessions yet.');
+    await second.goto(`${url}/#session=${id}`);
+    await second.reload();
+    await expect.poll(() => second.getByRole('alert').first().innerText(), { timeout: UI_MS }).toContain('This session is gone');
+    expect(await second.locator('body').innerText()).not.toContain('A private question');
+    expect(await second.locator('body').innerText()).not.toContain('For the first owner only.');
+  });
+
+  it('shows HTML in a model answer as text: no dialog, no element created', async () => {
+    const page = await newPage();
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await signIn(page);
+    await createSession(page);
+    const evil = 'Before <img src=x onerror=alert(1)> middle <script>alert(2)</script> after';
+    fake.enqueue({ text: `${evil}\n\n<img src=y onerror="alert(3)">\n\n[link](javascript:alert(4))` });
+    await sendWithKeyboard(page, 'Say something dangerous');
+    await page.getByRole('button', { name: 'Send' }).waitFor();
+    await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('after');
+    const text = await transcript(page).innerText();
+    expect(text).toContain('<img src=x onerror=alert(1)>');
+    expect(text).toContain('<script>alert(2)</script>');
+    expect(await transcript(page).locator('img, script, iframe, object, embed').count()).toBe(0);
+    expect(await transcript(page).locator('[onerror], [onclick], [onload]').count()).toBe(0);
+    expect(await transcript(page).locator('a[href^="javascript:"]').count()).toBe(0);
+    // The same after a reload, when the answer comes from the stored session rather than the stream.
+    await page.reload();
+    await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('after');
+    expect(await transcript(page).locator('img, script').count()).toBe(0);
+    expect(dialogs).toEqual([]);
+  });
+
+  it('says so, in words, when a turn is already running on the session (409), and keeps the prompt', async () => {
+    const page = await newPage();
+    await signIn(page);
+    const id = await createSession(page);
+    // Another tab's turn, still being written by the model.
+    fake.enqueue({ text: 'The other tab is answering slowly.', pauseAfterDeltas: 1 });
+    const token = signInLink.split('#token=')[1] ?? '';
+    const other = await fetch(`${url}/sessions/${id}/messages/stream`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: JSON.stringify({ text: 'From another tab' }),
+    });
+    expect(other.status).toBe(200);
+    await expect.poll(() => fake.paused, { timeout: UI_MS }).toBe(1);
+    await sendWithKeyboard(page, 'Me too');
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    await expect.poll(() => alert.innerText(), { timeout: UI_MS }).toContain('A turn is already running in this session');
+    expect(await alert.innerText()).not.toMatch(/session_busy|409|\{/);
+    expect(await page.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('Me too');
+    fake.resume();
+    await other.text();
+  });
+
+  it('lists sessions newest first with title, age and model, and loads more on scroll', async () => {
+    const carol = await signLocalToken(secret, 'carol');
+    for (let index = 1; index <= 23; index++) {
+      const response = await fetch(`${url}/sessions`, { method: 'POST', headers: { authorization: `Bearer ${carol}` }, body: '{}' });
+      expect(response.status).toBe(201);
+    }
+    const page = await newPage();
+    await signIn(page, `${url}/#token=${carol}`);
+    const sessions = page.getByRole('navigation', { name: 'Sessions' });
+    const items = sessions.getByRole('listitem').filter({ hasText: 'claude-web' });
+    await expect.poll(() => items.count(), { timeout: UI_MS }).toBe(20);
+    expect(await items.first().innerText()).toMatch(/New session\s+just now · claude-web/);
+    await sessions.getByRole('button', { name: 'More sessions' }).scrollIntoViewIfNeeded();
+    await expect.poll(() => items.count(), { timeout: UI_MS }).toBe(23);
+    expect(await sessions.getByRole('button', { name: 'More sessions' }).count()).toBe(0);
+  });
+
+  it('renames, exports, compacts and deletes a session', async () => {
+    const page = await newPage();
+    await signIn(page);
+    const id = await createSession(page);
+    fake.enqueue({ text: 'Noted.' });
+    await sendWithKeyboard(page, 'Remember the number 42');
+    await page.getByRole('button', { name: 'Send' }).waitFor();
+    const sessions = page.getByRole('navigation', { name: 'Sessions' });
+
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('textbox', { name: 'Title' }).fill('The answer');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => sessions.innerText()).toContain('The answer');
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('The answer');
+
+    // The download opens from the bucket (s3rver here) in a new tab; this page stays.
+    const download = page.context().waitForEvent('request', (request) => request.url().includes(`/exports/${id}/`));
+    await page.getByRole('button', { name: 'Export' }).click();
+    expect((await download).url()).toMatch(/X-Amz-Signature=/);
+    expect(new URL(page.url()).hash).toBe(`#session=${id}`);
+
+    fake.enqueue({ text: 'The user asked to remember 42.' });
+    await page.getByRole('button', { name: 'Compact' }).click();
+    await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('Compacted');
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => sessions.innerText()).not.toContain('The answer');
+    expect(new URL(page.url()).hash).toBe('');
+  });
+
+  it('offers the unanswered prompt of a failed turn for resending', async () => {
+    const page = await newPage();
+    await signIn(page);
+    await createSession(page);
+    fake.enqueue({ status: 400 });
+    await sendWithKeyboard(page, 'Are you there?');
+    await page.getByRole('button', { name: 'Resend' }).waitFor();
+    expect(await page.getByRole('status').first().innerText()).toContain('Are you there?');
+    fake.enqueue({ text: 'Yes, I am here.' });
+    await page.getByRole('button', { name: 'Resend' }).click();
+    await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('Yes, I am here.');
+    expect(await page.getByRole('button', { name: 'Resend' }).count()).toBe(0);
+  });
+
+  it('lays out the chat on a 360 px phone and a 1280 px desktop', async () => {
+    const page = await newPage(1280);
+    await signIn(page);
+    await createSession(page, 'You are a helpful assistant. Use tools when asked.');
+    fake.enqueue(
+      { toolCalls: [{ id: 'toolu_web_1', name: 'current_time', input: { time_zone: 'Europe/Paris' } }], usage: { input: 180, output: 22 } },
+      {
+        text: 'It is morning in Paris. Here is how to read the time in **TypeScript**:\n\n```ts\nconst now = new Date();\nconsole.log(now.toISOString()); // UTC\n```\n\n- `toISOString()` is always UTC\n- use `Intl.DateTimeFormat` for a time zone',
+        usage: { input: 240, output: 64 },
+      },
+    );
+    await sendWithKeyboard(page, 'What time is it in Paris? use current_time, then show me the code');
+    await page.getByRole('button', { name: 'Send' }).waitFor();
+    await expect.poll(() => transcript(page).locator('pre.code .hljs-keyword').count(), { timeout: UI_MS }).toBeGreaterThan(0);
+    const tool = transcript(page).locator('details.tool').first();
+    expect(await tool.locator('summary').innerText()).toContain('current_time');
+    await tool.locator('summary').click();
+    expect(await tool.innerText()).toContain('Europe/Paris');
+
+    const overflow = (): Promise<number> => page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+    const inView = async (name: 'Send' | 'Message'): Promise<boolean> => {
+      const locator = name === 'Send' ? page.getByRole('button', { name: 'Send' }) : page.getByRole('textbox', { name: 'Message' });
+      const box = await locator.boundingBox();
+      const width = page.viewportSize()?.width ?? 0;
+      return box !== null && box.x >= 0 && box.x + box.width <= width && box.width > 0;
+    };
+    expect(await page.getByRole('navigation', { name: 'Sessions' }).isVisible()).toBe(true);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    expect(await inView('Message')).toBe(true);
+    await page.screenshot({ path: join(shots, 'chat-1280.png') });
+
+    await page.setViewportSize({ width: 360, height: 740 });
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    expect(await inView('Message')).toBe(true);
+    expect(await inView('Send')).toBe(true);
+    await page.screenshot({ path: join(shots, 'chat-360.png') });
+    // On a phone the list is one tap away, and fits too.
+    await page.getByRole('button', { name: '‹ Sessions' }).click();
+    await page.getByRole('navigation', { name: 'Sessions' }).waitFor();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(shots, 'sessions-360.png') });
+  });
+});

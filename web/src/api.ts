@@ -1,0 +1,205 @@
+/**
+ * The HTTP API as the page uses it (docs/api.md): JSON routes on `apiUrl`, the streamed turn
+ * and the follow route on `streamUrl`. The types are the subset of the API's answers the
+ * page reads; the server's OpenAPI document (`GET /openapi.json`) is the full contract.
+ */
+import { readSSE } from './sse.js';
+
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+}
+
+export interface ActiveModel {
+  provider: string;
+  model: string;
+}
+
+export type AssistantBlock =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
+  | { type: 'tool_call'; id: string; name: string; input: Record<string, unknown> };
+
+interface Stored {
+  id?: string;
+  timestamp?: string;
+}
+
+export type Message = Stored &
+  (
+    | { role: 'system'; content: string; mode: 'replace' | 'append' }
+    | { role: 'user'; content: string; provider?: string; model?: string }
+    | { role: 'assistant'; content: AssistantBlock[]; provider: string; model: string; usage: Usage; stop_reason: string; error_message?: string }
+    | { role: 'tool_result'; tool_call_id: string; tool_name: string; content: string; is_error: boolean }
+    | { role: 'compaction'; summary: string; provider: string; model: string; usage: Usage }
+  );
+
+export interface SessionSummary {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  active_model: ActiveModel;
+  title: string | null;
+  entry_count: number;
+  archived?: boolean;
+}
+
+export interface RunningTurn {
+  running: boolean;
+  started_at: string;
+  stop_requested: boolean;
+}
+
+export interface SessionContents {
+  id: string;
+  messages: Message[];
+  dangling_user: string | null;
+  active_model: ActiveModel;
+  usage: Usage;
+  entry_count: number;
+  turn: RunningTurn | null;
+}
+
+export interface OfferedModels {
+  default: ActiveModel;
+  providers: { name: string; default_model: string; models: { id: string; status: string | null }[]; any_model: boolean }[];
+}
+
+export interface TurnEnd {
+  usage?: Usage;
+  stop_reason?: string;
+  incomplete: boolean;
+  incomplete_reason?: string;
+  status?: number;
+  error?: { code: string; message: string };
+}
+
+/** What a streamed turn hands the page, in order. */
+export type TurnEvent = { type: 'text-delta'; delta: string } | { type: 'message'; message: Message } | { type: 'end'; end: TurnEnd };
+
+/** An error answer of the API: its status and stable `code`. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ApiOptions {
+  apiUrl: string;
+  streamUrl: string;
+  token: string;
+  /** Called on a 401: the token expired or was revoked. Must not throw. */
+  onUnauthorized?: () => void;
+}
+
+export class Api {
+  constructor(private readonly options: ApiOptions) {}
+
+  /** A request with the bearer token; an error answer rejects as {@link ApiError}. */
+  private async request(method: string, path: string, body?: unknown, base = this.options.apiUrl, signal?: AbortSignal): Promise<Response> {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${this.options.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(signal === undefined ? {} : { signal }),
+    });
+    if (!response.ok) throw await this.failure(response);
+    return response;
+  }
+
+  private async failure(response: Response): Promise<ApiError> {
+    if (response.status === 401) this.options.onUnauthorized?.();
+    const text = await response.text().catch(() => '');
+    try {
+      const { error } = JSON.parse(text) as { error: { code: string; message: string } };
+      return new ApiError(response.status, error.code, error.message);
+    } catch {
+      return new ApiError(response.status, 'http_error', `The server answered ${response.status}.`);
+    }
+  }
+
+  private async json<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await this.request(method, path, body);
+    return response.status === 204 ? (undefined as T) : ((await response.json()) as T);
+  }
+
+  models(): Promise<OfferedModels> {
+    return this.json('GET', '/models');
+  }
+
+  listSessions(cursor?: string | null, limit = 20): Promise<{ sessions: SessionSummary[]; next_cursor: string | null }> {
+    const query = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) });
+    return this.json('GET', `/sessions?${query.toString()}`);
+  }
+
+  createSession(body: { system?: string; provider?: string; model?: string }): Promise<SessionSummary> {
+    return this.json('POST', '/sessions', body);
+  }
+
+  session(id: string): Promise<SessionContents> {
+    return this.json('GET', `/sessions/${encodeURIComponent(id)}`);
+  }
+
+  rename(id: string, title: string): Promise<SessionSummary> {
+    return this.json('PATCH', `/sessions/${encodeURIComponent(id)}`, { title });
+  }
+
+  deleteSession(id: string): Promise<void> {
+    return this.json('DELETE', `/sessions/${encodeURIComponent(id)}`);
+  }
+
+  exportSession(id: string): Promise<{ url: string; key: string; bytes: number }> {
+    return this.json('POST', `/sessions/${encodeURIComponent(id)}/export`, {});
+  }
+
+  compact(id: string): Promise<{ summary: string; usage: Usage }> {
+    return this.json('POST', `/sessions/${encodeURIComponent(id)}/compact`, {});
+  }
+
+  /** Asks the running turn to stop (202); false when none runs (409 `turn_not_running`). */
+  async stop(id: string): Promise<boolean> {
+    try {
+      await this.json('POST', `/sessions/${encodeURIComponent(id)}/stop`, {});
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'turn_not_running') return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Runs one turn on the streaming route and yields its events as they arrive. Errors found
+   * before the stream starts (409 `session_busy`, 404, …) reject as {@link ApiError}.
+   */
+  async *streamTurn(id: string, text: string, signal: AbortSignal): AsyncGenerator<TurnEvent> {
+    const response = await this.request('POST', `/sessions/${encodeURIComponent(id)}/messages/stream`, { text }, this.options.streamUrl, signal);
+    yield* this.events(response, signal);
+  }
+
+  /** Follows a turn running on the session (from another tab, or before a reload) until it ends. */
+  async *follow(id: string, from: number, signal: AbortSignal): AsyncGenerator<TurnEvent> {
+    const response = await this.request('GET', `/sessions/${encodeURIComponent(id)}/events?from=${from}`, undefined, this.options.streamUrl, signal);
+    yield* this.events(response, signal);
+  }
+
+  private async *events(response: Response, signal: AbortSignal): AsyncGenerator<TurnEvent> {
+    if (response.body === null) return;
+    for await (const event of readSSE(response.body, signal)) {
+      const data = JSON.parse(event.data) as { delta?: string; message?: Message } & TurnEnd;
+      if (event.event === 'text-delta' && typeof data.delta === 'string') yield { type: 'text-delta', delta: data.delta };
+      else if (event.event === 'message' && data.message) yield { type: 'message', message: data.message };
+      else if (event.event === 'end') {
+        yield { type: 'end', end: data };
+        return;
+      }
+    }
+  }
+}

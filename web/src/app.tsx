@@ -1,0 +1,171 @@
+/** The page: signed out, the sign-in form; signed in, the session list beside a chat or the new-session form. */
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { Api, type SessionSummary } from './api.js';
+import { finishHostedSignIn, forgetToken, hostedSignInUrl, hostedSignOutUrl, keepToken, takeToken, type AuthEnvironment } from './auth.js';
+import { Chat } from './chat.js';
+import { describeFailure } from './failure.js';
+import type { WebConfig } from './config.js';
+import { NewSession } from './new-session.js';
+import { SessionList } from './session-list.js';
+import { SignIn } from './sign-in.js';
+
+const browser: AuthEnvironment = {
+  location: window.location,
+  history: window.history,
+  storage: window.sessionStorage,
+  now: () => Date.now(),
+};
+
+/** The open session lives in the fragment (`#session=<id>`), so a reload or a bookmark keeps it. */
+function sessionInHash(): string | null {
+  return new URLSearchParams(window.location.hash.replace(/^#/, '')).get('session');
+}
+
+function showSession(id: string | null): void {
+  const url = `${window.location.pathname}${window.location.search}${id === null ? '' : `#session=${encodeURIComponent(id)}`}`;
+  window.history.pushState(null, '', url);
+}
+
+export function App({ config }: { config: WebConfig }) {
+  const [token, setToken] = useState<string | null>(() => takeToken(browser));
+  const [problem, setProblem] = useState<string | null>(null);
+  const [sessions, setSessions] = useState<SessionSummary[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [selected, setSelected] = useState<string | null>(sessionInHash);
+  const [creating, setCreating] = useState(false);
+  const [now, setNow] = useState(Date.now());
+
+  const signOut = (why: string | null): void => {
+    forgetToken(browser);
+    setToken(null);
+    setProblem(why);
+  };
+
+  const api = useMemo(
+    () => (token === null ? null : new Api({ apiUrl: config.apiUrl, streamUrl: config.streamUrl, token, onUnauthorized: () => signOut('Your sign-in has expired or is not valid here. Sign in again.') })),
+    [token],
+  );
+
+  useEffect(() => {
+    if (token !== null || !config.hostedUi) return;
+    finishHostedSignIn(browser, config.hostedUi).then(
+      (signedIn) => signedIn !== null && setToken(signedIn),
+      (error: unknown) => setProblem(error instanceof Error ? error.message : String(error)),
+    );
+  }, []);
+
+  useEffect(() => {
+    const onHash = (): void => setSelected(sessionInHash());
+    window.addEventListener('popstate', onHash);
+    const timer = setInterval(() => setNow(Date.now()), 30_000);
+    return () => {
+      window.removeEventListener('popstate', onHash);
+      clearInterval(timer);
+    };
+  }, []);
+
+  const loadSessions = async (more: boolean): Promise<void> => {
+    if (api === null || (more && (cursor === null || loading))) return;
+    setLoading(true);
+    try {
+      const page = await api.listSessions(more ? cursor : null);
+      setSessions((current) => (more ? [...current, ...page.sessions.filter((session) => !current.some((known) => known.id === session.id))] : page.sessions));
+      setCursor(page.next_cursor);
+      setNow(Date.now());
+    } catch (error) {
+      setProblem(describeFailure(error));
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  useEffect(() => {
+    void loadSessions(false);
+  }, [api]);
+
+  if (token === null || api === null) {
+    return (
+      <SignIn
+        hostedUi={config.hostedUi !== undefined}
+        problem={problem}
+        onHostedUi={() => {
+          if (config.hostedUi) void hostedSignInUrl(browser, config.hostedUi).then((url) => window.location.assign(url));
+        }}
+        onToken={(pasted) => {
+          keepToken(browser, pasted);
+          setProblem(null);
+          setToken(pasted);
+        }}
+      />
+    );
+  }
+
+  const open = (id: string | null): void => {
+    setCreating(false);
+    setSelected(id);
+    showSession(id);
+  };
+
+  const main = creating ? (
+    <NewSession
+      api={api}
+      onCreated={(session) => {
+        setSessions((current) => [session, ...current]);
+        open(session.id);
+      }}
+      onCancel={() => setCreating(false)}
+    />
+  ) : selected !== null ? (
+    <Chat
+      key={selected}
+      api={api}
+      sessionId={selected}
+      title={sessions.find((session) => session.id === selected)?.title ?? null}
+      onChanged={() => void loadSessions(false)}
+      onDeleted={() => {
+        setSessions((current) => current.filter((session) => session.id !== selected));
+        open(null);
+      }}
+      onBack={() => open(null)}
+    />
+  ) : (
+    <section class="welcome">
+      <h1>panto</h1>
+      <p>Pick a session, or start a new one.</p>
+      {problem && (
+        <p class="notice" role="alert">
+          {problem}
+        </p>
+      )}
+    </section>
+  );
+
+  return (
+    <div class={`layout ${creating || selected !== null ? 'show-main' : 'show-list'}`}>
+      <SessionList
+        sessions={sessions}
+        selected={selected}
+        hasMore={cursor !== null}
+        loading={loading}
+        now={now}
+        onSelect={open}
+        onNew={() => setCreating(true)}
+        onMore={() => void loadSessions(true)}
+      />
+      <main class="main">{main}</main>
+      <footer class="account">
+        <button
+          type="button"
+          class="link"
+          onClick={() => {
+            signOut(null);
+            if (config.hostedUi) window.location.assign(hostedSignOutUrl(browser, config.hostedUi));
+          }}
+        >
+          Sign out
+        </button>
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+/** What the page says when a request fails: a sentence a person can act on, never a status dump. */
+import { ApiError } from './api.js';
+
+/** What a failed request tells the user: friendly for the answers a person can act on. */
+export function describeFailure(error: unknown): string {
+  if (error instanceof ApiError) {
+    switch (error.code) {
+      case 'session_busy':
+      case 'idempotency_key_in_progress':
+        return 'A turn is already running in this session, perhaps in another tab. Wait for it to finish, then send again.';
+      case 'session_not_found':
+        return 'This session is gone: it was deleted, or it belongs to someone else.';
+      case 'provider_not_configured':
+        return "The server has no key for this session's model any more.";
+      case 'nothing_to_compact':
+        return 'There is nothing to compact yet.';
+      case 'unauthorized':
+        return 'Your sign-in has expired. Sign in again.';
+      default:
+        return error.message;
+    }
+  }
+  if (error instanceof TypeError) return 'The server could not be reached. Check your connection and try again.';
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,31 @@
+/** Small formatting helpers for the page. */
+import type { Usage } from './api.js';
+
+/** "just now", "5 min ago", "3 h ago", "2 d ago", or the date. */
+export function age(iso: string, now: number): string {
+  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (seconds < 60) return 'just now';
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
+  if (seconds < 30 * 86_400) return `${Math.floor(seconds / 86_400)} d ago`;
+  return new Date(iso).toISOString().slice(0, 10);
+}
+
+export function addUsage(a: Usage, b: Usage | undefined): Usage {
+  if (b === undefined) return a;
+  return {
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+    cache_read_tokens: a.cache_read_tokens + b.cache_read_tokens,
+    cache_write_tokens: a.cache_write_tokens + b.cache_write_tokens,
+  };
+}
+
+export const NO_USAGE: Usage = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
+
+/** "1,234 in · 56 out" (+ cached when any). */
+export function usageText(usage: Usage): string {
+  const n = (value: number): string => value.toLocaleString('en-US');
+  const cached = usage.cache_read_tokens + usage.cache_write_tokens;
+  return `${n(usage.input_tokens)} in · ${n(usage.output_tokens)} out${cached > 0 ? ` · ${n(cached)} cached` : ''}`;
+}

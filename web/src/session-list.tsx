@@ -1,0 +1,66 @@
+/** The sessions of the signed-in user, newest first: title, age and model; more load on scroll. */
+import { useEffect, useRef } from 'preact/hooks';
+import type { SessionSummary } from './api.js';
+import { age } from './format.js';
+
+export interface SessionListProps {
+  sessions: SessionSummary[];
+  selected: string | null;
+  hasMore: boolean;
+  loading: boolean;
+  now: number;
+  onSelect(id: string): void;
+  onNew(): void;
+  /** Loads the next page. Must not throw. */
+  onMore(): void;
+}
+
+export function SessionList({ sessions, selected, hasMore, loading, now, onSelect, onNew, onMore }: SessionListProps) {
+  const sentinel = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    const element = sentinel.current;
+    if (!element || !hasMore || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) onMore();
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [hasMore, sessions.length]);
+
+  return (
+    <nav class="sessions" aria-label="Sessions">
+      <div class="sessions-head">
+        <span class="brand">panto</span>
+        <button type="button" class="new" onClick={onNew}>
+          New session
+        </button>
+      </div>
+      <ul>
+        {sessions.map((session) => (
+          <li key={session.id}>
+            <button
+              type="button"
+              class="session"
+              aria-current={session.id === selected ? 'page' : undefined}
+              onClick={() => onSelect(session.id)}
+            >
+              <span class="session-title">{session.title ?? 'New session'}</span>
+              <span class="session-meta">
+                {age(session.updated_at, now)} · {session.active_model.model}
+                {session.archived ? ' · archived' : ''}
+              </span>
+            </button>
+          </li>
+        ))}
+        {sessions.length === 0 && !loading && <li class="empty">No sessions yet.</li>}
+        {hasMore && (
+          <li ref={sentinel}>
+            <button type="button" class="more" onClick={onMore} disabled={loading}>
+              {loading ? 'Loading…' : 'More sessions'}
+            </button>
+          </li>
+        )}
+      </ul>
+    </nav>
+  );
+}
