@@ -98,7 +98,7 @@ function roles(messages: readonly Message[]): string[] {
 
 describe('panto -p', () => {
   it('prints only the final answer to stdout and writes the session', async () => {
-    const result = await cli(['-p', 'list the files'], {
+    const result = await cli(['-p', 'list the files', '--yolo'], {
       replies: [
         { text: 'Looking.', toolCalls: [{ name: 'bash', input: { command: 'echo hi' } }] },
         { text: 'There are none.', usage: { input_tokens: 12, output_tokens: 4 } },
@@ -314,7 +314,7 @@ describe('usage errors', () => {
   });
 
   it('prints help and the version to stdout', async () => {
-    expect(await cli(['--help'])).toMatchObject({ code: 0, stdout: expect.stringContaining('-r, --resume <session>') });
+    expect(await cli(['--help'])).toMatchObject({ code: 0, stdout: expect.stringContaining('-r, --resume [session]') });
     expect(await cli(['--version'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^panto \d+\.\d+\.\d+\n$/) });
   });
 });
@@ -359,7 +359,7 @@ class TypedLines implements LineInput {
 
 describe('interactive mode', () => {
   it('runs piped lines in order — prompts with tool calls, /compact, /session — and exits at the end of input', async () => {
-    const result = await cli([], {
+    const result = await cli(['--yolo'], {
       stdin: ['write the file', '/compact keep the file name', '/session', 'and now?'],
       replies: [
         { toolCalls: [{ name: 'write', input: { path: 'out.txt', content: 'data\n' } }] },

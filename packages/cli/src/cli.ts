@@ -15,6 +15,8 @@ import { readFileSync } from 'node:fs';
 import { homedir as osHomedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { App } from './app.js';
+import { terminalApproval } from './approval-prompt.js';
+import { Approvals, chainToolGuards, type AskApproval } from './approvals.js';
 import { HELP, parseArgs, USAGE, type CliOptions } from './args.js';
 import { BUILT_IN_COMMANDS, describeSettings, type LookupPlaces } from './commands.js';
 import { CliUI, cliSession } from './extension-context.js';
@@ -52,6 +54,8 @@ export interface CliEnvironment {
   forceExit?: () => void;
   /** Where interactive lines come from (default: the terminal, or piped stdin). */
   lineInput?: LineInput;
+  /** Asks the user before bash/write/edit run (default: on the terminal, when stdin is one). */
+  askApproval?: AskApproval;
 }
 
 export const VERSION = readVersion();
@@ -106,7 +110,18 @@ export async function run(environment: CliEnvironment): Promise<number> {
     const providerFactory = environment.providerFactory ?? defaultProviderFactory;
     const settings = chooseProvider(options, env, session.activeModel);
     const provider = providerFactory(settings);
-    const config = { provider, tools, beforeToolCall: extensions.beforeToolCall };
+    let app: App | undefined;
+    const interactive = printPrompt === undefined && (environment.lineInput?.interactive ?? environment.stdin.isTTY === true);
+    const approvals = new Approvals(
+      options.yolo
+        ? { type: 'yolo' }
+        : printPrompt !== undefined
+          ? { type: 'refuse', where: 'panto -p' }
+          : interactive
+            ? { type: 'ask', ask: environment.askApproval ?? terminalApproval(environment.stdin, terminal, () => app?.interrupt()) }
+            : { type: 'refuse', where: 'panto with piped input' },
+    );
+    const config = { provider, tools, beforeToolCall: chainToolGuards(extensions.beforeToolCall, approvals.beforeToolCall) };
     let agent: Agent;
     let danglingUser: string | null = null;
     if (session.resumed) {
@@ -128,7 +143,7 @@ export async function run(environment: CliEnvironment): Promise<number> {
     const mcpServers = mcp;
     const reported = new Set<string>();
 
-    const app = new App({
+    app = new App({
       agent,
       terminal,
       cwd,
@@ -151,13 +166,14 @@ export async function run(environment: CliEnvironment): Promise<number> {
             },
           }),
     });
-    unsubscribe = (environment.onInterrupt ?? onProcessInterrupt)(() => app.interrupt());
+    const running = app;
+    unsubscribe = (environment.onInterrupt ?? onProcessInterrupt)(() => running.interrupt());
 
     const ui = new CliUI(terminal);
     const context: ExtensionContext = {
       agent: extensionAgent(agent, async (text) => {
-        const result = await app.turn(text, 'stream');
-        reportTurn(app, result);
+        const result = await running.turn(text, 'stream');
+        reportTurn(running, result);
         return result;
       }),
       session: cliSession(session.store, session.sessionFile),
