@@ -8,6 +8,7 @@ import { run } from './cli.js';
 import type { LineInput, LineRead } from './line-input.js';
 import type { ProviderFactory, ProviderChoice } from './providers.js';
 import { sessionDirFor } from './session-dir.js';
+import { shortIds } from './short-id.js';
 import { defaultSystemPrompt } from './system-prompt.js';
 import { CapturedOutput, pipedStdin, tempDir } from './test-support.js';
 
@@ -282,7 +283,8 @@ describe('--list', () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^ID\s+MODIFIED\s+MSGS\s+FIRST PROMPT$/);
-    expect(lines.slice(1).map((line) => line.split(/\s+/)[0])).toEqual(sessions.map((session) => session.id));
+    const short = shortIds(sessions.map((session) => session.id));
+    expect(lines.slice(1).map((line) => line.split(/\s+/)[0])).toEqual(sessions.map((session) => short.get(session.id)));
     expect(lines[1]).toMatch(/\s3\s+the (first|second) session$/);
   });
 

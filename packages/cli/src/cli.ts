@@ -4,7 +4,6 @@ import {
   ExtensionHost,
   extensionAgent,
   InvalidSessionIdError,
-  listSessions,
   PantoError,
   ToolRegistry,
   type ExtensionContext,
@@ -27,6 +26,7 @@ import { PipedLineInput, TerminalLineInput, type InputStream, type LineInput } f
 import { chooseProvider, defaultProviderFactory, type ProviderFactory } from './providers.js';
 import { reportTurn, runRepl } from './repl.js';
 import { openSession, type OpenedSession } from './session.js';
+import { listCommand } from './session-list.js';
 import { pantoHome, sessionDirFor } from './session-dir.js';
 import { applySystemPrompt, resolveSystemPrompt } from './system-prompt.js';
 import { Terminal, type OutputStream } from './terminal.js';
@@ -87,7 +87,8 @@ export async function run(environment: CliEnvironment): Promise<number> {
     }
     const cwd = resolve(environment.cwd);
     const sessionDir = options.sessionDir ? resolve(cwd, options.sessionDir) : sessionDirFor(cwd, env, environment.homedir);
-    if (options.list) return await listCommand(sessionDir, cwd, terminal);
+    const sessionsRoot = join(pantoHome(env, cwd, environment.homedir), 'sessions');
+    if (options.list) return await listCommand({ sessionDir, sessionsRoot, all: options.all, cwd, terminal });
 
     const systemPrompt = await resolveSystemPrompt(options.system, cwd);
     const printPrompt = options.print === undefined ? undefined : await promptOf(options.print, environment.stdin);
@@ -270,22 +271,6 @@ function finalAnswer(result: StepResult): string {
   return '';
 }
 
-async function listCommand(sessionDir: string, cwd: string, terminal: Terminal): Promise<number> {
-  const sessions = await listSessions(sessionDir);
-  if (sessions.length === 0) {
-    terminal.note(`no sessions for ${cwd} (in ${sessionDir})`);
-    return EXIT_OK;
-  }
-  const idWidth = Math.max(2, ...sessions.map((session) => session.id.length));
-  terminal.result(`${'ID'.padEnd(idWidth)}  ${'MODIFIED'.padEnd(16)}  ${'MSGS'.padStart(5)}  FIRST PROMPT`);
-  for (const session of sessions) {
-    terminal.result(
-      `${session.id.padEnd(idWidth)}  ${localTime(session.modified)}  ${String(session.messageCount).padStart(5)}  ${session.firstPrompt ?? '(no prompt)'}`,
-    );
-  }
-  return EXIT_OK;
-}
-
 function banner(app: App, session: OpenedSession, options: CliOptions): string {
   const id = app.agent.sessionStore.sessionId();
   const where = session.resumed
@@ -318,11 +303,6 @@ function reportError(error: unknown, terminal: Terminal, env: Readonly<Record<st
 function onProcessInterrupt(handler: () => void): () => void {
   process.on('SIGINT', handler);
   return () => process.off('SIGINT', handler);
-}
-
-function localTime(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
 function readVersion(): string {
