@@ -27,6 +27,7 @@ import { chooseProvider, defaultProviderFactory, type ProviderFactory } from './
 import { reportTurn, runRepl } from './repl.js';
 import { openSession, type OpenedSession } from './session.js';
 import { listCommand } from './session-list.js';
+import { loadMarkdownRenderer, wantsMarkdown } from './markdown.js';
 import { pantoHome, sessionDirFor } from './session-dir.js';
 import { applySystemPrompt, resolveSystemPrompt } from './system-prompt.js';
 import { Terminal, type OutputStream } from './terminal.js';
@@ -203,6 +204,7 @@ export async function run(environment: CliEnvironment): Promise<number> {
       terminal.note(`this session last used ${previous.provider}/${previous.model}; now using ${provider.name}/${provider.model}`);
     }
 
+    if (wantsMarkdown(stdout, env)) terminal.renderMarkdown = await loadMarkdownRenderer(stdout.columns);
     if (printPrompt !== undefined) return await printTurn(app, printPrompt, danglingUser);
 
     const input =
@@ -258,7 +260,8 @@ async function printTurn(app: App, prompt: string, danglingUser: string | null):
   if (result.stopReason === 'aborted') return EXIT_INTERRUPTED;
   if (!ok) return EXIT_FAILURE;
   const answer = finalAnswer(result);
-  if (answer !== '') terminal.text(answer.endsWith('\n') ? answer : `${answer}\n`);
+  const shown = answer === '' || terminal.renderMarkdown === undefined ? answer : `${terminal.renderMarkdown(answer).trimEnd()}\n`;
+  if (shown !== '') terminal.text(shown.endsWith('\n') ? shown : `${shown}\n`);
   return result.incomplete ? EXIT_FAILURE : EXIT_OK;
 }
 

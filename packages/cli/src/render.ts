@@ -1,4 +1,5 @@
 import type { AgentEvent, JsonValue, Receiver, StepResult, ToolCallBlock, ToolResultMessage, Usage } from '@panto/core';
+import { MarkdownStream } from './markdown.js';
 import type { Terminal } from './terminal.js';
 import { formatBytes } from './tools/truncate.js';
 
@@ -11,6 +12,8 @@ export type RenderMode = 'stream' | 'print';
  * The receiver follows the core contract: it never throws.
  */
 export function createTurnReceiver(terminal: Terminal, mode: RenderMode): Receiver {
+  const markdown =
+    mode === 'stream' && terminal.renderMarkdown !== undefined ? new MarkdownStream(terminal.renderMarkdown, (text) => terminal.text(text)) : undefined;
   return (event: AgentEvent) => {
     switch (event.type) {
       case 'message-start':
@@ -21,7 +24,11 @@ export function createTurnReceiver(terminal: Terminal, mode: RenderMode): Receiv
         terminal.spin('thinking…');
         return;
       case 'text-delta':
-        if (mode === 'stream') {
+        if (markdown !== undefined) {
+          // Rendered a block at a time: the spinner shows until a block is complete.
+          terminal.stopSpinner();
+          if (!markdown.push(event.delta)) terminal.spin('writing…');
+        } else if (mode === 'stream') {
           terminal.stopSpinner();
           terminal.text(event.delta);
         } else {
@@ -33,6 +40,7 @@ export function createTurnReceiver(terminal: Terminal, mode: RenderMode): Receiv
         return;
       case 'message-end':
         terminal.stopSpinner();
+        markdown?.flush();
         if (mode === 'stream') terminal.endLine();
         return;
       case 'tool-execution-start':
@@ -44,6 +52,7 @@ export function createTurnReceiver(terminal: Terminal, mode: RenderMode): Receiv
         return;
       case 'step-end':
         terminal.stopSpinner();
+        markdown?.flush();
         if (mode === 'stream') terminal.endLine();
         return;
       case 'text-start':
