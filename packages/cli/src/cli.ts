@@ -28,6 +28,7 @@ import { reportTurn, runRepl } from './repl.js';
 import { openSession, type OpenedSession } from './session.js';
 import { listCommand } from './session-list.js';
 import { loadMarkdownRenderer, wantsMarkdown } from './markdown.js';
+import { historyFileFor, InputHistory } from './history.js';
 import { pantoHome, sessionDirFor } from './session-dir.js';
 import { applySystemPrompt, resolveSystemPrompt } from './system-prompt.js';
 import { Terminal, type OutputStream } from './terminal.js';
@@ -211,7 +212,11 @@ export async function run(environment: CliEnvironment): Promise<number> {
       environment.lineInput ??
       (environment.stdin.isTTY
         ? // With stdout redirected to a file, the prompt and the echo belong on the terminal.
-          new TerminalLineInput(environment.stdin, stdout.isTTY ? stdout : stderr)
+          new TerminalLineInput(
+            environment.stdin,
+            stdout.isTTY ? stdout : stderr,
+            await InputHistory.load(historyFileFor(dataDir, cwd), (error) => terminal.warn(`panto: input history: ${error.message}`)),
+          )
         : new PipedLineInput(environment.stdin));
     ui.useInput(input);
     terminal.note(banner(app, session, options));
