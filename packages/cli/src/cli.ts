@@ -29,6 +29,7 @@ import { openSession, type OpenedSession } from './session.js';
 import { listCommand } from './session-list.js';
 import { loadMarkdownRenderer, wantsMarkdown } from './markdown.js';
 import { historyFileFor, InputHistory } from './history.js';
+import { replayLines } from './replay.js';
 import { pantoHome, sessionDirFor } from './session-dir.js';
 import { applySystemPrompt, resolveSystemPrompt } from './system-prompt.js';
 import { Terminal, type OutputStream } from './terminal.js';
@@ -220,6 +221,7 @@ export async function run(environment: CliEnvironment): Promise<number> {
         : new PipedLineInput(environment.stdin));
     ui.useInput(input);
     terminal.note(banner(app, session, options));
+    if (session.resumed) for (const line of replayLines(agent.conversation.messages)) terminal.note(line);
     return await runRepl(app, input, danglingUser);
   } catch (error) {
     return reportError(error, terminal, env);
