@@ -10,7 +10,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { historyFileFor } from '../packages/cli/src/history.js';
-import { assertBuilt, sandbox, type Sandbox } from './cli-harness.js';
+import { decodeSession } from '@panto/core/store-kit';
+import { sessionDirFor } from '../packages/cli/src/session-dir.js';
+import { assertBuilt, jsonlFiles, sandbox, type Sandbox } from './cli-harness.js';
 import { hasScript, KEYS, startPtyPanto, type PtyCli } from './pty-harness.js';
 
 let server: FakeLLMServer;
@@ -162,5 +164,65 @@ describe.skipIf(!hasScript)('panto in a terminal', { timeout: 90_000 }, () => {
     expect(await plain.exited).toBe(0);
     expect(plain.screen()).toContain('Some **bold** words.');
     expect(plain.screen()).toContain('```js');
+  });
+
+  it('/tree: moves about the session tree, edits an earlier prompt and resends it as a new branch; /fork copies the path', async () => {
+    server.enqueue({ text: 'First answer.' }, { text: 'Second answer.' }, { text: 'Edited answer.' }, { text: 'Third answer.' });
+    const cli = panto();
+    await cli.see('> ');
+    cli.type('first question\r');
+    await cli.see(/First answer\.[\s\S]*> $/);
+    cli.mark();
+    cli.type('second question\r');
+    await cli.see(/Second answer\.[\s\S]*> $/);
+
+    // The tree: one line per prompt with its answer's first words, the current path marked.
+    cli.mark();
+    cli.type('/tree\r');
+    await cli.see('Enter: continue after this answer');
+    expect(cli.sinceMark()).toContain('● › first question → First answer.');
+    expect(cli.sinceMark()).toContain('● › second question → Second answer.  ◀ here');
+    // Up to the first prompt, `e`: its text is in the input line, to edit and resend.
+    cli.mark();
+    cli.type(KEYS.up);
+    await cli.see('❯ ● › first question');
+    cli.type('e');
+    await cli.see('> first question');
+    cli.type(' (edited)\r');
+    await requests(3);
+    expect(lastUserMessage(2)).toBe('first question (edited)');
+    expect(requestText(2)).not.toContain('second question');
+    await cli.see(/Edited answer\.[\s\S]*> $/);
+
+    // Both branches are in the tree now; go back to the old one's answer and go on from there.
+    cli.mark();
+    cli.type('/tree\r');
+    await cli.see('Enter: continue after this answer');
+    expect(cli.sinceMark()).toMatch(/○ ├─ › first question → First answer\./);
+    expect(cli.sinceMark()).toMatch(/● ├─ › first question \(edited\) → Edited answer\.  ◀ here/);
+    cli.type(KEYS.up);
+    await cli.see('❯ ○    › second question');
+    cli.mark();
+    cli.type('\r');
+    await cli.see('continuing after this answer');
+    await cli.see(/> $/);
+    cli.type('third question\r');
+    await requests(4);
+    expect(requestText(3)).toContain('second question');
+    expect(requestText(3)).not.toContain('edited');
+    await cli.see(/Third answer\.[\s\S]*> $/);
+
+    // /fork: a new session holding the current path, continued from now on.
+    cli.mark();
+    cli.type('/fork\r');
+    await cli.see(/forked \S+ into a new session \S+/);
+    const files = await jsonlFiles(sessionDirFor(box.cwd, { PANTO_HOME: box.home }));
+    expect(files).toHaveLength(2);
+    cli.type(KEYS.ctrlD);
+    expect(await cli.exited).toBe(0);
+    const forked = (await Promise.all(files.map(async (file) => decodeSession(await readFile(file), file).entries))).find((list) => list.length === 7)!;
+    expect(forked.filter((entry) => entry.type === 'message').map((entry) => (entry.type === 'message' ? entry.message.role : ''))).toEqual([
+      'system', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant',
+    ]);
   });
 });

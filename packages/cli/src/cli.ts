@@ -101,7 +101,7 @@ export async function run(environment: CliEnvironment): Promise<number> {
     // prompt (new: so a run without one leaves no session) → tools registered →
     // extensions loaded into the registry → MCP servers' tools, as they connect.
     const session = await openSession(
-      { continue: options.continue, noSession: options.noSession, ...(options.resume === undefined ? {} : { resume: options.resume }) },
+      { continue: options.continue, noSession: options.noSession, fork: options.fork, ...(options.resume === undefined ? {} : { resume: options.resume }) },
       { cwd, sessionDir },
     );
     if (session.notice) terminal.note(session.notice);

@@ -18,6 +18,8 @@ export interface LineInput {
   close(): void;
   /** Whether a person is typing (a terminal) rather than lines being piped in. */
   readonly interactive: boolean;
+  /** The terminal's streams, for commands that read keys (`/tree`); absent for piped input. */
+  readonly terminal?: { input: InputStream; output: NodeJS.WritableStream & { columns?: number } };
 }
 
 /** The stdin a LineInput reads from. */
@@ -52,6 +54,10 @@ export class TerminalLineInput implements LineInput {
     this.#input = input;
     this.#output = output;
     this.#history = history;
+  }
+
+  get terminal(): { input: InputStream; output: NodeJS.WritableStream & { columns?: number } } {
+    return { input: this.#input, output: this.#output };
   }
 
   read(prompt: string, prefill?: string): Promise<LineRead> {
