@@ -225,4 +225,58 @@ describe.skipIf(!hasScript)('panto in a terminal', { timeout: 90_000 }, () => {
       'system', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant',
     ]);
   });
+
+  it('panto -r with no id: a picker of the sessions (arrows, type to filter, first and last prompt, age, count) resumes the one chosen', async () => {
+    server.enqueue({ text: 'Alpha answer.' }, { text: 'Alpha again.' }, { text: 'Beta answer.' }, { text: 'Back in alpha.' });
+    const seed = (prompts: string[]) => {
+      const cli = panto();
+      return (async () => {
+        for (const prompt of prompts) {
+          await cli.see(/> $/);
+          cli.mark();
+          cli.type(`${prompt}\r`);
+          await cli.see(/tokens:/);
+        }
+        await cli.see(/> $/);
+        cli.type(KEYS.ctrlD);
+        expect(await cli.exited).toBe(0);
+      })();
+    };
+    await seed(['alpha first prompt', 'alpha last prompt']);
+    await seed(['beta only prompt']);
+
+    const picker = panto(['-r']);
+    await picker.see('resume which session? (2)');
+    await picker.see(/alpha first prompt  …  alpha last prompt/);
+    expect(picker.screen()).toMatch(/❯ [0-9a-f]{8} +now +3 msgs  beta only prompt/);
+    expect(picker.screen()).toMatch(/[0-9a-f]{8} +now +5 msgs  alpha first prompt  …  alpha last prompt/);
+    // Typing filters: only alpha is left, and Enter resumes it.
+    picker.mark();
+    picker.type('alpha');
+    await picker.see('filter: alpha');
+    await picker.see(/❯ [0-9a-f]{8} +now +5 msgs  alpha first/);
+    const lastFrame = picker.sinceMark().split('filter: alpha').at(-1)!;
+    expect(lastFrame).toContain('alpha first prompt');
+    expect(lastFrame).not.toContain('beta only prompt');
+    picker.type('\r');
+    await picker.see(/resumed \S+ \(5 messages\)/);
+    await picker.see('› alpha last prompt');
+    await picker.see(/> $/);
+    picker.type('and now?\r');
+    await requests(4);
+    expect(requestText(3)).toContain('alpha last prompt');
+    expect(requestText(3)).not.toContain('beta');
+    await picker.see(/Back in alpha\.[\s\S]*> $/);
+    picker.type(KEYS.ctrlD);
+    expect(await picker.exited).toBe(0);
+
+    // Arrows, and Esc: nothing is resumed.
+    const cancelled = panto(['-r']);
+    await cancelled.see('resume which session? (2)');
+    cancelled.type(KEYS.down);
+    await cancelled.see(/❯ [0-9a-f]{8} +now +3 msgs  beta only prompt/);
+    cancelled.type(KEYS.escape);
+    await cancelled.see('nothing resumed');
+    expect(await cancelled.exited).toBe(0);
+  });
 });

@@ -26,7 +26,8 @@ import { PipedLineInput, TerminalLineInput, type InputStream, type LineInput } f
 import { chooseProvider, defaultProviderFactory, type ProviderFactory } from './providers.js';
 import { reportTurn, runRepl } from './repl.js';
 import { openSession, type OpenedSession } from './session.js';
-import { listCommand } from './session-list.js';
+import { findSessions, listCommand } from './session-list.js';
+import { pickSession } from './picker.js';
 import { loadMarkdownRenderer, wantsMarkdown } from './markdown.js';
 import { historyFileFor, InputHistory } from './history.js';
 import { replayLines } from './replay.js';
@@ -100,8 +101,13 @@ export async function run(environment: CliEnvironment): Promise<number> {
     // the store, or new) → system prompt reconciled (resumed) or seeded with the first
     // prompt (new: so a run without one leaves no session) → tools registered →
     // extensions loaded into the registry → MCP servers' tools, as they connect.
+    let resume = options.resume;
+    if (options.pick) {
+      resume = await pickResume(sessionDir, environment, terminal);
+      if (resume === undefined) return EXIT_OK;
+    }
     const session = await openSession(
-      { continue: options.continue, noSession: options.noSession, fork: options.fork, ...(options.resume === undefined ? {} : { resume: options.resume }) },
+      { continue: options.continue, noSession: options.noSession, fork: options.fork, ...(resume === undefined ? {} : { resume }) },
       { cwd, sessionDir },
     );
     if (session.notice) terminal.note(session.notice);
@@ -231,6 +237,19 @@ export async function run(environment: CliEnvironment): Promise<number> {
     detachExtensions?.();
     await mcp?.close();
   }
+}
+
+/** `panto -r` without an id: the file of the session picked, or undefined when the user cancelled. */
+async function pickResume(sessionDir: string, environment: CliEnvironment, terminal: Terminal): Promise<string | undefined> {
+  if (environment.stdin.isTTY !== true) {
+    throw new UsageError('--resume without a session id opens a picker, which needs a terminal: give the id (panto --list shows them)');
+  }
+  const sessions = await findSessions({ dir: sessionDir });
+  if (sessions.length === 0) throw new CliError(`no sessions to resume in ${sessionDir}`);
+  const output = environment.stdout.isTTY ? environment.stdout : environment.stderr;
+  const chosen = await pickSession(sessions, environment.stdin, output);
+  if (chosen === undefined) terminal.note('nothing resumed');
+  return chosen?.file;
 }
 
 /**
