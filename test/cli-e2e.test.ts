@@ -330,3 +330,43 @@ describe('approvals with -p (issue 15)', { timeout: 60_000 }, () => {
     await expect(readdir(box.cwd)).resolves.toContain('made-by-bash');
   });
 });
+
+describe('--fork, /tree and /fork without a terminal (issue 11)', { timeout: 60_000 }, () => {
+  it('-c --fork continues in a new session holding the old path; the old one is unchanged', async () => {
+    const { args, env } = openai();
+    server.enqueue({ text: 'first' }, { text: 'in the fork' });
+    await runPanto([...args, '-p', 'original prompt'], { cwd: box.cwd, env });
+    const [original] = await jsonlFiles(sessionDir);
+    const before = await readFile(original!, 'utf8');
+
+    const forked = await runPanto([...args, '-c', '--fork', '-p', 'a prompt in the fork'], { cwd: box.cwd, env });
+    expect(forked.code).toBe(0);
+    expect(forked.stderr).toMatch(/forked session \S+ into a new session \S+/);
+    expect(forked.stdout).toBe('in the fork\n');
+    expect(body(server.requests[1])).toContain('original prompt');
+    expect(await readFile(original!, 'utf8')).toBe(before);
+    const files = await jsonlFiles(sessionDir);
+    expect(files).toHaveLength(2);
+    const copy = files.find((file) => file !== original)!;
+    expect(kinds(await entries(copy))).toEqual(['system', 'user', 'assistant', 'user', 'assistant']);
+  });
+
+  it('with piped input, /tree prints the tree and /fork switches to a copy', async () => {
+    const { args, env } = openai();
+    server.enqueue({ text: 'one answer' }, { text: 'after the fork' });
+    const result = await runPanto(args, { cwd: box.cwd, env, stdin: 'one\n/tree\n/fork\ntwo\n' });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('● › one → one answer  ◀ here');
+    expect(result.stdout).toMatch(/forked \S+ into a new session \S+/);
+    const files = await jsonlFiles(sessionDir);
+    expect(files).toHaveLength(2);
+    const lists = await Promise.all(files.map(entries));
+    expect(lists.map((list) => kinds(list).join(',')).sort()).toEqual(['system,user,assistant', 'system,user,assistant,user,assistant']);
+  });
+
+  it('panto -r with no id and no terminal is a usage error that says how to give the id', async () => {
+    const result = await runPanto(['-r'], { cwd: box.cwd, env: box.env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('needs a terminal: give the id (panto --list shows them)');
+  });
+});
