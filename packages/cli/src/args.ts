@@ -78,7 +78,11 @@ Sessions live in $PANTO_HOME/sessions/<working folder>/ (PANTO_HOME defaults to 
 MCP servers are read from $PANTO_HOME/mcp.json and .panto/mcp.json ({ "mcpServers": … }).
 
 Commands (interactive): /compact [instructions], /export [path], /session,
-  /model [provider/model], /extensions, /mcp, /help, /quit, and extensions' commands
+  /model [provider/model], /extensions, /mcp, /tree, /fork, /help, /quit, and extensions' commands
+
+Interactive panto asks before bash, write and edit run; --yolo skips the questions, and
+-p (or piped input) refuses them without it. A line ending in \\ or Alt-Enter starts a new
+line of the prompt; Up/Down recall this folder's earlier prompts.
 
 Exit codes: 0 ok, 1 runtime failure, 2 usage error. PANTO_DEBUG=1 prints stack traces.`;
 
