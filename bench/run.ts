@@ -14,6 +14,7 @@ const benches: Bench[] = [
   { name: 'core', file: './core.ts', run: 'runCoreBench' },
   { name: 'aws', file: './aws.ts', run: 'runAwsBench' },
   { name: 'service', file: './service.ts', run: 'runServiceBench' },
+  { name: 'cli', file: './cli.ts', run: 'runCliBench' },
 ];
 
 const wanted = process.argv.slice(2);

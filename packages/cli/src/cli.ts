@@ -93,6 +93,14 @@ export async function run(environment: CliEnvironment): Promise<number> {
     const sessionDir = options.sessionDir ? resolve(cwd, options.sessionDir) : sessionDirFor(cwd, env, environment.homedir);
     const sessionsRoot = join(pantoHome(env, cwd, environment.homedir), 'sessions');
     if (options.list) return await listCommand({ sessionDir, sessionsRoot, all: options.all, cwd, terminal });
+    // Loaded in the background (importing the renderer takes a few hundred ms): answers are
+    // rendered once it is there, which is long before a model's first answer in practice.
+    const markdownReady = wantsMarkdown(stdout, env)
+      ? loadMarkdownRenderer(stdout.columns).then(
+          (render) => void (terminal.renderMarkdown = render),
+          () => undefined,
+        )
+      : Promise.resolve();
 
     const systemPrompt = await resolveSystemPrompt(options.system, cwd);
     const printPrompt = options.print === undefined ? undefined : await promptOf(options.print, environment.stdin);
@@ -212,8 +220,7 @@ export async function run(environment: CliEnvironment): Promise<number> {
       terminal.note(`this session last used ${previous.provider}/${previous.model}; now using ${provider.name}/${provider.model}`);
     }
 
-    if (wantsMarkdown(stdout, env)) terminal.renderMarkdown = await loadMarkdownRenderer(stdout.columns);
-    if (printPrompt !== undefined) return await printTurn(app, printPrompt, danglingUser);
+    if (printPrompt !== undefined) return await printTurn(app, printPrompt, danglingUser, markdownReady);
 
     const input =
       environment.lineInput ??
@@ -276,7 +283,7 @@ async function startMCP(
   return mcp;
 }
 
-async function printTurn(app: App, prompt: string, danglingUser: string | null): Promise<number> {
+async function printTurn(app: App, prompt: string, danglingUser: string | null, markdownReady: Promise<void>): Promise<number> {
   const { terminal } = app;
   if (danglingUser !== null) {
     terminal.warn('note: the last prompt of this session was never answered; it is not resent');
@@ -286,6 +293,7 @@ async function printTurn(app: App, prompt: string, danglingUser: string | null):
   if (result.stopReason === 'aborted') return EXIT_INTERRUPTED;
   if (!ok) return EXIT_FAILURE;
   const answer = finalAnswer(result);
+  await markdownReady;
   const shown = answer === '' || terminal.renderMarkdown === undefined ? answer : `${terminal.renderMarkdown(answer).trimEnd()}\n`;
   if (shown !== '') terminal.text(shown.endsWith('\n') ? shown : `${shown}\n`);
   return result.incomplete ? EXIT_FAILURE : EXIT_OK;

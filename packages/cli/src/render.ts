@@ -12,11 +12,12 @@ export type RenderMode = 'stream' | 'print';
  * The receiver follows the core contract: it never throws.
  */
 export function createTurnReceiver(terminal: Terminal, mode: RenderMode): Receiver {
-  const markdown =
-    mode === 'stream' && terminal.renderMarkdown !== undefined ? new MarkdownStream(terminal.renderMarkdown, (text) => terminal.text(text)) : undefined;
+  // Per message: rendered when the renderer has loaded by the message's start (see cli.ts).
+  let markdown: MarkdownStream | undefined;
   return (event: AgentEvent) => {
     switch (event.type) {
       case 'message-start':
+        markdown = mode === 'stream' && terminal.renderMarkdown !== undefined ? new MarkdownStream(terminal.renderMarkdown, (text) => terminal.text(text)) : undefined;
         terminal.spin('waiting for the model…');
         return;
       case 'thinking-start':
