@@ -445,6 +445,7 @@ describe('interactive mode', () => {
   it('ends on Ctrl-C while idle', async () => {
     const input = pipedStdin([], { keepOpen: true });
     const stdout = new CapturedOutput();
+    const stderr = new CapturedOutput();
     let fired: (() => void) | undefined;
     const running = run({
       argv: ['--no-session'],
@@ -452,7 +453,7 @@ describe('interactive mode', () => {
       cwd: h.cwd,
       stdin: input,
       stdout,
-      stderr: new CapturedOutput(),
+      stderr,
       onInterrupt: (handler) => {
         fired = handler;
         return () => {};
@@ -462,6 +463,9 @@ describe('interactive mode', () => {
       },
     });
     await waitUntil(() => fired !== undefined, { message: 'the CLI installed its interrupt handler', intervalMs: 5 });
+    // The banner is written right before the REPL starts reading: a Ctrl-C before it (while
+    // extensions load) exits at once, which is not what this test is about.
+    await waitUntil(() => stderr.text.includes('/help for commands'), { message: 'the REPL to start', intervalMs: 5 });
     fired!();
     expect(await running).toBe(0);
   });
