@@ -54,10 +54,20 @@ export function describeForApproval(call: ToolCallBlock): string[] {
     return [`panto wants to run bash:`, ...shown];
   }
   if (call.name === 'write' && typeof input.content === 'string') {
-    const lines = input.content.split('\n').length;
-    return [`panto wants to ${describeToolCall(call)} (${lines} line${lines === 1 ? '' : 's'})`];
+    const lines = input.content.split('\n');
+    return [`panto wants to ${describeToolCall(call)} (${lines.length} line${lines.length === 1 ? '' : 's'}):`, ...excerpt(lines, '    ')];
+  }
+  if (call.name === 'edit' && typeof input.old_text === 'string' && typeof input.new_text === 'string') {
+    return [`panto wants to ${describeToolCall(call)}:`, ...excerpt(input.old_text.split('\n'), '  - '), ...excerpt(input.new_text.split('\n'), '  + ')];
   }
   return [`panto wants to ${describeToolCall(call)}`];
+}
+
+/** The first lines of a text, each cut, and how many more there are. */
+function excerpt(lines: readonly string[], prefix: string, max = 6): string[] {
+  const shown = lines.slice(0, max).map((line) => `${prefix}${line.length > 150 ? `${line.slice(0, 149)}…` : line}`);
+  if (lines.length > max) shown.push(`${' '.repeat(prefix.length)}… ${lines.length - max} more lines`);
+  return shown;
 }
 
 function askLine(input: InputStream, output: NodeJS.WritableStream, question: string): Promise<string> {
