@@ -42,4 +42,16 @@ describe('treeTurns', () => {
     expect(treeTurns(tree, 'a2').map(turnLabel)).toEqual(['● › one → A', '● › two → B  ◀ here']);
     expect(treeTurns(tree, 'a1').map(turnLabel)).toEqual(['● › one → A  ◀ here', '○ › two → B']);
   });
+
+  it('shows the answer, not a compaction that followed it', () => {
+    const tree = SessionTree.of([
+      system('s'),
+      user('u1', 's', 'one'),
+      answer('a1', 'u1', 'The answer.'),
+      { type: 'compaction', id: 'c1', parent_id: 'a1', timestamp: stamp, summary: 'a summary', provider: 'p', model: 'm', usage, prior_usage: usage },
+    ]);
+    const [turn] = treeTurns(tree, 'c1');
+    expect(turnLabel(turn!)).toBe('● › one → The answer.  ◀ here');
+    expect(turn!.end?.id).toBe('c1');
+  });
 });

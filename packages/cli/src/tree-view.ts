@@ -11,6 +11,8 @@ export interface TreeTurn {
   prompt: RecordEntry & { type: 'message'; message: { role: 'user'; content: string } };
   /** The entry its answer ends at (continue from here); undefined when it was never answered. */
   end: RecordEntry | undefined;
+  /** The last assistant message of the turn (what the line shows of the answer), if any. */
+  answer: RecordEntry | undefined;
   /** Levels of indentation: one more under each branch point. */
   depth: number;
   /** Whether this row starts a branch (drawn `├─`). */
@@ -40,23 +42,25 @@ export function treeTurns(tree: SessionTree, at: string | null): TreeTurn[] {
     }
     return found;
   };
-  const turnEnd = (prompt: RecordEntry): RecordEntry | undefined => {
+  const turnEnd = (prompt: RecordEntry): { end: RecordEntry | undefined; answer: RecordEntry | undefined } => {
     let end: RecordEntry = prompt;
+    let answer: RecordEntry | undefined;
     for (;;) {
       const next = tree.children(end.id).filter((entry) => !isPrompt(entry));
       if (next.length === 0) break;
       end = next.find((entry) => path.has(entry.id)) ?? next[next.length - 1]!;
+      if (end.type === 'message' && end.message.role === 'assistant') answer = end;
     }
-    return end === prompt ? undefined : end;
+    return { end: end === prompt ? undefined : end, answer };
   };
   const turns: TreeTurn[] = [];
   const walk = (prompts: readonly TreeTurn['prompt'][], depth: number, branching: boolean) => {
     for (const prompt of prompts) {
-      const end = turnEnd(prompt);
+      const { end, answer } = turnEnd(prompt);
       const next = followers(end?.id ?? prompt.id);
       const onPath = path.has(prompt.id);
       const current = at !== null && (at === prompt.id || (end !== undefined && path.has(end.id) && !next.some((entry) => path.has(entry.id))));
-      turns.push({ prompt, end, depth, branchStart: branching, onPath, current: onPath && current, branches: next.length });
+      turns.push({ prompt, end, answer, depth, branchStart: branching, onPath, current: onPath && current, branches: next.length });
       if (next.length === 1) walk(next, depth, false);
       else if (next.length > 1) walk(next, depth + 1, true);
     }
@@ -69,7 +73,8 @@ export function treeTurns(tree: SessionTree, at: string | null): TreeTurn[] {
 /** One line for a turn: `● ├─ › fix the test → Looking into it… (2 branches)`. */
 export function turnLabel(turn: TreeTurn): string {
   const indent = turn.depth === 0 ? '' : `${'   '.repeat(turn.depth - 1)}${turn.branchStart ? '├─ ' : '   '}`;
-  const answer = turn.end === undefined ? '(no answer)' : entryPreview(turn.end, WORDS);
+  const shown = turn.answer ?? turn.end;
+  const answer = shown === undefined ? '(no answer)' : entryPreview(shown, WORDS);
   const marks = [turn.branches > 1 ? `(${turn.branches} branches)` : '', turn.current ? '◀ here' : ''].filter((mark) => mark !== '');
   return `${turn.onPath ? '●' : '○'} ${indent}› ${entryPreview(turn.prompt, WORDS)} → ${answer}${marks.length > 0 ? `  ${marks.join(' ')}` : ''}`;
 }
