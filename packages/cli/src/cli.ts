@@ -26,6 +26,7 @@ import { PipedLineInput, TerminalLineInput, type InputStream, type LineInput } f
 import { chooseProvider, defaultProviderFactory, type ProviderFactory } from './providers.js';
 import { reportTurn, runRepl } from './repl.js';
 import { openSession, type OpenedSession } from './session.js';
+import { openSwitchableSession } from './switchable-store.js';
 import { findSessions, listCommand } from './session-list.js';
 import { pickSession } from './picker.js';
 import { loadMarkdownRenderer, wantsMarkdown } from './markdown.js';
@@ -114,9 +115,9 @@ export async function run(environment: CliEnvironment): Promise<number> {
       resume = await pickResume(sessionDir, environment, terminal);
       if (resume === undefined) return EXIT_OK;
     }
-    const session = await openSession(
+    const session = await openSwitchableSession(
       { continue: options.continue, noSession: options.noSession, fork: options.fork, ...(resume === undefined ? {} : { resume }) },
-      { cwd, sessionDir },
+      (request) => openSession(request, { cwd, sessionDir }),
     );
     if (session.notice) terminal.note(session.notice);
     const tools = new ToolRegistry();

@@ -13,21 +13,18 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { LazyFSJSONLStore } from './lazy-store.js';
 import { resolveSession } from './short-id.js';
-import { SwitchableStore } from './switchable-store.js';
 
 /** Which session to run, from `-c` / `-r` / `--no-session`. */
 export interface SessionRequest {
   continue: boolean;
   resume?: string;
   noSession: boolean;
-  /** `--fork`: continue in a copy of the session's current path (a new session). */
-  fork?: boolean;
 }
 
 /** A session ready to hand to the agent. */
 export interface OpenedSession {
-  /** The store the agent persists to (resume it with `Agent.resume` when `resumed`); `/fork` switches the session under it. */
-  store: SwitchableStore;
+  /** The store the agent persists to (resume it with `Agent.resume` when `resumed`). */
+  store: SessionStore;
   /** Whether an existing session is to be continued. */
   resumed: boolean;
   /** The provider and model the resumed session last used. */
@@ -46,42 +43,10 @@ export interface OpenedSession {
  * - neither: a new session in `sessionDir`, created with the first prompt.
  * - `--no-session`: a NullStore; with `-c`/`-r` a MemoryStore holding the session's entries,
  *   so it is continued and nothing is written back.
- * - `--fork` (with `-c`/`-r`): the session's current path copied into a new session beside
- *   it, which is continued instead.
  *
  * @throws SessionNotFoundError, AmbiguousSessionIdError, InvalidSessionIdError, SessionCorruptError
  */
 export async function openSession(request: SessionRequest, context: { cwd: string; sessionDir: string }): Promise<OpenedSession> {
-  const opened = await openStore(request, context);
-  let store = opened.store;
-  let notice = opened.notice;
-  if (request.fork && opened.resumed) {
-    const at = (await store.loadTree()).activeLeaf;
-    if (at === null) {
-      notice = 'the session is empty: nothing to fork, continuing it';
-    } else {
-      const original = store.sessionId();
-      store = await store.fork(at);
-      notice = `forked session ${original} into a new session ${store.sessionId()}`;
-    }
-  }
-  const switchable = new SwitchableStore(store);
-  return {
-    store: switchable,
-    resumed: opened.resumed,
-    activeModel: store.activeModel(),
-    sessionFile: () => switchable.sessionFile(),
-    ...(notice === undefined ? {} : { notice }),
-  };
-}
-
-interface OpenedStore {
-  store: SessionStore;
-  resumed: boolean;
-  notice?: string;
-}
-
-async function openStore(request: SessionRequest, context: { cwd: string; sessionDir: string }): Promise<OpenedStore> {
   let file: string | undefined;
   let notice: string | undefined;
   if (request.resume !== undefined) {
@@ -94,16 +59,25 @@ async function openStore(request: SessionRequest, context: { cwd: string; sessio
 
   if (file === undefined) {
     if (request.noSession) {
-      return { store: new NullStore(), resumed: false, ...(notice ? { notice } : {}) };
+      return { store: new NullStore(), resumed: false, activeModel: null, sessionFile: () => undefined, ...(notice ? { notice } : {}) };
     }
-    return { store: new LazyFSJSONLStore(context.sessionDir, { cwd: context.cwd }), resumed: false, ...(notice ? { notice } : {}) };
+    const store = new LazyFSJSONLStore(context.sessionDir, { cwd: context.cwd });
+    return {
+      store,
+      resumed: false,
+      activeModel: null,
+      sessionFile: () => store.getSessionFile(),
+      ...(notice ? { notice } : {}),
+    };
   }
 
   if (request.noSession) {
     const { header, entries } = decodeSession(await readFile(file), file);
-    return { store: new MemoryStore({ sessionId: header.id, entries }), resumed: true };
+    const store = new MemoryStore({ sessionId: header.id, entries });
+    return { store, resumed: true, activeModel: store.activeModel(), sessionFile: () => undefined };
   }
-  return { store: await FSJSONLStore.open(file), resumed: true };
+  const fsStore = await FSJSONLStore.open(file);
+  return { store: fsStore, resumed: true, activeModel: fsStore.activeModel(), sessionFile: () => fsStore.getSessionFile() };
 }
 
 async function resumeTarget(value: string, context: { cwd: string; sessionDir: string }): Promise<string> {

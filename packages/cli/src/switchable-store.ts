@@ -1,4 +1,5 @@
 import type { ActiveModel, DiskMessage, LoadedSession, LoadOptions, SessionStore, SessionTree } from '@panto/core';
+import type { OpenedSession, SessionRequest } from './session.js';
 
 /**
  * The CLI's handle on its session: a store that passes every call to the session in use,
@@ -72,4 +73,39 @@ export class SwitchableStore implements SessionStore {
   activeModel(): ActiveModel | null {
     return this.#target.activeModel();
   }
+}
+
+/** A session opened for the CLI: its store is a {@link SwitchableStore}. */
+export type SwitchableSession = Omit<OpenedSession, 'store'> & { store: SwitchableStore };
+
+/**
+ * Opens the session as `openSession` does, then — for `--fork` with `-c`/`-r` — copies its
+ * current path (to the active leaf) into a new session beside it and uses that one; and
+ * wraps the store so that `/fork` can switch sessions later.
+ */
+export async function openSwitchableSession(
+  request: SessionRequest & { fork?: boolean },
+  open: (request: SessionRequest) => Promise<OpenedSession>,
+): Promise<SwitchableSession> {
+  const opened = await open(request);
+  let store = opened.store;
+  let notice = opened.notice;
+  if (request.fork === true && opened.resumed) {
+    const at = (await store.loadTree()).activeLeaf;
+    if (at === null) {
+      notice = 'the session is empty: nothing to fork, continuing it';
+    } else {
+      const original = store.sessionId();
+      store = await store.fork(at);
+      notice = `forked session ${original} into a new session ${store.sessionId()}`;
+    }
+  }
+  const switchable = new SwitchableStore(store);
+  return {
+    ...opened,
+    store: switchable,
+    activeModel: store.activeModel(),
+    sessionFile: () => switchable.sessionFile(),
+    ...(notice === undefined ? {} : { notice }),
+  };
 }
