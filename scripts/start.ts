@@ -14,7 +14,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { serve } from '@hono/node-server';
@@ -32,6 +32,7 @@ import {
 } from '@panto/functions/local';
 import { freePort } from './local/child-process.js';
 import { startDynamoDBLocal, suppressNodeVersionWarning } from './local/dynamodb-local.js';
+import { displayDataDir, preflight, StartupError } from './local/preflight.js';
 import { withReference } from './local/reference.js';
 import { startS3Local } from './local/s3-local.js';
 
@@ -50,6 +51,8 @@ async function main(): Promise<void> {
 
   const settings = localSettings(root);
   const { config, dataDir } = settings;
+  // Before anything starts: a taken port or a missing Java is one sentence now, not a stack trace later.
+  await preflight({ port: settings.port, startsDynamoDB: settings.external.dynamodb === undefined, env: process.env });
   await mkdir(dataDir, { recursive: true });
 
   say('starting DynamoDB Local and the S3 emulator …');
@@ -103,7 +106,7 @@ async function main(): Promise<void> {
   const token = await signLocalToken(secret, settings.defaultOwner);
   const provider = config.provider;
   const model = providerResolver(provider)({}).model;
-  const where = relative(process.cwd(), dataDir) || '.';
+  const where = displayDataDir(dataDir, process.cwd());
   const lines = [
     '',
     `panto: listening on ${url}`,
@@ -192,7 +195,9 @@ setInterval(() => {
 }, 500).unref();
 
 main().catch(async (error: unknown) => {
-  say(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  // A problem the user can fix is its message alone; anything else keeps its stack.
+  if (error instanceof StartupError) say(error.message);
+  else say(error instanceof Error ? (error.stack ?? error.message) : String(error));
   await shutdown();
   process.exit(1);
 });

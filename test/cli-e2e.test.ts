@@ -167,7 +167,7 @@ describe('continuing, resuming and listing', { timeout: 60_000 }, () => {
     expect(kinds(await entries(a.file))).toEqual(['system', 'user', 'assistant', 'user', 'assistant']);
   });
 
-  it('anthropic: -r takes the path of a session file outside the session folder (e.g. an export)', async () => {
+  it('anthropic: -r takes the path of an export outside the session folder, and continues the session itself', async () => {
     server.enqueue({ text: 'noted' }, { text: 'from the copy' });
     const { args, env } = anthropic();
     await runPanto([...args, '-p', 'the secret is swordfish'], { cwd: box.cwd, env });
@@ -180,8 +180,9 @@ describe('continuing, resuming and listing', { timeout: 60_000 }, () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('from the copy\n');
     expect(body(server.requests[1])).toContain('the secret is swordfish');
-    expect(kinds(await entries(elsewhere))).toEqual(['system', 'user', 'assistant', 'user', 'assistant']);
-    expect(kinds(await entries(original!))).toEqual(['system', 'user', 'assistant']);
+    expect(result.stderr).toContain(`${elsewhere} is an export of session`);
+    expect(kinds(await entries(elsewhere))).toEqual(['system', 'user', 'assistant']);
+    expect(kinds(await entries(original!))).toEqual(['system', 'user', 'assistant', 'user', 'assistant']);
   });
 
   it('-r fails with exit 1 and a clear message for an unknown id', async () => {

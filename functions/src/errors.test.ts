@@ -7,7 +7,7 @@ import {
   ProvisionedThroughputExceededException,
 } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { InvalidCursorError, SessionBusyError, SessionLeaseLostError, SessionRestoringError, StopRequestedError, TurnNotRunningError } from '@panto/aws';
+import { InvalidCursorError, SessionBusyError, SessionLeaseLostError, SessionRestoringError, StopRequestedError, TurnNotRunningError, UnprocessedWritesError } from '@panto/aws';
 import {
   AbortedError,
   InvalidSessionIdError,
@@ -77,6 +77,7 @@ describe('toHttpError', () => {
     ['a provider failure', new ProviderError('anthropic', 'overloaded', { status: 529 }), 502, 'provider_error'],
     ['a deadline', new AbortedError('the step was aborted'), 504, 'deadline_exceeded'],
     ['throttling', Object.assign(new Error('slow down'), { name: 'ThrottlingException' }), 503, 'service_unavailable'],
+    ['writes DynamoDB kept unprocessed (throttled)', new UnprocessedWritesError('panto', 3, 8), 503, 'service_unavailable'],
     ['an outage (connection refused)', networkError('ECONNREFUSED'), 503, 'unavailable'],
     ["hono's own exception", new HTTPException(413), 413, 'payload_too_large'],
     ['anything else', new TypeError('x is undefined'), 500, 'internal_error'],

@@ -15,7 +15,15 @@ import {
   type SessionCorruptError,
   UnsupportedModelError,
 } from '@panto/core';
-import { InvalidCursorError, SessionBusyError, SessionLeaseLostError, SessionRestoringError, StopRequestedError, TurnNotRunningError } from '@panto/aws';
+import {
+  InvalidCursorError,
+  SessionBusyError,
+  SessionLeaseLostError,
+  SessionRestoringError,
+  StopRequestedError,
+  TurnNotRunningError,
+  UnprocessedWritesError,
+} from '@panto/aws';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
@@ -201,7 +209,7 @@ const THROTTLING = new Set([
 ]);
 
 function isThrottling(error: unknown): boolean {
-  return error instanceof Error && THROTTLING.has(error.name);
+  return error instanceof UnprocessedWritesError || (error instanceof Error && THROTTLING.has(error.name));
 }
 
 /** SDK errors that mean the service failed or did not answer in time, not that the request was wrong. */

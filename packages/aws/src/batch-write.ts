@@ -1,5 +1,5 @@
 import { BatchWriteItemCommand, type DynamoDBClient, type WriteRequest } from '@aws-sdk/client-dynamodb';
-import { PantoError } from '@panto/core';
+import { UnprocessedWritesError } from './errors.js';
 
 /** BatchWriteItem takes at most 25 requests. */
 const BATCH_SIZE = 25;
@@ -14,7 +14,7 @@ export async function batchWriteAll(client: DynamoDBClient, tableName: string, r
     let pending: WriteRequest[] = requests.slice(start, start + BATCH_SIZE);
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt >= MAX_ATTEMPTS) {
-        throw new PantoError(`DynamoDB left ${pending.length} writes to ${tableName} unprocessed after ${MAX_ATTEMPTS} attempts`);
+        throw new UnprocessedWritesError(tableName, pending.length, MAX_ATTEMPTS);
       }
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2_000, 50 * 2 ** attempt)));
       const { UnprocessedItems } = await client.send(new BatchWriteItemCommand({ RequestItems: { [tableName]: pending } }));

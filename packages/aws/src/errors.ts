@@ -130,3 +130,19 @@ export class ArchiveClaimLostError extends PantoError {
     this.sessionId = sessionId;
   }
 }
+
+/**
+ * DynamoDB kept leaving writes of a BatchWriteItem unprocessed (it does so when the table is
+ * throttled) after every retry. What was written stays; callers make partial progress
+ * invisible, so a retry later is safe. The service answers it as throttling (503).
+ */
+export class UnprocessedWritesError extends PantoError {
+  readonly tableName: string;
+  readonly unprocessed: number;
+  constructor(tableName: string, unprocessed: number, attempts: number, options?: ErrorOptions) {
+    super(`DynamoDB left ${unprocessed} writes to ${tableName} unprocessed after ${attempts} attempts`, options);
+    this.name = 'UnprocessedWritesError';
+    this.tableName = tableName;
+    this.unprocessed = unprocessed;
+  }
+}

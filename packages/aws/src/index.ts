@@ -26,6 +26,7 @@ export {
   SessionRestoringError,
   StopRequestedError,
   TurnNotRunningError,
+  UnprocessedWritesError,
 } from './errors.js';
 export {
   DEFAULT_EXPORT_URL_SECONDS,

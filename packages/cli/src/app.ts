@@ -25,6 +25,12 @@ export interface AppOptions {
   mcp?: MCPServers;
   /** Where extensions and MCP configs are looked for, to say so when there are none. */
   places?: LookupPlaces;
+  /** The AGENTS.md files in the system prompt (absolute paths). */
+  contextFiles?: readonly string[];
+  /** The environment, to tell which providers have keys (`/model`). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Where `/export` writes by default (`$PANTO_HOME/exports`). */
+  exportsDir?: string;
 }
 
 /**
@@ -40,6 +46,9 @@ export class App implements CommandContext {
   readonly extensions: ExtensionHost;
   readonly mcp: MCPServers | undefined;
   readonly places: LookupPlaces;
+  readonly contextFiles: readonly string[];
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly exportsDir: string | undefined;
   readonly #beforeTurn: (() => Promise<void>) | undefined;
   readonly #providerFactory: ProviderFactory;
   readonly #forceExit: () => void;
@@ -58,6 +67,9 @@ export class App implements CommandContext {
     this.extensions = options.extensions ?? new ExtensionHost({ tools: options.agent.tools });
     this.mcp = options.mcp;
     this.places = options.places ?? { extensionDirs: [], mcpFiles: [] };
+    this.contextFiles = options.contextFiles ?? [];
+    this.env = options.env ?? {};
+    this.exportsDir = options.exportsDir;
     this.#beforeTurn = options.beforeTurn;
     this.#providerFactory = options.providerFactory;
     this.#forceExit = options.forceExit;

@@ -74,7 +74,11 @@ Options:
   -h, --help               Show this help.
   -v, --version            Show the version.
 
-Sessions live in $PANTO_HOME/sessions/<working folder>/ (PANTO_HOME defaults to ~/.panto).
+Sessions live in $PANTO_HOME/sessions/<working folder>/ (PANTO_HOME defaults to ~/.panto);
+/export writes to $PANTO_HOME/exports/. Resuming a file outside the session folders never
+writes to it: the session itself is continued, or the file is imported as a session.
+AGENTS.md files (the repository root down to this folder, and $PANTO_HOME/AGENTS.md) are
+added to the system prompt.
 MCP servers are read from $PANTO_HOME/mcp.json and .panto/mcp.json ({ "mcpServers": … }).
 
 Commands (interactive): /compact [instructions], /export [path], /session,

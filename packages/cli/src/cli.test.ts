@@ -1,7 +1,7 @@
 import { listSessions, type Message } from '@panto/core';
 import { decodeSession } from '@panto/core/store-kit';
 import { ScriptedProvider, waitUntil, type ScriptedReply } from '@panto/core/testing';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from './cli.js';
@@ -222,27 +222,42 @@ describe('resuming', () => {
     expect(h.built[1]!.provider.requests[0]!.messages[1]).toMatchObject({ content: 'remember 42' });
   });
 
-  it('-r takes the path of a session file outside the session folder, and appends to it', async () => {
-    await cli(['-p', 'remember 42'], { replies: [{ text: 'ok' }] });
-    const [file] = await sessionFiles();
-    const elsewhere = join(h.cwd, 'exports', 'copy.jsonl');
-    await mkdir(join(h.cwd, 'exports'));
-    await writeFile(elsewhere, await readFile(file!));
-    const result = await cli(['-r', 'exports/copy.jsonl', '-p', 'again'], { replies: [{ text: 'ok' }] });
-    expect(result.code).toBe(0);
-    expect(h.built[1]!.provider.requests[0]!.messages[1]).toMatchObject({ content: 'remember 42' });
-    expect((await entriesOf(elsewhere)).at(-2)).toMatchObject({ message: { role: 'user', content: 'again' } });
-    expect(await entriesOf(file!)).toHaveLength(3);
-  });
-
-  it('-r takes an exported <id>.jsonl in the working folder as a path', async () => {
+  it('-r with a copy of a session from elsewhere imports it into this folder\'s sessions and leaves the file alone', async () => {
     await cli(['-p', 'remember 42'], { replies: [{ text: 'ok' }] });
     const [file] = await sessionFiles();
     const id = (await listSessions(h.sessionDir))[0]!.id;
-    await writeFile(join(h.cwd, `${id}.jsonl`), await readFile(file!));
-    await cli(['-r', `${id}.jsonl`, '-p', 'again'], { replies: [{ text: 'ok' }] });
-    expect((await entriesOf(join(h.cwd, `${id}.jsonl`))).at(-2)).toMatchObject({ message: { content: 'again' } });
-    expect(await entriesOf(file!)).toHaveLength(3);
+    const copy = join(h.cwd, 'exports', 'copy.jsonl');
+    await mkdir(join(h.cwd, 'exports'));
+    await writeFile(copy, await readFile(file!));
+    await rm(file!);
+    const before = await readFile(copy);
+    const result = await cli(['-r', 'exports/copy.jsonl', '-p', 'again'], { replies: [{ text: 'ok' }] });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`imported ${copy} as session ${id} of this folder`);
+    expect(h.built[1]!.provider.requests[0]!.messages[1]).toMatchObject({ content: 'remember 42' });
+    expect(await readFile(copy)).toEqual(before);
+    expect((await entriesOf(join(h.sessionDir, `${id}.jsonl`))).at(-2)).toMatchObject({ message: { role: 'user', content: 'again' } });
+  });
+
+  it('-r with an export of a session this folder has continues that session, not the export', async () => {
+    await cli(['-p', 'remember 42'], { replies: [{ text: 'ok' }] });
+    const [file] = await sessionFiles();
+    const id = (await listSessions(h.sessionDir))[0]!.id;
+    const exported = join(h.cwd, `${id}.jsonl`);
+    await writeFile(exported, await readFile(file!));
+    const result = await cli(['-r', `${id}.jsonl`, '-p', 'again'], { replies: [{ text: 'ok' }] });
+    expect(result.stderr).toContain(`is an export of session ${id}: continuing the session itself`);
+    expect(await entriesOf(exported)).toHaveLength(3);
+    expect((await entriesOf(file!)).at(-2)).toMatchObject({ message: { content: 'again' } });
+  });
+
+  it('-r with the path of a session file in a session folder continues it in place', async () => {
+    await cli(['-p', 'remember 42'], { replies: [{ text: 'ok' }] });
+    const [file] = await sessionFiles();
+    const result = await cli(['-r', file!, '-p', 'again'], { replies: [{ text: 'ok' }] });
+    expect(result.stderr).not.toContain('export');
+    expect((await entriesOf(file!)).at(-2)).toMatchObject({ message: { content: 'again' } });
+    expect(await sessionFiles()).toEqual([file]);
   });
 
   it('fails with exit code 1 and a clear message for an unknown id, an ambiguous prefix or a corrupt file', async () => {

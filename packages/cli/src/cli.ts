@@ -18,9 +18,11 @@ import { terminalApproval } from './approval-prompt.js';
 import { Approvals, chainToolGuards, type AskApproval } from './approvals.js';
 import { HELP, parseArgs, USAGE, type CliOptions } from './args.js';
 import { BUILT_IN_COMMANDS, describeSettings, type LookupPlaces } from './commands.js';
+import { findContextFiles, withContextFiles } from './context-files.js';
 import { CliUI, cliSession } from './extension-context.js';
 import { displayPath, findExtensions, loadExtensions } from './extensions.js';
 import { readMCPConfig, registerMCPTools } from './mcp.js';
+import { checkedProviderFactory } from './models.js';
 import { CliError, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from './errors.js';
 import { PipedLineInput, TerminalLineInput, type InputStream, type LineInput } from './line-input.js';
 import { chooseProvider, defaultProviderFactory, type ProviderFactory } from './providers.js';
@@ -103,7 +105,9 @@ export async function run(environment: CliEnvironment): Promise<number> {
         )
       : Promise.resolve();
 
-    const systemPrompt = await resolveSystemPrompt(options.system, cwd);
+    const contextFiles = await findContextFiles({ cwd, pantoHome: pantoHome(env, cwd, environment.homedir) });
+    for (const problem of contextFiles.problems) terminal.warn(`panto: ${problem}`);
+    const systemPrompt = withContextFiles(await resolveSystemPrompt(options.system, cwd), contextFiles.files);
     const printPrompt = options.print === undefined ? undefined : await promptOf(options.print, environment.stdin);
 
     // Construction order (seed-plan, phase 4): store → tool registry → agent (resumed from
@@ -117,7 +121,7 @@ export async function run(environment: CliEnvironment): Promise<number> {
     }
     const session = await openSwitchableSession(
       { continue: options.continue, noSession: options.noSession, fork: options.fork, ...(resume === undefined ? {} : { resume }) },
-      (request) => openSession(request, { cwd, sessionDir }),
+      (request) => openSession(request, { cwd, sessionDir, sessionsRoot }),
     );
     if (session.notice) terminal.note(session.notice);
     const tools = new ToolRegistry();
@@ -126,7 +130,7 @@ export async function run(environment: CliEnvironment): Promise<number> {
       reservedCommands: BUILT_IN_COMMANDS,
       onError: (failure) => terminal.warn(`panto: extension ${failure.source.path}: ${failure.where} failed: ${failure.error.message}`),
     });
-    const providerFactory = environment.providerFactory ?? defaultProviderFactory;
+    const providerFactory = environment.providerFactory ?? checkedProviderFactory(env, defaultProviderFactory);
     const settings = chooseProvider(options, env, session.activeModel);
     const provider = providerFactory(settings);
     let app: App | undefined;
@@ -173,6 +177,9 @@ export async function run(environment: CliEnvironment): Promise<number> {
       unsavedReason: options.noSession ? 'not saved: --no-session' : 'it is created with the first prompt',
       forceExit: environment.forceExit ?? (() => process.exit(EXIT_INTERRUPTED)),
       extensions,
+      contextFiles: contextFiles.files.map((file) => file.path),
+      env,
+      exportsDir: join(pantoHome(env, cwd, environment.homedir), 'exports'),
       places: { extensionDirs: places.extensionDirs.map(show), mcpFiles: places.mcpFiles.map(show) } satisfies LookupPlaces,
       ...(mcpServers === undefined
         ? {}

@@ -17,7 +17,7 @@ beforeEach(async () => {
 });
 afterEach(async () => cleanup());
 
-function setup(options: { replies?: ScriptedReply[]; store?: SessionStore; sessionFile?: () => string | undefined } = {}) {
+function setup(options: { replies?: ScriptedReply[]; store?: SessionStore; sessionFile?: () => string | undefined; exportsDir?: string } = {}) {
   const stdout = new CapturedOutput();
   const stderr = new CapturedOutput();
   const provider = new ScriptedProvider(options.replies ?? [], { name: 'openai', model: 'gpt-a' });
@@ -38,6 +38,7 @@ function setup(options: { replies?: ScriptedReply[]; store?: SessionStore; sessi
     forceExit: () => {
       throw new Error('forceExit');
     },
+    ...(options.exportsDir === undefined ? {} : { exportsDir: options.exportsDir }),
   });
   const command = (line: string) => runSlashCommand(parseSlashCommand(line)!, app);
   return { app, agent, provider, stdout, stderr, built, command };
@@ -91,11 +92,12 @@ describe('slash commands', () => {
   });
 
   it('/model shows the model, and switches provider and model', async () => {
-    const { agent, command, stdout, built } = setup();
+    const { agent, command, stdout, stderr, built } = setup();
     await command('/model');
-    expect(stdout.text).toBe('model: openai/gpt-a at http://127.0.0.1:9/v1\n');
+    expect(stdout.text.startsWith('model: openai/gpt-a at http://127.0.0.1:9/v1\n')).toBe(true);
     await command('/model anthropic/claude-x');
     expect(agent.provider).toMatchObject({ name: 'anthropic', model: 'claude-x' });
+    expect(stderr.text).toContain("anthropic/claude-x is not in panto's catalog");
     // The base URL belonged to the other provider.
     expect(built.at(-1)).toEqual({ provider: 'anthropic', model: 'claude-x' });
     await command('/model openai/meta-llama/Llama-3');
@@ -146,7 +148,7 @@ describe('slash commands', () => {
     expect(agent.conversation.length).toBe(2);
   });
 
-  it('/export copies the session file byte for byte to <sessionId>.jsonl in the working folder', async () => {
+  it('/export copies the session file byte for byte to <sessionId>.jsonl (in the working folder when no exports folder is set)', async () => {
     const store = await FSJSONLStore.create(join(cwd, 'sessions'), { cwd });
     const { app, command, stdout } = setup({ store, sessionFile: () => store.getSessionFile(), replies: [{ text: 'ok' }] });
     await app.turn('hello', 'stream');
@@ -155,6 +157,19 @@ describe('slash commands', () => {
     expect(stdout.text).toContain(`exported 2 entries`);
     expect(stdout.text).toContain(`to ${target}`);
     expect(await readFile(target)).toEqual(await readFile(store.getSessionFile()));
+  });
+
+  it('/export with no path writes <sessionId>.jsonl into the exports folder, not the working folder', async () => {
+    const store = await FSJSONLStore.create(join(cwd, 'sessions'), { cwd });
+    const exportsDir = join(cwd, 'home', 'exports');
+    const { app, command, stdout } = setup({ store, sessionFile: () => store.getSessionFile(), replies: [{ text: 'ok' }], exportsDir });
+    await app.turn('hello', 'stream');
+    await command('/export');
+    const target = join(exportsDir, `${store.sessionId()}.jsonl`);
+    expect(stdout.text).toContain(`to ${target}`);
+    expect(await readFile(target)).toEqual(await readFile(store.getSessionFile()));
+    await command('/export here.jsonl');
+    expect(stdout.text).toContain(`to ${join(cwd, 'here.jsonl')}`);
   });
 
   it('/export writes to a given path, creating folders, and refuses the session file itself', async () => {

@@ -3,6 +3,7 @@ import type { MCPServerInfo, MCPServers } from '@panto/core/mcp';
 import { exportSessionFile } from './export.js';
 import { parseModelSpec, type ProviderChoice } from './providers.js';
 import { formatUsage } from './render.js';
+import { describeCost, modelsText, sessionCost, uncataloguedNote } from './models.js';
 import type { Terminal } from './terminal.js';
 import { formatBytes } from './tools/truncate.js';
 import { TREE_COMMANDS } from './tree-commands.js';
@@ -33,6 +34,12 @@ export interface CommandContext {
   /** The MCP servers, when any is configured. */
   readonly mcp: MCPServers | undefined;
   readonly places: LookupPlaces;
+  /** The AGENTS.md files in the system prompt (absolute paths); none when absent. */
+  readonly contextFiles?: readonly string[];
+  /** The environment, to tell which providers have keys; none when absent. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Where `/export` writes when given no path (`$PANTO_HOME/exports`); the working folder when absent. */
+  readonly exportsDir?: string | undefined;
 }
 
 export type CommandOutcome = 'continue' | 'quit';
@@ -45,7 +52,7 @@ export interface SlashCommand {
 
 export const COMMANDS: readonly { usage: string; summary: string }[] = [
   { usage: '/compact [instructions]', summary: 'summarise the conversation so far to free the context (optionally: what to keep)' },
-  { usage: '/export [path]', summary: 'write the session as JSONL (default: <session id>.jsonl in this folder)' },
+  { usage: '/export [path]', summary: 'write the session as JSONL (default: $PANTO_HOME/exports/<session id>.jsonl)' },
   { usage: '/session', summary: 'show the session id, file, message count and token usage so far' },
   { usage: '/model [provider/model]', summary: `show the model, or switch (e.g. /model anthropic/${DEFAULT_MODELS.anthropic}, /model openai)` },
   { usage: '/extensions', summary: 'list the extensions loaded (and those that failed), where from, and what they added' },
@@ -86,7 +93,7 @@ export async function runSlashCommand(command: SlashCommand, context: CommandCon
       terminal.result(mcpText(context));
       return 'continue';
     case 'session':
-      terminal.result(sessionText(context));
+      terminal.result(`${sessionText(context)}\ncost      ${describeCost(await sessionCost(context))}`);
       return 'continue';
     case 'model':
       model(command.args, context);
@@ -138,6 +145,7 @@ function sessionText(context: CommandContext): string {
     `file      ${file}`,
     `folder    ${context.cwd}`,
     `model     ${describeSettings(settings)}`,
+    `context   ${context.contextFiles?.length ? context.contextFiles.join(', ') : 'no AGENTS.md loaded'}`,
     `messages  ${messages.length}${breakdown ? ` (${breakdown})` : ''}`,
     `usage     ${formatUsage(agent.conversation.usage())}`,
   ].join('\n');
@@ -146,7 +154,7 @@ function sessionText(context: CommandContext): string {
 function model(args: string, context: CommandContext): void {
   const { terminal } = context;
   if (args === '') {
-    terminal.result(`model: ${describeSettings(context.providerChoice())}`);
+    terminal.result(modelsText(describeSettings(context.providerChoice()), context.env ?? {}));
     return;
   }
   let settings: ProviderChoice;
@@ -158,6 +166,8 @@ function model(args: string, context: CommandContext): void {
     return;
   }
   terminal.result(`model: ${describeSettings(context.providerChoice())}`);
+  const unknown = uncataloguedNote(context.agent.provider.name, context.agent.provider.model);
+  if (unknown !== undefined) terminal.note(unknown);
   if (context.agent.provider.name === 'offline') terminal.warn('the offline provider gives canned answers; no model is called');
 }
 
@@ -169,6 +179,7 @@ async function exportCommand(args: string, context: CommandContext): Promise<voi
         sessionFile: context.sessionFile(),
         conversation: context.agent.conversation,
         cwd: context.cwd,
+        ...(context.exportsDir === undefined ? {} : { exportsDir: context.exportsDir }),
       },
       args === '' ? undefined : args,
     );

@@ -11,6 +11,8 @@ export interface ExportSource {
   /** Used when there is no file (`--no-session`, or before the first prompt). */
   conversation: Conversation;
   cwd: string;
+  /** Where the export goes when no target is given (as `<sessionId>.jsonl`); default `cwd`. */
+  exportsDir?: string;
   now?: () => Date;
 }
 
@@ -23,13 +25,13 @@ export interface ExportResult {
 
 /**
  * Writes the session as JSONL in the session format to `target` (relative to `cwd`;
- * default `<sessionId>.jsonl` in `cwd`). A saved session is copied as it is on disk — the
+ * default `<sessionId>.jsonl` in `exportsDir`, else in `cwd`). A saved session is copied as it is on disk — the
  * same bytes, every entry, every branch, without a torn tail. An unsaved one is encoded
  * from the live conversation (a new chain of entries). The file is written whole or not at
  * all (a temporary file renamed into place).
  */
 export async function exportSessionFile(source: ExportSource, target?: string): Promise<ExportResult> {
-  const path = resolve(source.cwd, target ?? `${source.sessionId}.jsonl`);
+  const path = target === undefined ? resolve(source.exportsDir ?? source.cwd, `${source.sessionId}.jsonl`) : resolve(source.cwd, target);
   if (source.sessionFile !== undefined && resolve(source.sessionFile) === path) {
     throw new CliError(`${path} is the session file itself; choose another path`);
   }

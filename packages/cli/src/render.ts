@@ -1,5 +1,6 @@
 import type { AgentEvent, JsonValue, Receiver, StepResult, ToolCallBlock, ToolResultMessage, Usage } from '@panto/core';
 import { MarkdownStream } from './markdown.js';
+import { costSuffix, messagesCost } from './models.js';
 import type { Terminal } from './terminal.js';
 import { formatBytes } from './tools/truncate.js';
 
@@ -122,7 +123,7 @@ export function formatUsage(usage: Usage): string {
 /** The line shown after a turn: usage, and how it ended when it did not end normally. */
 export function turnSummary(result: StepResult): string {
   const calls = result.providerCalls === 1 ? '1 call' : `${result.providerCalls} calls`;
-  return `  ${formatUsage(result.usage)} (${calls})`;
+  return `  ${formatUsage(result.usage)}${costSuffix(messagesCost(result.messages))} (${calls})`;
 }
 
 function count(value: number): string {

@@ -13,6 +13,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { LazyFSJSONLStore } from './lazy-store.js';
 import { resolveSession } from './short-id.js';
+import { placeResumedFile } from './resume-file.js';
 
 /** Which session to run, from `-c` / `-r` / `--no-session`. */
 export interface SessionRequest {
@@ -46,11 +47,20 @@ export interface OpenedSession {
  *
  * @throws SessionNotFoundError, AmbiguousSessionIdError, InvalidSessionIdError, SessionCorruptError
  */
-export async function openSession(request: SessionRequest, context: { cwd: string; sessionDir: string }): Promise<OpenedSession> {
+export async function openSession(
+  request: SessionRequest,
+  context: { cwd: string; sessionDir: string; sessionsRoot?: string },
+): Promise<OpenedSession> {
   let file: string | undefined;
   let notice: string | undefined;
   if (request.resume !== undefined) {
     file = await resumeTarget(request.resume, context);
+    // A file outside the session folders (an export) is never appended to: see placeResumedFile.
+    if (!request.noSession && context.sessionsRoot !== undefined) {
+      const placed = await placeResumedFile(file, { sessionDir: context.sessionDir, sessionsRoot: context.sessionsRoot });
+      file = placed.file;
+      notice = placed.notice;
+    }
   } else if (request.continue) {
     const recent = await findMostRecentSession(context.sessionDir);
     if (recent) file = recent.file;
@@ -74,10 +84,16 @@ export async function openSession(request: SessionRequest, context: { cwd: strin
   if (request.noSession) {
     const { header, entries } = decodeSession(await readFile(file), file);
     const store = new MemoryStore({ sessionId: header.id, entries });
-    return { store, resumed: true, activeModel: store.activeModel(), sessionFile: () => undefined };
+    return { store, resumed: true, activeModel: store.activeModel(), sessionFile: () => undefined, ...(notice ? { notice } : {}) };
   }
   const fsStore = await FSJSONLStore.open(file);
-  return { store: fsStore, resumed: true, activeModel: fsStore.activeModel(), sessionFile: () => fsStore.getSessionFile() };
+  return {
+    store: fsStore,
+    resumed: true,
+    activeModel: fsStore.activeModel(),
+    sessionFile: () => fsStore.getSessionFile(),
+    ...(notice ? { notice } : {}),
+  };
 }
 
 async function resumeTarget(value: string, context: { cwd: string; sessionDir: string }): Promise<string> {

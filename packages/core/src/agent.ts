@@ -302,7 +302,7 @@ export class Agent {
         ? `${this.#compactionPrompt}\n\nAdditional instructions: ${instructions.trim()}`
         : this.#compactionPrompt;
       const signal = options.signal ?? new AbortController().signal;
-      const outcome = await this.#callProvider(signal, emit, [...messages, { role: 'user', content: prompt }]);
+      const outcome = await this.#callProvider(signal, emit, [...messages, { role: 'user', content: prompt }], 'compaction');
       if (outcome.type === 'error') throw outcome.error;
       const summary = assistantText(outcome.message).trim();
       if (summary === '') throw new ProviderError(this.provider.name, 'the provider returned an empty summary');
@@ -366,11 +366,12 @@ export class Agent {
     signal: AbortSignal,
     emit: (event: AgentEvent) => void,
     messages: readonly Message[] = this.conversation.messages,
+    purpose?: 'compaction',
   ): Promise<Extract<ProviderEvent, { type: 'message-end' | 'error' }>> {
     const provider = this.provider;
     emit({ type: 'message-start', provider: provider.name, model: provider.model });
     try {
-      for await (const event of provider.stream({ messages, tools: this.tools.definitions() }, { signal })) {
+      for await (const event of provider.stream({ messages, tools: this.tools.definitions(), ...(purpose === undefined ? {} : { purpose }) }, { signal })) {
         if (event.type === 'error') return event;
         if (event.type === 'message-end') {
           emit({ type: 'message-end', message: event.message });

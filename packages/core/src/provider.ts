@@ -7,6 +7,12 @@ export interface ProviderRequest {
   readonly messages: readonly Message[];
   /** The tools the model may call (possibly none). */
   readonly tools: readonly ToolDefinition[];
+  /**
+   * `compaction` when the agent asks for a summary of the conversation (`Agent.compact`):
+   * the last message is then the summary instruction. Absent for an ordinary turn. Model
+   * providers need not look at it; the offline provider writes its summary from it.
+   */
+  readonly purpose?: 'compaction';
 }
 
 export interface ProviderCallOptions {

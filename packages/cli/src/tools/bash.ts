@@ -48,7 +48,7 @@ export function createBashTool(options: BashToolOptions): Tool {
     input_schema: {
       type: 'object',
       properties: {
-        command: { type: 'string', description: 'The command line, run with bash -c.' },
+        command: { type: 'string', description: 'The command line, run with bash -c.', examples: ['ls'] },
         timeout_ms: {
           type: 'integer',
           minimum: 1,

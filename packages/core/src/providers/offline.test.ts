@@ -5,7 +5,7 @@ import type { AssistantMessage, Message } from '../messages.js';
 import type { ProviderEvent, ProviderRequest } from '../provider.js';
 import { CapturingStore } from '../testing/index.js';
 import { ToolRegistry, type ToolDefinition } from '../tool.js';
-import { OFFLINE_PREFIX, OfflineProvider } from './offline.js';
+import { exampleCall, OFFLINE_PREFIX, OfflineProvider } from './offline.js';
 
 const readFile: ToolDefinition = {
   name: 'read_file',
@@ -131,5 +131,48 @@ describe('OfflineProvider', () => {
     expect(last?.type === 'message' && last.message.role === 'assistant' && text(last.message)).toBe(
       `${OFFLINE_PREFIX} The tool read_file returned: hello from a.txt`,
     );
+  });
+});
+
+describe('OfflineProvider hints and summaries', () => {
+  const read: ToolDefinition = {
+    name: 'read',
+    description: 'Reads a file',
+    input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  };
+  const bash: ToolDefinition = {
+    name: 'bash',
+    description: 'Runs a command',
+    input_schema: { type: 'object', properties: { command: { type: 'string', examples: ['ls'] } }, required: ['command'] },
+  };
+
+  it('offers an example call that fills every required input, skipping tools it has no value for', () => {
+    expect(exampleCall([read, bash])).toBe('bash {"command":"ls"}');
+    expect(exampleCall([read, clock, bash])).toBe('clock {}');
+    expect(exampleCall([read])).toBeUndefined();
+  });
+
+  it('the example in its hint is a call that, sent back, passes the tool its required input', async () => {
+    const hint = text(finalMessage(await run({ messages: [{ role: 'user', content: 'hi' }], tools: [read, bash] })));
+    const example = /e\.g\. "use (.+?)"\. Tools/.exec(hint)?.[1];
+    expect(example).toBe('bash {"command":"ls"}');
+    const call = finalMessage(await run({ messages: [{ role: 'user', content: `use ${example!}` }], tools: [read, bash] }));
+    expect(call.content).toContainEqual(expect.objectContaining({ type: 'tool_call', name: 'bash', input: { command: 'ls' } }));
+  });
+
+  it('/compact through an agent gives a summary of the conversation, not a tool call', async () => {
+    const tools = new ToolRegistry([
+      { ...read, execute: async () => 'line one of a.txt' },
+      { name: 'write', description: 'Writes a file', input_schema: { type: 'object', properties: {} }, execute: async () => 'written' },
+    ]);
+    const agent = new Agent({ provider: new OfflineProvider(), tools }, { store: new CapturingStore() });
+    await agent.submitUserMessage('please use read {"path": "a.txt"}');
+    await agent.runStep();
+    const { summary } = await agent.compact();
+    expect(summary).not.toContain('Calling the tool');
+    expect(summary).toContain('Summary of the conversation so far');
+    expect(summary).toContain('The user asked: "please use read {"path": "a.txt"}"');
+    expect(summary).toContain('Tool call: read {"path":"a.txt"} → ok: line one of a.txt');
+    expect(summary).toContain('Last answer: "The tool read returned: line one of a.txt"');
   });
 });
