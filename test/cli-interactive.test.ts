@@ -142,6 +142,21 @@ describe.skipIf(!hasScript)('panto in a terminal', { timeout: 90_000 }, () => {
     expect(await cli.exited).toBe(0);
   });
 
+  it('Ctrl-C at an approval question denies the call and aborts the turn', async () => {
+    server.enqueue({ text: 'Running it.', toolCalls: [{ name: 'bash', input: { command: 'touch never.txt' } }] });
+    const cli = panto();
+    await cli.see('> ');
+    cli.type('make never.txt\r');
+    await cli.see('[y] allow once');
+    cli.type(KEYS.ctrlC);
+    await cli.see('interrupted');
+    await cli.see('aborted');
+    await cli.see(/aborted[\s\S]*> $/);
+    expect(existsSync(join(box.cwd, 'never.txt'))).toBe(false);
+    cli.type(KEYS.ctrlD);
+    expect(await cli.exited).toBe(0);
+  });
+
   it('renders markdown on a terminal (code highlighted), and leaves it plain with NO_COLOR', async () => {
     const answer = '# Plan\n\nSome **bold** words.\n\n```js\nconst answer = 42;\n```\n';
     server.enqueue({ text: answer });
