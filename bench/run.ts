@@ -15,6 +15,7 @@ const benches: Bench[] = [
   { name: 'aws', file: './aws.ts', run: 'runAwsBench' },
   { name: 'service', file: './service.ts', run: 'runServiceBench' },
   { name: 'web', file: './web.ts', run: 'runWebBench' },
+  { name: 'cli', file: './cli.ts', run: 'runCliBench' },
 ];
 
 const wanted = process.argv.slice(2);

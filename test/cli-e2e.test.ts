@@ -202,7 +202,7 @@ describe('continuing, resuming and listing', { timeout: 60_000 }, () => {
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^ID\s+MODIFIED\s+MSGS\s+FIRST PROMPT$/);
     for (const line of lines.slice(1)) {
-      expect(line).toMatch(/^[0-9a-f-]{36}\s+\d{4}-\d\d-\d\d \d\d:\d\d\s+3\s+(first|second) session prompt$/);
+      expect(line).toMatch(/^[0-9a-f]{8}\s+\d{4}-\d\d-\d\d \d\d:\d\d\s+3\s+(first|second) session prompt$/);
     }
     const other = await runPanto(['--list'], { cwd: box.root, env: box.env });
     expect(other.stdout).toBe('');
@@ -273,5 +273,101 @@ describe('interactive, with piped stdin', { timeout: 60_000 }, () => {
     expect(kinds(log)).toEqual(['system', 'user', 'user', 'assistant']);
     expect(log[2]!.parent_id).toBe(log[0]!.id);
     expect(log[1]!.parent_id).toBe(log[0]!.id);
+  });
+});
+
+describe('short ids (issue 15)', { timeout: 60_000 }, () => {
+  it('--list shows a short id that -r resolves, and --list --all lists every folder', async () => {
+    const { args, env } = openai();
+    server.enqueue({ text: 'one' }, { text: 'two' }, { text: 'three' }, { text: 'resumed' });
+    await runPanto([...args, '-p', 'first session prompt'], { cwd: box.cwd, env });
+    await runPanto([...args, '-p', 'second session prompt'], { cwd: box.cwd, env });
+    const elsewhere = join(box.root, 'other-project');
+    await mkdir(elsewhere);
+    await runPanto([...args, '-p', 'a prompt elsewhere'], { cwd: elsewhere, env });
+
+    const listed = await runPanto(['--list'], { cwd: box.cwd, env: box.env });
+    const rows = listed.stdout.trimEnd().split('\n').slice(1);
+    expect(rows).toHaveLength(2);
+    const firstRow = rows.find((row) => row.endsWith('first session prompt'))!;
+    const short = firstRow.split(/\s+/)[0]!;
+    expect(short).toMatch(/^[0-9a-f]{8}$/);
+    const [file] = (await jsonlFiles(sessionDir)).filter((path) => path.includes(short));
+    expect(file).toBeDefined();
+
+    // Both sessions were started within the same minute: -r <short id> still names one.
+    const resumed = await runPanto([...args, '-r', short, '-p', 'and now?'], { cwd: box.cwd, env });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toBe('resumed\n');
+    expect(body(server.requests.at(-1))).toContain('first session prompt');
+    expect(kinds(await entries(file!))).toEqual(['system', 'user', 'assistant', 'user', 'assistant']);
+
+    const all = await runPanto(['--list', '--all'], { cwd: box.cwd, env: box.env });
+    expect(all.code).toBe(0);
+    const allLines = all.stdout.trimEnd().split('\n');
+    expect(allLines[0]).toMatch(/^ID\s+MODIFIED\s+MSGS\s+FOLDER\s+FIRST PROMPT$/);
+    expect(allLines).toHaveLength(4);
+    expect(all.stdout).toMatch(new RegExp(`${elsewhere.replaceAll('/', '\\/')}\\s+a prompt elsewhere`));
+    expect(all.stdout).toMatch(new RegExp(`${box.cwd.replaceAll('/', '\\/')}\\s+second session prompt`));
+  });
+});
+
+describe('approvals with -p (issue 15)', { timeout: 60_000 }, () => {
+  it('refuses bash without --yolo, with a tool error that says how to allow it, and runs it with --yolo', async () => {
+    const { args, env } = openai();
+    const touch = { id: 'call_1', name: 'bash', input: { command: 'touch made-by-bash' } };
+    server.enqueue({ text: 'Running it.', toolCalls: [touch] }, { text: 'It was refused.' });
+    const refused = await runPanto([...args, '-p', 'make the file'], { cwd: box.cwd, env });
+    expect(refused.code).toBe(0);
+    expect(refused.stderr).toMatch(/✗ bash \$ touch made-by-bash · .* Tool call refused: bash needs the user's approval, and panto -p cannot ask/);
+    expect(body(server.requests[1])).toContain('run panto again with --yolo');
+    await expect(readdir(box.cwd)).resolves.not.toContain('made-by-bash');
+
+    server.enqueue({ text: 'Running it.', toolCalls: [touch] }, { text: 'Done.' });
+    const allowed = await runPanto([...args, '--yolo', '-p', 'make the file'], { cwd: box.cwd, env });
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toBe('Done.\n');
+    expect(allowed.stderr).toContain('✓ bash $ touch made-by-bash');
+    await expect(readdir(box.cwd)).resolves.toContain('made-by-bash');
+  });
+});
+
+describe('--fork, /tree and /fork without a terminal (issue 11)', { timeout: 60_000 }, () => {
+  it('-c --fork continues in a new session holding the old path; the old one is unchanged', async () => {
+    const { args, env } = openai();
+    server.enqueue({ text: 'first' }, { text: 'in the fork' });
+    await runPanto([...args, '-p', 'original prompt'], { cwd: box.cwd, env });
+    const [original] = await jsonlFiles(sessionDir);
+    const before = await readFile(original!, 'utf8');
+
+    const forked = await runPanto([...args, '-c', '--fork', '-p', 'a prompt in the fork'], { cwd: box.cwd, env });
+    expect(forked.code).toBe(0);
+    expect(forked.stderr).toMatch(/forked session \S+ into a new session \S+/);
+    expect(forked.stdout).toBe('in the fork\n');
+    expect(body(server.requests[1])).toContain('original prompt');
+    expect(await readFile(original!, 'utf8')).toBe(before);
+    const files = await jsonlFiles(sessionDir);
+    expect(files).toHaveLength(2);
+    const copy = files.find((file) => file !== original)!;
+    expect(kinds(await entries(copy))).toEqual(['system', 'user', 'assistant', 'user', 'assistant']);
+  });
+
+  it('with piped input, /tree prints the tree and /fork switches to a copy', async () => {
+    const { args, env } = openai();
+    server.enqueue({ text: 'one answer' }, { text: 'after the fork' });
+    const result = await runPanto(args, { cwd: box.cwd, env, stdin: 'one\n/tree\n/fork\ntwo\n' });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('● › one → one answer  ◀ here');
+    expect(result.stdout).toMatch(/forked \S+ into a new session \S+/);
+    const files = await jsonlFiles(sessionDir);
+    expect(files).toHaveLength(2);
+    const lists = await Promise.all(files.map(entries));
+    expect(lists.map((list) => kinds(list).join(',')).sort()).toEqual(['system,user,assistant', 'system,user,assistant,user,assistant']);
+  });
+
+  it('panto -r with no id and no terminal is a usage error that says how to give the id', async () => {
+    const result = await runPanto(['-r'], { cwd: box.cwd, env: box.env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('needs a terminal: give the id (panto --list shows them)');
   });
 });

@@ -4,7 +4,9 @@ import { UsageError } from './errors.js';
 
 describe('parseArgs', () => {
   it('gives defaults when no flag is given', () => {
-    expect(parseArgs([])).toEqual({ continue: false, list: false, noSession: false, help: false, version: false, extensions: [] });
+    expect(parseArgs([])).toEqual({
+      continue: false, pick: false, fork: false, list: false, all: false, yolo: false, noSession: false, help: false, version: false, extensions: [],
+    });
   });
 
   it('reads every flag, long and short', () => {
@@ -15,7 +17,7 @@ describe('parseArgs', () => {
         '--extension', 'a.ts', '--extension', 'tools/',
       ]),
     ).toEqual({
-      print: 'hi', continue: false, list: false, noSession: true, provider: 'openai', model: 'gpt-x',
+      print: 'hi', continue: false, pick: false, fork: false, list: false, all: false, yolo: false, noSession: true, provider: 'openai', model: 'gpt-x',
       baseURL: 'http://127.0.0.1:9/v1', system: '@prompt.md', sessionDir: 'here', help: false, version: false,
       extensions: ['a.ts', 'tools/'],
     });
@@ -28,6 +30,22 @@ describe('parseArgs', () => {
     expect(parseArgs(['-h'])).toMatchObject({ help: true });
     expect(parseArgs(['--version'])).toMatchObject({ version: true });
     expect(parseArgs(['-v'])).toMatchObject({ version: true });
+  });
+
+  it('reads -r with no value as "pick a session", last or before another flag', () => {
+    expect(parseArgs(['-r'])).toMatchObject({ pick: true });
+    expect(parseArgs(['--resume', '--fork'])).toMatchObject({ pick: true, fork: true });
+    expect(parseArgs(['-r', 'abc'])).toMatchObject({ pick: false, resume: 'abc' });
+    expect(parseArgs(['--list', '--all', '--yolo'])).toMatchObject({ list: true, all: true, yolo: true });
+  });
+
+  it.each([
+    [['-r', '-p', 'x'], '--print cannot use'],
+    [['--fork'], '--fork needs --continue or --resume'],
+    [['--all'], '--all goes with --list'],
+    [['-c', '-r'], '--continue and --resume cannot be used together'],
+  ])('%j is a usage error', (argv, message) => {
+    expect(() => parseArgs(argv)).toThrow(message);
   });
 
   it('takes "-" as the prompt of --print (read from stdin)', () => {

@@ -10,8 +10,16 @@ export interface CliOptions {
   continue: boolean;
   /** `-r, --resume <id | unique prefix | path to a .jsonl>`. */
   resume?: string;
+  /** `-r` / `--resume` with no value: choose the session in a picker. */
+  pick: boolean;
+  /** `--fork` (with `-c`/`-r`): continue in a new session copied from the chosen one's current path. */
+  fork: boolean;
   /** `--list`: this folder's sessions. */
   list: boolean;
+  /** `--all` (with `--list`): every folder's sessions. */
+  all: boolean;
+  /** `--yolo`: run bash, write and edit without asking. */
+  yolo: boolean;
   /** `--no-session`: persist nothing (a NullStore). */
   noSession: boolean;
   provider?: ProviderName;
@@ -28,7 +36,7 @@ export interface CliOptions {
 }
 
 export const USAGE =
-  'usage: panto [-p PROMPT | -c | -r ID|FILE | --list] [--no-session] [--provider anthropic|openai|offline] ' +
+  'usage: panto [-p PROMPT | -c | -r [ID|FILE] | --list [--all]] [--fork] [--yolo] [--no-session] [--provider anthropic|openai|offline] ' +
   '[--model NAME] [--base-url URL] [--system TEXT|@FILE] [--session-dir DIR] [--extension PATH]… [--help] [--version]';
 
 export const HELP = `panto — a local coding agent whose sessions persist themselves
@@ -42,9 +50,14 @@ Options:
   -p, --print <prompt>     Run one turn, print the answer to stdout, exit. "-" reads the
                            prompt from stdin. Progress and tool lines go to stderr.
   -c, --continue           Continue the most recent session of this folder.
-  -r, --resume <session>   Resume a session: an id, a unique id prefix, or the path of a
-                           .jsonl file in the session format (e.g. an export).
-      --list               List this folder's sessions (id, last change, messages, first prompt).
+  -r, --resume [session]   Resume a session: its short id (from --list), a unique prefix of
+                           its id, or the path of a .jsonl file in the session format (e.g.
+                           an export). Without a value: pick one from a list.
+      --fork               With -c/-r: continue in a new session copied from that one.
+      --list               List this folder's sessions (short id, last change, messages,
+                           first prompt); with --all, every folder's.
+      --yolo               Run bash, write and edit without asking first (-p refuses
+                           them without it).
       --no-session         Do not save the session (with -c/-r: load it, write nothing back).
       --provider <name>    anthropic, openai or offline. Default: $PANTO_PROVIDER, else
                            anthropic if ANTHROPIC_API_KEY is set, else openai if
@@ -69,7 +82,11 @@ added to the system prompt.
 MCP servers are read from $PANTO_HOME/mcp.json and .panto/mcp.json ({ "mcpServers": … }).
 
 Commands (interactive): /compact [instructions], /export [path], /session,
-  /model [provider/model], /extensions, /mcp, /help, /quit, and extensions' commands
+  /model [provider/model], /extensions, /mcp, /tree, /fork, /help, /quit, and extensions' commands
+
+Interactive panto asks before bash, write and edit run; --yolo skips the questions, and
+-p (or piped input) refuses them without it. A line ending in \\ or Alt-Enter starts a new
+line of the prompt; Up/Down recall this folder's earlier prompts.
 
 Exit codes: 0 ok, 1 runtime failure, 2 usage error. PANTO_DEBUG=1 prints stack traces.`;
 
@@ -78,6 +95,9 @@ const OPTIONS = {
   continue: { type: 'boolean', short: 'c' },
   resume: { type: 'string', short: 'r' },
   list: { type: 'boolean' },
+  all: { type: 'boolean' },
+  fork: { type: 'boolean' },
+  yolo: { type: 'boolean' },
   'no-session': { type: 'boolean' },
   provider: { type: 'string' },
   model: { type: 'string' },
@@ -98,15 +118,30 @@ const OPTIONS = {
  */
 export function parseArgs(argv: readonly string[]): CliOptions {
   let values: ReturnType<typeof parse>['values'];
+  // `-r` with no value (last, or before another flag) opens the picker; node's parseArgs
+  // would call the next flag its value, or fail.
+  const args = [...argv];
+  let pick = false;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--') break;
+    if ((args[i] === '-r' || args[i] === '--resume') && (i + 1 === args.length || args[i + 1]!.startsWith('-'))) {
+      pick = true;
+      args.splice(i--, 1);
+    }
+  }
   try {
-    values = parse(argv).values;
+    values = parse(args).values;
   } catch (error) {
     throw new UsageError(nodeParseMessage(error), { cause: error });
   }
 
   const options: CliOptions = {
     continue: values.continue ?? false,
+    pick,
+    fork: values.fork ?? false,
     list: values.list ?? false,
+    all: values.all ?? false,
+    yolo: values.yolo ?? false,
     noSession: values['no-session'] ?? false,
     help: values.help ?? false,
     version: values.version ?? false,
@@ -120,11 +155,20 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   if (values.system !== undefined) options.system = nonEmpty('--system', values.system);
   if (values['session-dir'] !== undefined) options.sessionDir = nonEmpty('--session-dir', values['session-dir']);
 
-  if (options.continue && options.resume !== undefined) {
+  if (options.pick && options.resume !== undefined) throw new UsageError('--resume given twice');
+  if (options.continue && (options.resume !== undefined || options.pick)) {
     throw new UsageError('--continue and --resume cannot be used together');
   }
+  if (options.pick && options.print !== undefined) {
+    throw new UsageError('--resume without a session id opens a picker, which --print cannot use: give the id (panto --list shows them)');
+  }
+  if (options.fork && !options.continue && options.resume === undefined && !options.pick) {
+    throw new UsageError('--fork needs --continue or --resume: it copies the session they open');
+  }
+  if (options.all && !options.list) throw new UsageError('--all goes with --list');
   if (options.list) {
-    const other = options.print !== undefined ? '--print' : options.continue ? '--continue' : options.resume !== undefined ? '--resume' : undefined;
+    const other =
+      options.print !== undefined ? '--print' : options.continue ? '--continue' : options.resume !== undefined || options.pick ? '--resume' : undefined;
     if (other) throw new UsageError(`--list cannot be used with ${other}`);
   }
   return options;

@@ -8,6 +8,7 @@ import { run } from './cli.js';
 import type { LineInput, LineRead } from './line-input.js';
 import type { ProviderFactory, ProviderChoice } from './providers.js';
 import { sessionDirFor } from './session-dir.js';
+import { shortIds } from './short-id.js';
 import { defaultSystemPrompt } from './system-prompt.js';
 import { CapturedOutput, pipedStdin, tempDir } from './test-support.js';
 
@@ -98,7 +99,7 @@ function roles(messages: readonly Message[]): string[] {
 
 describe('panto -p', () => {
   it('prints only the final answer to stdout and writes the session', async () => {
-    const result = await cli(['-p', 'list the files'], {
+    const result = await cli(['-p', 'list the files', '--yolo'], {
       replies: [
         { text: 'Looking.', toolCalls: [{ name: 'bash', input: { command: 'echo hi' } }] },
         { text: 'There are none.', usage: { input_tokens: 12, output_tokens: 4 } },
@@ -297,7 +298,8 @@ describe('--list', () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^ID\s+MODIFIED\s+MSGS\s+FIRST PROMPT$/);
-    expect(lines.slice(1).map((line) => line.split(/\s+/)[0])).toEqual(sessions.map((session) => session.id));
+    const short = shortIds(sessions.map((session) => session.id));
+    expect(lines.slice(1).map((line) => line.split(/\s+/)[0])).toEqual(sessions.map((session) => short.get(session.id)));
     expect(lines[1]).toMatch(/\s3\s+the (first|second) session$/);
   });
 
@@ -329,7 +331,7 @@ describe('usage errors', () => {
   });
 
   it('prints help and the version to stdout', async () => {
-    expect(await cli(['--help'])).toMatchObject({ code: 0, stdout: expect.stringContaining('-r, --resume <session>') });
+    expect(await cli(['--help'])).toMatchObject({ code: 0, stdout: expect.stringContaining('-r, --resume [session]') });
     expect(await cli(['--version'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^panto \d+\.\d+\.\d+\n$/) });
   });
 });
@@ -374,7 +376,7 @@ class TypedLines implements LineInput {
 
 describe('interactive mode', () => {
   it('runs piped lines in order — prompts with tool calls, /compact, /session — and exits at the end of input', async () => {
-    const result = await cli([], {
+    const result = await cli(['--yolo'], {
       stdin: ['write the file', '/compact keep the file name', '/session', 'and now?'],
       replies: [
         { toolCalls: [{ name: 'write', input: { path: 'out.txt', content: 'data\n' } }] },
@@ -458,6 +460,7 @@ describe('interactive mode', () => {
   it('ends on Ctrl-C while idle', async () => {
     const input = pipedStdin([], { keepOpen: true });
     const stdout = new CapturedOutput();
+    const stderr = new CapturedOutput();
     let fired: (() => void) | undefined;
     const running = run({
       argv: ['--no-session'],
@@ -465,7 +468,7 @@ describe('interactive mode', () => {
       cwd: h.cwd,
       stdin: input,
       stdout,
-      stderr: new CapturedOutput(),
+      stderr,
       onInterrupt: (handler) => {
         fired = handler;
         return () => {};
@@ -475,6 +478,9 @@ describe('interactive mode', () => {
       },
     });
     await waitUntil(() => fired !== undefined, { message: 'the CLI installed its interrupt handler', intervalMs: 5 });
+    // The banner is written right before the REPL starts reading: a Ctrl-C before it (while
+    // extensions load) exits at once, which is not what this test is about.
+    await waitUntil(() => stderr.text.includes('/help for commands'), { message: 'the REPL to start', intervalMs: 5 });
     fired!();
     expect(await running).toBe(0);
   });

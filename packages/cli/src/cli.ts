@@ -4,7 +4,6 @@ import {
   ExtensionHost,
   extensionAgent,
   InvalidSessionIdError,
-  listSessions,
   PantoError,
   ToolRegistry,
   type ExtensionContext,
@@ -15,6 +14,8 @@ import { readFileSync } from 'node:fs';
 import { homedir as osHomedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { App } from './app.js';
+import { terminalApproval } from './approval-prompt.js';
+import { Approvals, chainToolGuards, type AskApproval } from './approvals.js';
 import { HELP, parseArgs, USAGE, type CliOptions } from './args.js';
 import { BUILT_IN_COMMANDS, describeSettings, type LookupPlaces } from './commands.js';
 import { findContextFiles, withContextFiles } from './context-files.js';
@@ -27,6 +28,12 @@ import { PipedLineInput, TerminalLineInput, type InputStream, type LineInput } f
 import { chooseProvider, defaultProviderFactory, type ProviderFactory } from './providers.js';
 import { reportTurn, runRepl } from './repl.js';
 import { openSession, type OpenedSession } from './session.js';
+import { openSwitchableSession } from './switchable-store.js';
+import { findSessions, listCommand } from './session-list.js';
+import { pickSession } from './picker.js';
+import { loadMarkdownRenderer, wantsMarkdown } from './markdown.js';
+import { historyFileFor, InputHistory } from './history.js';
+import { replayLines } from './replay.js';
 import { pantoHome, sessionDirFor } from './session-dir.js';
 import { applySystemPrompt, resolveSystemPrompt } from './system-prompt.js';
 import { Terminal, type OutputStream } from './terminal.js';
@@ -54,6 +61,8 @@ export interface CliEnvironment {
   forceExit?: () => void;
   /** Where interactive lines come from (default: the terminal, or piped stdin). */
   lineInput?: LineInput;
+  /** Asks the user before bash/write/edit run (default: on the terminal, when stdin is one). */
+  askApproval?: AskApproval;
 }
 
 export const VERSION = readVersion();
@@ -85,7 +94,16 @@ export async function run(environment: CliEnvironment): Promise<number> {
     }
     const cwd = resolve(environment.cwd);
     const sessionDir = options.sessionDir ? resolve(cwd, options.sessionDir) : sessionDirFor(cwd, env, environment.homedir);
-    if (options.list) return await listCommand(sessionDir, cwd, terminal);
+    const sessionsRoot = join(pantoHome(env, cwd, environment.homedir), 'sessions');
+    if (options.list) return await listCommand({ sessionDir, sessionsRoot, all: options.all, cwd, terminal });
+    // Loaded in the background (importing the renderer takes a few hundred ms): answers are
+    // rendered once it is there, which is long before a model's first answer in practice.
+    const markdownReady = wantsMarkdown(stdout, env)
+      ? loadMarkdownRenderer(stdout.columns).then(
+          (render) => void (terminal.renderMarkdown = render),
+          () => undefined,
+        )
+      : Promise.resolve();
 
     const contextFiles = await findContextFiles({ cwd, pantoHome: pantoHome(env, cwd, environment.homedir) });
     for (const problem of contextFiles.problems) terminal.warn(`panto: ${problem}`);
@@ -96,9 +114,14 @@ export async function run(environment: CliEnvironment): Promise<number> {
     // the store, or new) → system prompt reconciled (resumed) or seeded with the first
     // prompt (new: so a run without one leaves no session) → tools registered →
     // extensions loaded into the registry → MCP servers' tools, as they connect.
-    const session = await openSession(
-      { continue: options.continue, noSession: options.noSession, ...(options.resume === undefined ? {} : { resume: options.resume }) },
-      { cwd, sessionDir, sessionsRoot: join(pantoHome(env, cwd, environment.homedir), 'sessions') },
+    let resume = options.resume;
+    if (options.pick) {
+      resume = await pickResume(sessionDir, environment, terminal);
+      if (resume === undefined) return EXIT_OK;
+    }
+    const session = await openSwitchableSession(
+      { continue: options.continue, noSession: options.noSession, fork: options.fork, ...(resume === undefined ? {} : { resume }) },
+      (request) => openSession(request, { cwd, sessionDir, sessionsRoot }),
     );
     if (session.notice) terminal.note(session.notice);
     const tools = new ToolRegistry();
@@ -110,7 +133,18 @@ export async function run(environment: CliEnvironment): Promise<number> {
     const providerFactory = environment.providerFactory ?? checkedProviderFactory(env, defaultProviderFactory);
     const settings = chooseProvider(options, env, session.activeModel);
     const provider = providerFactory(settings);
-    const config = { provider, tools, beforeToolCall: extensions.beforeToolCall };
+    let app: App | undefined;
+    const interactive = printPrompt === undefined && (environment.lineInput?.interactive ?? environment.stdin.isTTY === true);
+    const approvals = new Approvals(
+      options.yolo
+        ? { type: 'yolo' }
+        : printPrompt !== undefined
+          ? { type: 'refuse', where: 'panto -p' }
+          : interactive
+            ? { type: 'ask', ask: environment.askApproval ?? terminalApproval(environment.stdin, terminal, () => app?.interrupt()) }
+            : { type: 'refuse', where: 'panto with piped input' },
+    );
+    const config = { provider, tools, beforeToolCall: chainToolGuards(extensions.beforeToolCall, approvals.beforeToolCall) };
     let agent: Agent;
     let danglingUser: string | null = null;
     if (session.resumed) {
@@ -132,7 +166,7 @@ export async function run(environment: CliEnvironment): Promise<number> {
     const mcpServers = mcp;
     const reported = new Set<string>();
 
-    const app = new App({
+    app = new App({
       agent,
       terminal,
       cwd,
@@ -158,13 +192,14 @@ export async function run(environment: CliEnvironment): Promise<number> {
             },
           }),
     });
-    unsubscribe = (environment.onInterrupt ?? onProcessInterrupt)(() => app.interrupt());
+    const running = app;
+    unsubscribe = (environment.onInterrupt ?? onProcessInterrupt)(() => running.interrupt());
 
     const ui = new CliUI(terminal);
     const context: ExtensionContext = {
       agent: extensionAgent(agent, async (text) => {
-        const result = await app.turn(text, 'stream');
-        reportTurn(app, result);
+        const result = await running.turn(text, 'stream');
+        reportTurn(running, result);
         return result;
       }),
       session: cliSession(session.store, session.sessionFile),
@@ -193,16 +228,21 @@ export async function run(environment: CliEnvironment): Promise<number> {
       terminal.note(`this session last used ${previous.provider}/${previous.model}; now using ${provider.name}/${provider.model}`);
     }
 
-    if (printPrompt !== undefined) return await printTurn(app, printPrompt, danglingUser);
+    if (printPrompt !== undefined) return await printTurn(app, printPrompt, danglingUser, markdownReady);
 
     const input =
       environment.lineInput ??
       (environment.stdin.isTTY
         ? // With stdout redirected to a file, the prompt and the echo belong on the terminal.
-          new TerminalLineInput(environment.stdin, stdout.isTTY ? stdout : stderr)
+          new TerminalLineInput(
+            environment.stdin,
+            stdout.isTTY ? stdout : stderr,
+            await InputHistory.load(historyFileFor(dataDir, cwd), (error) => terminal.warn(`panto: input history: ${error.message}`)),
+          )
         : new PipedLineInput(environment.stdin));
     ui.useInput(input);
     terminal.note(banner(app, session, options));
+    if (session.resumed) for (const line of replayLines(agent.conversation.messages)) terminal.note(line);
     return await runRepl(app, input, danglingUser);
   } catch (error) {
     return reportError(error, terminal, env);
@@ -212,6 +252,19 @@ export async function run(environment: CliEnvironment): Promise<number> {
     detachExtensions?.();
     await mcp?.close();
   }
+}
+
+/** `panto -r` without an id: the file of the session picked, or undefined when the user cancelled. */
+async function pickResume(sessionDir: string, environment: CliEnvironment, terminal: Terminal): Promise<string | undefined> {
+  if (environment.stdin.isTTY !== true) {
+    throw new UsageError('--resume without a session id opens a picker, which needs a terminal: give the id (panto --list shows them)');
+  }
+  const sessions = await findSessions({ dir: sessionDir });
+  if (sessions.length === 0) throw new CliError(`no sessions to resume in ${sessionDir}`);
+  const output = environment.stdout.isTTY ? environment.stdout : environment.stderr;
+  const chosen = await pickSession(sessions, environment.stdin, output);
+  if (chosen === undefined) terminal.note('nothing resumed');
+  return chosen?.file;
 }
 
 /**
@@ -238,7 +291,7 @@ async function startMCP(
   return mcp;
 }
 
-async function printTurn(app: App, prompt: string, danglingUser: string | null): Promise<number> {
+async function printTurn(app: App, prompt: string, danglingUser: string | null, markdownReady: Promise<void>): Promise<number> {
   const { terminal } = app;
   if (danglingUser !== null) {
     terminal.warn('note: the last prompt of this session was never answered; it is not resent');
@@ -248,7 +301,9 @@ async function printTurn(app: App, prompt: string, danglingUser: string | null):
   if (result.stopReason === 'aborted') return EXIT_INTERRUPTED;
   if (!ok) return EXIT_FAILURE;
   const answer = finalAnswer(result);
-  if (answer !== '') terminal.text(answer.endsWith('\n') ? answer : `${answer}\n`);
+  await markdownReady;
+  const shown = answer === '' || terminal.renderMarkdown === undefined ? answer : `${terminal.renderMarkdown(answer).trimEnd()}\n`;
+  if (shown !== '') terminal.text(shown.endsWith('\n') ? shown : `${shown}\n`);
   return result.incomplete ? EXIT_FAILURE : EXIT_OK;
 }
 
@@ -259,22 +314,6 @@ function finalAnswer(result: StepResult): string {
     if (message.role === 'assistant') return assistantText(message);
   }
   return '';
-}
-
-async function listCommand(sessionDir: string, cwd: string, terminal: Terminal): Promise<number> {
-  const sessions = await listSessions(sessionDir);
-  if (sessions.length === 0) {
-    terminal.note(`no sessions for ${cwd} (in ${sessionDir})`);
-    return EXIT_OK;
-  }
-  const idWidth = Math.max(2, ...sessions.map((session) => session.id.length));
-  terminal.result(`${'ID'.padEnd(idWidth)}  ${'MODIFIED'.padEnd(16)}  ${'MSGS'.padStart(5)}  FIRST PROMPT`);
-  for (const session of sessions) {
-    terminal.result(
-      `${session.id.padEnd(idWidth)}  ${localTime(session.modified)}  ${String(session.messageCount).padStart(5)}  ${session.firstPrompt ?? '(no prompt)'}`,
-    );
-  }
-  return EXIT_OK;
 }
 
 function banner(app: App, session: OpenedSession, options: CliOptions): string {
@@ -309,11 +348,6 @@ function reportError(error: unknown, terminal: Terminal, env: Readonly<Record<st
 function onProcessInterrupt(handler: () => void): () => void {
   process.on('SIGINT', handler);
   return () => process.off('SIGINT', handler);
-}
-
-function localTime(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
 function readVersion(): string {

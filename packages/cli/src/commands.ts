@@ -6,6 +6,7 @@ import { formatUsage } from './render.js';
 import { describeCost, modelsText, sessionCost, uncataloguedNote } from './models.js';
 import type { Terminal } from './terminal.js';
 import { formatBytes } from './tools/truncate.js';
+import { TREE_COMMANDS } from './tree-commands.js';
 
 /** Where the CLI looks for extensions and MCP configs (shown when it found none). */
 export interface LookupPlaces {
@@ -56,6 +57,7 @@ export const COMMANDS: readonly { usage: string; summary: string }[] = [
   { usage: '/model [provider/model]', summary: `show the model, or switch (e.g. /model anthropic/${DEFAULT_MODELS.anthropic}, /model openai)` },
   { usage: '/extensions', summary: 'list the extensions loaded (and those that failed), where from, and what they added' },
   { usage: '/mcp', summary: 'list the MCP servers, their status and their tools' },
+  ...TREE_COMMANDS,
   { usage: '/help', summary: 'show this help' },
   { usage: '/quit', summary: 'leave panto (also Ctrl-D, or Ctrl-C at an empty prompt)' },
 ];

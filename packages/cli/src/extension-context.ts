@@ -76,7 +76,10 @@ export class CliUI implements ExtensionUI {
  */
 export function cliSession(store: SessionStore, sessionFile: () => string | undefined): ExtensionSession {
   return {
-    id: store.sessionId(),
+    // A getter: /fork changes the session under the store.
+    get id() {
+      return store.sessionId();
+    },
     get file() {
       return sessionFile();
     },

@@ -33,6 +33,18 @@ describe('turn receiver', () => {
     expect(stderr.text).toBe('  ✓ read src/a.ts:10+5 · 2.0 KB\n');
   });
 
+  it('renders a message a block at a time when the terminal has a markdown renderer, and the end at message-end', () => {
+    const { stdout, terminal } = setup(false);
+    terminal.renderMarkdown = (markdown) => `[${markdown.trim()}]\n\n`;
+    const receive = createTurnReceiver(terminal, 'stream');
+    receive({ type: 'message-start', provider: 'openai', model: 'm' });
+    receive({ type: 'text-delta', index: 0, delta: '# Title\n\nSome ' });
+    expect(stdout.text).toBe('[# Title]\n');
+    receive({ type: 'text-delta', index: 0, delta: '**bold**' });
+    receive({ type: 'message-end', message: { role: 'assistant', content: [], provider: 'openai', model: 'm', stop_reason: 'end_turn', usage } });
+    expect(stdout.text).toBe('[# Title]\n\n[Some **bold**]\n');
+  });
+
   it('shows no spinner when stderr is not a terminal', () => {
     const { stderr, terminal } = setup(false);
     createTurnReceiver(terminal, 'stream')({ type: 'message-start', provider: 'openai', model: 'm' });

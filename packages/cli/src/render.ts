@@ -1,4 +1,5 @@
 import type { AgentEvent, JsonValue, Receiver, StepResult, ToolCallBlock, ToolResultMessage, Usage } from '@panto/core';
+import { MarkdownStream } from './markdown.js';
 import { costSuffix, messagesCost } from './models.js';
 import type { Terminal } from './terminal.js';
 import { formatBytes } from './tools/truncate.js';
@@ -12,9 +13,12 @@ export type RenderMode = 'stream' | 'print';
  * The receiver follows the core contract: it never throws.
  */
 export function createTurnReceiver(terminal: Terminal, mode: RenderMode): Receiver {
+  // Per message: rendered when the renderer has loaded by the message's start (see cli.ts).
+  let markdown: MarkdownStream | undefined;
   return (event: AgentEvent) => {
     switch (event.type) {
       case 'message-start':
+        markdown = mode === 'stream' && terminal.renderMarkdown !== undefined ? new MarkdownStream(terminal.renderMarkdown, (text) => terminal.text(text)) : undefined;
         terminal.spin('waiting for the model…');
         return;
       case 'thinking-start':
@@ -22,7 +26,11 @@ export function createTurnReceiver(terminal: Terminal, mode: RenderMode): Receiv
         terminal.spin('thinking…');
         return;
       case 'text-delta':
-        if (mode === 'stream') {
+        if (markdown !== undefined) {
+          // Rendered a block at a time: the spinner shows until a block is complete.
+          terminal.stopSpinner();
+          if (!markdown.push(event.delta)) terminal.spin('writing…');
+        } else if (mode === 'stream') {
           terminal.stopSpinner();
           terminal.text(event.delta);
         } else {
@@ -34,6 +42,7 @@ export function createTurnReceiver(terminal: Terminal, mode: RenderMode): Receiv
         return;
       case 'message-end':
         terminal.stopSpinner();
+        markdown?.flush();
         if (mode === 'stream') terminal.endLine();
         return;
       case 'tool-execution-start':
@@ -45,6 +54,7 @@ export function createTurnReceiver(terminal: Terminal, mode: RenderMode): Receiv
         return;
       case 'step-end':
         terminal.stopSpinner();
+        markdown?.flush();
         if (mode === 'stream') terminal.endLine();
         return;
       case 'text-start':

@@ -4,6 +4,7 @@ import { parseSlashCommand, runSlashCommand } from './commands.js';
 import { EXIT_FAILURE, EXIT_OK } from './errors.js';
 import type { LineInput } from './line-input.js';
 import { turnSummary } from './render.js';
+import { isTreeCommand, runTreeCommand } from './tree-commands.js';
 
 export const PROMPT = '> ';
 
@@ -39,6 +40,10 @@ export async function runRepl(app: App, input: LineInput, danglingUser: string |
       if (!input.interactive) terminal.note(`${PROMPT}${line}`);
 
       const command = parseSlashCommand(line);
+      if (command && isTreeCommand(command)) {
+        ({ prefill } = await runTreeCommand(command, app, input.terminal));
+        continue;
+      }
       if (command) {
         if ((await runSlashCommand(command, app)) === 'quit') break;
         continue;

@@ -3,7 +3,6 @@ import {
   FSJSONLStore,
   MemoryStore,
   NullStore,
-  resolveSessionId,
   type ActiveModel,
   type SessionStore,
 } from '@panto/core';
@@ -13,6 +12,7 @@ import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { LazyFSJSONLStore } from './lazy-store.js';
+import { resolveSession } from './short-id.js';
 import { placeResumedFile } from './resume-file.js';
 
 /** Which session to run, from `-c` / `-r` / `--no-session`. */
@@ -39,7 +39,7 @@ export interface OpenedSession {
 /**
  * Opens the session the command line asks for:
  * - `-r VALUE`: VALUE is a file when one exists at that path (relative to `cwd`) or when it
- *   contains a path separator; otherwise an id or unique id prefix in `sessionDir`.
+ *   contains a path separator; otherwise an id, a short id or a unique id prefix in `sessionDir`.
  * - `-c`: the most recently changed session in `sessionDir`; a new one when there is none.
  * - neither: a new session in `sessionDir`, created with the first prompt.
  * - `--no-session`: a NullStore; with `-c`/`-r` a MemoryStore holding the session's entries,
@@ -99,7 +99,7 @@ export async function openSession(
 async function resumeTarget(value: string, context: { cwd: string; sessionDir: string }): Promise<string> {
   const path = expandHome(value, context.cwd);
   if (value.includes('/') || value.includes('\\') || (await isFile(path))) return path;
-  return (await resolveSessionId(context.sessionDir, value)).file;
+  return (await resolveSession(context.sessionDir, value)).file;
 }
 
 function expandHome(value: string, cwd: string): string {

@@ -1,3 +1,5 @@
+import type { MarkdownRenderer } from './markdown.js';
+
 /** A stream the CLI writes to; `isTTY` decides about colours and the spinner. */
 export interface OutputStream {
   write(text: string): unknown;
@@ -17,6 +19,8 @@ const SPINNER_INTERVAL_MS = 80;
 export class Terminal {
   readonly stdout: OutputStream;
   readonly stderr: OutputStream;
+  /** Renders answers' markdown for stdout; undefined: answers are written as they are (see markdown.ts). */
+  renderMarkdown: MarkdownRenderer | undefined;
   readonly #color: boolean;
   readonly #spinnerEnabled: boolean;
   #stdoutAtLineStart = true;

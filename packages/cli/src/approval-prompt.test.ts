@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { describeForApproval } from './approval-prompt.js';
+
+describe('describeForApproval', () => {
+  it('shows the whole bash command, the start of a written file, and an edit as - / + lines', () => {
+    expect(describeForApproval({ type: 'tool_call', id: 'c', name: 'bash', input: { command: 'npm ci\nnpm test' } })).toEqual([
+      'panto wants to run bash:',
+      '  $ npm ci',
+      '    npm test',
+    ]);
+    expect(describeForApproval({ type: 'tool_call', id: 'c', name: 'write', input: { path: 'a.txt', content: 'one\ntwo' } })).toEqual([
+      'panto wants to write a.txt (2 lines):',
+      '    one',
+      '    two',
+    ]);
+    const long = Array.from({ length: 8 }, (_, i) => `line ${i}`).join('\n');
+    expect(describeForApproval({ type: 'tool_call', id: 'c', name: 'edit', input: { path: 'b.ts', old_text: 'x = 1', new_text: long } })).toEqual([
+      'panto wants to edit b.ts:',
+      '  - x = 1',
+      ...Array.from({ length: 6 }, (_, i) => `  + line ${i}`),
+      '    … 2 more lines',
+    ]);
+  });
+});
