@@ -397,6 +397,8 @@ describe('PATCH /sessions/{id}', () => {
     for (const [body, field] of [
       [{ provider: 'nobody' }, 'provider'],
       [{ provider: 'Not Valid' }, 'provider'],
+      // As at creation: a model the provider does not offer (offline has no base URL here) names `model`.
+      [{ provider: 'offline', model: 'no-such-model' }, 'model'],
       [{ model: '' }, 'model'],
       [{ title: '' }, 'title'],
       [{ title: 'x'.repeat(121) }, 'title'],
@@ -406,6 +408,12 @@ describe('PATCH /sessions/{id}', () => {
       expect(error.error, JSON.stringify(body)).toMatchObject({ code: 'invalid_body', field });
     }
     expect(await snapshot(api.aws)).toEqual(snapshotBefore);
+
+    // A model alone is judged against the session's own provider.
+    const offline = await newSession('alice', { provider: 'offline' });
+    const unknown = await json<ErrorJson>(await api.call('alice', 'PATCH', `/sessions/${offline.id}`, { model: 'no-such-model' }), 400);
+    expect(unknown.error).toMatchObject({ code: 'invalid_body', field: 'model' });
+    expect((await json<ContentsJson & { active_model: unknown }>(await api.call('alice', 'GET', `/sessions/${offline.id}`), 200)).active_model).toEqual({ provider: 'offline', model: 'offline-1' });
   });
 });
 

@@ -315,12 +315,12 @@ export class SessionService {
       return this.#summary(await updateSession({ client: dynamo, tableName, owner, sessionId, ...titled }));
     }
     // A named provider is checked before anything else; a model alone needs the session's provider.
-    if (change.provider !== undefined) this.#deps.providers({ provider: change.provider, ...(change.model === undefined ? {} : { model: change.model }) });
+    if (change.provider !== undefined) this.#deps.providers({ provider: change.provider, ...(change.model === undefined ? {} : { model: change.model }) }, { check: true });
     return this.#locked(owner, sessionId, async ({ store }) => {
       const provider = this.#deps.providers({
         provider: change.provider ?? (store.activeModel() ?? this.#defaultModel()).provider,
         ...(change.model === undefined ? {} : { model: change.model }),
-      });
+      }, { check: true });
       const metadata = await updateSession({
         client: dynamo,
         tableName,
