@@ -244,6 +244,25 @@ describe('PUT /sessions/{id}/leaf', () => {
     expect(said(back.messages.map(strip))).toEqual(['Be brief.', 'q1', 'a1', 'q2', 'a2']);
   });
 
+  it('refuses an entry in the middle of a turn (a tool call whose result is stored, that result before the answer), writing nothing', async () => {
+    const { id } = await newSession('alice', { system: 'Be brief.' });
+    api.fake.enqueue({ toolCalls: [{ id: 'toolu_mid', name: 'current_time', input: {} }] }, { text: 'It is now.' });
+    const used = await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'what time is it?' }), 200);
+    expect(used.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool_result', 'assistant']);
+    const [, call, result, answer] = used.messages;
+    const before = await snapshot(api.aws);
+    for (const entry of [call!, result!]) {
+      // Continuing there would tell the model that a tool which returned was interrupted.
+      const error = await json<ErrorJson>(await api.call('alice', 'PUT', `/sessions/${id}/leaf`, { entry_id: entry.id }), 400);
+      expect(error.error, entry.role).toMatchObject({ code: 'invalid_body', field: 'entry_id' });
+    }
+    expect(await snapshot(api.aws)).toEqual(before);
+    // A turn's end, and its prompt (which comes back dangling), are still points to switch to.
+    await turn(id, 'again', 'sure', answer!.id);
+    expect((await json<ContentsJson>(await api.call('alice', 'PUT', `/sessions/${id}/leaf`, { entry_id: answer!.id }), 200)).messages.at(-1)?.id).toBe(answer!.id);
+    expect((await json<ContentsJson>(await api.call('alice', 'PUT', `/sessions/${id}/leaf`, { entry_id: used.messages[0]!.id }), 200)).dangling_user).toBe('what time is it?');
+  });
+
   it('answers 409 while a turn holds the session, 400 for an entry it does not hold, writing nothing', async () => {
     const { id, first } = await twoTurns();
     const lease = await acquireSessionLease({ client: api.aws.dynamo, tableName: api.aws.tableName, owner: 'alice', sessionId: id, leaseMs: 60_000 });

@@ -267,6 +267,7 @@ export class SessionService {
    */
   async switchLeaf(owner: string, sessionId: string, entryId: string): Promise<SessionContents> {
     return this.#locked(owner, sessionId, async ({ store }) => {
+      await this.#checkSwitch(store, entryId);
       const loaded = await store.switchLeaf(entryId).catch(asEntryField('entry_id'));
       return this.#contents(store, loaded);
     });
@@ -350,6 +351,24 @@ export class SessionService {
     if (!acceptsPrompt(tree.resolve(parentId))) {
       throw invalidField('body', 'parent_id', 'a prompt cannot follow this entry: use an assistant message that calls no tools, a system message, a compaction, or null');
     }
+  }
+
+  /**
+   * Refuses (400 naming `entry_id`) an entry in the middle of a turn: a tool call whose
+   * result is stored, or a result the turn went on from. Continuing there would show the
+   * model a synthesized "interrupted" result for a tool that returned. A turn's end (an
+   * entry nothing follows, or one a prompt already follows), a point a prompt can follow,
+   * and a prompt (it comes back as `dangling_user`) are fine. An unknown id is left to the
+   * switch (400 too).
+   */
+  async #checkSwitch(store: DynamoStore, entryId: string): Promise<void> {
+    const tree = await store.loadTree();
+    if (tree.get(entryId) === undefined) return;
+    const entry = tree.resolve(entryId);
+    const next = tree.children(entry.id);
+    const isPrompt = (candidate: SessionEntry): boolean => candidate.type === 'message' && candidate.message.role === 'user';
+    if (next.length === 0 || isPrompt(entry) || acceptsPrompt(entry) || next.some(isPrompt)) return;
+    throw invalidField('body', 'entry_id', 'the session cannot continue from the middle of a turn: use the end of a turn (an entry of `leaves`, an answer), a prompt, a system message or a compaction');
   }
 
   #contents(store: DynamoStore, { conversation, danglingUser, entries }: LoadedSession): SessionContents {
