@@ -223,6 +223,8 @@ describe('PUT /sessions/{id}/leaf', () => {
     const requests = api.fake.requests.length;
     const switched = await json<ContentsJson>(await api.call('alice', 'PUT', `/sessions/${id}/leaf`, { entry_id: second.messages[1]!.id }), 200);
     expect(said(switched.messages.map(strip))).toEqual(['Be brief.', 'q1', 'a1', 'q2', 'a2']);
+    // The switch's own hold on the session is over when it answers: no turn runs.
+    expect((switched as ContentsJson & { turn: unknown }).turn).toBeNull();
     expect(api.fake.requests.length).toBe(requests);
     expect((await json<ContentsJson>(await api.call('alice', 'GET', `/sessions/${id}`), 200)).messages).toEqual(switched.messages);
     expect((await json<TreeJson>(await api.call('alice', 'GET', `/sessions/${id}/tree`), 200)).active_leaf).toBe(second.messages[1]!.id);

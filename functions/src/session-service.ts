@@ -269,7 +269,8 @@ export class SessionService {
     return this.#locked(owner, sessionId, async ({ store }) => {
       await this.#checkSwitch(store, entryId);
       const loaded = await store.switchLeaf(entryId).catch(asEntryField('entry_id'));
-      return this.#contents(store, loaded);
+      // The lease the store shows is this switch's own, released before the answer: no turn runs.
+      return { ...this.#contents(store, loaded), turn: null };
     });
   }
 
