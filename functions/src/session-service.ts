@@ -359,8 +359,8 @@ export class SessionService {
    * result is stored, or a result the turn went on from. Continuing there would show the
    * model a synthesized "interrupted" result for a tool that returned. A turn's end (an
    * entry nothing follows, or one a prompt already follows), a point a prompt can follow,
-   * and a prompt (it comes back as `dangling_user`) are fine. An unknown id is left to the
-   * switch (400 too).
+   * a prompt (it comes back as `dangling_user`), and the entry already active (a no-op) are
+   * fine. An unknown id is left to the switch (400 too).
    */
   async #checkSwitch(store: DynamoStore, entryId: string): Promise<void> {
     const tree = await store.loadTree();
@@ -368,7 +368,7 @@ export class SessionService {
     const entry = tree.resolve(entryId);
     const next = tree.children(entry.id);
     const isPrompt = (candidate: SessionEntry): boolean => candidate.type === 'message' && candidate.message.role === 'user';
-    if (next.length === 0 || isPrompt(entry) || acceptsPrompt(entry) || next.some(isPrompt)) return;
+    if (entry.id === tree.activeLeaf || next.length === 0 || isPrompt(entry) || acceptsPrompt(entry) || next.some(isPrompt)) return;
     throw invalidField('body', 'entry_id', 'the session cannot continue from the middle of a turn: use the end of a turn (an entry of `leaves`, an answer), a prompt, a system message or a compaction');
   }
 
