@@ -4,7 +4,7 @@
  * export → import.
  */
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { acquireSessionLease } from '@panto/aws';
+import { acquireSessionLease, DynamoStore } from '@panto/aws';
 import type { Message } from '@panto/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSSE, snapshot, startApi, type ApiHarness } from './api-harness.js';
@@ -259,6 +259,12 @@ describe('PUT /sessions/{id}/leaf', () => {
       expect(error.error, entry.role).toMatchObject({ code: 'invalid_body', field: 'entry_id' });
     }
     expect(await snapshot(api.aws)).toEqual(before);
+    // Left there by the library (or a CLI), it is the active entry: switching to it again is the usual no-op.
+    const store = await DynamoStore.open({ client: api.aws.dynamo, tableName: api.aws.tableName, owner: 'alice', sessionId: id, s3: { client: api.aws.s3, bucket: api.aws.bucket } });
+    await store.switchLeaf(call!.id!);
+    const same = await snapshot(api.aws);
+    await json(await api.call('alice', 'PUT', `/sessions/${id}/leaf`, { entry_id: call!.id }), 200);
+    expect(await snapshot(api.aws)).toEqual(same);
     // A turn's end, and its prompt (which comes back dangling), are still points to switch to.
     await turn(id, 'again', 'sure', answer!.id);
     expect((await json<ContentsJson>(await api.call('alice', 'PUT', `/sessions/${id}/leaf`, { entry_id: answer!.id }), 200)).messages.at(-1)?.id).toBe(answer!.id);
