@@ -384,6 +384,32 @@ describe('POST /sessions/import', () => {
     expect(await snapshot(api.aws)).toEqual(before);
   });
 
+  it('imports a session whose provider this server does not have; its turns are a 422 on the session\'s provider, not a bad body', async () => {
+    const line = (entry: object): string => `${JSON.stringify(entry)}\n`;
+    const at = '2026-04-01T10:00:00.000Z';
+    const body =
+      line({ type: 'session', version: 2, id: 'elsewhere-1', timestamp: at }) +
+      line({ type: 'message', id: 'e1', parent_id: null, timestamp: at, message: { role: 'user', content: 'hi', provider: 'inhouse', model: 'm1' } }) +
+      line({
+        type: 'message', id: 'e2', parent_id: 'e1', timestamp: at,
+        message: { role: 'assistant', content: [{ type: 'text', text: 'yo' }], provider: 'inhouse', model: 'm1', usage: { input_tokens: 1, output_tokens: 1, cache_read_tokens: 0, cache_write_tokens: 0 }, stop_reason: 'end_turn' },
+      });
+    const imported = await json<SessionJson>(await importText('alice', body), 201);
+    expect(imported.active_model).toEqual({ provider: 'inhouse', model: 'm1' });
+    const before = await snapshot(api.aws);
+    for (const path of ['messages', 'compact']) {
+      const error = await json<ErrorJson>(await api.call('alice', 'POST', `/sessions/${imported.id}/${path}`, path === 'compact' ? {} : { text: 'hello' }), 422);
+      expect(error.error, path).toMatchObject({ code: 'provider_not_configured', field: 'provider' });
+    }
+    // The streamed turn says so in its `end` (a provider is chosen once the stream has started).
+    const streamed = parseSSE(await (await api.call('alice', 'POST', `/sessions/${imported.id}/messages/stream`, { text: 'hello' })).text());
+    expect(streamed.at(-1)?.data).toMatchObject({ status: 422, error: { code: 'provider_not_configured', field: 'provider' } });
+    expect(await snapshot(api.aws)).toEqual(before);
+    // Choosing a provider this server has makes it usable.
+    await json(await api.call('alice', 'PATCH', `/sessions/${imported.id}`, { provider: 'anthropic' }), 200);
+    await turn(imported.id, 'hello', 'back');
+  });
+
   it('refuses a body over the limit with 413', async () => {
     const small = await startApi('api-tree-small', { limits: { bodyLimitBytes: 1024 }, aws: api.aws });
     try {

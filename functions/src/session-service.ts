@@ -40,7 +40,9 @@ import {
   acceptsPrompt,
   Agent,
   EntryNotFoundError,
+  ProviderNotConfiguredError,
   SessionCorruptError,
+  UnknownProviderError,
   type ActiveModel,
   type CompactionResult,
   type DiskMessageRecord,
@@ -577,9 +579,25 @@ export class SessionService {
    */
   async #agent(store: DynamoStore, at?: string | null): Promise<Agent> {
     // The head a lease or open read says which model the session uses; no load needed to pick it.
-    const provider = this.#deps.providers(store.activeModel() ?? {});
+    const provider = this.#sessionProvider(store);
     const { agent } = await Agent.resume(store, { provider, tools: await this.#deps.tools() }, at === undefined ? {} : { at });
     return agent;
+  }
+
+  /**
+   * The provider of the session's model. One this server does not know (an imported session
+   * from a server with other providers) is, like one it holds no key for, a
+   * `ProviderNotConfiguredError` (422): the request's body is not what is wrong.
+   */
+  #sessionProvider(store: DynamoStore): Provider {
+    try {
+      return this.#deps.providers(store.activeModel() ?? {});
+    } catch (error) {
+      if (error instanceof UnknownProviderError) {
+        throw new ProviderNotConfiguredError(error.provider, `this server has no such provider (it has ${error.known.join(', ')}); choose one with PATCH /sessions/{id}`);
+      }
+      throw error;
+    }
   }
 
   async #open(owner: string, sessionId: string): Promise<DynamoStore> {
