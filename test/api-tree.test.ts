@@ -375,10 +375,16 @@ describe('POST /sessions/import', () => {
       [[lines[0], lines[1], lines[1], ''].join('\n'), 3, expect.stringMatching(/^line 3: duplicate entry id/)],
       ['not a session\n', 1, 'line 1: not valid JSON'],
       ['', 1, 'line 1: empty file: no session header'],
+      // A request body is whole: a last line without its newline is a line like any other, not a torn one to drop.
+      [[...lines.slice(0, 3), '{"type":"message", oops'].join('\n'), 4, 'line 4: not valid JSON'],
     ] as const) {
       const error = await json<ErrorJson>(await importText('alice', body), 400);
       expect(error.error).toEqual({ code: 'invalid_session', message, line });
     }
+    // …and a whole entry without the newline is kept.
+    const unterminated = await json<SessionJson>(await importText('alice', lines.slice(0, 3).join('\n')), 201);
+    expect(unterminated.entry_count).toBe(2);
+    expect((await api.call('alice', 'DELETE', `/sessions/${unterminated.id}`)).status).toBe(204);
     const latin1 = Buffer.concat([Buffer.from(`${lines[0]}\n`), Buffer.from([0x7b, 0xe9, 0x7d, 0x0a])]);
     expect((await json<ErrorJson>(await importText('alice', latin1), 400)).error).toEqual({ code: 'invalid_session', message: 'line 2: not valid UTF-8', line: 2 });
     expect(await snapshot(api.aws)).toEqual(before);

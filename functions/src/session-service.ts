@@ -286,10 +286,12 @@ export class SessionService {
   /**
    * A new session of `owner` from a JSONL session log (an export). The header's session id
    * is kept while it is free. A line that is not a session log line is a 400 naming it, and
-   * nothing is created.
+   * nothing is created. A request body is whole, so its last line is read as a line even
+   * without a newline — never dropped as a torn one, as a file's is.
    */
-  async import(owner: string, body: Uint8Array): Promise<SessionSummary> {
+  async import(owner: string, received: Uint8Array): Promise<SessionSummary> {
     const { dynamo, tableName, cache } = this.#deps;
+    const body = received.length > 0 && received[received.length - 1] !== 0x0a ? Buffer.concat([received, Buffer.from('\n')]) : received;
     const store = await importSession({
       dynamo,
       tableName,
