@@ -4,7 +4,7 @@
  * export → import.
  */
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { acquireSessionLease } from '@panto/aws';
+import { acquireSessionLease, DynamoStore } from '@panto/aws';
 import type { Message } from '@panto/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSSE, snapshot, startApi, type ApiHarness } from './api-harness.js';
@@ -223,6 +223,8 @@ describe('PUT /sessions/{id}/leaf', () => {
     const requests = api.fake.requests.length;
     const switched = await json<ContentsJson>(await api.call('alice', 'PUT', `/sessions/${id}/leaf`, { entry_id: second.messages[1]!.id }), 200);
     expect(said(switched.messages.map(strip))).toEqual(['Be brief.', 'q1', 'a1', 'q2', 'a2']);
+    // The switch's own hold on the session is over when it answers: no turn runs.
+    expect((switched as ContentsJson & { turn: unknown }).turn).toBeNull();
     expect(api.fake.requests.length).toBe(requests);
     expect((await json<ContentsJson>(await api.call('alice', 'GET', `/sessions/${id}`), 200)).messages).toEqual(switched.messages);
     expect((await json<TreeJson>(await api.call('alice', 'GET', `/sessions/${id}/tree`), 200)).active_leaf).toBe(second.messages[1]!.id);
@@ -242,6 +244,31 @@ describe('PUT /sessions/{id}/leaf', () => {
     const back = await json<ContentsJson>(await api.call('alice', 'PUT', `/sessions/${id}/leaf`, { entry_id: lost.id }), 200);
     expect(back.dangling_user).toBe('lost');
     expect(said(back.messages.map(strip))).toEqual(['Be brief.', 'q1', 'a1', 'q2', 'a2']);
+  });
+
+  it('refuses an entry in the middle of a turn (a tool call whose result is stored, that result before the answer), writing nothing', async () => {
+    const { id } = await newSession('alice', { system: 'Be brief.' });
+    api.fake.enqueue({ toolCalls: [{ id: 'toolu_mid', name: 'current_time', input: {} }] }, { text: 'It is now.' });
+    const used = await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'what time is it?' }), 200);
+    expect(used.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool_result', 'assistant']);
+    const [, call, result, answer] = used.messages;
+    const before = await snapshot(api.aws);
+    for (const entry of [call!, result!]) {
+      // Continuing there would tell the model that a tool which returned was interrupted.
+      const error = await json<ErrorJson>(await api.call('alice', 'PUT', `/sessions/${id}/leaf`, { entry_id: entry.id }), 400);
+      expect(error.error, entry.role).toMatchObject({ code: 'invalid_body', field: 'entry_id' });
+    }
+    expect(await snapshot(api.aws)).toEqual(before);
+    // Left there by the library (or a CLI), it is the active entry: switching to it again is the usual no-op.
+    const store = await DynamoStore.open({ client: api.aws.dynamo, tableName: api.aws.tableName, owner: 'alice', sessionId: id, s3: { client: api.aws.s3, bucket: api.aws.bucket } });
+    await store.switchLeaf(call!.id!);
+    const same = await snapshot(api.aws);
+    await json(await api.call('alice', 'PUT', `/sessions/${id}/leaf`, { entry_id: call!.id }), 200);
+    expect(await snapshot(api.aws)).toEqual(same);
+    // A turn's end, and its prompt (which comes back dangling), are still points to switch to.
+    await turn(id, 'again', 'sure', answer!.id);
+    expect((await json<ContentsJson>(await api.call('alice', 'PUT', `/sessions/${id}/leaf`, { entry_id: answer!.id }), 200)).messages.at(-1)?.id).toBe(answer!.id);
+    expect((await json<ContentsJson>(await api.call('alice', 'PUT', `/sessions/${id}/leaf`, { entry_id: used.messages[0]!.id }), 200)).dangling_user).toBe('what time is it?');
   });
 
   it('answers 409 while a turn holds the session, 400 for an entry it does not hold, writing nothing', async () => {
@@ -348,13 +375,45 @@ describe('POST /sessions/import', () => {
       [[lines[0], lines[1], lines[1], ''].join('\n'), 3, expect.stringMatching(/^line 3: duplicate entry id/)],
       ['not a session\n', 1, 'line 1: not valid JSON'],
       ['', 1, 'line 1: empty file: no session header'],
+      // A request body is whole: a last line without its newline is a line like any other, not a torn one to drop.
+      [[...lines.slice(0, 3), '{"type":"message", oops'].join('\n'), 4, 'line 4: not valid JSON'],
     ] as const) {
       const error = await json<ErrorJson>(await importText('alice', body), 400);
       expect(error.error).toEqual({ code: 'invalid_session', message, line });
     }
+    // …and a whole entry without the newline is kept.
+    const unterminated = await json<SessionJson>(await importText('alice', lines.slice(0, 3).join('\n')), 201);
+    expect(unterminated.entry_count).toBe(2);
+    expect((await api.call('alice', 'DELETE', `/sessions/${unterminated.id}`)).status).toBe(204);
     const latin1 = Buffer.concat([Buffer.from(`${lines[0]}\n`), Buffer.from([0x7b, 0xe9, 0x7d, 0x0a])]);
     expect((await json<ErrorJson>(await importText('alice', latin1), 400)).error).toEqual({ code: 'invalid_session', message: 'line 2: not valid UTF-8', line: 2 });
     expect(await snapshot(api.aws)).toEqual(before);
+  });
+
+  it('imports a session whose provider this server does not have; its turns are a 422 on the session\'s provider, not a bad body', async () => {
+    const line = (entry: object): string => `${JSON.stringify(entry)}\n`;
+    const at = '2026-04-01T10:00:00.000Z';
+    const body =
+      line({ type: 'session', version: 2, id: 'elsewhere-1', timestamp: at }) +
+      line({ type: 'message', id: 'e1', parent_id: null, timestamp: at, message: { role: 'user', content: 'hi', provider: 'inhouse', model: 'm1' } }) +
+      line({
+        type: 'message', id: 'e2', parent_id: 'e1', timestamp: at,
+        message: { role: 'assistant', content: [{ type: 'text', text: 'yo' }], provider: 'inhouse', model: 'm1', usage: { input_tokens: 1, output_tokens: 1, cache_read_tokens: 0, cache_write_tokens: 0 }, stop_reason: 'end_turn' },
+      });
+    const imported = await json<SessionJson>(await importText('alice', body), 201);
+    expect(imported.active_model).toEqual({ provider: 'inhouse', model: 'm1' });
+    const before = await snapshot(api.aws);
+    for (const path of ['messages', 'compact']) {
+      const error = await json<ErrorJson>(await api.call('alice', 'POST', `/sessions/${imported.id}/${path}`, path === 'compact' ? {} : { text: 'hello' }), 422);
+      expect(error.error, path).toMatchObject({ code: 'provider_not_configured', field: 'provider' });
+    }
+    // The streamed turn says so in its `end` (a provider is chosen once the stream has started).
+    const streamed = parseSSE(await (await api.call('alice', 'POST', `/sessions/${imported.id}/messages/stream`, { text: 'hello' })).text());
+    expect(streamed.at(-1)?.data).toMatchObject({ status: 422, error: { code: 'provider_not_configured', field: 'provider' } });
+    expect(await snapshot(api.aws)).toEqual(before);
+    // Choosing a provider this server has makes it usable.
+    await json(await api.call('alice', 'PATCH', `/sessions/${imported.id}`, { provider: 'anthropic' }), 200);
+    await turn(imported.id, 'hello', 'back');
   });
 
   it('refuses a body over the limit with 413', async () => {
@@ -397,6 +456,8 @@ describe('PATCH /sessions/{id}', () => {
     for (const [body, field] of [
       [{ provider: 'nobody' }, 'provider'],
       [{ provider: 'Not Valid' }, 'provider'],
+      // As at creation: a model the provider does not offer (offline has no base URL here) names `model`.
+      [{ provider: 'offline', model: 'no-such-model' }, 'model'],
       [{ model: '' }, 'model'],
       [{ title: '' }, 'title'],
       [{ title: 'x'.repeat(121) }, 'title'],
@@ -406,6 +467,12 @@ describe('PATCH /sessions/{id}', () => {
       expect(error.error, JSON.stringify(body)).toMatchObject({ code: 'invalid_body', field });
     }
     expect(await snapshot(api.aws)).toEqual(snapshotBefore);
+
+    // A model alone is judged against the session's own provider.
+    const offline = await newSession('alice', { provider: 'offline' });
+    const unknown = await json<ErrorJson>(await api.call('alice', 'PATCH', `/sessions/${offline.id}`, { model: 'no-such-model' }), 400);
+    expect(unknown.error).toMatchObject({ code: 'invalid_body', field: 'model' });
+    expect((await json<ContentsJson & { active_model: unknown }>(await api.call('alice', 'GET', `/sessions/${offline.id}`), 200)).active_model).toEqual({ provider: 'offline', model: 'offline-1' });
   });
 });
 

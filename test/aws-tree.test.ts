@@ -12,7 +12,7 @@ import { DynamoStore, exportSession, importSession, SessionCache } from '@panto/
 import { FSJSONLStore, type DiskMessage, type SessionEntry, type SessionStore } from '@panto/core';
 import { RecordFactory, usage } from '@panto/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countCommands, localAws, once, type LocalAws } from './setup/aws-fixtures.js';
+import { countCommands, dynamoFailingOn, localAws, once, type LocalAws } from './setup/aws-fixtures.js';
 
 const aws = once(() => localAws('tree'));
 const OWNER = 'owner-tree';
@@ -137,6 +137,30 @@ describe('the session tree in DynamoDB', () => {
     const reread = await DynamoStore.open({ client: env.dynamo, tableName: env.tableName, owner: OWNER, s3, sessionId: store.sessionId() });
     expect((await reread.loadTree()).get(big.id)).toMatchObject({ message: { role: 'tool_result' } });
     expect((await imported.loadTree()).activeLeaf).toBe((await reread.loadTree()).activeLeaf);
+  });
+
+  it('never writes into a session of another owner whose id an import\'s header names, even when its clean-up would fail', async () => {
+    const env = await aws();
+    const s3 = { client: env.s3, bucket: env.bucket };
+    // The victim's session is shorter than the log that names it: one batch, one entry item (E#0).
+    const victim = await DynamoStore.create({ client: env.dynamo, tableName: env.tableName, owner: OWNER, s3 });
+    const f = new RecordFactory('v');
+    await victim.appendMessages([f.user('mine'), f.assistant('yes')]);
+    const longer = await DynamoStore.create({ client: env.dynamo, tableName: env.tableName, owner: OWNER, s3 });
+    const g = new RecordFactory('w');
+    for (let i = 0; i < 4; i++) await longer.appendMessages([g.user(`q${i}`), g.assistant(`a${i}`)]);
+    const text = (await exported(env, longer.sessionId())).replace(longer.sessionId(), victim.sessionId());
+
+    // An importer whose clean-up of a failed attempt does not get through (a crash, an outage).
+    const importer = dynamoFailingOn('BatchWriteItemCommand');
+    const imported = await importSession({ dynamo: importer, tableName: env.tableName, owner: 'thief', s3, source: { body: text }, keepSessionId: true });
+    expect(imported.sessionId()).not.toBe(victim.sessionId());
+    expect((await imported.loadConversation()).conversation.length).toBe(8);
+
+    // The victim's session still takes its next append (no item of the import sits where it goes).
+    const reopened = await DynamoStore.open({ client: env.dynamo, tableName: env.tableName, owner: OWNER, s3, sessionId: victim.sessionId() });
+    await reopened.appendMessages([f.user('still mine'), f.assistant('yes')]);
+    expect((await reopened.loadConversation()).conversation.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
   });
 
   it('switches the leaf with one conditional transaction when the cache holds the session, and sets next_parent by the rule', async () => {

@@ -50,6 +50,10 @@ export interface ApiRoute {
   responses: { [status: number]: ApiResponse };
   /** The error statuses it may answer besides 401 (for every route that needs a token) and `default` (5xx). */
   errors?: readonly number[];
+  /** A body that is not JSON (`POST /sessions/import`): its media type, and what it is. */
+  rawBody?: { contentType: string; description: string };
+  /** This route's own words for an error status, where the shared description does not fit. */
+  errorDescriptions?: { [status: number]: string };
 }
 
 const stepLimits = 'Stops at the deadline (`PANTO_DEADLINE_MS`) with everything so far stored (`incomplete: true`).';
@@ -170,8 +174,10 @@ export const API_ROUTES: readonly ApiRoute[] = [
     operationId: 'importSession',
     summary: 'A new session from a JSONL session log (an export) as the body',
     description: 'Body: `application/x-ndjson`, the export format, within the body limit. A corrupt line is a 400 `invalid_session` naming it, and nothing is created.',
+    rawBody: { contentType: 'application/x-ndjson', description: 'A session log in the export format (docs/session-format.md): a header line, then one entry per line.' },
     responses: { 201: { description: 'The new session.', schema: responses.sessionSummary } },
     errors: [400, 413],
+    errorDescriptions: { 400: 'The body is not a session log: a line that is not JSON, not UTF-8 or not an entry (`invalid_session`, naming the `line`); nothing is created.' },
   },
   {
     method: 'post',

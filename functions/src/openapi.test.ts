@@ -68,6 +68,12 @@ describe('the OpenAPI document', () => {
     });
   });
 
+  it('describes the import\'s body as the JSONL log it is, and its 400 as a bad log', () => {
+    const importSession = (document.paths as Record<string, Record<string, { requestBody?: { content: Record<string, unknown> }; responses: Record<string, { description: string }> }>>)['/sessions/import']!.post!;
+    expect(Object.keys(importSession.requestBody?.content ?? {})).toEqual(['application/x-ndjson']);
+    expect(importSession.responses['400']!.description).toMatch(/invalid_session/);
+  });
+
   it('takes a token on every operation but the public ones, and an Idempotency-Key where a retry can repeat a write', () => {
     const operations = Object.entries(document.paths as Record<string, Record<string, { security?: unknown; parameters?: { name: string }[] }>>)
       .flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })));

@@ -85,7 +85,7 @@ export function openAPIDocument(routes: readonly ApiRoute[], info: OpenAPIInfo):
     const errors = [...(route.errors ?? []), ...(route.public ? [] : [401])];
     for (const status of errors) {
       answers[String(status)] ??= {
-        description: ERROR_DESCRIPTIONS[status] ?? 'An error.',
+        description: route.errorDescriptions?.[status] ?? ERROR_DESCRIPTIONS[status] ?? 'An error.',
         content: { 'application/json': { schema: { $ref: `${COMPONENT}Error` } } },
       };
     }
@@ -101,6 +101,9 @@ export function openAPIDocument(routes: readonly ApiRoute[], info: OpenAPIInfo):
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(route.body
         ? { requestBody: { required: false, content: { 'application/json': { schema: named(requests, route.body, `${name}Request`) } } } }
+        : {}),
+      ...(route.rawBody
+        ? { requestBody: { required: true, description: route.rawBody.description, content: { [route.rawBody.contentType]: { schema: { type: 'string' } } } } }
         : {}),
       responses: answers,
     };

@@ -40,7 +40,9 @@ import {
   acceptsPrompt,
   Agent,
   EntryNotFoundError,
+  ProviderNotConfiguredError,
   SessionCorruptError,
+  UnknownProviderError,
   type ActiveModel,
   type CompactionResult,
   type DiskMessageRecord,
@@ -267,8 +269,10 @@ export class SessionService {
    */
   async switchLeaf(owner: string, sessionId: string, entryId: string): Promise<SessionContents> {
     return this.#locked(owner, sessionId, async ({ store }) => {
+      await this.#checkSwitch(store, entryId);
       const loaded = await store.switchLeaf(entryId).catch(asEntryField('entry_id'));
-      return this.#contents(store, loaded);
+      // The lease the store shows is this switch's own, released before the answer: no turn runs.
+      return { ...this.#contents(store, loaded), turn: null };
     });
   }
 
@@ -282,10 +286,12 @@ export class SessionService {
   /**
    * A new session of `owner` from a JSONL session log (an export). The header's session id
    * is kept while it is free. A line that is not a session log line is a 400 naming it, and
-   * nothing is created.
+   * nothing is created. A request body is whole, so its last line is read as a line even
+   * without a newline — never dropped as a torn one, as a file's is.
    */
-  async import(owner: string, body: Uint8Array): Promise<SessionSummary> {
+  async import(owner: string, received: Uint8Array): Promise<SessionSummary> {
     const { dynamo, tableName, cache } = this.#deps;
+    const body = received.length > 0 && received[received.length - 1] !== 0x0a ? Buffer.concat([received, Buffer.from('\n')]) : received;
     const store = await importSession({
       dynamo,
       tableName,
@@ -315,12 +321,12 @@ export class SessionService {
       return this.#summary(await updateSession({ client: dynamo, tableName, owner, sessionId, ...titled }));
     }
     // A named provider is checked before anything else; a model alone needs the session's provider.
-    if (change.provider !== undefined) this.#deps.providers({ provider: change.provider, ...(change.model === undefined ? {} : { model: change.model }) });
+    if (change.provider !== undefined) this.#deps.providers({ provider: change.provider, ...(change.model === undefined ? {} : { model: change.model }) }, { check: true });
     return this.#locked(owner, sessionId, async ({ store }) => {
       const provider = this.#deps.providers({
         provider: change.provider ?? (store.activeModel() ?? this.#defaultModel()).provider,
         ...(change.model === undefined ? {} : { model: change.model }),
-      });
+      }, { check: true });
       const metadata = await updateSession({
         client: dynamo,
         tableName,
@@ -350,6 +356,24 @@ export class SessionService {
     if (!acceptsPrompt(tree.resolve(parentId))) {
       throw invalidField('body', 'parent_id', 'a prompt cannot follow this entry: use an assistant message that calls no tools, a system message, a compaction, or null');
     }
+  }
+
+  /**
+   * Refuses (400 naming `entry_id`) an entry in the middle of a turn: a tool call whose
+   * result is stored, or a result the turn went on from. Continuing there would show the
+   * model a synthesized "interrupted" result for a tool that returned. A turn's end (an
+   * entry nothing follows, or one a prompt already follows), a point a prompt can follow,
+   * a prompt (it comes back as `dangling_user`), and the entry already active (a no-op) are
+   * fine. An unknown id is left to the switch (400 too).
+   */
+  async #checkSwitch(store: DynamoStore, entryId: string): Promise<void> {
+    const tree = await store.loadTree();
+    if (tree.get(entryId) === undefined) return;
+    const entry = tree.resolve(entryId);
+    const next = tree.children(entry.id);
+    const isPrompt = (candidate: SessionEntry): boolean => candidate.type === 'message' && candidate.message.role === 'user';
+    if (entry.id === tree.activeLeaf || next.length === 0 || isPrompt(entry) || acceptsPrompt(entry) || next.some(isPrompt)) return;
+    throw invalidField('body', 'entry_id', 'the session cannot continue from the middle of a turn: use the end of a turn (an entry of `leaves`, an answer), a prompt, a system message or a compaction');
   }
 
   #contents(store: DynamoStore, { conversation, danglingUser, entries }: LoadedSession): SessionContents {
@@ -557,9 +581,25 @@ export class SessionService {
    */
   async #agent(store: DynamoStore, at?: string | null): Promise<Agent> {
     // The head a lease or open read says which model the session uses; no load needed to pick it.
-    const provider = this.#deps.providers(store.activeModel() ?? {});
+    const provider = this.#sessionProvider(store);
     const { agent } = await Agent.resume(store, { provider, tools: await this.#deps.tools() }, at === undefined ? {} : { at });
     return agent;
+  }
+
+  /**
+   * The provider of the session's model. One this server does not know (an imported session
+   * from a server with other providers) is, like one it holds no key for, a
+   * `ProviderNotConfiguredError` (422): the request's body is not what is wrong.
+   */
+  #sessionProvider(store: DynamoStore): Provider {
+    try {
+      return this.#deps.providers(store.activeModel() ?? {});
+    } catch (error) {
+      if (error instanceof UnknownProviderError) {
+        throw new ProviderNotConfiguredError(error.provider, `this server has no such provider (it has ${error.known.join(', ')}); choose one with PATCH /sessions/{id}`);
+      }
+      throw error;
+    }
   }
 
   async #open(owner: string, sessionId: string): Promise<DynamoStore> {

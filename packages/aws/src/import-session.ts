@@ -4,14 +4,14 @@
  */
 import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { ID_RULE, InvalidSessionIdError, newId } from '@panto/core';
 import { DynamoStore } from './dynamo-store.js';
 import { SessionExistsError } from './errors.js';
 import type { S3Location } from './offload.js';
 import type { SessionCache } from './session-cache.js';
-import { assertValidOwner, isValidSessionId } from './table.js';
+import { assertValidOwner, ATTR, isValidSessionId, metaKey } from './table.js';
 import { writeSession } from './write-session.js';
 
 export interface ImportSessionOptions {
@@ -65,7 +65,7 @@ export async function importSession(options: ImportSessionOptions): Promise<Dyna
     throw new RangeError('ttlSeconds must be a positive integer');
   }
   const clock = options.clock ?? (() => new Date());
-  const write = async (sessionId: (header: { id: string }) => string): Promise<string> => {
+  const write = async (sessionId: (header: { id: string }) => string | Promise<string>): Promise<string> => {
     const { name, stream } = await openSource(options);
     return writeSession({
       dynamo,
@@ -84,9 +84,13 @@ export async function importSession(options: ImportSessionOptions): Promise<Dyna
     const given = options.sessionId;
     id = await write(() => given);
   } else if (options.keepSessionId === true) {
-    // The header's id if it is free; a collision is found by the writes themselves (each is
-    // conditioned on the item being absent), which remove what they wrote before it.
-    id = await write((header) => header.id).catch((error: unknown) => {
+    // The header's id if it is free. A session that has it (of any owner, or a tombstone) is
+    // seen before anything is written: entry puts are conditioned on each item being absent,
+    // not on the session, so puts past a shorter session's end would land in its partition
+    // (and, if their clean-up failed, block its next append for good). Two imports of the same
+    // log racing each other are still caught by the writes themselves, which remove what they
+    // wrote before the collision.
+    id = await write(async (header) => ((await sessionTaken(dynamo, tableName, header.id)) ? ids() : header.id)).catch((error: unknown) => {
       if (!(error instanceof SessionExistsError)) throw error;
       const fresh = ids();
       return write(() => fresh);
@@ -104,6 +108,13 @@ export async function importSession(options: ImportSessionOptions): Promise<Dyna
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.cache === undefined ? {} : { cache: options.cache }),
   });
+}
+
+/** Whether a session (of any owner, a tombstone included) has the id: its META item exists. An id that cannot be one is taken by nobody. */
+async function sessionTaken(dynamo: DynamoDBClient, tableName: string, sessionId: string): Promise<boolean> {
+  if (!isValidSessionId(sessionId)) return false;
+  const { Item } = await dynamo.send(new GetItemCommand({ TableName: tableName, Key: metaKey(sessionId), ProjectionExpression: '#pk', ExpressionAttributeNames: { '#pk': ATTR.pk }, ConsistentRead: true }));
+  return Item !== undefined;
 }
 
 async function openSource(options: ImportSessionOptions): Promise<{ name: string; stream: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string> }> {

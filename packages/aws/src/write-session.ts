@@ -28,8 +28,8 @@ export interface WriteSessionOptions {
   source: string;
   /** The session log: a header line, then entry lines. */
   stream: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
-  /** The new session's id, chosen once the header is read (e.g. the header's own). */
-  sessionId: (header: SessionHeader) => string;
+  /** The new session's id, chosen once the header is read (e.g. the header's own), before any item is written. */
+  sessionId: (header: SessionHeader) => string | Promise<string>;
   /** Expire the session this long after `now`; never when null. */
   ttlSeconds: number | null;
   now: Date;
@@ -50,13 +50,16 @@ export async function writeSession(options: WriteSessionOptions): Promise<string
   /** Tags this write's offloaded objects (see putOffload): the lines may be another session's too. */
   const incarnation = randomUUID();
   let id: string | undefined;
-  /** The id, decided once: items are written only after the header has been read. */
-  const idOf = (header: SessionHeader | undefined): string => {
-    if (id !== undefined) return id;
-    if (header === undefined) throw new TypeError('the session id is needed before the header was read');
-    const chosen = options.sessionId(header);
-    if (!isValidSessionId(chosen)) throw new InvalidSessionIdError(chosen, `use ${ID_RULE}`);
-    return (id = chosen);
+  let choosing: Promise<string> | undefined;
+  /** The id, decided once (concurrent puts wait for the same choice): items are written only after the header has been read. */
+  const idOf = (header: SessionHeader | undefined): Promise<string> => {
+    choosing ??= (async () => {
+      if (header === undefined) throw new TypeError('the session id is needed before the header was read');
+      const chosen = await options.sessionId(header);
+      if (!isValidSessionId(chosen)) throw new InvalidSessionIdError(chosen, `use ${ID_RULE}`);
+      return (id = chosen);
+    })();
+    return choosing;
   };
 
   const written: string[] = [];
@@ -65,7 +68,7 @@ export async function writeSession(options: WriteSessionOptions): Promise<string
   /** Every put started, so a failure waits for all of them before cleaning up. */
   const started: Array<Promise<void>> = [];
   const putItem = async (item: PendingItem): Promise<void> => {
-    const sessionId = idOf(decoder.header);
+    const sessionId = await idOf(decoder.header);
     let ref: OffloadRef | null = null;
     if (item.offload) {
       if (s3 === undefined) {
@@ -122,7 +125,7 @@ export async function writeSession(options: WriteSessionOptions): Promise<string
     const { header } = decoder.end();
     // What META says of the entries (head, next parent, model) is what a load of them says.
     const log = SessionLog.of(committed, options.source);
-    const sessionId = idOf(header);
+    const sessionId = await idOf(header);
     await packer.flush();
     await Promise.all(inFlight.splice(0));
 
