@@ -3,7 +3,7 @@ import type { MCPServerInfo, MCPServers } from '@panto/core/mcp';
 import { exportSessionFile } from './export.js';
 import { parseModelSpec, type ProviderChoice } from './providers.js';
 import { formatUsage } from './render.js';
-import { describeCost, modelsText, sessionCost, uncataloguedNote } from './models.js';
+import { costSuffix, describeCost, messagesCost, modelsText, sessionCost, uncataloguedNote } from './models.js';
 import type { Terminal } from './terminal.js';
 import { formatBytes } from './tools/truncate.js';
 import { TREE_COMMANDS } from './tree-commands.js';
@@ -201,7 +201,9 @@ async function compact(instructions: string, context: CommandContext): Promise<v
     });
     terminal.stopSpinner();
     terminal.result(`compacted ${before} messages into a summary of ${result.summary.length} characters`);
-    terminal.note(`  ${formatUsage(result.usage)}`);
+    // The compaction message just added carries the provider and model that made it: its cost.
+    const made = agent.conversation.messages.filter((message) => message.role === 'compaction').slice(-1);
+    terminal.note(`  ${formatUsage(result.usage)}${costSuffix(messagesCost(made))}`);
   } catch (error) {
     terminal.stopSpinner();
     if (aborted() || error instanceof AbortedError) terminal.warn('compaction aborted; the conversation is unchanged');
