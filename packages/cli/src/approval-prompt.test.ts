@@ -21,4 +21,13 @@ describe('describeForApproval', () => {
       '    … 2 more lines',
     ]);
   });
+
+  it('shows control characters as escapes, so a carriage return or an escape sequence cannot hide part of a command', () => {
+    const hidden = 'touch /tmp/pwned #\r echo harmless';
+    const lines = describeForApproval({ type: 'tool_call', id: 'c', name: 'bash', input: { command: `${hidden}\n\x1b[2Aecho \u202eok` } });
+    expect(lines).toEqual(['panto wants to run bash:', '  $ touch /tmp/pwned #\\r echo harmless', '    \\e[2Aecho \\u{202e}ok']);
+    expect(lines.join('\n')).not.toMatch(/[\r\x1b\u202e]/);
+    const [header] = describeForApproval({ type: 'tool_call', id: 'c', name: 'write', input: { path: 'a\rb.txt', content: 'x' } });
+    expect(header).toBe('panto wants to write a\\rb.txt (1 line):');
+  });
 });

@@ -44,8 +44,25 @@ export function terminalApproval(input: InputStream, terminal: Terminal, onInter
   };
 }
 
-/** What is about to happen, in a few lines: the whole command for bash, the file for write and edit. */
+/**
+ * What is about to happen, in a few lines: the whole command for bash, the file for write and
+ * edit. Control characters are shown as escapes (`\r`, `\e`, `\u{202e}`): written as they are,
+ * a carriage return or an escape sequence in a command would hide what runs behind what is shown.
+ */
 export function describeForApproval(call: ToolCallBlock): string[] {
+  return describeCall(call).map(visible);
+}
+
+// C0 controls but tab and line feed, DEL and C1 controls, and the bidirectional overrides.
+// eslint-disable-next-line no-control-regex
+const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` with its control characters written as escapes. */
+export function visible(text: string): string {
+  return text.replace(INVISIBLE, (char) => (char === '\r' ? '\\r' : char === '\x1b' ? '\\e' : `\\u{${char.codePointAt(0)!.toString(16)}}`));
+}
+
+function describeCall(call: ToolCallBlock): string[] {
   const input = call.input;
   if (call.name === 'bash' && typeof input.command === 'string') {
     const lines = input.command.split('\n');
