@@ -30,4 +30,11 @@ describe('describeForApproval', () => {
     const [header] = describeForApproval({ type: 'tool_call', id: 'c', name: 'write', input: { path: 'a\rb.txt', content: 'x' } });
     expect(header).toBe('panto wants to write a\\rb.txt (1 line):');
   });
+
+  it('shows every line of a bash command, however long: the approval covers all of it', () => {
+    const command = [...Array.from({ length: 20 }, (_, i) => `echo ${i}`), 'rm -rf build'].join('\n');
+    const lines = describeForApproval({ type: 'tool_call', id: 'c', name: 'bash', input: { command } });
+    expect(lines).toHaveLength(22);
+    expect(lines.at(-1)).toBe('    rm -rf build');
+  });
 });

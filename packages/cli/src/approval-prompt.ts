@@ -65,9 +65,8 @@ export function visible(text: string): string {
 function describeCall(call: ToolCallBlock): string[] {
   const input = call.input;
   if (call.name === 'bash' && typeof input.command === 'string') {
-    const lines = input.command.split('\n');
-    const shown = lines.slice(0, 12).map((line, i) => `${i === 0 ? '  $ ' : '    '}${line}`);
-    if (lines.length > 12) shown.push(`    … ${lines.length - 12} more lines`);
+    // Every line: what is approved is what runs (a cut-off tail could hide anything).
+    const shown = input.command.split('\n').map((line, i) => `${i === 0 ? '  $ ' : '    '}${line}`);
     return [`panto wants to run bash:`, ...shown];
   }
   if (call.name === 'write' && typeof input.content === 'string') {
