@@ -37,4 +37,10 @@ describe('describeForApproval', () => {
     expect(lines).toHaveLength(22);
     expect(lines.at(-1)).toBe('    rm -rf build');
   });
+
+  it('counts the lines of a written file as the write tool does: a final line break starts no line', () => {
+    const write = (content: string) => describeForApproval({ type: 'tool_call', id: 'c', name: 'write', input: { path: 'w.txt', content } });
+    expect(write('line1\nline2\n')).toEqual(['panto wants to write w.txt (2 lines):', '    line1', '    line2']);
+    expect(write('')).toEqual(['panto wants to write w.txt (empty):']);
+  });
 });

@@ -70,8 +70,10 @@ function describeCall(call: ToolCallBlock): string[] {
     return [`panto wants to run bash:`, ...shown];
   }
   if (call.name === 'write' && typeof input.content === 'string') {
-    const lines = input.content.split('\n');
-    return [`panto wants to ${describeToolCall(call)} (${lines.length} line${lines.length === 1 ? '' : 's'}):`, ...excerpt(lines, '    ')];
+    // A final line break ends the last line; it does not start another.
+    const lines = input.content === '' ? [] : input.content.replace(/\r?\n$/, '').split('\n');
+    const size = lines.length === 0 ? 'empty' : `${lines.length} line${lines.length === 1 ? '' : 's'}`;
+    return [`panto wants to ${describeToolCall(call)} (${size}):`, ...excerpt(lines, '    ')];
   }
   if (call.name === 'edit' && typeof input.old_text === 'string' && typeof input.new_text === 'string') {
     return [`panto wants to ${describeToolCall(call)}:`, ...excerpt(input.old_text.split('\n'), '  - '), ...excerpt(input.new_text.split('\n'), '  + ')];
