@@ -3,7 +3,7 @@ import type { ToolCallBlock } from '@panto/core';
 import type { ApprovalAnswer, AskApproval } from './approvals.js';
 import { readKeys } from './keys.js';
 import type { InputStream } from './line-input.js';
-import { describeToolCall } from './render.js';
+import { describeToolCall, visible } from './render.js';
 import type { Terminal } from './terminal.js';
 
 /**
@@ -51,15 +51,6 @@ export function terminalApproval(input: InputStream, terminal: Terminal, onInter
  */
 export function describeForApproval(call: ToolCallBlock): string[] {
   return describeCall(call).map(visible);
-}
-
-// C0 controls but tab and line feed, DEL and C1 controls, and the bidirectional overrides.
-// eslint-disable-next-line no-control-regex
-const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/** `text` with its control characters written as escapes. */
-export function visible(text: string): string {
-  return text.replace(INVISIBLE, (char) => (char === '\r' ? '\\r' : char === '\x1b' ? '\\e' : `\\u{${char.codePointAt(0)!.toString(16)}}`));
 }
 
 function describeCall(call: ToolCallBlock): string[] {
