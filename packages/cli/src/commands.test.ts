@@ -68,9 +68,11 @@ describe('slash commands', () => {
   it('/help lists every command', async () => {
     const { command, stdout } = setup();
     await command('/help');
-    for (const name of ['/compact [instructions]', '/export [path]', '/session', '/model [provider/model]', '/help', '/quit']) {
+    for (const name of ['/compact [instructions]', '/export [path]', '/session', '/model [provider/model]', '/extensions', '/mcp', '/tree', '/fork', '/help', '/quit']) {
       expect(stdout.text).toContain(name);
     }
+    // What /session shows, as docs/cli.md says: the context files and the cost too.
+    expect(stdout.text).toMatch(/\/session .*AGENTS\.md.*cost/);
   });
 
   it('an unknown command is reported, not sent as a prompt', async () => {
