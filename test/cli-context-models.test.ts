@@ -109,6 +109,17 @@ describe('models', { timeout: 60_000 }, () => {
     expect(result.stdout).toMatch(/^cost +\$0\.0080$/m);
   });
 
+  it('shows the cost of a /compact, which is a provider call too', async () => {
+    server.enqueue({ text: 'one', usage: { input: 1000, output: 100 } });
+    server.enqueue({ text: 'the summary', usage: { input: 2000, output: 200 } });
+    const { args, env } = openai('gpt-5.4');
+    const result = await runPanto(args, { cwd: box.cwd, env, stdin: 'first\n/compact\n/session\n' });
+    expect(result.code).toBe(0);
+    // 2,000 in + 200 out at gpt-5.4's prices = $0.0050 + $0.0030.
+    expect(result.stderr).toContain('tokens: 2,000 in · 200 out · $0.0080');
+    expect(result.stdout).toMatch(/^cost +\$0\.0120$/m);
+  });
+
   it('shows tokens only for a model panto has no prices for', async () => {
     server.enqueue({ text: 'one', usage: { input: 1000, output: 100 } });
     const { args, env } = openai('gpt-e2e');

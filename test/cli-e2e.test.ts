@@ -312,6 +312,24 @@ describe('short ids (issue 15)', { timeout: 60_000 }, () => {
   });
 });
 
+describe('short ids of other folders (issue 15)', { timeout: 60_000 }, () => {
+  it('-r with the short id of another folder\'s session (as --list --all shows it) says where it is, in one line', async () => {
+    const { args, env } = openai();
+    server.enqueue({ text: 'one' });
+    const elsewhere = join(box.root, 'other-project');
+    await mkdir(elsewhere);
+    await runPanto([...args, '-p', 'a prompt elsewhere'], { cwd: elsewhere, env });
+    const all = await runPanto(['--list', '--all'], { cwd: box.cwd, env: box.env });
+    const short = all.stdout.trimEnd().split('\n')[1]!.split(/\s+/)[0]!;
+
+    const result = await runPanto([...args, '-r', short, '-p', 'and now?'], { cwd: box.cwd, env });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain(`${short} is a session of ${elsewhere}; resume it there: cd ${elsewhere} && panto -r `);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
 describe('approvals with -p (issue 15)', { timeout: 60_000 }, () => {
   it('refuses bash without --yolo, with a tool error that says how to allow it, and runs it with --yolo', async () => {
     const { args, env } = openai();

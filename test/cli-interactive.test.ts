@@ -181,6 +181,15 @@ describe.skipIf(!hasScript)('panto in a terminal', { timeout: 90_000 }, () => {
     expect(plain.screen()).toContain('```js');
   });
 
+  it('panto -p on a terminal shows the answer before its usage line, as an interactive turn does', async () => {
+    server.enqueue({ text: 'The answer is here.' });
+    const cli = panto(['-p', 'a question']);
+    expect(await cli.exited).toBe(0);
+    const screen = cli.screen();
+    expect(screen).toContain('The answer is here.');
+    expect(screen.indexOf('The answer is here.')).toBeLessThan(screen.indexOf('tokens:'));
+  });
+
   it('/tree: moves about the session tree, edits an earlier prompt and resends it as a new branch; /fork copies the path', async () => {
     server.enqueue({ text: 'First answer.' }, { text: 'Second answer.' }, { text: 'Edited answer.' }, { text: 'Third answer.' });
     const cli = panto();

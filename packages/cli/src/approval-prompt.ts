@@ -3,7 +3,7 @@ import type { ToolCallBlock } from '@panto/core';
 import type { ApprovalAnswer, AskApproval } from './approvals.js';
 import { readKeys } from './keys.js';
 import type { InputStream } from './line-input.js';
-import { describeToolCall } from './render.js';
+import { describeToolCall, visible } from './render.js';
 import type { Terminal } from './terminal.js';
 
 /**
@@ -44,18 +44,27 @@ export function terminalApproval(input: InputStream, terminal: Terminal, onInter
   };
 }
 
-/** What is about to happen, in a few lines: the whole command for bash, the file for write and edit. */
+/**
+ * What is about to happen, in a few lines: the whole command for bash, the file for write and
+ * edit. Control characters are shown as escapes (`\r`, `\e`, `\u{202e}`): written as they are,
+ * a carriage return or an escape sequence in a command would hide what runs behind what is shown.
+ */
 export function describeForApproval(call: ToolCallBlock): string[] {
+  return describeCall(call).map(visible);
+}
+
+function describeCall(call: ToolCallBlock): string[] {
   const input = call.input;
   if (call.name === 'bash' && typeof input.command === 'string') {
-    const lines = input.command.split('\n');
-    const shown = lines.slice(0, 12).map((line, i) => `${i === 0 ? '  $ ' : '    '}${line}`);
-    if (lines.length > 12) shown.push(`    … ${lines.length - 12} more lines`);
+    // Every line: what is approved is what runs (a cut-off tail could hide anything).
+    const shown = input.command.split('\n').map((line, i) => `${i === 0 ? '  $ ' : '    '}${line}`);
     return [`panto wants to run bash:`, ...shown];
   }
   if (call.name === 'write' && typeof input.content === 'string') {
-    const lines = input.content.split('\n');
-    return [`panto wants to ${describeToolCall(call)} (${lines.length} line${lines.length === 1 ? '' : 's'}):`, ...excerpt(lines, '    ')];
+    // A final line break ends the last line; it does not start another.
+    const lines = input.content === '' ? [] : input.content.replace(/\r?\n$/, '').split('\n');
+    const size = lines.length === 0 ? 'empty' : `${lines.length} line${lines.length === 1 ? '' : 's'}`;
+    return [`panto wants to ${describeToolCall(call)} (${size}):`, ...excerpt(lines, '    ')];
   }
   if (call.name === 'edit' && typeof input.old_text === 'string' && typeof input.new_text === 'string') {
     return [`panto wants to ${describeToolCall(call)}:`, ...excerpt(input.old_text.split('\n'), '  - '), ...excerpt(input.new_text.split('\n'), '  + ')];

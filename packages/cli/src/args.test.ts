@@ -63,7 +63,8 @@ describe('parseArgs', () => {
   it.each([
     [['--frobnicate'], /unknown option '--frobnicate'/],
     [['-x'], /unknown option '-x'/],
-    [['hello'], /unexpected argument 'hello'/],
+    [['hello'], /unexpected argument "hello": to send it as a prompt, run panto -p hello \(/],
+    [['--model', 'm', 'fix the tests'], /unexpected argument "fix the tests": .*panto -p 'fix the tests'/],
     [['-p'], /argument missing/],
     [['-p', '--list'], /ambiguous.*--print=-XYZ/],
     [['--list=yes'], /does not take an argument/],

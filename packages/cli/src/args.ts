@@ -132,6 +132,11 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   try {
     values = parse(args).values;
   } catch (error) {
+    // `panto "fix the tests"`, as other coding agents take it: say how panto takes a prompt.
+    if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+      const positional = /'(.*)'/s.exec((error as Error).message.split('\n')[0]!)?.[1] ?? '';
+      throw new UsageError(`unexpected argument ${JSON.stringify(positional)}: to send it as a prompt, run panto -p ${shellWord(positional)} (or panto, then type it)`, { cause: error });
+    }
     throw new UsageError(nodeParseMessage(error), { cause: error });
   }
 
@@ -203,6 +208,10 @@ function baseURL(value: string): string {
     throw new UsageError(`--base-url: expected an http(s) URL, got ${JSON.stringify(value)}`);
   }
   return value;
+}
+
+function shellWord(value: string): string {
+  return /^[\w./:@=+-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
 }
 
 /** Node's parseArgs messages, first line only, in the CLI's voice. */

@@ -297,13 +297,17 @@ async function printTurn(app: App, prompt: string, danglingUser: string | null, 
     terminal.warn('note: the last prompt of this session was never answered; it is not resent');
   }
   const result = await app.turn(prompt, 'print');
+  // The answer first, then the usage line (and any warning): on a terminal, where both show,
+  // it reads as an interactive turn does.
+  if (result.stopReason !== 'aborted' && result.stopReason !== 'error') {
+    const answer = finalAnswer(result);
+    await markdownReady;
+    const shown = answer === '' || terminal.renderMarkdown === undefined ? answer : `${terminal.renderMarkdown(answer).trimEnd()}\n`;
+    if (shown !== '') terminal.text(shown.endsWith('\n') ? shown : `${shown}\n`);
+  }
   const ok = reportTurn(app, result);
   if (result.stopReason === 'aborted') return EXIT_INTERRUPTED;
   if (!ok) return EXIT_FAILURE;
-  const answer = finalAnswer(result);
-  await markdownReady;
-  const shown = answer === '' || terminal.renderMarkdown === undefined ? answer : `${terminal.renderMarkdown(answer).trimEnd()}\n`;
-  if (shown !== '') terminal.text(shown.endsWith('\n') ? shown : `${shown}\n`);
   return result.incomplete ? EXIT_FAILURE : EXIT_OK;
 }
 

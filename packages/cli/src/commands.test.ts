@@ -1,7 +1,7 @@
 import { Agent, FSJSONLStore, MemoryStore, type Provider, type SessionStore } from '@panto/core';
 import { decodeSession } from '@panto/core/store-kit';
 import { ScriptedProvider, type ScriptedReply } from '@panto/core/testing';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from './app.js';
@@ -68,9 +68,11 @@ describe('slash commands', () => {
   it('/help lists every command', async () => {
     const { command, stdout } = setup();
     await command('/help');
-    for (const name of ['/compact [instructions]', '/export [path]', '/session', '/model [provider/model]', '/help', '/quit']) {
+    for (const name of ['/compact [instructions]', '/export [path]', '/session', '/model [provider/model]', '/extensions', '/mcp', '/tree', '/fork', '/help', '/quit']) {
       expect(stdout.text).toContain(name);
     }
+    // What /session shows, as docs/cli.md says: the context files and the cost too.
+    expect(stdout.text).toMatch(/\/session .*AGENTS\.md.*cost/);
   });
 
   it('an unknown command is reported, not sent as a prompt', async () => {
@@ -180,6 +182,18 @@ describe('slash commands', () => {
     expect(await readFile(join(cwd, 'out/dir/s.jsonl'))).toEqual(await readFile(store.getSessionFile()));
     await command(`/export ${store.getSessionFile()}`);
     expect(stderr.text).toContain('is the session file itself');
+  });
+
+  it('/export into a folder (an existing one, or a path ending in /) writes <sessionId>.jsonl inside it', async () => {
+    const store = await FSJSONLStore.create(join(cwd, 'sessions'), { cwd });
+    const { app, command, stdout, stderr } = setup({ store, sessionFile: () => store.getSessionFile(), replies: [{ text: 'ok' }] });
+    await app.turn('hello', 'stream');
+    await mkdir(join(cwd, 'backups'));
+    await command('/export backups');
+    expect(stderr.text).toBe('');
+    expect(await readFile(join(cwd, 'backups', `${store.sessionId()}.jsonl`))).toEqual(await readFile(store.getSessionFile()));
+    await command('/export new/place/');
+    expect(stdout.text).toContain(`to ${join(cwd, 'new', 'place', `${store.sessionId()}.jsonl`)}`);
   });
 
   it('/export of an unsaved session encodes the live conversation in the session format', async () => {

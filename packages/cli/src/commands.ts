@@ -3,7 +3,7 @@ import type { MCPServerInfo, MCPServers } from '@panto/core/mcp';
 import { exportSessionFile } from './export.js';
 import { parseModelSpec, type ProviderChoice } from './providers.js';
 import { formatUsage } from './render.js';
-import { describeCost, modelsText, sessionCost, uncataloguedNote } from './models.js';
+import { costSuffix, describeCost, messagesCost, modelsText, sessionCost, uncataloguedNote } from './models.js';
 import type { Terminal } from './terminal.js';
 import { formatBytes } from './tools/truncate.js';
 import { TREE_COMMANDS } from './tree-commands.js';
@@ -53,7 +53,7 @@ export interface SlashCommand {
 export const COMMANDS: readonly { usage: string; summary: string }[] = [
   { usage: '/compact [instructions]', summary: 'summarise the conversation so far to free the context (optionally: what to keep)' },
   { usage: '/export [path]', summary: 'write the session as JSONL (default: $PANTO_HOME/exports/<session id>.jsonl)' },
-  { usage: '/session', summary: 'show the session id, file, message count and token usage so far' },
+  { usage: '/session', summary: 'show the session id, file, model, the AGENTS.md files loaded, message count, tokens and cost so far' },
   { usage: '/model [provider/model]', summary: `show the model, or switch (e.g. /model anthropic/${DEFAULT_MODELS.anthropic}, /model openai)` },
   { usage: '/extensions', summary: 'list the extensions loaded (and those that failed), where from, and what they added' },
   { usage: '/mcp', summary: 'list the MCP servers, their status and their tools' },
@@ -201,7 +201,9 @@ async function compact(instructions: string, context: CommandContext): Promise<v
     });
     terminal.stopSpinner();
     terminal.result(`compacted ${before} messages into a summary of ${result.summary.length} characters`);
-    terminal.note(`  ${formatUsage(result.usage)}`);
+    // The compaction message just added carries the provider and model that made it: its cost.
+    const made = agent.conversation.messages.filter((message) => message.role === 'compaction').slice(-1);
+    terminal.note(`  ${formatUsage(result.usage)}${costSuffix(messagesCost(made))}`);
   } catch (error) {
     terminal.stopSpinner();
     if (aborted() || error instanceof AbortedError) terminal.warn('compaction aborted; the conversation is unchanged');

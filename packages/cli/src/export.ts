@@ -1,7 +1,7 @@
 import { newId, SESSION_FORMAT_VERSION, type Conversation, type DiskMessage } from '@panto/core';
 import { decodeSession, encodeBatch, encodeHeader, SessionLog } from '@panto/core/store-kit';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { CliError } from './errors.js';
 
 export interface ExportSource {
@@ -24,14 +24,18 @@ export interface ExportResult {
 }
 
 /**
- * Writes the session as JSONL in the session format to `target` (relative to `cwd`;
- * default `<sessionId>.jsonl` in `exportsDir`, else in `cwd`). A saved session is copied as it is on disk — the
+ * Writes the session as JSONL in the session format to `target` (relative to `cwd`; a
+ * folder gets `<sessionId>.jsonl` inside it; default `<sessionId>.jsonl` in `exportsDir`,
+ * else in `cwd`). A saved session is copied as it is on disk — the
  * same bytes, every entry, every branch, without a torn tail. An unsaved one is encoded
  * from the live conversation (a new chain of entries). The file is written whole or not at
  * all (a temporary file renamed into place).
  */
 export async function exportSessionFile(source: ExportSource, target?: string): Promise<ExportResult> {
-  const path = target === undefined ? resolve(source.exportsDir ?? source.cwd, `${source.sessionId}.jsonl`) : resolve(source.cwd, target);
+  const name = `${source.sessionId}.jsonl`;
+  let path = target === undefined ? resolve(source.exportsDir ?? source.cwd, name) : resolve(source.cwd, target);
+  // A folder (one that exists, or a path ending in /) gets the file inside it, as cp does.
+  if (target !== undefined && (/[/\\]$/.test(target) || (await isDirectory(path)))) path = join(path, name);
   if (source.sessionFile !== undefined && resolve(source.sessionFile) === path) {
     throw new CliError(`${path} is the session file itself; choose another path`);
   }
@@ -66,6 +70,14 @@ export async function exportSessionFile(source: ExportSource, target?: string): 
     throw error;
   }
   return { path, bytes: text.length, entries };
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function conversationRecords(conversation: Conversation, now: Date): DiskMessage[] {

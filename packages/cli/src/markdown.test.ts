@@ -42,4 +42,14 @@ describe('loadMarkdownRenderer', () => {
     expect(out).not.toContain('**');
     expect(out).not.toContain('```');
   });
+
+  it('renders emphasis and code inside list items too (the markers are gone)', async () => {
+    const render = await loadMarkdownRenderer(80);
+    const out = render('- **bold** item with `code`\n- second *em*\n\n1. one **b**\n').replace(/\x1b\[[0-9;]*m/g, '');
+    expect(out).toContain('bold item with code');
+    expect(out).toContain('second em');
+    expect(out).toContain('one b');
+    expect(out).not.toContain('*b');
+    expect(out).not.toContain('`');
+  });
 });

@@ -23,6 +23,16 @@ export async function loadMarkdownRenderer(width = 80): Promise<MarkdownRenderer
   const marked = new Marked(
     markedTerminal({ reflowText: false, width: Math.max(20, Math.min(width, 120)), tab: 2, emoji: false }, { ignoreIllegals: true }),
   );
+  // marked-terminal 7 writes the text of a list item as it is, so `- **bold** and `code``
+  // kept its markers (mikaelbr/marked-terminal#304, #371): render the inline tokens of such
+  // block-level text, and leave every other text to marked-terminal (`false` falls back).
+  marked.use({
+    renderer: {
+      text(token) {
+        return 'tokens' in token && token.tokens !== undefined && token.tokens.length > 0 ? this.parser.parseInline(token.tokens) : false;
+      },
+    },
+  });
   return (markdown) => {
     try {
       const out = marked.parse(markdown, { async: false });

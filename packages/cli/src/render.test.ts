@@ -85,6 +85,11 @@ describe('tool and usage lines', () => {
     expect(describeToolCall(call('clock', { tz: 'UTC' }))).toBe('clock {"tz":"UTC"}');
   });
 
+  it('writes control characters of a call as escapes, so a carriage return cannot rewrite the line', () => {
+    expect(describeToolCall(call('bash', { command: 'echo one\r\necho two' }))).toBe('bash $ echo one\\r …');
+    expect(describeToolCall(call('read', { path: 'a\x1b[2Jb' }))).toBe('read a\\e[2Jb');
+  });
+
   it('marks failed calls and shows the first line of the error', () => {
     const line = toolLine(call('edit', { path: 'a.ts' }), {
       role: 'tool_result', tool_call_id: 'c1', tool_name: 'edit', content: 'old_text was not found in a.ts (0 matches).\nmore', is_error: true,

@@ -82,11 +82,24 @@ export function toolLine(call: ToolCallBlock, result: ToolResultMessage): string
   const size = `${formatBytes(Buffer.byteLength(result.content))}${images > 0 ? ` + ${images} image${images === 1 ? '' : 's'}` : ''}`;
   if (!result.is_error) return `  ✓ ${describeToolCall(call)} · ${size}`;
   const firstLine = result.content.split('\n').find((line) => line.trim() !== '') ?? '';
-  return `  ✗ ${describeToolCall(call)} · ${size} · ${cut(firstLine, 100)}`;
+  return `  ✗ ${describeToolCall(call)} · ${size} · ${cut(visible(firstLine), 100)}`;
 }
 
 /** A tool call in a few words: `read src/a.ts:10+20`, `bash $ npm test`. */
 export function describeToolCall(call: ToolCallBlock): string {
+  return visible(describeCall(call));
+}
+
+// C0 controls but tab and line feed, DEL and C1 controls, and the bidirectional overrides.
+// eslint-disable-next-line no-control-regex
+const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` with its control characters written as escapes. */
+export function visible(text: string): string {
+  return text.replace(INVISIBLE, (char) => (char === '\r' ? '\\r' : char === '\x1b' ? '\\e' : `\\u{${char.codePointAt(0)!.toString(16)}}`));
+}
+
+function describeCall(call: ToolCallBlock): string {
   const input = call.input;
   const text = (name: string): string | undefined => (typeof input[name] === 'string' ? (input[name] as string) : undefined);
   switch (call.name) {

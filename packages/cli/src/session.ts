@@ -3,6 +3,7 @@ import {
   FSJSONLStore,
   MemoryStore,
   NullStore,
+  SessionNotFoundError,
   type ActiveModel,
   type SessionStore,
 } from '@panto/core';
@@ -10,8 +11,10 @@ import { decodeSession } from '@panto/core/store-kit';
 import { readFile } from 'node:fs/promises';
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { CliError } from './errors.js';
 import { LazyFSJSONLStore } from './lazy-store.js';
+import { findSessions } from './session-list.js';
 import { resolveSession } from './short-id.js';
 import { placeResumedFile } from './resume-file.js';
 
@@ -96,10 +99,38 @@ export async function openSession(
   };
 }
 
-async function resumeTarget(value: string, context: { cwd: string; sessionDir: string }): Promise<string> {
+async function resumeTarget(value: string, context: { cwd: string; sessionDir: string; sessionsRoot?: string }): Promise<string> {
   const path = expandHome(value, context.cwd);
   if (value.includes('/') || value.includes('\\') || (await isFile(path))) return path;
-  return (await resolveSession(context.sessionDir, value)).file;
+  try {
+    return (await resolveSession(context.sessionDir, value)).file;
+  } catch (error) {
+    if (error instanceof SessionNotFoundError && context.sessionsRoot !== undefined) {
+      const elsewhere = await sessionsOfOtherFolders(value, { sessionDir: context.sessionDir, sessionsRoot: context.sessionsRoot });
+      if (elsewhere !== undefined) throw new CliError(elsewhere, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/**
+ * When `value` names no session of this folder but names one of another folder (`--list
+ * --all` shows them all), says where it is and how to resume it; undefined otherwise.
+ */
+async function sessionsOfOtherFolders(value: string, context: { sessionDir: string; sessionsRoot: string }): Promise<string | undefined> {
+  const wanted = value.endsWith('.jsonl') ? value.slice(0, -'.jsonl'.length) : value;
+  if (wanted === '') return undefined;
+  const here = resolve(context.sessionDir);
+  const matches = (await findSessions({ sessionsRoot: context.sessionsRoot }).catch(() => [])).filter(
+    (session) => dirname(resolve(session.file)) !== here && (session.id.startsWith(wanted) || session.id.endsWith(wanted)),
+  );
+  const [only] = matches;
+  if (only === undefined) return undefined;
+  if (matches.length > 1) {
+    return `session not found in this folder: ${value}; it matches ${matches.length} sessions of other folders (${matches.map((session) => `${session.id} in ${session.folder ?? dirname(session.file)}`).join(', ')})`;
+  }
+  const where = only.folder === undefined ? `panto -r ${only.file}` : `cd ${only.folder} && panto -r ${only.id}`;
+  return `session not found in this folder: ${value} is a session of ${only.folder ?? dirname(only.file)}; resume it there: ${where}`;
 }
 
 function expandHome(value: string, cwd: string): string {
