@@ -60,10 +60,10 @@ export async function exportSessionFile(source: ExportSource, target?: string): 
     text = Buffer.from(header + SessionLog.empty().chain(records).map((entry) => encodeBatch([entry])).join(''));
     entries = records.length;
   }
-  await mkdir(dirname(path), { recursive: true });
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const temporary = `${path}.${process.pid}.tmp`;
   try {
-    await writeFile(temporary, text);
+    await writeFile(temporary, text, { mode: 0o600 }); // a session's prompts and tool output: the owner's alone
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });

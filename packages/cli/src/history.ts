@@ -76,7 +76,7 @@ export class InputHistory {
     const file = this.file;
     if (file === undefined) return;
     this.#enqueue(async () => {
-      await mkdir(dirname(file), { recursive: true });
+      await mkdir(dirname(file), { recursive: true, mode: 0o700 });
       await appendFile(file, `${JSON.stringify(text)}\n`, { mode: 0o600 });
     });
   }

@@ -36,11 +36,11 @@ export async function placeResumedFile(file: string, places: SessionPlaces): Pro
     return { file: elsewhere, notice: `${path} is an export of session ${id}: continuing the session itself (${elsewhere}); the export is left as it is` };
   }
 
-  await mkdir(places.sessionDir, { recursive: true });
+  await mkdir(places.sessionDir, { recursive: true, mode: 0o700 });
   const committed = Buffer.concat([bytes.subarray(0, decoded.committedBytes), Buffer.from(decoded.needsNewline ? '\n' : '')]);
   const temporary = `${here}.${process.pid}.tmp`;
   try {
-    await writeFile(temporary, committed, { flag: 'wx' });
+    await writeFile(temporary, committed, { flag: 'wx', mode: 0o600 });
     await rename(temporary, here);
   } catch (error) {
     await rm(temporary, { force: true });

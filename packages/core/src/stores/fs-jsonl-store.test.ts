@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -33,6 +33,22 @@ describe('FSJSONLStore', () => {
       timestamp: expect.any(String),
       cwd: '/home/me/project',
     });
+  });
+
+  it('keeps a session private: its file is 0600 and a folder it makes 0700, whatever the umask', async () => {
+    const umask = process.umask(0o022);
+    try {
+      const dir = freshDir();
+      const store = await FSJSONLStore.create(dir, { cwd: '/home/me/project' });
+      const f = new RecordFactory();
+      await store.appendMessages([f.user('secret'), f.assistant('kept')]);
+      const fork = await store.fork((await store.loadTree()).activeLeaf!);
+      expect((await stat(dir)).mode & 0o777).toBe(0o700);
+      expect((await stat(store.getSessionFile())).mode & 0o777).toBe(0o600);
+      expect((await stat(fork.getSessionFile())).mode & 0o777).toBe(0o600);
+    } finally {
+      process.umask(umask);
+    }
   });
 
   it('writes a batch as consecutive lines chained by parent_id, the first carrying batch_size', async () => {

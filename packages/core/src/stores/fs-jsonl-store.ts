@@ -104,10 +104,12 @@ export class FSJSONLStore implements SessionStore {
     entries: readonly SessionEntry[],
     options: FSJSONLStoreOpenOptions,
   ): Promise<FSJSONLStore> {
-    await mkdir(folder, { recursive: true });
+    // Prompts and tool output are private: the file is the owner's alone (0600), as is any
+    // folder made for it (0700); existing folders keep their mode.
+    await mkdir(folder, { recursive: true, mode: 0o700 });
     const bytes = Buffer.from(encodeHeader(header) + encodeBatch(entries));
     const file = join(folder, `${header.id}.jsonl`);
-    const handle = await open(file, 'wx');
+    const handle = await open(file, 'wx', 0o600);
     try {
       await writeAll(handle, bytes, 0);
       await handle.sync();
