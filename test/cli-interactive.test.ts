@@ -303,4 +303,10 @@ describe.skipIf(!hasScript)('panto in a terminal', { timeout: 90_000 }, () => {
     await cancelled.see('nothing resumed');
     expect(await cancelled.exited).toBe(0);
   });
+
+  it('panto -r with no id in a folder without sessions says so and points to every folder\'s list', async () => {
+    const cli = panto(['-r']);
+    await cli.see(/no sessions to resume in .*panto --list --all shows every folder's/s);
+    expect(await cli.exited).toBe(1);
+  });
 });

@@ -260,7 +260,7 @@ async function pickResume(sessionDir: string, environment: CliEnvironment, termi
     throw new UsageError('--resume without a session id opens a picker, which needs a terminal: give the id (panto --list shows them)');
   }
   const sessions = await findSessions({ dir: sessionDir });
-  if (sessions.length === 0) throw new CliError(`no sessions to resume in ${sessionDir}`);
+  if (sessions.length === 0) throw new CliError(`no sessions to resume in ${sessionDir} (sessions belong to the folder panto was started in; panto --list --all shows every folder's)`);
   const output = environment.stdout.isTTY ? environment.stdout : environment.stderr;
   const chosen = await pickSession(sessions, environment.stdin, output);
   if (chosen === undefined) terminal.note('nothing resumed');
