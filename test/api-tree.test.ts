@@ -313,6 +313,18 @@ describe('POST /sessions/{id}/fork', () => {
     const error = await json<ErrorJson>(await api.call('alice', 'POST', `/sessions/${id}/fork`, { entry_id: 'nope' }), 400);
     expect(error.error).toMatchObject({ code: 'invalid_body', field: 'entry_id' });
   });
+
+  it('keeps the model the session was created with when the path to the entry names none', async () => {
+    const created = await json<SessionJson>(await api.call('alice', 'POST', '/sessions', { provider: 'openai', model: 'gpt-test', system: 'Be brief.' }), 201);
+    const contents = await json<ContentsJson>(await api.call('alice', 'GET', `/sessions/${created.id}`), 200);
+    const system = contents.messages[0]!;
+    expect(system.role).toBe('system');
+    const fork = await json<SessionJson>(await api.call('alice', 'POST', `/sessions/${created.id}/fork`, { entry_id: system.id }), 201);
+    expect(fork.active_model).toEqual({ provider: 'openai', model: 'gpt-test' });
+    const before = api.fake.requests.length;
+    await turn(fork.id, 'in the fork', 'from openai');
+    expect(api.fake.requests[before]).toMatchObject({ path: '/v1/chat/completions', body: { model: 'gpt-test' } });
+  });
 });
 
 describe('POST /sessions/import', () => {

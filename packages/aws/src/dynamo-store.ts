@@ -342,6 +342,9 @@ export class DynamoStore implements SessionStore {
       sessionId: () => id,
       ttlSeconds: meta.ttlSeconds,
       now,
+      // A path before any entry names a model (its system prompt, say) keeps the model this
+      // session was created with or changed to, not the server's default.
+      defaultModel: meta.metadata.activeModel,
     });
     return DynamoStore.open({ ...this.#openOptions(), sessionId: id });
   }

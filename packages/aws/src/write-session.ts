@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { InvalidSessionIdError, ID_RULE, type SessionEntry, type SessionHeader } from '@panto/core';
+import { InvalidSessionIdError, ID_RULE, type ActiveModel, type SessionEntry, type SessionHeader } from '@panto/core';
 import { encodeHeader, SessionDecoder, SessionLog } from '@panto/core/store-kit';
 import { batchWriteAll } from './batch-write.js';
 import { entryItem, type OffloadRef } from './entry-items.js';
@@ -33,6 +33,8 @@ export interface WriteSessionOptions {
   /** Expire the session this long after `now`; never when null. */
   ttlSeconds: number | null;
   now: Date;
+  /** The model the session uses while none of its active path's entries names one (a fork of the part before the first turn). */
+  defaultModel?: ActiveModel | null;
 }
 
 /** Entry items written concurrently. */
@@ -145,7 +147,7 @@ export async function writeSession(options: WriteSessionOptions): Promise<string
             entryCount: log.count,
             head: log.leafId,
             nextParent: log.resumeParent,
-            activeModel: log.activeModel,
+            activeModel: log.activeModel ?? options.defaultModel ?? null,
             title,
             incarnation,
           }),
