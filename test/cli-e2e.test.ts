@@ -94,6 +94,15 @@ describe('panto -p (one shot)', { timeout: 60_000 }, () => {
     expect(body(server.requests[0])).toContain('a prompt\\nover two lines');
   });
 
+  it('reads the prompt from stdin with a bare -p before other flags, as claude -p does', async () => {
+    server.enqueue({ text: 'Piped again.' });
+    const { args, env } = anthropic();
+    const result = await runPanto(['-p', ...args], { cwd: box.cwd, env, stdin: 'explain this diff\n' });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('Piped again.\n');
+    expect(body(server.requests[0])).toContain('explain this diff');
+  });
+
   it('--no-session writes nothing', async () => {
     server.enqueue({ text: 'ephemeral' });
     const { args, env } = openai();

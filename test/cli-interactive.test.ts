@@ -304,6 +304,12 @@ describe.skipIf(!hasScript)('panto in a terminal', { timeout: 90_000 }, () => {
     expect(await cancelled.exited).toBe(0);
   });
 
+  it('panto -p with no prompt on a terminal says how to give one instead of waiting for stdin', async () => {
+    const cli = panto(['-p']);
+    await cli.see(/--print needs a prompt: panto -p 'PROMPT', or pipe one in/);
+    expect(await cli.exited).toBe(2);
+  });
+
   it('panto -r with no id in a folder without sessions says so and points to every folder\'s list', async () => {
     const cli = panto(['-r']);
     await cli.see(/no sessions to resume in .*panto --list --all shows every folder's/s);

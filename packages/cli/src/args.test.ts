@@ -52,6 +52,13 @@ describe('parseArgs', () => {
     expect(parseArgs(['-p', '-'])).toMatchObject({ print: '-' });
   });
 
+  it('reads the prompt from stdin for a --print without a value, last or before another flag, as claude -p does', () => {
+    expect(parseArgs(['-p'])).toMatchObject({ print: '-' });
+    expect(parseArgs(['--print', '--model', 'm'])).toMatchObject({ print: '-', model: 'm' });
+    expect(parseArgs(['-p', '--yolo'])).toMatchObject({ print: '-', yolo: true });
+    expect(parseArgs(['-p', '-c'])).toMatchObject({ print: '-', continue: true });
+  });
+
   it('takes a prompt that starts with a dash when written --print=-…', () => {
     expect(parseArgs(['--print=-1 is negative?'])).toMatchObject({ print: '-1 is negative?' });
   });
@@ -65,8 +72,8 @@ describe('parseArgs', () => {
     [['-x'], /unknown option '-x'/],
     [['hello'], /unexpected argument "hello": to send it as a prompt, run panto -p hello \(/],
     [['--model', 'm', 'fix the tests'], /unexpected argument "fix the tests": .*panto -p 'fix the tests'/],
-    [['-p'], /argument missing/],
-    [['-p', '--list'], /ambiguous.*--print=-XYZ/],
+    [['-p', '--list'], /--list cannot be used with --print/],
+    [['-p', '-1 is negative?'], /ambiguous.*--print=-XYZ/],
     [['--list=yes'], /does not take an argument/],
     [['--provider', 'gemini'], /unknown provider "gemini"/],
     [['--provider'], /argument missing/],

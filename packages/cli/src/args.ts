@@ -47,8 +47,9 @@ Without -p, panto is interactive: it reads prompts and /commands from the termin
 per line from piped stdin (and exits at the end of the input).
 
 Options:
-  -p, --print <prompt>     Run one turn, print the answer to stdout, exit. "-" reads the
-                           prompt from stdin. Progress and tool lines go to stderr.
+  -p, --print [prompt]     Run one turn, print the answer to stdout, exit. Without a
+                           prompt (or with "-") it is read from stdin. Progress and tool
+                           lines go to stderr.
   -c, --continue           Continue the most recent session of this folder.
   -r, --resume [session]   Resume a session: its short id (from --list), a unique prefix of
                            its id, or the path of a .jsonl file in the session format (e.g.
@@ -121,12 +122,17 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   // `-r` with no value (last, or before another flag) opens the picker; node's parseArgs
   // would call the next flag its value, or fail.
   const args = [...argv];
+  // Likewise `-p` with no value reads the prompt from stdin (`git diff | panto -p`, as
+  // `claude -p` does): it stands for `-p -`. A value that starts with a dash but is not a
+  // flag (`-p "-1 is negative?"`) is left to node's parseArgs, which asks for `--print=-1…`.
   let pick = false;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--') break;
     if ((args[i] === '-r' || args[i] === '--resume') && (i + 1 === args.length || args[i + 1]!.startsWith('-'))) {
       pick = true;
       args.splice(i--, 1);
+    } else if ((args[i] === '-p' || args[i] === '--print') && (i + 1 === args.length || isFlag(args[i + 1]!))) {
+      args.splice(i + 1, 0, '-');
     }
   }
   try {
@@ -212,6 +218,14 @@ function baseURL(value: string): string {
 
 function shellWord(value: string): string {
   return /^[\w./:@=+-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+/** Whether a word is one of panto's flags (`--model`, `-c`, `--model=x`), not a value that starts with a dash. */
+function isFlag(word: string): boolean {
+  const long = /^--([a-z-]+)(=.*)?$/s.exec(word);
+  if (long) return Object.hasOwn(OPTIONS, long[1]!);
+  const short = /^-([a-zA-Z])$/.exec(word);
+  return short !== null && Object.values(OPTIONS).some((option) => 'short' in option && option.short === short[1]);
 }
 
 /** Node's parseArgs messages, first line only, in the CLI's voice. */

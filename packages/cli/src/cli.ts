@@ -330,6 +330,7 @@ function banner(app: App, session: OpenedSession, options: CliOptions): string {
 
 async function promptOf(value: string, stdin: InputStream): Promise<string> {
   if (value !== '-') return value;
+  if (stdin.isTTY === true) throw new UsageError("--print needs a prompt: panto -p 'PROMPT', or pipe one in (git diff | panto -p)");
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   const text = Buffer.concat(chunks).toString('utf8').trimEnd();
