@@ -266,8 +266,14 @@ describe('the web client', { timeout: 60_000 }, () => {
     await expect.poll(() => alert.innerText(), { timeout: UI_MS }).toContain('A turn is already running in this session');
     expect(await alert.innerText()).not.toMatch(/session_busy|409|\{/);
     expect(await page.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('Me too');
+    // The page follows the other tab's turn to its end rather than claiming to stop it.
+    await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('From another tab');
+    expect(await page.getByText('Stopping the turn').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Stop' }).isEnabled()).toBe(true);
     fake.resume();
     await other.text();
+    await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('answering slowly.');
+    await page.getByRole('button', { name: 'Send' }).waitFor();
   });
 
   it('lists sessions newest first with title, age and model, and loads more on scroll', async () => {

@@ -54,12 +54,16 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
     }
   };
 
-  /** Runs a stream of turn events into the pending view; reloads the session when it ends. */
-  const run = async (prompt: string | null, events: (signal: AbortSignal) => AsyncGenerator<TurnEvent>): Promise<void> => {
+  /**
+   * Runs a stream of turn events into the pending view; reloads the session when it ends.
+   * `prompt` is this tab's message (back in the box if it is refused); `shown`, the prompt the
+   * pending turn shows — a followed turn's own, which the session lists as `dangling_user`.
+   */
+  const run = async (prompt: string | null, events: (signal: AbortSignal) => AsyncGenerator<TurnEvent>, shown = prompt): Promise<void> => {
     const abort = new AbortController();
     controller.current = abort;
     let failed = false;
-    let state: Pending = { prompt, replies: [], live: '' };
+    let state: Pending = { prompt: shown, replies: [], live: '' };
     setPending(state);
     try {
       for await (const event of events(abort.signal)) {
@@ -82,7 +86,8 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
       }
     } catch (error) {
       if (!isAbort(error)) {
-        failed = true;
+        // A 409 `session_busy` is another tab's turn, not a failure of ours: it is followed below.
+        failed = !(error instanceof ApiError && error.code === 'session_busy');
         setNotice(describeFailure(error));
         if (prompt !== null && error instanceof ApiError) setDraft((current) => current || prompt);
       }
@@ -101,7 +106,7 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
     }
   };
 
-  const follow = (from: SessionContents): Promise<void> => run(null, (signal) => api.follow(sessionId, from.entry_count, signal));
+  const follow = (from: SessionContents): Promise<void> => run(null, (signal) => api.follow(sessionId, from.entry_count, signal), from.dangling_user);
 
   /** After a stop: reads the session until its turn has ended (the server notices a stop at its next lease renewal). */
   const waitForEnd = async (): Promise<void> => {
