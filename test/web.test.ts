@@ -293,6 +293,38 @@ describe('the web client', { timeout: 60_000 }, () => {
     expect(await sessions.getByRole('button', { name: 'More sessions' }).count()).toBe(0);
   });
 
+  it('keeps the sessions loaded on scroll when the list refreshes after a turn', async () => {
+    const erin = await signLocalToken(secret, 'erin');
+    for (let index = 1; index <= 23; index++) {
+      const response = await fetch(`${url}/sessions`, { method: 'POST', headers: { authorization: `Bearer ${erin}` }, body: '{}' });
+      expect(response.status).toBe(201);
+    }
+    const page = await newPage();
+    await signIn(page, `${url}/#token=${erin}`);
+    const sessions = page.getByRole('navigation', { name: 'Sessions' });
+    const items = sessions.locator('button.session');
+    await expect.poll(() => items.count(), { timeout: UI_MS }).toBe(20);
+    await sessions.getByRole('button', { name: 'More sessions' }).scrollIntoViewIfNeeded();
+    await expect.poll(() => items.count(), { timeout: UI_MS }).toBe(23);
+    // The fewest sessions the list shows from now on, whatever the scroll position does.
+    await page.evaluate(() => {
+      const list = document.querySelector('nav.sessions ul')!;
+      const count = (): number => list.querySelectorAll('button.session').length;
+      (window as unknown as { fewest: number }).fewest = count();
+      new MutationObserver(() => {
+        const win = window as unknown as { fewest: number };
+        win.fewest = Math.min(win.fewest, count());
+      }).observe(list, { childList: true, subtree: true });
+    });
+    await items.last().click();
+    fake.enqueue({ text: 'From the bottom of the list.' });
+    await sendWithKeyboard(page, 'Hello from session 23');
+    await expect.poll(() => sessions.innerText(), { timeout: UI_MS }).toContain('Hello from session 23');
+    await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('From the bottom of the list.');
+    expect(await page.evaluate<number>('window.fewest')).toBe(23);
+    expect(await items.count()).toBe(23);
+  });
+
   it('renames, exports, compacts and deletes a session', async () => {
     const page = await newPage();
     await signIn(page);

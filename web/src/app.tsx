@@ -1,5 +1,5 @@
 /** The page: signed out, the sign-in form; signed in, the session list beside a chat or the new-session form. */
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Api, type SessionSummary } from './api.js';
 import { finishHostedSignIn, forgetToken, hostedSignInUrl, hostedSignOutUrl, keepToken, takeToken, type AuthEnvironment } from './auth.js';
 import { Chat } from './chat.js';
@@ -8,6 +8,10 @@ import type { WebConfig } from './config.js';
 import { NewSession } from './new-session.js';
 import { SessionList } from './session-list.js';
 import { SignIn } from './sign-in.js';
+
+/** Sessions per page of the list, and the most the API gives at once (`GET /sessions?limit`). */
+const PAGE = 20;
+const MAX_PAGE = 100;
 
 const browser: AuthEnvironment = {
   location: window.location,
@@ -65,11 +69,15 @@ export function App({ config }: { config: WebConfig }) {
     };
   }, []);
 
+  /** How many sessions the list shows: a refresh reloads as many, so pages loaded on scroll stay. */
+  const shown = useRef(0);
+  shown.current = sessions.length;
+
   const loadSessions = async (more: boolean): Promise<void> => {
     if (api === null || (more && (cursor === null || loading))) return;
     setLoading(true);
     try {
-      const page = await api.listSessions(more ? cursor : null);
+      const page = await api.listSessions(more ? cursor : null, more ? PAGE : Math.min(MAX_PAGE, Math.max(PAGE, shown.current)));
       setSessions((current) => (more ? [...current, ...page.sessions.filter((session) => !current.some((known) => known.id === session.id))] : page.sessions));
       setCursor(page.next_cursor);
       setNow(Date.now());
