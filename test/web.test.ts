@@ -307,15 +307,12 @@ describe('the web client', { timeout: 60_000 }, () => {
     await sessions.getByRole('button', { name: 'More sessions' }).scrollIntoViewIfNeeded();
     await expect.poll(() => items.count(), { timeout: UI_MS }).toBe(23);
     // The fewest sessions the list shows from now on, whatever the scroll position does.
-    await page.evaluate(() => {
-      const list = document.querySelector('nav.sessions ul')!;
-      const count = (): number => list.querySelectorAll('button.session').length;
-      (window as unknown as { fewest: number }).fewest = count();
-      new MutationObserver(() => {
-        const win = window as unknown as { fewest: number };
-        win.fewest = Math.min(win.fewest, count());
-      }).observe(list, { childList: true, subtree: true });
-    });
+    await page.evaluate(`(() => {
+      const list = document.querySelector('nav.sessions ul');
+      const count = () => list.querySelectorAll('button.session').length;
+      window.fewest = count();
+      new MutationObserver(() => (window.fewest = Math.min(window.fewest, count()))).observe(list, { childList: true, subtree: true });
+    })()`);
     await items.last().click();
     fake.enqueue({ text: 'From the bottom of the list.' });
     await sendWithKeyboard(page, 'Hello from session 23');
