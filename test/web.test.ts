@@ -188,9 +188,14 @@ describe('the web client', { timeout: 60_000 }, () => {
     fake.enqueue({ text: 'This answer is slow and will never finish on its own.', pauseAfterDeltas: 2 });
     await sendWithKeyboard(page, 'Take your time');
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('This answer');
-    await page.getByRole('button', { name: 'Stop' }).click();
+    // With the keyboard: from the message box, Tab reaches Stop.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string>('document.activeElement?.textContent ?? ""')).toBe('Stop');
+    await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: 30_000 });
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('Stopped.');
+    // The disabled Stop button dropped the focus; the page puts it back in the message box.
+    await expect.poll(() => page.evaluate<string>('document.activeElement?.id ?? ""'), { timeout: UI_MS }).toBe('composer');
     const token = await signLocalToken(secret, 'local-user');
     const session = (await (await fetch(`${url}/sessions/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
       messages: { role: string; stop_reason?: string }[];

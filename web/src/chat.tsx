@@ -153,7 +153,9 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
     void run(text, (signal) => api.streamTurn(sessionId, text, signal));
   };
 
-  const stop = async (): Promise<void> => {
+  /** `byKeyboard`: the focus is on the Stop button, which is disabled now — it goes to the message box instead of the page's start. */
+  const stop = async (byKeyboard: boolean): Promise<void> => {
+    if (byKeyboard) composer.current?.focus();
     setStopping(true);
     try {
       await api.stop(sessionId);
@@ -328,7 +330,7 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
           }}
         />
         {running ? (
-          <button type="button" class="stop" onClick={() => void stop()} disabled={stopping}>
+          <button type="button" class="stop" onClick={(event) => void stop(event.detail === 0)} disabled={stopping}>
             Stop
           </button>
         ) : (
