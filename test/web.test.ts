@@ -341,6 +341,11 @@ describe('the web client', { timeout: 60_000 }, () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => sessions.innerText()).toContain('The answer');
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('The answer');
+    // The title box is gone; the focus is back on Rename, not lost to the page's start.
+    await expect.poll(() => page.evaluate<string>('document.activeElement?.textContent ?? ""')).toBe('Rename');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate<string>('document.activeElement?.textContent ?? ""')).toBe('Rename');
 
     // The download opens from the bucket (s3rver here) in a new tab; this page stays.
     const download = page.context().waitForEvent('request', (request) => request.url().includes(`/exports/${id}/`));

@@ -42,6 +42,10 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
   const transcript = useRef<HTMLDivElement>(null);
   const composer = useRef<HTMLTextAreaElement>(null);
   const titleInput = useRef<HTMLInputElement>(null);
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const wasRenaming = useRef(false);
+  /** The title box closed with the focus in it: Rename takes the focus once it is enabled again. */
+  const refocusRename = useRef(false);
 
   const load = async (): Promise<SessionContents | null> => {
     try {
@@ -138,8 +142,17 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
 
   const isRenaming = renaming !== null;
   useEffect(() => {
+    // Into the title box; and when it closes (saved, cancelled, Escape), back to Rename rather than to the page's start.
     if (isRenaming) titleInput.current?.focus();
+    else if (wasRenaming.current) refocusRename.current = true;
+    wasRenaming.current = isRenaming;
   }, [isRenaming]);
+  useEffect(() => {
+    const button = renameButton.current;
+    if (!refocusRename.current || button === null || button.disabled) return;
+    refocusRename.current = false;
+    if (document.activeElement === null || document.activeElement === document.body) button.focus();
+  });
 
   useEffect(() => {
     const element = transcript.current;
@@ -247,7 +260,7 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
           </form>
         )}
         <div class="actions">
-          <button type="button" onClick={() => setRenaming(title)} disabled={working !== null || renaming !== null}>
+          <button type="button" ref={renameButton} onClick={() => setRenaming(title)} disabled={working !== null || renaming !== null}>
             Rename
           </button>
           <button type="button" onClick={() => void exportSession()} disabled={working !== null}>
