@@ -220,6 +220,10 @@ describe('the web client', { timeout: 60_000 }, () => {
     await second.goto(`${url}/#session=${id}`);
     await second.reload();
     await expect.poll(() => second.getByRole('alert').first().innerText(), { timeout: UI_MS }).toContain('This session is gone');
+    // Nothing offers to act on a session that is not there.
+    expect(await second.getByRole('heading', { level: 1 }).innerText()).toBe('Session not found');
+    expect(await second.getByRole('textbox', { name: 'Message' }).count()).toBe(0);
+    expect(await second.getByRole('button', { name: /^(Rename|Export|Compact|Delete)$/ }).count()).toBe(0);
     expect(await second.locator('body').innerText()).not.toContain('A private question');
     expect(await second.locator('body').innerText()).not.toContain('For the first owner only.');
   });

@@ -36,6 +36,8 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
   const [stopping, setStopping] = useState(false);
   const [renaming, setRenaming] = useState<string | null>(null);
   const [working, setWorking] = useState<string | null>(null);
+  /** The session does not exist (deleted, or another owner's): nothing here can act on it. */
+  const [gone, setGone] = useState(false);
   const controller = useRef<AbortController | null>(null);
   /** False once this chat is closed: nothing it started may touch the page after that. */
   const alive = useRef(true);
@@ -54,6 +56,7 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
       return next;
     } catch (error) {
       setNotice(describeFailure(error));
+      if (error instanceof ApiError && error.code === 'session_not_found') setGone(true);
       return null;
     }
   };
@@ -235,7 +238,7 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
         </button>
         {renaming === null ? (
           <h1 class="chat-title" title={title}>
-            {contents === null ? '…' : title.slice(0, 120)}
+            {gone ? 'Session not found' : contents === null ? '…' : title.slice(0, 120)}
           </h1>
         ) : (
           <form
@@ -259,20 +262,22 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
             </button>
           </form>
         )}
-        <div class="actions">
-          <button type="button" ref={renameButton} onClick={() => setRenaming(title)} disabled={working !== null || renaming !== null}>
-            Rename
-          </button>
-          <button type="button" onClick={() => void exportSession()} disabled={working !== null}>
-            {working === 'export' ? 'Exporting…' : 'Export'}
-          </button>
-          <button type="button" onClick={() => void compact()} disabled={working !== null || running}>
-            {working === 'compact' ? 'Compacting…' : 'Compact'}
-          </button>
-          <button type="button" class="danger" onClick={() => void remove()} disabled={working !== null || running}>
-            Delete
-          </button>
-        </div>
+        {!gone && (
+          <div class="actions">
+            <button type="button" ref={renameButton} onClick={() => setRenaming(title)} disabled={working !== null || renaming !== null}>
+              Rename
+            </button>
+            <button type="button" onClick={() => void exportSession()} disabled={working !== null}>
+              {working === 'export' ? 'Exporting…' : 'Export'}
+            </button>
+            <button type="button" onClick={() => void compact()} disabled={working !== null || running}>
+              {working === 'compact' ? 'Compacting…' : 'Compact'}
+            </button>
+            <button type="button" class="danger" onClick={() => void remove()} disabled={working !== null || running}>
+              Delete
+            </button>
+          </div>
+        )}
         {contents && (
           <p class="session-meta">
             {contents.active_model.provider}/{contents.active_model.model} · this session: {usageText(contents.usage)}
@@ -318,40 +323,42 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
           </button>
         </div>
       )}
-      <form
-        class="composer"
-        onSubmit={(event) => {
-          event.preventDefault();
-          send(draft);
-        }}
-      >
-        <label class="visually-hidden" for="composer">
-          Message
-        </label>
-        <textarea
-          id="composer"
-          ref={composer}
-          rows={2}
-          value={draft}
-          placeholder="Message (Enter sends, Shift+Enter for a new line)"
-          onInput={(event) => setDraft(event.currentTarget.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
-              event.preventDefault();
-              send(draft);
-            }
+      {!gone && (
+        <form
+          class="composer"
+          onSubmit={(event) => {
+            event.preventDefault();
+            send(draft);
           }}
-        />
-        {running ? (
-          <button type="button" class="stop" onClick={(event) => void stop(event.detail === 0)} disabled={stopping}>
-            Stop
-          </button>
-        ) : (
-          <button type="submit" class="send" disabled={draft.trim() === ''}>
-            Send
-          </button>
-        )}
-      </form>
+        >
+          <label class="visually-hidden" for="composer">
+            Message
+          </label>
+          <textarea
+            id="composer"
+            ref={composer}
+            rows={2}
+            value={draft}
+            placeholder="Message (Enter sends, Shift+Enter for a new line)"
+            onInput={(event) => setDraft(event.currentTarget.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+                event.preventDefault();
+                send(draft);
+              }
+            }}
+          />
+          {running ? (
+            <button type="button" class="stop" onClick={(event) => void stop(event.detail === 0)} disabled={stopping}>
+              Stop
+            </button>
+          ) : (
+            <button type="submit" class="send" disabled={draft.trim() === ''}>
+              Send
+            </button>
+          )}
+        </form>
+      )}
     </section>
   );
 }
