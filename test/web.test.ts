@@ -138,6 +138,20 @@ describe('the web client', { timeout: 60_000 }, () => {
     await expect.poll(() => page.getByRole('button', { name: 'New session', exact: true }).isVisible()).toBe(true);
   });
 
+  it('signs in with a pasted token (Enter uses it), and says why a pasted non-token is refused', async () => {
+    const page = await newPage();
+    await page.goto(`${url}/`);
+    const box = page.getByRole('textbox', { name: 'Token' });
+    await box.fill('not-a-token');
+    await box.press('Enter');
+    await expect.poll(() => page.getByRole('alert').innerText()).toContain('That is not a token');
+    const token = await signLocalToken(secret, 'frank');
+    await box.fill(token);
+    await box.press('Enter');
+    await page.getByRole('navigation', { name: 'Sessions' }).waitFor();
+    expect(await page.evaluate<string | null>("sessionStorage.getItem('panto.token')")).toBe(token);
+  });
+
   it('creates a session, shows the answer arriving in parts before the turn ends, and the history after a reload', async () => {
     const page = await newPage();
     await signIn(page);
