@@ -131,11 +131,16 @@ async function sendWithKeyboard(page: Page, text: string): Promise<void> {
 describe('the web client', { timeout: 60_000 }, () => {
   it('signs in with the printed link, keeps the token in session storage and takes it out of the address bar', async () => {
     const page = await newPage();
+    const errors: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
     await signIn(page);
     expect(page.url()).toBe(`${url}/`);
     const token = signInLink.split('#token=')[1];
     expect(await page.evaluate<string | null>("sessionStorage.getItem('panto.token')")).toBe(token);
     await expect.poll(() => page.getByRole('button', { name: 'New session', exact: true }).isVisible()).toBe(true);
+    // Nothing failed on the way (a browser asks for /favicon.ico unless the page names an icon).
+    await page.waitForTimeout(500);
+    expect(errors).toEqual([]);
   });
 
   it('signs in with a pasted token (Enter uses it), and says why a pasted non-token is refused', async () => {
