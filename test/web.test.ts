@@ -436,10 +436,26 @@ describe('the web client', { timeout: 60_000 }, () => {
     expect(await inView('Message')).toBe(true);
     expect(await inView('Send')).toBe(true);
     await page.screenshot({ path: join(shots, 'chat-360.png') });
+    // Renaming on a phone: the title box gets a row of its own, not the sliver beside ‹ Sessions.
+    await page.getByRole('button', { name: 'Rename' }).click();
+    expect((await page.getByRole('textbox', { name: 'Title' }).boundingBox())?.width).toBeGreaterThan(180);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(shots, 'rename-360.png') });
+    await page.keyboard.press('Escape');
     // On a phone the list is one tap away, and fits too.
     await page.getByRole('button', { name: '‹ Sessions' }).click();
     await page.getByRole('navigation', { name: 'Sessions' }).waitFor();
     expect(await overflow()).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(shots, 'sessions-360.png') });
+    // A notice on a phone keeps its dismiss button beside the sentence, not on a line of its own.
+    await page.goto(`${url}/#session=00000000-0000-0000-0000-000000000000`);
+    await page.reload();
+    const notice = page.getByRole('alert');
+    await expect.poll(() => notice.innerText()).toContain('This session is gone');
+    const text = await notice.locator('span').boundingBox();
+    const dismiss = await notice.getByRole('button', { name: 'Dismiss' }).boundingBox();
+    expect(dismiss!.y).toBeLessThan(text!.y + text!.height);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(shots, 'notice-360.png') });
   });
 });
