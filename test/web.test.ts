@@ -185,6 +185,11 @@ describe('the web client', { timeout: 60_000 }, () => {
     for (let presses = 0; presses < 10 && (await focused()) !== 'New session'; presses++) await page.keyboard.press('Tab');
     expect(await focused()).toBe('New session');
     await page.keyboard.press('Enter');
+    // Escape closes the form and the focus is back on New session; Enter opens it again.
+    await expect.poll(() => page.evaluate<string>('document.activeElement?.id ?? ""')).toBe('new-model');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => focused()).toBe('New session');
+    await page.keyboard.press('Enter');
     // The form opens on its first field (the model); Tab reaches the system prompt, then Create.
     await expect.poll(() => page.evaluate<string>('document.activeElement?.id ?? ""')).toBe('new-model');
     await page.keyboard.press('Tab');

@@ -69,6 +69,13 @@ export function App({ config }: { config: WebConfig }) {
     };
   }, []);
 
+  const newButton = useRef<HTMLButtonElement>(null);
+  /** The new-session form was cancelled: the focus goes back to New session once the list shows again. */
+  const [cancelled, setCancelled] = useState(0);
+  useEffect(() => {
+    if (cancelled > 0) newButton.current?.focus();
+  }, [cancelled]);
+
   /** How many sessions the list shows: a refresh reloads as many, so pages loaded on scroll stay. */
   const shown = useRef(0);
   shown.current = sessions.length;
@@ -122,7 +129,10 @@ export function App({ config }: { config: WebConfig }) {
         setSessions((current) => [session, ...current]);
         open(session.id);
       }}
-      onCancel={() => setCreating(false)}
+      onCancel={() => {
+        setCreating(false);
+        setCancelled((count) => count + 1);
+      }}
     />
   ) : selected !== null ? (
     <Chat
@@ -160,6 +170,7 @@ export function App({ config }: { config: WebConfig }) {
         onSelect={open}
         onNew={() => setCreating(true)}
         onMore={() => void loadSessions(true)}
+        newButton={newButton}
       />
       <main class="main">{main}</main>
       <footer class="account">
