@@ -205,6 +205,25 @@ describe('the web client', { timeout: 60_000 }, () => {
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('Typed, not clicked.');
   });
 
+  it('offers the models of GET /models, the default preselected, and creates a session on another one', async () => {
+    const page = await newPage();
+    await signIn(page);
+    await page.getByRole('button', { name: 'New session', exact: true }).click();
+    const picker = page.getByRole('combobox', { name: 'Model' });
+    await expect.poll(() => picker.inputValue(), { timeout: UI_MS }).toBe('anthropic/claude-web');
+    const token = signInLink.split('#token=')[1] ?? '';
+    const offered = (await (await fetch(`${url}/models`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      providers: { name: string; models: { id: string }[] }[];
+    };
+    const values = await picker.locator('option').evaluateAll((options) => options.map((option) => (option as unknown as { value: string }).value));
+    expect(values).toEqual(offered.providers.flatMap((provider) => provider.models.map((model) => `${provider.name}/${model.id}`)));
+    const other = values.find((value) => value !== 'anthropic/claude-web')!;
+    await picker.selectOption(other);
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    await expect.poll(() => page.locator('.chat-header .session-meta').innerText(), { timeout: UI_MS }).toContain(other);
+  });
+
   it('stops a slow turn with the Stop button, keeping what the model wrote', async () => {
     const page = await newPage();
     await signIn(page);
