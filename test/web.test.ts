@@ -174,6 +174,8 @@ describe('the web client', { timeout: 60_000 }, () => {
     await page.reload();
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('arrives later.');
     expect(await transcript(page).innerText()).toContain('Tell me in two parts');
+    // Usage per turn (above) and for the session, in the header.
+    expect(await page.locator('.chat-header .session-meta').innerText()).toContain('this session: 21 in · 13 out');
     await expect.poll(() => page.getByRole('navigation', { name: 'Sessions' }).innerText()).toContain('Tell me in two parts');
     expect(new URL(page.url()).hash).toBe(`#session=${id}`);
   });
