@@ -190,7 +190,7 @@ describe('the web client', { timeout: 60_000 }, () => {
     // Escape closes the form and the focus is back on New session; Enter opens it again.
     await expect.poll(() => page.evaluate<string>('document.activeElement?.id ?? ""')).toBe('new-model');
     await page.keyboard.press('Escape');
-    await expect.poll(() => focused()).toBe('New session');
+    await expect.poll(() => focused(), { timeout: UI_MS }).toBe('New session');
     await page.keyboard.press('Enter');
     // The form opens on its first field (the model); Tab reaches the system prompt, then Create.
     await expect.poll(() => page.evaluate<string>('document.activeElement?.id ?? ""')).toBe('new-model');
@@ -391,10 +391,10 @@ describe('the web client', { timeout: 60_000 }, () => {
     await expect.poll(() => sessions.innerText()).toContain('The answer');
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('The answer');
     // The title box is gone; the focus is back on Rename, not lost to the page's start.
-    await expect.poll(() => page.evaluate<string>('document.activeElement?.textContent ?? ""')).toBe('Rename');
+    await expect.poll(() => page.evaluate<string>('document.activeElement?.textContent ?? ""'), { timeout: UI_MS }).toBe('Rename');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Escape');
-    await expect.poll(() => page.evaluate<string>('document.activeElement?.textContent ?? ""')).toBe('Rename');
+    await expect.poll(() => page.evaluate<string>('document.activeElement?.textContent ?? ""'), { timeout: UI_MS }).toBe('Rename');
 
     // The download opens from the bucket (s3rver here) in a new tab; this page stays.
     const download = page.context().waitForEvent('request', (request) => request.url().includes(`/exports/${id}/`));
@@ -410,6 +410,7 @@ describe('the web client', { timeout: 60_000 }, () => {
     await page.getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => sessions.innerText()).not.toContain('The answer');
     expect(new URL(page.url()).hash).toBe('');
+    await expect.poll(() => page.evaluate<string>('document.activeElement?.textContent ?? ""'), { timeout: UI_MS }).toBe('New session');
   });
 
   it('offers the unanswered prompt of a failed turn for resending', async () => {
@@ -469,8 +470,12 @@ describe('the web client', { timeout: 60_000 }, () => {
     await page.screenshot({ path: join(shots, 'rename-360.png') });
     await page.keyboard.press('Escape');
     // On a phone the list is one tap away, and fits too.
-    await page.getByRole('button', { name: '‹ Sessions' }).click();
+    await page.getByRole('button', { name: '‹ Sessions' }).focus();
+    await page.keyboard.press('Enter');
     await page.getByRole('navigation', { name: 'Sessions' }).waitFor();
+    // Back in the list, the focus is on the session just left, not at the page's start.
+    const focusedSession = "document.activeElement?.classList.contains('session') ? document.activeElement.textContent : ''";
+    await expect.poll(() => page.evaluate<string>(focusedSession), { timeout: UI_MS }).toContain('What time is it in Paris?');
     expect(await overflow()).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(shots, 'sessions-360.png') });
     // A notice on a phone keeps its dismiss button beside the sentence, not on a line of its own.

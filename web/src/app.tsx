@@ -70,11 +70,18 @@ export function App({ config }: { config: WebConfig }) {
   }, []);
 
   const newButton = useRef<HTMLButtonElement>(null);
-  /** The new-session form was cancelled: the focus goes back to New session once the list shows again. */
-  const [cancelled, setCancelled] = useState(0);
+  /**
+   * Where the focus goes when what had it closes (the new-session form, a deleted chat, a chat
+   * left with ‹ Sessions on a phone) — once the list shows again: the session left, or New
+   * session. Without it the focus falls to the page's start.
+   */
+  const [refocus, setRefocus] = useState<{ session: string | null; count: number }>({ session: null, count: 0 });
+  const focusList = (session: string | null): void => setRefocus((last) => ({ session, count: last.count + 1 }));
   useEffect(() => {
-    if (cancelled > 0) newButton.current?.focus();
-  }, [cancelled]);
+    if (refocus.count === 0) return;
+    const item = refocus.session === null ? null : document.querySelector<HTMLButtonElement>(`nav.sessions button[data-session="${CSS.escape(refocus.session)}"]`);
+    (item ?? newButton.current)?.focus();
+  }, [refocus]);
 
   /** How many sessions the list shows: a refresh reloads as many, so pages loaded on scroll stay. */
   const shown = useRef(0);
@@ -131,7 +138,7 @@ export function App({ config }: { config: WebConfig }) {
       }}
       onCancel={() => {
         setCreating(false);
-        setCancelled((count) => count + 1);
+        focusList(null);
       }}
     />
   ) : selected !== null ? (
@@ -144,8 +151,12 @@ export function App({ config }: { config: WebConfig }) {
       onDeleted={() => {
         setSessions((current) => current.filter((session) => session.id !== selected));
         open(null);
+        focusList(null);
       }}
-      onBack={() => open(null)}
+      onBack={() => {
+        open(null);
+        focusList(selected);
+      }}
     />
   ) : (
     <section class="welcome">

@@ -44,6 +44,7 @@ export function SessionList({ sessions, selected, hasMore, loading, now, onSelec
             <button
               type="button"
               class="session"
+              data-session={session.id}
               aria-current={session.id === selected ? 'page' : undefined}
               onClick={() => onSelect(session.id)}
             >
