@@ -35,6 +35,8 @@ describe('withWeb', () => {
     expect((await get('/assets/..%2Findex.html')).status).toBe(404);
     expect((await get('/assets/..%2F..%2Fpackage.json')).status).toBe(404);
     expect((await get('/assets/missing.js')).status).toBe(404);
+    // A malformed escape is a path that is not there, not a server error.
+    expect((await get('/assets/%E0%A4%A.js')).status).toBe(404);
     expect(await (await get('/sessions')).text()).toBe('api: /sessions');
     expect(await (await get('/index.html')).text()).toBe('api: /index.html');
   });

@@ -131,11 +131,30 @@ async function sendWithKeyboard(page: Page, text: string): Promise<void> {
 describe('the web client', { timeout: 60_000 }, () => {
   it('signs in with the printed link, keeps the token in session storage and takes it out of the address bar', async () => {
     const page = await newPage();
+    const errors: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
     await signIn(page);
     expect(page.url()).toBe(`${url}/`);
     const token = signInLink.split('#token=')[1];
     expect(await page.evaluate<string | null>("sessionStorage.getItem('panto.token')")).toBe(token);
     await expect.poll(() => page.getByRole('button', { name: 'New session', exact: true }).isVisible()).toBe(true);
+    // Nothing failed on the way (a browser asks for /favicon.ico unless the page names an icon).
+    await page.waitForTimeout(500);
+    expect(errors).toEqual([]);
+  });
+
+  it('signs in with a pasted token (Enter uses it), and says why a pasted non-token is refused', async () => {
+    const page = await newPage();
+    await page.goto(`${url}/`);
+    const box = page.getByRole('textbox', { name: 'Token' });
+    await box.fill('not-a-token');
+    await box.press('Enter');
+    await expect.poll(() => page.getByRole('alert').innerText()).toContain('That is not a token');
+    const token = await signLocalToken(secret, 'frank');
+    await box.fill(token);
+    await box.press('Enter');
+    await page.getByRole('navigation', { name: 'Sessions' }).waitFor();
+    expect(await page.evaluate<string | null>("sessionStorage.getItem('panto.token')")).toBe(token);
   });
 
   it('creates a session, shows the answer arriving in parts before the turn ends, and the history after a reload', async () => {
@@ -155,6 +174,8 @@ describe('the web client', { timeout: 60_000 }, () => {
     await page.reload();
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('arrives later.');
     expect(await transcript(page).innerText()).toContain('Tell me in two parts');
+    // Usage per turn (above) and for the session, in the header.
+    expect(await page.locator('.chat-header .session-meta').innerText()).toContain('this session: 21 in · 13 out');
     await expect.poll(() => page.getByRole('navigation', { name: 'Sessions' }).innerText()).toContain('Tell me in two parts');
     expect(new URL(page.url()).hash).toBe(`#session=${id}`);
   });
@@ -165,6 +186,11 @@ describe('the web client', { timeout: 60_000 }, () => {
     const focused = (): Promise<string> => page.evaluate<string>("(document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '').trim()");
     for (let presses = 0; presses < 10 && (await focused()) !== 'New session'; presses++) await page.keyboard.press('Tab');
     expect(await focused()).toBe('New session');
+    await page.keyboard.press('Enter');
+    // Escape closes the form and the focus is back on New session; Enter opens it again.
+    await expect.poll(() => page.evaluate<string>('document.activeElement?.id ?? ""')).toBe('new-model');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => focused(), { timeout: UI_MS }).toBe('New session');
     await page.keyboard.press('Enter');
     // The form opens on its first field (the model); Tab reaches the system prompt, then Create.
     await expect.poll(() => page.evaluate<string>('document.activeElement?.id ?? ""')).toBe('new-model');
@@ -181,6 +207,25 @@ describe('the web client', { timeout: 60_000 }, () => {
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('Typed, not clicked.');
   });
 
+  it('offers the models of GET /models, the default preselected, and creates a session on another one', async () => {
+    const page = await newPage();
+    await signIn(page);
+    await page.getByRole('button', { name: 'New session', exact: true }).click();
+    const picker = page.getByRole('combobox', { name: 'Model' });
+    await expect.poll(() => picker.inputValue(), { timeout: UI_MS }).toBe('anthropic/claude-web');
+    const token = signInLink.split('#token=')[1] ?? '';
+    const offered = (await (await fetch(`${url}/models`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      providers: { name: string; models: { id: string }[] }[];
+    };
+    const values = await picker.locator('option').evaluateAll((options) => options.map((option) => (option as unknown as { value: string }).value));
+    expect(values).toEqual(offered.providers.flatMap((provider) => provider.models.map((model) => `${provider.name}/${model.id}`)));
+    const other = values.find((value) => value !== 'anthropic/claude-web')!;
+    await picker.selectOption(other);
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    await expect.poll(() => page.locator('.chat-header .session-meta').innerText(), { timeout: UI_MS }).toContain(other);
+  });
+
   it('stops a slow turn with the Stop button, keeping what the model wrote', async () => {
     const page = await newPage();
     await signIn(page);
@@ -188,9 +233,14 @@ describe('the web client', { timeout: 60_000 }, () => {
     fake.enqueue({ text: 'This answer is slow and will never finish on its own.', pauseAfterDeltas: 2 });
     await sendWithKeyboard(page, 'Take your time');
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('This answer');
-    await page.getByRole('button', { name: 'Stop' }).click();
+    // With the keyboard: from the message box, Tab reaches Stop.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string>('document.activeElement?.textContent ?? ""')).toBe('Stop');
+    await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: 30_000 });
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('Stopped.');
+    // The disabled Stop button dropped the focus; the page puts it back in the message box.
+    await expect.poll(() => page.evaluate<string>('document.activeElement?.id ?? ""'), { timeout: UI_MS }).toBe('composer');
     const token = await signLocalToken(secret, 'local-user');
     const session = (await (await fetch(`${url}/sessions/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
       messages: { role: string; stop_reason?: string }[];
@@ -215,6 +265,10 @@ describe('the web client', { timeout: 60_000 }, () => {
     await second.goto(`${url}/#session=${id}`);
     await second.reload();
     await expect.poll(() => second.getByRole('alert').first().innerText(), { timeout: UI_MS }).toContain('This session is gone');
+    // Nothing offers to act on a session that is not there.
+    expect(await second.getByRole('heading', { level: 1 }).innerText()).toBe('Session not found');
+    expect(await second.getByRole('textbox', { name: 'Message' }).count()).toBe(0);
+    expect(await second.getByRole('button', { name: /^(Rename|Export|Compact|Delete)$/ }).count()).toBe(0);
     expect(await second.locator('body').innerText()).not.toContain('A private question');
     expect(await second.locator('body').innerText()).not.toContain('For the first owner only.');
   });
@@ -266,8 +320,14 @@ describe('the web client', { timeout: 60_000 }, () => {
     await expect.poll(() => alert.innerText(), { timeout: UI_MS }).toContain('A turn is already running in this session');
     expect(await alert.innerText()).not.toMatch(/session_busy|409|\{/);
     expect(await page.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('Me too');
+    // The page follows the other tab's turn to its end rather than claiming to stop it.
+    await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('From another tab');
+    expect(await page.getByText('Stopping the turn').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Stop' }).isEnabled()).toBe(true);
     fake.resume();
     await other.text();
+    await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('answering slowly.');
+    await page.getByRole('button', { name: 'Send' }).waitFor();
   });
 
   it('lists sessions newest first with title, age and model, and loads more on scroll', async () => {
@@ -287,6 +347,35 @@ describe('the web client', { timeout: 60_000 }, () => {
     expect(await sessions.getByRole('button', { name: 'More sessions' }).count()).toBe(0);
   });
 
+  it('keeps the sessions loaded on scroll when the list refreshes after a turn', async () => {
+    const erin = await signLocalToken(secret, 'erin');
+    for (let index = 1; index <= 23; index++) {
+      const response = await fetch(`${url}/sessions`, { method: 'POST', headers: { authorization: `Bearer ${erin}` }, body: '{}' });
+      expect(response.status).toBe(201);
+    }
+    const page = await newPage();
+    await signIn(page, `${url}/#token=${erin}`);
+    const sessions = page.getByRole('navigation', { name: 'Sessions' });
+    const items = sessions.locator('button.session');
+    await expect.poll(() => items.count(), { timeout: UI_MS }).toBe(20);
+    await sessions.getByRole('button', { name: 'More sessions' }).scrollIntoViewIfNeeded();
+    await expect.poll(() => items.count(), { timeout: UI_MS }).toBe(23);
+    // The fewest sessions the list shows from now on, whatever the scroll position does.
+    await page.evaluate(`(() => {
+      const list = document.querySelector('nav.sessions ul');
+      const count = () => list.querySelectorAll('button.session').length;
+      window.fewest = count();
+      new MutationObserver(() => (window.fewest = Math.min(window.fewest, count()))).observe(list, { childList: true, subtree: true });
+    })()`);
+    await items.last().click();
+    fake.enqueue({ text: 'From the bottom of the list.' });
+    await sendWithKeyboard(page, 'Hello from session 23');
+    await expect.poll(() => sessions.innerText(), { timeout: UI_MS }).toContain('Hello from session 23');
+    await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('From the bottom of the list.');
+    expect(await page.evaluate<number>('window.fewest')).toBe(23);
+    expect(await items.count()).toBe(23);
+  });
+
   it('renames, exports, compacts and deletes a session', async () => {
     const page = await newPage();
     await signIn(page);
@@ -301,6 +390,11 @@ describe('the web client', { timeout: 60_000 }, () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => sessions.innerText()).toContain('The answer');
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('The answer');
+    // The title box is gone; the focus is back on Rename, not lost to the page's start.
+    await expect.poll(() => page.evaluate<string>('document.activeElement?.textContent ?? ""'), { timeout: UI_MS }).toBe('Rename');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate<string>('document.activeElement?.textContent ?? ""'), { timeout: UI_MS }).toBe('Rename');
 
     // The download opens from the bucket (s3rver here) in a new tab; this page stays.
     const download = page.context().waitForEvent('request', (request) => request.url().includes(`/exports/${id}/`));
@@ -316,6 +410,7 @@ describe('the web client', { timeout: 60_000 }, () => {
     await page.getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => sessions.innerText()).not.toContain('The answer');
     expect(new URL(page.url()).hash).toBe('');
+    await expect.poll(() => page.evaluate<string>('document.activeElement?.textContent ?? ""'), { timeout: UI_MS }).toBe('New session');
   });
 
   it('offers the unanswered prompt of a failed turn for resending', async () => {
@@ -368,10 +463,30 @@ describe('the web client', { timeout: 60_000 }, () => {
     expect(await inView('Message')).toBe(true);
     expect(await inView('Send')).toBe(true);
     await page.screenshot({ path: join(shots, 'chat-360.png') });
+    // Renaming on a phone: the title box gets a row of its own, not the sliver beside ‹ Sessions.
+    await page.getByRole('button', { name: 'Rename' }).click();
+    expect((await page.getByRole('textbox', { name: 'Title' }).boundingBox())?.width).toBeGreaterThan(180);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(shots, 'rename-360.png') });
+    await page.keyboard.press('Escape');
     // On a phone the list is one tap away, and fits too.
-    await page.getByRole('button', { name: '‹ Sessions' }).click();
+    await page.getByRole('button', { name: '‹ Sessions' }).focus();
+    await page.keyboard.press('Enter');
     await page.getByRole('navigation', { name: 'Sessions' }).waitFor();
+    // Back in the list, the focus is on the session just left, not at the page's start.
+    const focusedSession = "document.activeElement?.classList.contains('session') ? document.activeElement.textContent : ''";
+    await expect.poll(() => page.evaluate<string>(focusedSession), { timeout: UI_MS }).toContain('What time is it in Paris?');
     expect(await overflow()).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(shots, 'sessions-360.png') });
+    // A notice on a phone keeps its dismiss button beside the sentence, not on a line of its own.
+    await page.goto(`${url}/#session=00000000-0000-0000-0000-000000000000`);
+    await page.reload();
+    const notice = page.getByRole('alert');
+    await expect.poll(() => notice.innerText()).toContain('This session is gone');
+    const text = await notice.locator('span').boundingBox();
+    const dismiss = await notice.getByRole('button', { name: 'Dismiss' }).boundingBox();
+    expect(dismiss!.y).toBeLessThan(text!.y + text!.height);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(shots, 'notice-360.png') });
   });
 });

@@ -91,7 +91,13 @@ export function withWeb(api: { fetch: (request: Request) => Response | Promise<R
   });
   page.get('/assets/*', async (c) => {
     const assets = join(dist, 'assets');
-    const file = normalize(join(dist, decodeURIComponent(c.req.path)));
+    let path: string;
+    try {
+      path = decodeURIComponent(c.req.path);
+    } catch {
+      return c.notFound(); // a malformed escape (`%E0%A4%A`) names no file
+    }
+    const file = normalize(join(dist, path));
     const type = TYPES[extname(file)];
     if (!file.startsWith(assets + sep) || type === undefined) return c.notFound();
     const body = await readFile(file).catch(() => null);

@@ -1,5 +1,5 @@
 /** The page: signed out, the sign-in form; signed in, the session list beside a chat or the new-session form. */
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Api, type SessionSummary } from './api.js';
 import { finishHostedSignIn, forgetToken, hostedSignInUrl, hostedSignOutUrl, keepToken, takeToken, type AuthEnvironment } from './auth.js';
 import { Chat } from './chat.js';
@@ -8,6 +8,10 @@ import type { WebConfig } from './config.js';
 import { NewSession } from './new-session.js';
 import { SessionList } from './session-list.js';
 import { SignIn } from './sign-in.js';
+
+/** Sessions per page of the list, and the most the API gives at once (`GET /sessions?limit`). */
+const PAGE = 20;
+const MAX_PAGE = 100;
 
 const browser: AuthEnvironment = {
   location: window.location,
@@ -65,11 +69,29 @@ export function App({ config }: { config: WebConfig }) {
     };
   }, []);
 
+  const newButton = useRef<HTMLButtonElement>(null);
+  /**
+   * Where the focus goes when what had it closes (the new-session form, a deleted chat, a chat
+   * left with ‹ Sessions on a phone) — once the list shows again: the session left, or New
+   * session. Without it the focus falls to the page's start.
+   */
+  const [refocus, setRefocus] = useState<{ session: string | null; count: number }>({ session: null, count: 0 });
+  const focusList = (session: string | null): void => setRefocus((last) => ({ session, count: last.count + 1 }));
+  useEffect(() => {
+    if (refocus.count === 0) return;
+    const item = refocus.session === null ? null : document.querySelector<HTMLButtonElement>(`nav.sessions button[data-session="${CSS.escape(refocus.session)}"]`);
+    (item ?? newButton.current)?.focus();
+  }, [refocus]);
+
+  /** How many sessions the list shows: a refresh reloads as many, so pages loaded on scroll stay. */
+  const shown = useRef(0);
+  shown.current = sessions.length;
+
   const loadSessions = async (more: boolean): Promise<void> => {
     if (api === null || (more && (cursor === null || loading))) return;
     setLoading(true);
     try {
-      const page = await api.listSessions(more ? cursor : null);
+      const page = await api.listSessions(more ? cursor : null, more ? PAGE : Math.min(MAX_PAGE, Math.max(PAGE, shown.current)));
       setSessions((current) => (more ? [...current, ...page.sessions.filter((session) => !current.some((known) => known.id === session.id))] : page.sessions));
       setCursor(page.next_cursor);
       setNow(Date.now());
@@ -114,7 +136,10 @@ export function App({ config }: { config: WebConfig }) {
         setSessions((current) => [session, ...current]);
         open(session.id);
       }}
-      onCancel={() => setCreating(false)}
+      onCancel={() => {
+        setCreating(false);
+        focusList(null);
+      }}
     />
   ) : selected !== null ? (
     <Chat
@@ -126,8 +151,12 @@ export function App({ config }: { config: WebConfig }) {
       onDeleted={() => {
         setSessions((current) => current.filter((session) => session.id !== selected));
         open(null);
+        focusList(null);
       }}
-      onBack={() => open(null)}
+      onBack={() => {
+        open(null);
+        focusList(selected);
+      }}
     />
   ) : (
     <section class="welcome">
@@ -152,6 +181,7 @@ export function App({ config }: { config: WebConfig }) {
         onSelect={open}
         onNew={() => setCreating(true)}
         onMore={() => void loadSessions(true)}
+        newButton={newButton}
       />
       <main class="main">{main}</main>
       <footer class="account">

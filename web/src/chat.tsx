@@ -36,12 +36,18 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
   const [stopping, setStopping] = useState(false);
   const [renaming, setRenaming] = useState<string | null>(null);
   const [working, setWorking] = useState<string | null>(null);
+  /** The session does not exist (deleted, or another owner's): nothing here can act on it. */
+  const [gone, setGone] = useState(false);
   const controller = useRef<AbortController | null>(null);
   /** False once this chat is closed: nothing it started may touch the page after that. */
   const alive = useRef(true);
   const transcript = useRef<HTMLDivElement>(null);
   const composer = useRef<HTMLTextAreaElement>(null);
   const titleInput = useRef<HTMLInputElement>(null);
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const wasRenaming = useRef(false);
+  /** The title box closed with the focus in it: Rename takes the focus once it is enabled again. */
+  const refocusRename = useRef(false);
 
   const load = async (): Promise<SessionContents | null> => {
     try {
@@ -50,16 +56,21 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
       return next;
     } catch (error) {
       setNotice(describeFailure(error));
+      if (error instanceof ApiError && error.code === 'session_not_found') setGone(true);
       return null;
     }
   };
 
-  /** Runs a stream of turn events into the pending view; reloads the session when it ends. */
-  const run = async (prompt: string | null, events: (signal: AbortSignal) => AsyncGenerator<TurnEvent>): Promise<void> => {
+  /**
+   * Runs a stream of turn events into the pending view; reloads the session when it ends.
+   * `prompt` is this tab's message (back in the box if it is refused); `shown`, the prompt the
+   * pending turn shows — a followed turn's own, which the session lists as `dangling_user`.
+   */
+  const run = async (prompt: string | null, events: (signal: AbortSignal) => AsyncGenerator<TurnEvent>, shown = prompt): Promise<void> => {
     const abort = new AbortController();
     controller.current = abort;
     let failed = false;
-    let state: Pending = { prompt, replies: [], live: '' };
+    let state: Pending = { prompt: shown, replies: [], live: '' };
     setPending(state);
     try {
       for await (const event of events(abort.signal)) {
@@ -82,7 +93,8 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
       }
     } catch (error) {
       if (!isAbort(error)) {
-        failed = true;
+        // A 409 `session_busy` is another tab's turn, not a failure of ours: it is followed below.
+        failed = !(error instanceof ApiError && error.code === 'session_busy');
         setNotice(describeFailure(error));
         if (prompt !== null && error instanceof ApiError) setDraft((current) => current || prompt);
       }
@@ -101,7 +113,7 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
     }
   };
 
-  const follow = (from: SessionContents): Promise<void> => run(null, (signal) => api.follow(sessionId, from.entry_count, signal));
+  const follow = (from: SessionContents): Promise<void> => run(null, (signal) => api.follow(sessionId, from.entry_count, signal), from.dangling_user);
 
   /** After a stop: reads the session until its turn has ended (the server notices a stop at its next lease renewal). */
   const waitForEnd = async (): Promise<void> => {
@@ -133,8 +145,17 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
 
   const isRenaming = renaming !== null;
   useEffect(() => {
+    // Into the title box; and when it closes (saved, cancelled, Escape), back to Rename rather than to the page's start.
     if (isRenaming) titleInput.current?.focus();
+    else if (wasRenaming.current) refocusRename.current = true;
+    wasRenaming.current = isRenaming;
   }, [isRenaming]);
+  useEffect(() => {
+    const button = renameButton.current;
+    if (!refocusRename.current || button === null || button.disabled) return;
+    refocusRename.current = false;
+    if (document.activeElement === null || document.activeElement === document.body) button.focus();
+  });
 
   useEffect(() => {
     const element = transcript.current;
@@ -148,7 +169,9 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
     void run(text, (signal) => api.streamTurn(sessionId, text, signal));
   };
 
-  const stop = async (): Promise<void> => {
+  /** `byKeyboard`: the focus is on the Stop button, which is disabled now — it goes to the message box instead of the page's start. */
+  const stop = async (byKeyboard: boolean): Promise<void> => {
+    if (byKeyboard) composer.current?.focus();
     setStopping(true);
     try {
       await api.stop(sessionId);
@@ -215,7 +238,7 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
         </button>
         {renaming === null ? (
           <h1 class="chat-title" title={title}>
-            {contents === null ? '…' : title.slice(0, 120)}
+            {gone ? 'Session not found' : contents === null ? '…' : title.slice(0, 120)}
           </h1>
         ) : (
           <form
@@ -239,20 +262,22 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
             </button>
           </form>
         )}
-        <div class="actions">
-          <button type="button" onClick={() => setRenaming(title)} disabled={working !== null || renaming !== null}>
-            Rename
-          </button>
-          <button type="button" onClick={() => void exportSession()} disabled={working !== null}>
-            {working === 'export' ? 'Exporting…' : 'Export'}
-          </button>
-          <button type="button" onClick={() => void compact()} disabled={working !== null || running}>
-            {working === 'compact' ? 'Compacting…' : 'Compact'}
-          </button>
-          <button type="button" class="danger" onClick={() => void remove()} disabled={working !== null || running}>
-            Delete
-          </button>
-        </div>
+        {!gone && (
+          <div class="actions">
+            <button type="button" ref={renameButton} onClick={() => setRenaming(title)} disabled={working !== null || renaming !== null}>
+              Rename
+            </button>
+            <button type="button" onClick={() => void exportSession()} disabled={working !== null}>
+              {working === 'export' ? 'Exporting…' : 'Export'}
+            </button>
+            <button type="button" onClick={() => void compact()} disabled={working !== null || running}>
+              {working === 'compact' ? 'Compacting…' : 'Compact'}
+            </button>
+            <button type="button" class="danger" onClick={() => void remove()} disabled={working !== null || running}>
+              Delete
+            </button>
+          </div>
+        )}
         {contents && (
           <p class="session-meta">
             {contents.active_model.provider}/{contents.active_model.model} · this session: {usageText(contents.usage)}
@@ -298,40 +323,42 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
           </button>
         </div>
       )}
-      <form
-        class="composer"
-        onSubmit={(event) => {
-          event.preventDefault();
-          send(draft);
-        }}
-      >
-        <label class="visually-hidden" for="composer">
-          Message
-        </label>
-        <textarea
-          id="composer"
-          ref={composer}
-          rows={2}
-          value={draft}
-          placeholder="Message (Enter sends, Shift+Enter for a new line)"
-          onInput={(event) => setDraft(event.currentTarget.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
-              event.preventDefault();
-              send(draft);
-            }
+      {!gone && (
+        <form
+          class="composer"
+          onSubmit={(event) => {
+            event.preventDefault();
+            send(draft);
           }}
-        />
-        {running ? (
-          <button type="button" class="stop" onClick={() => void stop()} disabled={stopping}>
-            Stop
-          </button>
-        ) : (
-          <button type="submit" class="send" disabled={draft.trim() === ''}>
-            Send
-          </button>
-        )}
-      </form>
+        >
+          <label class="visually-hidden" for="composer">
+            Message
+          </label>
+          <textarea
+            id="composer"
+            ref={composer}
+            rows={2}
+            value={draft}
+            placeholder="Message (Enter sends, Shift+Enter for a new line)"
+            onInput={(event) => setDraft(event.currentTarget.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+                event.preventDefault();
+                send(draft);
+              }
+            }}
+          />
+          {running ? (
+            <button type="button" class="stop" onClick={(event) => void stop(event.detail === 0)} disabled={stopping}>
+              Stop
+            </button>
+          ) : (
+            <button type="submit" class="send" disabled={draft.trim() === ''}>
+              Send
+            </button>
+          )}
+        </form>
+      )}
     </section>
   );
 }

@@ -15,7 +15,8 @@ export function describeFailure(error: unknown): string {
       case 'nothing_to_compact':
         return 'There is nothing to compact yet.';
       case 'unauthorized':
-        return 'Your sign-in has expired. Sign in again.';
+        // A 401 is an expired token as well as one this server does not accept (another stack's, a bad signature).
+        return 'Your sign-in has expired or is not valid here. Sign in again.';
       default:
         return error.message;
     }

@@ -63,6 +63,12 @@ export function NewSession({ api, onCreated, onCancel }: NewSessionProps) {
           event.preventDefault();
           void create();
         }}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape' && !creating) {
+            event.preventDefault();
+            onCancel();
+          }
+        }}
       >
         <label for="new-model">Model</label>
         <select id="new-model" ref={first} value={model} onChange={(event) => setModel(event.currentTarget.value)} disabled={offered === null}>

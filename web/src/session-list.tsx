@@ -1,4 +1,5 @@
 /** The sessions of the signed-in user, newest first: title, age and model; more load on scroll. */
+import type { Ref } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import type { SessionSummary } from './api.js';
 import { age } from './format.js';
@@ -13,9 +14,11 @@ export interface SessionListProps {
   onNew(): void;
   /** Loads the next page. Must not throw. */
   onMore(): void;
+  /** The New session button, for the page to put the focus back on. */
+  newButton: Ref<HTMLButtonElement>;
 }
 
-export function SessionList({ sessions, selected, hasMore, loading, now, onSelect, onNew, onMore }: SessionListProps) {
+export function SessionList({ sessions, selected, hasMore, loading, now, onSelect, onNew, onMore, newButton }: SessionListProps) {
   const sentinel = useRef<HTMLLIElement>(null);
   useEffect(() => {
     const element = sentinel.current;
@@ -31,7 +34,7 @@ export function SessionList({ sessions, selected, hasMore, loading, now, onSelec
     <nav class="sessions" aria-label="Sessions">
       <div class="sessions-head">
         <span class="brand">panto</span>
-        <button type="button" class="new" onClick={onNew}>
+        <button type="button" class="new" ref={newButton} onClick={onNew}>
           New session
         </button>
       </div>
@@ -41,6 +44,7 @@ export function SessionList({ sessions, selected, hasMore, loading, now, onSelec
             <button
               type="button"
               class="session"
+              data-session={session.id}
               aria-current={session.id === selected ? 'page' : undefined}
               onClick={() => onSelect(session.id)}
             >

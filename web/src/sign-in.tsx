@@ -35,7 +35,20 @@ export function SignIn({ hostedUi, problem, onHostedUi, onToken }: SignInProps) 
         }}
       >
         <label for="token">{hostedUi ? 'Or paste a token' : 'Token'}</label>
-        <textarea id="token" rows={3} value={token} onInput={(event) => setToken(event.currentTarget.value)} spellcheck={false} />
+        <textarea
+          id="token"
+          rows={3}
+          value={token}
+          onInput={(event) => setToken(event.currentTarget.value)}
+          // A token is one line: Enter uses it, as in a one-line field (the box is tall only to show a long token whole).
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+              event.preventDefault();
+              event.currentTarget.form?.requestSubmit();
+            }
+          }}
+          spellcheck={false}
+        />
         {error && (
           <p class="notice" role="alert">
             {error}
