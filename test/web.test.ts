@@ -341,7 +341,9 @@ describe('the web client', { timeout: 60_000 }, () => {
     const sessions = page.getByRole('navigation', { name: 'Sessions' });
     const items = sessions.getByRole('listitem').filter({ hasText: 'claude-web' });
     await expect.poll(() => items.count(), { timeout: UI_MS }).toBe(20);
-    expect(await items.first().innerText()).toMatch(/New session\s+just now · claude-web/);
+    expect(await items.first().innerText()).toMatch(/Untitled session\s+just now · claude-web/);
+    // An untitled session is not a second "New session" button for a screen reader.
+    expect(await page.getByRole('button', { name: 'New session' }).count()).toBe(1);
     await sessions.getByRole('button', { name: 'More sessions' }).scrollIntoViewIfNeeded();
     await expect.poll(() => items.count(), { timeout: UI_MS }).toBe(23);
     expect(await sessions.getByRole('button', { name: 'More sessions' }).count()).toBe(0);

@@ -3,7 +3,7 @@
  * compact, delete). A turn streams in as it is generated; a turn already running when the
  * session opens (another tab, or before a reload) is followed until it ends.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Api, type Message, type SessionContents, type TurnEvent } from './api.js';
 import { describeFailure } from './failure.js';
 import { usageText } from './format.js';
@@ -144,7 +144,9 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
   }, [sessionId]);
 
   const isRenaming = renaming !== null;
-  useEffect(() => {
+  // A layout effect, so the title box has the focus as soon as it is drawn: an Escape typed
+  // right after the Enter that opened it must reach it, not the (now disabled) Rename button.
+  useLayoutEffect(() => {
     // Into the title box; and when it closes (saved, cancelled, Escape), back to Rename rather than to the page's start.
     if (isRenaming) titleInput.current?.focus();
     else if (wasRenaming.current) refocusRename.current = true;
@@ -228,7 +230,7 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
   const running = pending !== null || stopping;
   const turns = contents === null ? [] : groupTurns(contents.messages);
   const system = contents?.messages.find((message) => message.role === 'system');
-  const title = listedTitle ?? turns.find((turn) => turn.prompt !== null)?.prompt ?? 'New session';
+  const title = listedTitle ?? turns.find((turn) => turn.prompt !== null)?.prompt ?? 'Untitled session';
 
   return (
     <section class="chat" aria-label="Chat">

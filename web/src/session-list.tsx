@@ -48,7 +48,7 @@ export function SessionList({ sessions, selected, hasMore, loading, now, onSelec
               aria-current={session.id === selected ? 'page' : undefined}
               onClick={() => onSelect(session.id)}
             >
-              <span class="session-title">{session.title ?? 'New session'}</span>
+              <span class="session-title">{session.title ?? 'Untitled session'}</span>
               <span class="session-meta">
                 {age(session.updated_at, now)} · {session.active_model.model}
                 {session.archived ? ' · archived' : ''}
