@@ -330,6 +330,37 @@ describe('the web client', { timeout: 60_000 }, () => {
     await page.getByRole('button', { name: 'Send' }).waitFor();
   });
 
+  it('follows a running turn again when its connection drops, instead of claiming to stop it', async () => {
+    const page = await newPage();
+    await signIn(page);
+    const id = await createSession(page);
+    fake.enqueue({ text: 'Still answering after the drop.', pauseAfterDeltas: 1 });
+    const token = signInLink.split('#token=')[1] ?? '';
+    const other = await fetch(`${url}/sessions/${id}/messages/stream`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: JSON.stringify({ text: 'Started elsewhere' }),
+    });
+    expect(other.status).toBe(200);
+    await expect.poll(() => fake.paused, { timeout: UI_MS }).toBe(1);
+    // The page's first connection to the turn's events is cut; the next ones go through.
+    let attempts = 0;
+    await page.route(/\/events\?from=/, async (route) => {
+      if (attempts++ === 0) await route.abort('connectionreset');
+      else await route.continue();
+    });
+    await page.reload();
+    await expect.poll(() => attempts, { timeout: UI_MS }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('Started elsewhere');
+    expect(await page.getByText(/Stopping the turn|Waiting for the turn/).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Stop' }).isEnabled()).toBe(true);
+    expect(await page.getByRole('alert').innerText()).toContain('The connection dropped');
+    fake.resume();
+    await other.text();
+    await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('after the drop.');
+    await page.getByRole('button', { name: 'Send' }).waitFor();
+  });
+
   it('lists sessions newest first with title, age and model, and loads more on scroll', async () => {
     const carol = await signLocalToken(secret, 'carol');
     for (let index = 1; index <= 23; index++) {

@@ -33,7 +33,8 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
   const [pending, setPending] = useState<Pending | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [draft, setDraft] = useState('');
-  const [stopping, setStopping] = useState(false);
+  /** Reading the session until its running turn ends: after this tab's Stop, or after a failure to follow the turn. */
+  const [waiting, setWaiting] = useState<'stop' | 'end' | null>(null);
   const [renaming, setRenaming] = useState<string | null>(null);
   const [working, setWorking] = useState<string | null>(null);
   /** The session does not exist (deleted, or another owner's): nothing here can act on it. */
@@ -70,6 +71,7 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
     const abort = new AbortController();
     controller.current = abort;
     let failed = false;
+    let dropped = false;
     let state: Pending = { prompt: shown, replies: [], live: '' };
     setPending(state);
     try {
@@ -94,7 +96,10 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
     } catch (error) {
       if (!isAbort(error)) {
         // A 409 `session_busy` is another tab's turn, not a failure of ours: it is followed below.
-        failed = !(error instanceof ApiError && error.code === 'session_busy');
+        // So is a dropped connection (fetch's TypeError, not an answer of the API): the turn
+        // goes on on the server, and is followed again.
+        dropped = error instanceof TypeError;
+        failed = !(error instanceof ApiError && error.code === 'session_busy') && !dropped;
         setNotice(describeFailure(error));
         if (prompt !== null && error instanceof ApiError) setDraft((current) => current || prompt);
       }
@@ -103,27 +108,28 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
       if (alive.current) {
         const next = await load();
         setPending(null);
-        setStopping(false);
+        setWaiting(null);
         onChanged();
         // A turn still running (another tab's, or this one a moment after a stop): follow it to
         // its end — or, after a stop or a failure to follow, read the session until it has ended.
+        if (dropped && next?.turn) setNotice('The connection dropped; the turn is still running on the server, and is shown again from here.');
         if (next?.turn && !abort.signal.aborted && !failed) void follow(next);
-        else if (next?.turn) void waitForEnd();
+        else if (next?.turn) void waitForEnd(abort.signal.aborted ? 'stop' : 'end');
       }
     }
   };
 
   const follow = (from: SessionContents): Promise<void> => run(null, (signal) => api.follow(sessionId, from.entry_count, signal), from.dangling_user);
 
-  /** After a stop: reads the session until its turn has ended (the server notices a stop at its next lease renewal). */
-  const waitForEnd = async (): Promise<void> => {
-    setStopping(true);
+  /** After a stop (the server notices it at its next lease renewal) or a failure to follow: reads the session until its turn has ended. */
+  const waitForEnd = async (reason: 'stop' | 'end'): Promise<void> => {
+    setWaiting(reason);
     for (let attempt = 0; attempt < 60 && alive.current; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 500));
       const next = await load();
       if (next === null || next.turn === null) break;
     }
-    setStopping(false);
+    setWaiting(null);
   };
 
   useEffect(() => {
@@ -174,7 +180,7 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
   /** `byKeyboard`: the focus is on the Stop button, which is disabled now — it goes to the message box instead of the page's start. */
   const stop = async (byKeyboard: boolean): Promise<void> => {
     if (byKeyboard) composer.current?.focus();
-    setStopping(true);
+    setWaiting('stop');
     try {
       await api.stop(sessionId);
     } catch (error) {
@@ -227,7 +233,7 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
       onDeleted();
     });
 
-  const running = pending !== null || stopping;
+  const running = pending !== null || waiting !== null;
   const turns = contents === null ? [] : groupTurns(contents.messages);
   const system = contents?.messages.find((message) => message.role === 'system');
   const title = listedTitle ?? turns.find((turn) => turn.prompt !== null)?.prompt ?? 'Untitled session';
@@ -312,9 +318,9 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
           </button>
         </div>
       )}
-      {stopping && (
+      {waiting !== null && (
         <p class="status" role="status">
-          Stopping the turn…
+          {waiting === 'stop' ? 'Stopping the turn…' : 'Waiting for the turn to finish…'}
         </p>
       )}
       {notice && (
@@ -351,7 +357,7 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
             }}
           />
           {running ? (
-            <button type="button" class="stop" onClick={(event) => void stop(event.detail === 0)} disabled={stopping}>
+            <button type="button" class="stop" onClick={(event) => void stop(event.detail === 0)} disabled={waiting === 'stop'}>
               Stop
             </button>
           ) : (
