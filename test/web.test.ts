@@ -433,6 +433,8 @@ describe('the web client', { timeout: 60_000 }, () => {
     const download = page.context().waitForEvent('request', (request) => request.url().includes(`/exports/${id}/`));
     await page.getByRole('button', { name: 'Export' }).click();
     expect((await download).url()).toMatch(/X-Amz-Signature=/);
+    // …and is saved as <session id>.jsonl, not as the key's timestamp.
+    expect((await fetch((await download).url())).headers.get('content-disposition')).toBe(`attachment; filename="${id}.jsonl"`);
     expect(new URL(page.url()).hash).toBe(`#session=${id}`);
 
     fake.enqueue({ text: 'The user asked to remember 42.' });

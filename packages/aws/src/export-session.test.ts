@@ -21,6 +21,15 @@ describe('presignExport', () => {
     expect(url.searchParams.get('X-Amz-Credential')).toBe('AKIDEXAMPLE/20260708/eu-west-1/s3/aws4_request');
     expect(url.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
   });
+
+  it('asks S3 to serve an export as a download named <session id>.jsonl', async () => {
+    const s3 = new S3Client({ region: 'eu-west-1', credentials });
+    const id = '019ad1c3-2a10-7f3c-8e21-5b6d7c8e9f00';
+    const url = new URL(await presignExport(s3, { bucket: 'b', key: `exports/${id}/20260708T091011Z-3-entries.jsonl` }, 900, AT));
+    expect(url.searchParams.get('response-content-disposition')).toBe(`attachment; filename="${id}.jsonl"`);
+    const other = new URL(await presignExport(s3, { bucket: 'b', key: 'elsewhere/x.jsonl' }, 900, AT));
+    expect(other.searchParams.get('response-content-disposition')).toBe('attachment; filename="x.jsonl"');
+  });
 });
 
 describe('exportSession (mocked AWS)', () => {

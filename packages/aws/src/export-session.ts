@@ -47,17 +47,28 @@ export interface SessionExport {
   entries: number;
 }
 
-/** A presigned GET URL for an exported object. */
+/**
+ * A presigned GET URL for an exported object. A browser that opens it saves the file as
+ * `<sessionId>.jsonl` (the name `panto --export` gives it too), not as the key's last part.
+ */
 export async function presignExport(
   s3: S3Client,
   location: { bucket: string; key: string },
   expiresIn: number,
   signingDate?: Date,
 ): Promise<string> {
-  return getSignedUrl(s3, new GetObjectCommand({ Bucket: location.bucket, Key: location.key }), {
+  const disposition = `attachment; filename="${downloadName(location.key)}"`;
+  return getSignedUrl(s3, new GetObjectCommand({ Bucket: location.bucket, Key: location.key, ResponseContentDisposition: disposition }), {
     expiresIn,
     ...(signingDate === undefined ? {} : { signingDate }),
   });
+}
+
+/** `exports/<sessionId>/<time>-<n>-entries.jsonl` → `<sessionId>.jsonl`; any other key, its last part. */
+function downloadName(key: string): string {
+  const parts = key.split('/');
+  const name = parts.length === 3 && parts[0] === 'exports' && isValidSessionId(parts[1]!) ? `${parts[1]}.jsonl` : parts.at(-1)!;
+  return name.replace(/["\\]/g, '_');
 }
 
 /**
