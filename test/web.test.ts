@@ -476,6 +476,24 @@ describe('the web client', { timeout: 60_000 }, () => {
     await sendWithKeyboard(page, 'What time is it in Paris? use current_time, then show me the code');
     await page.getByRole('button', { name: 'Send' }).waitFor();
     await expect.poll(() => transcript(page).locator('pre.code .hljs-keyword').count(), { timeout: UI_MS }).toBeGreaterThan(0);
+    // Every highlighted token reads at WCAG AA (4.5:1) on the code block's background.
+    const lowestContrast = await page.evaluate<number>(`(() => {
+      const rgb = (color) => color.match(/[\\d.]+/g).slice(0, 3).map(Number);
+      const lum = (channels) => channels
+        .map((v) => v / 255)
+        .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+        .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+      let lowest = Infinity;
+      for (const pre of document.querySelectorAll('pre.code')) {
+        const background = lum(rgb(getComputedStyle(pre).backgroundColor));
+        for (const token of pre.querySelectorAll('[class*="hljs-"]')) {
+          const text = lum(rgb(getComputedStyle(token).color));
+          lowest = Math.min(lowest, (Math.max(text, background) + 0.05) / (Math.min(text, background) + 0.05));
+        }
+      }
+      return lowest;
+    })()`);
+    expect(lowestContrast).toBeGreaterThanOrEqual(4.5);
     const tool = transcript(page).locator('details.tool').first();
     expect(await tool.locator('summary').innerText()).toContain('current_time');
     await tool.locator('summary').click();
