@@ -4,28 +4,25 @@
  * model calls its echo and get-sum tools; when the server goes away, a turn that calls it
  * is still a 200, with an error result.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Message } from '@panto/core';
 import { FakeLLMServer } from '@panto/core/testing';
 import { localSecretFile, readLocalSecret, signLocalToken } from '@panto/functions/local';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEverythingHTTP, type RunningHTTPServer } from './mcp-harness.js';
 import { localAws, type LocalAws } from './setup/aws-fixtures.js';
+import { startLocalStack, type LocalStack } from './local-stack-harness.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const HEADER_SECRET = 'Bearer local-stack-s3cret';
 
 let aws: LocalAws;
 let fake: FakeLLMServer;
 let everything: RunningHTTPServer;
 let dataDir: string;
-let child: ChildProcess;
+let server: LocalStack;
 let url: string;
-let output = '';
 let token: string;
 
 beforeAll(async () => {
@@ -33,45 +30,19 @@ beforeAll(async () => {
   fake = await FakeLLMServer.start();
   everything = await startEverythingHTTP();
   dataDir = await mkdtemp(join(tmpdir(), 'panto-e2e-mcp-'));
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'PANTO_MODEL', 'PORT']) delete env[name];
-  child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@panto/source', 'scripts/start.ts'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...env,
-      PORT: '0',
-      PANTO_DATA_DIR: dataDir,
-      PANTO_DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-      PANTO_S3_ENDPOINT: inject('s3Endpoint'),
-      PANTO_TABLE: aws.tableName,
-      PANTO_BUCKET: aws.bucket,
-      PANTO_PROVIDER: 'anthropic',
-      PANTO_MODEL: 'claude-e2e',
-      ANTHROPIC_API_KEY: 'test-key',
-      ANTHROPIC_BASE_URL: fake.anthropicBaseURL,
-      PANTO_MCP_SERVERS: JSON.stringify({ mcpServers: { everything: { url: everything.url, headers: { Authorization: HEADER_SECRET } } } }),
-    },
+  server = await startLocalStack({
+    aws,
+    dataDir,
+    fake,
+    model: 'claude-e2e',
+    env: { PANTO_MCP_SERVERS: JSON.stringify({ mcpServers: { everything: { url: everything.url, headers: { Authorization: HEADER_SECRET } } } }) },
   });
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  url = await new Promise<string>((resolveUrl, reject) => {
-    const check = (): void => {
-      const match = /panto: listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match?.[1]) resolveUrl(match[1]);
-    };
-    child.stdout?.on('data', check);
-    child.once('exit', (code, signal) => reject(new Error(`the server exited (${code ?? signal}) before listening:\n${output}`)));
-  });
+  url = server.url;
   token = await signLocalToken(await readLocalSecret(localSecretFile(dataDir)), 'alice');
 });
 
 afterAll(async () => {
-  if (child && child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
-    child.kill('SIGINT');
-    await exited;
-  }
+  await server?.stop();
   await everything?.stop();
   await fake?.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
@@ -91,8 +62,8 @@ function toolResults(messages: readonly Message[]): [string, string, boolean][] 
 
 describe('the local stack with an MCP server', { timeout: 60_000 }, () => {
   it('says which MCP servers it will use, without their headers', () => {
-    expect(output).toContain(`  mcp       everything (${everything.url}): connected by the first turn`);
-    expect(output).not.toContain('s3cret');
+    expect(server.output()).toContain(`  mcp       everything (${everything.url}): connected by the first turn`);
+    expect(server.output()).not.toContain('s3cret');
   });
 
   it("calls the everything server's echo and get-sum tools through the fake model", async () => {
@@ -128,6 +99,6 @@ describe('the local stack with an MCP server', { timeout: 60_000 }, () => {
     expect(response.status, text).toBe(200);
     const [result] = toolResults((JSON.parse(text) as { messages: Message[] }).messages);
     expect(result).toEqual(['mcp__everything__echo', expect.stringMatching(/^MCP server "everything" /), true]);
-    expect(output).not.toContain('s3cret');
+    expect(server.output()).not.toContain('s3cret');
   });
 });

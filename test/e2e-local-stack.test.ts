@@ -3,7 +3,7 @@
  * runs it) in its own process, on the run's DynamoDB Local and s3rver, with a
  * FakeLLMServer as the Anthropic API.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -14,8 +14,9 @@ import { decodeSession } from '@panto/core/store-kit';
 import { FakeLLMServer, waitUntil } from '@panto/core/testing';
 import { localSecretFile, readLocalSecret, signLocalToken } from '@panto/functions/local';
 import { SignJWT, UnsecuredJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSSE, snapshot, sseReader } from './api-harness.js';
+import { startLocalStack, type LocalStack } from './local-stack-harness.js';
 import { localAws, type LocalAws } from './setup/aws-fixtures.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,38 +25,20 @@ const LEASE_MS = 3_000;
 /** What the issue allows between a crash and the next turn that succeeds. */
 const FREE_AGAIN_WITHIN_MS = 45_000;
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
 let aws: LocalAws;
 let fake: FakeLLMServer;
 let dataDir: string;
-let server: Server;
+let server: LocalStack;
 let secret: Uint8Array;
 
-/** Starts `scripts/start.ts` on the shared emulators and waits for its URL (`options`: another table, data folder, settings). */
-async function startServer(options: { aws?: LocalAws; dataDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Server> {
-  const target = options.aws ?? aws;
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'PANTO_MODEL', 'PORT']) delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@panto/source', 'scripts/start.ts'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** Starts `scripts/start.ts` on the shared emulators (`options`: another table, data folder, settings). */
+function startServer(options: { aws?: LocalAws; dataDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<LocalStack> {
+  return startLocalStack({
+    aws: options.aws ?? aws,
+    dataDir: options.dataDir ?? dataDir,
+    fake,
+    model: 'claude-e2e',
     env: {
-      ...env,
-      PORT: '0',
-      PANTO_DATA_DIR: options.dataDir ?? dataDir,
-      PANTO_DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-      PANTO_S3_ENDPOINT: inject('s3Endpoint'),
-      PANTO_TABLE: target.tableName,
-      PANTO_BUCKET: target.bucket,
-      PANTO_PROVIDER: 'anthropic',
-      PANTO_MODEL: 'claude-e2e',
-      ANTHROPIC_API_KEY: 'test-key',
-      ANTHROPIC_BASE_URL: fake.anthropicBaseURL,
       // Short, so that the proof that a crashed turn frees its session runs in seconds (renewed
       // every second); the default (30 s) is asserted in functions/src/config.test.ts.
       PANTO_LEASE_MS: String(LEASE_MS),
@@ -63,25 +46,6 @@ async function startServer(options: { aws?: LocalAws; dataDir?: string; env?: No
       ...options.env,
     },
   });
-  let text = '';
-  child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    const check = (): void => {
-      const match = /panto: listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
-      if (match?.[1]) resolveUrl(match[1]);
-    };
-    child.stdout?.on('data', check);
-    child.once('exit', (code, signal) => reject(new Error(`the server exited (${code ?? signal}) before listening:\n${text}`)));
-  });
-  return { child, url, output: () => text };
-}
-
-async function stopServer(target: Server, signal: NodeJS.Signals): Promise<void> {
-  if (target.child.exitCode !== null || target.child.signalCode !== null) return;
-  const exited = new Promise<void>((resolveExit) => target.child.once('exit', () => resolveExit()));
-  target.child.kill(signal);
-  await exited;
 }
 
 beforeAll(async () => {
@@ -93,7 +57,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (server) await stopServer(server, 'SIGINT');
+  if (server) await server.stop('SIGINT');
   await fake?.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
@@ -207,7 +171,7 @@ describe('the local stack', () => {
         .then((response) => response.text())
         .catch((error: unknown) => error);
       await waitUntil(() => fake.requests.length > calls, { message: "the turn's request reached the fake LLM server", timeoutMs: 15_000 });
-      await stopServer(server, 'SIGKILL');
+      await server.stop('SIGKILL');
       const crashedAt = performance.now();
       expect(await pending).toBeInstanceOf(Error);
       server = await startServer();
@@ -431,7 +395,7 @@ describe('the local stack', () => {
   });
 
   it('stops with SIGINT', async () => {
-    await stopServer(server, 'SIGINT');
+    await server.stop('SIGINT');
     expect(server.child.exitCode).toBe(0);
     expect(server.output()).toContain('panto: stopping (SIGINT)');
   });
@@ -464,7 +428,7 @@ describe('the local stack with archiving on', () => {
       expect(await listed()).toMatchObject({ archived: true, entry_count: 3 });
       expect(await json<{ messages: Message[] }>(await request('GET', `/sessions/${id}`), 200)).toEqual(before);
     } finally {
-      await stopServer(archiving, 'SIGINT');
+      await archiving.stop('SIGINT');
       await rm(archiveDir, { recursive: true, force: true });
     }
   });

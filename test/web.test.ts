@@ -4,7 +4,6 @@
  * as `npm start` runs it, serving web/dist at `/` — with a FakeLLMServer as the Anthropic API.
  * Screenshots go to test-results/web/.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -12,8 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { FakeLLMServer } from '@panto/core/testing';
 import { localSecretFile, readLocalSecret, signLocalToken } from '@panto/functions/local';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { localAws, type LocalAws } from './setup/aws-fixtures.js';
+import { startLocalStack, type LocalStack } from './local-stack-harness.js';
 import { CHROMIUM } from './setup/web.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,53 +24,20 @@ const UI_MS = 15_000;
 let aws: LocalAws;
 let fake: FakeLLMServer;
 let dataDir: string;
-let child: ChildProcess;
+let server: LocalStack;
 let url: string;
 let signInLink: string;
 let browser: Browser;
 let secret: Uint8Array;
 const contexts: BrowserContext[] = [];
 
-async function startServer(): Promise<{ url: string; link: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'PANTO_MODEL', 'PORT', 'PANTO_LEASE_RENEW_MS', 'PANTO_OWNER']) delete env[name];
-  child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@panto/source', 'scripts/start.ts'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...env,
-      PORT: '0',
-      PANTO_DATA_DIR: dataDir,
-      PANTO_DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-      PANTO_S3_ENDPOINT: inject('s3Endpoint'),
-      PANTO_TABLE: aws.tableName,
-      PANTO_BUCKET: aws.bucket,
-      PANTO_PROVIDER: 'anthropic',
-      PANTO_MODEL: 'claude-web',
-      ANTHROPIC_API_KEY: 'test-key',
-      ANTHROPIC_BASE_URL: fake.anthropicBaseURL,
-    },
-  });
-  let text = '';
-  child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-  return new Promise((resolveStarted, reject) => {
-    const check = (): void => {
-      const link = /browser +(http:\/\/127\.0\.0\.1:\d+\/#token=[\w.-]+)/.exec(text)?.[1];
-      const listening = /panto: listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1];
-      if (link && listening) resolveStarted({ url: listening, link });
-    };
-    child.stdout?.on('data', check);
-    child.once('exit', (code, signal) => reject(new Error(`the server exited (${code ?? signal}) before listening:\n${text}`)));
-  });
-}
-
 beforeAll(async () => {
   aws = await localAws('web');
   fake = await FakeLLMServer.start();
   dataDir = await mkdtemp(join(tmpdir(), 'panto-web-'));
   await mkdir(shots, { recursive: true });
-  ({ url, link: signInLink } = await startServer());
+  server = await startLocalStack({ aws, dataDir, fake, model: 'claude-web' });
+  ({ url, signInLink } = server);
   secret = await readLocalSecret(localSecretFile(dataDir));
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -85,11 +52,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  if (child && child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
-    child.kill('SIGINT');
-    await exited;
-  }
+  await server?.stop();
   await fake?.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
@@ -117,6 +80,23 @@ async function createSession(page: Page, system?: string): Promise<string> {
   await page.getByRole('textbox', { name: 'Message' }).waitFor();
   await expect.poll(() => new URL(page.url()).hash, { timeout: UI_MS }).toMatch(/^#session=/);
   return decodeURIComponent(new URL(page.url()).hash.replace('#session=', ''));
+}
+
+/**
+ * A streamed turn sent to `id` as another tab would, held by the fake model after the first
+ * words of `answer` until `fake.resume()`; its response is read to the end by the caller.
+ */
+async function otherTabTurn(id: string, prompt: string, answer: string): Promise<Response> {
+  fake.enqueue({ text: answer, pauseAfterDeltas: 1 });
+  const token = signInLink.split('#token=')[1] ?? '';
+  const other = await fetch(`${url}/sessions/${id}/messages/stream`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: JSON.stringify({ text: prompt }),
+  });
+  expect(other.status).toBe(200);
+  await expect.poll(() => fake.paused, { timeout: UI_MS }).toBe(1);
+  return other;
 }
 
 const transcript = (page: Page) => page.getByRole('log', { name: 'Transcript' });
@@ -305,15 +285,7 @@ describe('the web client', { timeout: 60_000 }, () => {
     await signIn(page);
     const id = await createSession(page);
     // Another tab's turn, still being written by the model.
-    fake.enqueue({ text: 'The other tab is answering slowly.', pauseAfterDeltas: 1 });
-    const token = signInLink.split('#token=')[1] ?? '';
-    const other = await fetch(`${url}/sessions/${id}/messages/stream`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      body: JSON.stringify({ text: 'From another tab' }),
-    });
-    expect(other.status).toBe(200);
-    await expect.poll(() => fake.paused, { timeout: UI_MS }).toBe(1);
+    const other = await otherTabTurn(id, 'From another tab', 'The other tab is answering slowly.');
     await sendWithKeyboard(page, 'Me too');
     const alert = page.getByRole('alert');
     await alert.waitFor();
@@ -334,15 +306,7 @@ describe('the web client', { timeout: 60_000 }, () => {
     const page = await newPage();
     await signIn(page);
     const id = await createSession(page);
-    fake.enqueue({ text: 'Still answering after the drop.', pauseAfterDeltas: 1 });
-    const token = signInLink.split('#token=')[1] ?? '';
-    const other = await fetch(`${url}/sessions/${id}/messages/stream`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      body: JSON.stringify({ text: 'Started elsewhere' }),
-    });
-    expect(other.status).toBe(200);
-    await expect.poll(() => fake.paused, { timeout: UI_MS }).toBe(1);
+    const other = await otherTabTurn(id, 'Started elsewhere', 'Still answering after the drop.');
     // The page's first connection to the turn's events is cut; the next ones go through.
     let attempts = 0;
     await page.route(/\/events\?from=/, async (route) => {
