@@ -7,7 +7,7 @@ import {
   ProvisionedThroughputExceededException,
 } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { InvalidCursorError, SessionBusyError, SessionLeaseLostError, SessionRestoringError, StopRequestedError, TurnNotRunningError, UnprocessedWritesError } from '@panto/aws';
+import { InvalidCursorError, ObjectsNotDeletedError, SessionBusyError, SessionLeaseLostError, SessionRestoringError, StopRequestedError, TurnNotRunningError, UnprocessedWritesError } from '@panto/aws';
 import {
   AbortedError,
   InvalidSessionIdError,
@@ -78,6 +78,8 @@ describe('toHttpError', () => {
     ['a deadline', new AbortedError('the step was aborted'), 504, 'deadline_exceeded'],
     ['throttling', Object.assign(new Error('slow down'), { name: 'ThrottlingException' }), 503, 'service_unavailable'],
     ['writes DynamoDB kept unprocessed (throttled)', new UnprocessedWritesError('panto', 3, 8), 503, 'service_unavailable'],
+    ['objects S3 kept failing to delete with a code to retry', new ObjectsNotDeletedError('b', [{ key: 'k', code: 'SlowDown', message: 'slow' }], true), 503, 'service_unavailable'],
+    ['objects S3 refused to delete (a bucket policy)', new ObjectsNotDeletedError('b', [{ key: 'k', code: 'AccessDenied', message: 'no' }], false), 500, 'internal_error'],
     ['an outage (connection refused)', networkError('ECONNREFUSED'), 503, 'unavailable'],
     ["hono's own exception", new HTTPException(413), 413, 'payload_too_large'],
     ['anything else', new TypeError('x is undefined'), 500, 'internal_error'],

@@ -22,6 +22,7 @@ import {
   SessionRestoringError,
   StopRequestedError,
   TurnNotRunningError,
+  ObjectsNotDeletedError,
   UnprocessedWritesError,
 } from '@panto/aws';
 import { HTTPException } from 'hono/http-exception';
@@ -209,7 +210,11 @@ const THROTTLING = new Set([
 ]);
 
 function isThrottling(error: unknown): boolean {
-  return error instanceof UnprocessedWritesError || (error instanceof Error && THROTTLING.has(error.name));
+  return (
+    error instanceof UnprocessedWritesError ||
+    (error instanceof ObjectsNotDeletedError && error.transient) ||
+    (error instanceof Error && THROTTLING.has(error.name))
+  );
 }
 
 /** SDK errors that mean the service failed or did not answer in time, not that the request was wrong. */

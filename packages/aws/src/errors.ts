@@ -146,3 +146,34 @@ export class UnprocessedWritesError extends PantoError {
     this.unprocessed = unprocessed;
   }
 }
+
+/** One key S3's DeleteObjects did not delete, with S3's code and message for it. */
+export interface ObjectNotDeleted {
+  key: string;
+  code: string;
+  message: string;
+}
+
+/**
+ * S3's DeleteObjects answered 200 but did not delete some keys (its per-key `Errors`). When
+ * every failure is one S3 asks to retry (`InternalError`, `SlowDown`, `ServiceUnavailable`)
+ * after the retries made here, it is `transient`, and the service answers 503 like an outage;
+ * a deletion that stopped half-way is finished by the next one. Anything else (`AccessDenied`:
+ * the bucket's policy) is a configuration error.
+ */
+export class ObjectsNotDeletedError extends PantoError {
+  readonly bucket: string;
+  readonly failures: readonly ObjectNotDeleted[];
+  readonly transient: boolean;
+  constructor(bucket: string, failures: readonly ObjectNotDeleted[], transient: boolean, options?: ErrorOptions) {
+    const first = failures[0];
+    super(
+      `S3 did not delete ${failures.length} objects of bucket ${bucket} (first: ${first?.key ?? '?'}: ${first?.code ?? 'unknown'} ${first?.message ?? ''})`.trimEnd(),
+      options,
+    );
+    this.name = 'ObjectsNotDeletedError';
+    this.bucket = bucket;
+    this.failures = failures;
+    this.transient = transient;
+  }
+}

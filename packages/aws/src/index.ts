@@ -16,6 +16,7 @@ export {
   EntryNotFoundError,
   InvalidBatchError,
   InvalidCursorError,
+  ObjectsNotDeletedError,
   OffloadRequiredError,
   SessionBusyError,
   SessionConflictError,
@@ -27,6 +28,7 @@ export {
   StopRequestedError,
   TurnNotRunningError,
   UnprocessedWritesError,
+  type ObjectNotDeleted,
 } from './errors.js';
 export {
   DEFAULT_EXPORT_URL_SECONDS,

@@ -1,9 +1,13 @@
 /** Deleting S3 objects in bulk: by key, and everything under a prefix. */
-import { DeleteObjectsCommand, ListObjectsV2Command, type DeleteObjectsCommandOutput, type S3Client } from '@aws-sdk/client-s3';
-import { PantoError } from '@panto/core';
+import { DeleteObjectsCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { ObjectsNotDeletedError, type ObjectNotDeleted } from './errors.js';
 
 /** DeleteObjects takes at most 1,000 keys. */
 const DELETE_BATCH = 1000;
+/** Requests for the keys S3 failed to delete and asks to retry, the first included. */
+const DELETE_ATTEMPTS = 4;
+/** Per-key codes S3 asks to retry. */
+const TRANSIENT_CODES = new Set(['InternalError', 'SlowDown', 'ServiceUnavailable', 'RequestTimeout']);
 
 /** Deletes the given objects, up to 1,000 per request and bucket. Missing objects are no error. */
 export async function deleteObjects(client: S3Client, objects: ReadonlyArray<{ bucket: string; key: string }>): Promise<void> {
@@ -15,13 +19,7 @@ export async function deleteObjects(client: S3Client, objects: ReadonlyArray<{ b
   }
   for (const [bucket, keys] of byBucket) {
     for (let start = 0; start < keys.length; start += DELETE_BATCH) {
-      const output = await client.send(
-        new DeleteObjectsCommand({
-          Bucket: bucket,
-          Delete: { Objects: keys.slice(start, start + DELETE_BATCH).map((Key) => ({ Key })), Quiet: true },
-        }),
-      );
-      assertDeleted(bucket, output);
+      await deleteKeys(client, bucket, keys.slice(start, start + DELETE_BATCH));
     }
   }
 }
@@ -36,20 +34,26 @@ export async function deletePrefix(client: S3Client, bucket: string, prefix: str
     const page = await client.send(
       new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(token === undefined ? {} : { ContinuationToken: token }) }),
     );
-    const objects = (page.Contents ?? []).flatMap((object) => (object.Key === undefined || keep.has(object.Key) ? [] : [{ Key: object.Key }]));
-    if (objects.length > 0) {
-      assertDeleted(bucket, await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects, Quiet: true } })));
-    }
+    const keys = (page.Contents ?? []).flatMap((object) => (object.Key === undefined || keep.has(object.Key) ? [] : [object.Key]));
+    if (keys.length > 0) await deleteKeys(client, bucket, keys);
     token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
   } while (token !== undefined);
 }
 
-/** DeleteObjects answers 200 even when it deleted nothing: per-key failures are in `Errors`. */
-function assertDeleted(bucket: string, output: DeleteObjectsCommandOutput): void {
-  const errors = output.Errors ?? [];
-  if (errors.length === 0) return;
-  const first = errors[0]!;
-  throw new PantoError(
-    `S3 did not delete ${errors.length} objects of bucket ${bucket} (first: ${first.Key ?? '?'}: ${first.Code ?? 'unknown'} ${first.Message ?? ''})`.trimEnd(),
-  );
+/**
+ * One DeleteObjects of at most 1,000 keys. It answers 200 even when it deleted nothing: the
+ * per-key failures are in `Errors`. Those S3 asks to retry are sent again, with backoff; what
+ * is left is an `ObjectsNotDeletedError`.
+ */
+async function deleteKeys(client: S3Client, bucket: string, keys: readonly string[]): Promise<void> {
+  let pending = keys;
+  for (let attempt = 1; ; attempt++) {
+    const output = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: pending.map((Key) => ({ Key })), Quiet: true } }));
+    const failures: ObjectNotDeleted[] = (output.Errors ?? []).map((error) => ({ key: error.Key ?? '?', code: error.Code ?? 'unknown', message: error.Message ?? '' }));
+    if (failures.length === 0) return;
+    const transient = failures.every((failure) => TRANSIENT_CODES.has(failure.code));
+    if (!transient || attempt >= DELETE_ATTEMPTS) throw new ObjectsNotDeletedError(bucket, failures, transient);
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 100 * 2 ** attempt));
+    pending = failures.map((failure) => failure.key);
+  }
 }
