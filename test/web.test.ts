@@ -79,6 +79,9 @@ async function createSession(page: Page, system?: string): Promise<string> {
   await page.getByRole('button', { name: 'Create' }).click();
   await page.getByRole('textbox', { name: 'Message' }).waitFor();
   await expect.poll(() => new URL(page.url()).hash, { timeout: UI_MS }).toMatch(/^#session=/);
+  // The chat has read the new session (its title is no longer "…"): a turn another tab starts
+  // from here on is one it does not know of, not one its first read finds and follows.
+  await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText(), { timeout: UI_MS }).not.toBe('…');
   return decodeURIComponent(new URL(page.url()).hash.replace('#session=', ''));
 }
 
