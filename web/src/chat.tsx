@@ -27,6 +27,7 @@ export interface ChatProps {
 }
 
 const isAbort = (error: unknown): boolean => error instanceof DOMException && error.name === 'AbortError';
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted, onBack }: ChatProps) {
   const [contents, setContents] = useState<SessionContents | null>(null);
@@ -113,8 +114,11 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
         // A turn still running (another tab's, or this one a moment after a stop): follow it to
         // its end — or, after a stop or a failure to follow, read the session until it has ended.
         if (dropped && next?.turn) setNotice('The connection dropped; the turn is still running on the server, and is shown again from here.');
-        if (next?.turn && !abort.signal.aborted && !failed) void follow(next);
-        else if (next?.turn) void waitForEnd(abort.signal.aborted ? 'stop' : 'end');
+        if (next?.turn && !abort.signal.aborted && !failed) {
+          // After a drop, a second's pause: a connection that keeps failing is not retried in a tight loop.
+          if (dropped) await pause(1_000);
+          if (alive.current) void follow(next);
+        } else if (next?.turn) void waitForEnd(abort.signal.aborted ? 'stop' : 'end');
       }
     }
   };
