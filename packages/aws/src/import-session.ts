@@ -4,14 +4,15 @@
  */
 import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
-import { GetItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { ID_RULE, InvalidSessionIdError, newId } from '@panto/core';
 import { DynamoStore } from './dynamo-store.js';
 import { SessionExistsError } from './errors.js';
 import type { S3Location } from './offload.js';
 import type { SessionCache } from './session-cache.js';
-import { assertValidOwner, ATTR, isValidSessionId, metaKey } from './table.js';
+import { readMeta } from './session-lines.js';
+import { assertValidOwner, isValidSessionId } from './table.js';
 import { writeSession } from './write-session.js';
 
 export interface ImportSessionOptions {
@@ -112,9 +113,7 @@ export async function importSession(options: ImportSessionOptions): Promise<Dyna
 
 /** Whether a session (of any owner, a tombstone included) has the id: its META item exists. An id that cannot be one is taken by nobody. */
 async function sessionTaken(dynamo: DynamoDBClient, tableName: string, sessionId: string): Promise<boolean> {
-  if (!isValidSessionId(sessionId)) return false;
-  const { Item } = await dynamo.send(new GetItemCommand({ TableName: tableName, Key: metaKey(sessionId), ProjectionExpression: '#pk', ExpressionAttributeNames: { '#pk': ATTR.pk }, ConsistentRead: true }));
-  return Item !== undefined;
+  return isValidSessionId(sessionId) && (await readMeta(dynamo, tableName, sessionId)) !== null;
 }
 
 async function openSource(options: ImportSessionOptions): Promise<{ name: string; stream: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string> }> {

@@ -41,7 +41,7 @@ export function selectFromList<T>(
   const filtering = options.filter ?? true;
   // The frame (title, rows, position, help, and the line the cursor is left on) must fit the
   // terminal: taller, it scrolls, and moving up to redraw it can no longer reach its top.
-  const height = (output as { rows?: number }).rows;
+  const height = output.rows;
   const rows = Math.max(1, Math.min(options.rows ?? 12, height === undefined ? Infinity : height - 4));
   let query = '';
   let selected = Math.max(0, Math.min(options.initial ?? 0, options.items.length - 1));

@@ -15,7 +15,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CliError } from './errors.js';
 import { LazyFSJSONLStore } from './lazy-store.js';
 import { findSessions } from './session-list.js';
-import { resolveSession } from './short-id.js';
+import { namesSession, resolveSession, sessionQuery } from './short-id.js';
 import { placeResumedFile } from './resume-file.js';
 
 /** Which session to run, from `-c` / `-r` / `--no-session`. */
@@ -118,11 +118,11 @@ async function resumeTarget(value: string, context: { cwd: string; sessionDir: s
  * --all` shows them all), says where it is and how to resume it; undefined otherwise.
  */
 async function sessionsOfOtherFolders(value: string, context: { sessionDir: string; sessionsRoot: string }): Promise<string | undefined> {
-  const wanted = value.endsWith('.jsonl') ? value.slice(0, -'.jsonl'.length) : value;
+  const wanted = sessionQuery(value);
   if (wanted === '') return undefined;
   const here = resolve(context.sessionDir);
   const matches = (await findSessions({ sessionsRoot: context.sessionsRoot }).catch(() => [])).filter(
-    (session) => dirname(resolve(session.file)) !== here && (session.id.startsWith(wanted) || session.id.endsWith(wanted)),
+    (session) => dirname(resolve(session.file)) !== here && namesSession(session.id, wanted),
   );
   const [only] = matches;
   if (only === undefined) return undefined;

@@ -37,15 +37,25 @@ export function shortIds(ids: readonly string[]): Map<string, string> {
  * @throws AmbiguousSessionIdError when it names several sessions
  */
 export async function resolveSession(dir: string, value: string): Promise<SessionInfo> {
-  const wanted = value.endsWith('.jsonl') ? value.slice(0, -'.jsonl'.length) : value;
+  const wanted = sessionQuery(value);
   let ids: string[] = [];
   try {
     ids = (await readdir(dir)).filter((name) => name.endsWith('.jsonl')).map((name) => name.slice(0, -'.jsonl'.length));
   } catch {
     // The core resolver says what is wrong with the folder.
   }
-  const matches = wanted === '' || ids.includes(wanted) ? [] : ids.filter((id) => id.startsWith(wanted) || id.endsWith(wanted));
+  const matches = wanted === '' || ids.includes(wanted) ? [] : ids.filter((id) => namesSession(id, wanted));
   if (matches.length > 1) throw new AmbiguousSessionIdError(value, matches.sort());
   // One match: resolve it by its full id; none: the core resolver checks the value and says why.
   return resolveSessionId(dir, matches[0] ?? value);
+}
+
+/** What `-r` was given, as an id or part of one: a file name's `.jsonl` taken off. */
+export function sessionQuery(value: string): string {
+  return value.endsWith('.jsonl') ? value.slice(0, -'.jsonl'.length) : value;
+}
+
+/** Whether `wanted` (not empty) names the session `id`: a prefix of its id, or its end (a short id). */
+export function namesSession(id: string, wanted: string): boolean {
+  return id.startsWith(wanted) || id.endsWith(wanted);
 }
