@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FakeLLMServer } from '@panto/core/testing';
 import { localSecretFile, readLocalSecret, signLocalToken } from '@panto/functions/local';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { localAws, type LocalAws } from './setup/aws-fixtures.js';
 import { startLocalStack, type LocalStack } from './local-stack-harness.js';
@@ -100,6 +100,18 @@ async function otherTabTurn(id: string, prompt: string, answer: string): Promise
   expect(other.status).toBe(200);
   await expect.poll(() => fake.paused, { timeout: UI_MS }).toBe(1);
   return other;
+}
+
+/** A new owner with `count` untitled sessions, signed in: the page and its session list. */
+async function signedInWithSessions(owner: string, count: number): Promise<{ page: Page; sessions: Locator }> {
+  const token = await signLocalToken(secret, owner);
+  for (let index = 1; index <= count; index++) {
+    const response = await fetch(`${url}/sessions`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' });
+    expect(response.status).toBe(201);
+  }
+  const page = await newPage();
+  await signIn(page, `${url}/#token=${token}`);
+  return { page, sessions: page.getByRole('navigation', { name: 'Sessions' }) };
 }
 
 const transcript = (page: Page) => page.getByRole('log', { name: 'Transcript' });
@@ -329,14 +341,7 @@ describe('the web client', { timeout: 60_000 }, () => {
   });
 
   it('lists sessions newest first with title, age and model, and loads more on scroll', async () => {
-    const carol = await signLocalToken(secret, 'carol');
-    for (let index = 1; index <= 23; index++) {
-      const response = await fetch(`${url}/sessions`, { method: 'POST', headers: { authorization: `Bearer ${carol}` }, body: '{}' });
-      expect(response.status).toBe(201);
-    }
-    const page = await newPage();
-    await signIn(page, `${url}/#token=${carol}`);
-    const sessions = page.getByRole('navigation', { name: 'Sessions' });
+    const { page, sessions } = await signedInWithSessions('carol', 23);
     const items = sessions.getByRole('listitem').filter({ hasText: 'claude-web' });
     await expect.poll(() => items.count(), { timeout: UI_MS }).toBe(20);
     expect(await items.first().innerText()).toMatch(/Untitled session\s+just now · claude-web/);
@@ -348,14 +353,7 @@ describe('the web client', { timeout: 60_000 }, () => {
   });
 
   it('keeps the sessions loaded on scroll when the list refreshes after a turn', async () => {
-    const erin = await signLocalToken(secret, 'erin');
-    for (let index = 1; index <= 23; index++) {
-      const response = await fetch(`${url}/sessions`, { method: 'POST', headers: { authorization: `Bearer ${erin}` }, body: '{}' });
-      expect(response.status).toBe(201);
-    }
-    const page = await newPage();
-    await signIn(page, `${url}/#token=${erin}`);
-    const sessions = page.getByRole('navigation', { name: 'Sessions' });
+    const { page, sessions } = await signedInWithSessions('erin', 23);
     const items = sessions.locator('button.session');
     await expect.poll(() => items.count(), { timeout: UI_MS }).toBe(20);
     await sessions.getByRole('button', { name: 'More sessions' }).scrollIntoViewIfNeeded();
