@@ -368,14 +368,27 @@ describe('POST /sessions/import', () => {
     await json(await api.call('alice', 'GET', `/sessions/${imported.id}`), 404);
   });
 
-  it('keeps the header\'s session id while it is free', async () => {
+  it('gives every import a new id and reports the header\'s as imported_from, whether another owner has it, it was deleted, or it is free', async () => {
     const { id } = await twoTurns();
     const text = await exportText(id);
+    const taken = await json<SessionJson & { imported_from: string }>(await importText('carol', text), 201);
     // A finished delete removes its tombstone last: the id is free again.
     expect((await api.call('alice', 'DELETE', `/sessions/${id}`)).status).toBe(204);
-    const imported = await json<SessionJson>(await importText('carol', text), 201);
-    expect(imported.id).toBe(id);
-    expect(await exportText(id, 'carol')).toBe(text);
+    const free = await json<SessionJson & { imported_from: string }>(await importText('carol', text), 201);
+    for (const imported of [taken, free]) {
+      expect(imported.imported_from).toBe(id);
+      expect(imported.id).not.toBe(id);
+      expect(await exportText(imported.id, 'carol')).toBe(text.replace(id, imported.id));
+    }
+    await json(await api.call('carol', 'GET', `/sessions/${id}`), 404);
+  });
+
+  it('gives concurrent imports of one log one new id each', async () => {
+    const { id } = await twoTurns();
+    const text = await exportText(id);
+    const imports = await Promise.all(Array.from({ length: 5 }, () => importText('carol', text).then((response) => json<SessionJson & { imported_from: string }>(response, 201))));
+    expect(new Set(imports.map((imported) => imported.id)).size).toBe(5);
+    expect(imports.every((imported) => imported.imported_from === id && imported.id !== id)).toBe(true);
   });
 
   it('refuses a corrupt line with 400 naming it, and creates nothing', async () => {

@@ -194,6 +194,39 @@ describe('continuing, resuming and listing', { timeout: 60_000 }, () => {
     expect(kinds(await entries(original!))).toEqual(['system', 'user', 'assistant', 'user', 'assistant']);
   });
 
+  it.each([5_000, 100_000])('anthropic: a tool call whose arguments nest %i levels gets an error result the model sees, and the session file reads back', async (levels) => {
+    const deep = `{"x":${'['.repeat(levels)}${']'.repeat(levels)}}`;
+    server.enqueue({ toolCalls: [{ name: 'read', input: {}, arguments: deep }] }, { text: 'I will nest less.' });
+    const { args, env } = anthropic();
+    const result = await runPanto([...args, '-p', 'read it'], { cwd: box.cwd, env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('I will nest less.\n');
+    expect(body(server.requests[1])).toContain('nested deeper than 128 levels');
+    const [file] = await jsonlFiles(sessionDir);
+    const stored = await entries(file!);
+    expect(kinds(stored)).toEqual(['system', 'user', 'assistant', 'tool_result', 'assistant']);
+    expect(stored[2]).toMatchObject({ message: { content: [{ type: 'tool_call', name: 'read', input: {} }] } });
+  });
+
+  it('anthropic: -c continues a session file that holds a line nested 5,000 levels deep (written before the limit)', async () => {
+    server.enqueue({ text: 'first' }, { text: 'continued' });
+    const { args, env } = anthropic();
+    await runPanto([...args, '-p', 'start'], { cwd: box.cwd, env });
+    const [file] = await jsonlFiles(sessionDir);
+    const last = (await entries(file!)).at(-1)!;
+    const usage = '{"input_tokens":1,"output_tokens":1,"cache_read_tokens":0,"cache_write_tokens":0}';
+    const deep = `{"x":${'['.repeat(5_000)}${']'.repeat(5_000)}}`;
+    const [call, result] = ['019ae000-0000-7000-8000-000000000001', '019ae000-0000-7000-8000-000000000002'];
+    await writeFile(
+      file!,
+      `${await readFile(file!, 'utf8')}{"type":"message","id":"${call}","parent_id":"${last.id}","timestamp":"2026-12-01T10:00:00.000Z","batch_size":2,"message":{"role":"assistant","content":[{"type":"tool_call","id":"toolu_old","name":"read","input":${deep}}],"provider":"anthropic","model":"claude-e2e","usage":${usage},"stop_reason":"tool_use"}}\n{"type":"message","id":"${result}","parent_id":"${call}","timestamp":"2026-12-01T10:00:00.000Z","message":{"role":"tool_result","tool_call_id":"toolu_old","tool_name":"read","content":"old","is_error":false}}\n`,
+    );
+    const continued = await runPanto([...args, '-c', '-p', 'go on'], { cwd: box.cwd, env });
+    expect(continued.code, continued.stderr).toBe(0);
+    expect(continued.stdout).toBe('continued\n');
+    expect(body(server.requests[1])).toContain('"id":"toolu_old","name":"read","input":{}');
+  });
+
   it('-r fails with exit 1 and a clear message for an unknown id', async () => {
     const result = await runPanto(['-r', 'ffffffff', '-p', 'x'], { cwd: box.cwd, env: box.env });
     expect(result.code).toBe(1);

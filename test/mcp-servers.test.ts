@@ -6,6 +6,7 @@
  * session) as a notice and an error result, never an exception.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Agent, MemoryStore, ToolRegistry, type Tool, type ToolOutput } from '@panto/core';
 import { MCPServers, type MCPNotice, type MCPServerConfig } from '@panto/core/mcp';
 import * as sdk from '@panto/core/mcp/sdk';
@@ -13,6 +14,7 @@ import { ScriptedProvider, waitUntil } from '@panto/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVERYTHING, everythingStdio, startEverythingHTTP, type RunningHTTPServer } from './mcp-harness.js';
 
+const DEEP_SERVER = fileURLToPath(new URL('./support/deep-mcp-server.mjs', import.meta.url));
 const context = () => ({ signal: new AbortController().signal, toolCallId: 'call-1' });
 const opened: MCPServers[] = [];
 const servers: RunningHTTPServer[] = [];
@@ -109,6 +111,22 @@ describe('MCPServers and the everything server', { timeout: 60_000 }, () => {
     expect(store.entries[2]).toMatchObject({
       message: { role: 'tool_result', tool_name: 'mcp__everything__get-sum', content: 'The sum of 20 and 22 is 42.', is_error: false },
     });
+  });
+
+  it.each([5_000, 100_000])('answers a result nested %i levels deep with an error result, and offers no tool whose schema nests too deep', async (levels) => {
+    const { mcp, notices } = pool([stdio('deep', process.execPath, [DEEP_SERVER])]);
+    const tools = await mcp.tools();
+    expect(tools.map((tool) => tool.name)).toEqual(['mcp__deep__deep']);
+    const store = new MemoryStore();
+    const provider = new ScriptedProvider([{ toolCalls: [{ id: 'c1', name: 'mcp__deep__deep', input: { levels } }] }, { text: 'ok' }]);
+    const agent = new Agent({ provider, tools: new ToolRegistry(tools) }, { store });
+    await agent.submitUserMessage('go deep');
+    await agent.runStep();
+    expect(store.entries[2]).toMatchObject({
+      message: { role: 'tool_result', is_error: true, content: "The MCP server's result was refused: it is nested deeper than 128 levels, the limit for JSON from outside panto." },
+    });
+    expect(() => JSON.stringify(store.entries)).not.toThrow();
+    expect(notices).toEqual([]);
   });
 
   it('reports a server that cannot start, one that exits, and one that never answers, and keeps the good one', async () => {

@@ -122,7 +122,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const failure = toHttpError(error);
     c.set('errorCode', failure.body.error.code);
     report(failure, `${c.req.method} ${c.req.path}`, error);
-    return c.json(failure.body, failure.status, retryAfter(failure));
+    // The body too large was not read: the connection cannot carry another request (a Node
+    // server drops it after a short drain), so the answer says so.
+    const close = failure.status === 413 ? { connection: 'close' } : {};
+    return c.json(failure.body, failure.status, { ...retryAfter(failure), ...close });
   });
   app.notFound(() => {
     throw routeNotFound();

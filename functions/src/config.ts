@@ -3,7 +3,7 @@
  * (`Resource.X`) and environment variables for tunables. The local stack's settings build
  * on the helpers here (`local/settings.ts`), never the other way round.
  */
-import { assertModelOffered, defaultProviderName } from '@panto/core';
+import { assertModelOffered, defaultProviderName, isValidModelName, MODEL_NAME_RULE } from '@panto/core';
 import { parseMCPConfig, type MCPHTTPServerConfig } from '@panto/core/mcp';
 import { Resource } from 'sst/resource';
 
@@ -37,6 +37,12 @@ export interface ServiceLimits {
   leaseRenewMs: number;
   /** How often `GET /sessions/{id}/events` looks for messages a running turn persisted. */
   eventsPollMs: number;
+  /**
+   * A client of a stream (a follower, a streamed turn) that has not taken the next event
+   * for this long is disconnected: what a stalled client holds on the server is one event,
+   * for at most this long. The turn itself runs on.
+   */
+  streamStallMs: number;
   /** Lifetime of an export's presigned URL. */
   exportUrlTtlSeconds: number;
 }
@@ -106,6 +112,7 @@ export const DEFAULT_LIMITS: ServiceLimits = {
   leaseMs: 30_000,
   leaseRenewMs: 10_000,
   eventsPollMs: 1_000,
+  streamStallMs: 10_000,
   exportUrlTtlSeconds: 3600,
 };
 
@@ -221,8 +228,12 @@ export function providerConfig(env: Env, apiKeys: { [provider: string]: string }
       : `${fallback === 'anthropic' ? 'an Anthropic' : 'an OpenAI'} API key is set`;
   const extraModels = list(env.PANTO_EXTRA_MODELS);
   for (const name of extraModels) {
-    if (!/^[a-z0-9][a-z0-9_-]*\/./.test(name)) throw new Error(`PANTO_EXTRA_MODELS: ${JSON.stringify(name)} is not provider/model`);
+    const slash = name.indexOf('/');
+    if (!/^[a-z0-9][a-z0-9_-]*$/.test(name.slice(0, slash)) || !isValidModelName(name.slice(slash + 1))) {
+      throw new Error(`PANTO_EXTRA_MODELS: ${JSON.stringify(name)} is not provider/model (a model name: ${MODEL_NAME_RULE})`);
+    }
   }
+  if (env.PANTO_MODEL && !isValidModelName(env.PANTO_MODEL)) throw new Error(`PANTO_MODEL: ${JSON.stringify(env.PANTO_MODEL)} is not a model name: ${MODEL_NAME_RULE}`);
   // The default model is the operator's choice: a retired or misspelt one is refused here, at
   // start, rather than by the provider on every turn.
   if (env.PANTO_MODEL && baseURLs[provider] === undefined) {
@@ -266,6 +277,7 @@ export function serviceLimits(env: Env): ServiceLimits {
     // Three renewals a term by default: one that fails (a blip of the store) loses nothing.
     leaseRenewMs: integer(env, 'PANTO_LEASE_RENEW_MS', Math.floor(leaseMs / 3), 100, Math.floor(leaseMs / 2)),
     eventsPollMs: integer(env, 'PANTO_EVENTS_POLL_MS', DEFAULT_LIMITS.eventsPollMs, 50, 60_000),
+    streamStallMs: integer(env, 'PANTO_STREAM_STALL_MS', DEFAULT_LIMITS.streamStallMs, 100, 600_000),
     exportUrlTtlSeconds: integer(env, 'PANTO_EXPORT_URL_TTL_SECONDS', DEFAULT_LIMITS.exportUrlTtlSeconds, 1, 604_800),
   };
 }

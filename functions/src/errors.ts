@@ -75,8 +75,12 @@ export function unknownEntry(field: string, options?: ErrorOptions): RequestErro
  * A body that is not a session log (`POST /sessions/import`): the line and what is wrong
  * with it. Only the body's own words — never a server-side name for it.
  */
-export function invalidSessionLog(error: SessionCorruptError): RequestError {
-  const message = error.line === null ? error.reason : `line ${error.line}: ${error.reason}`;
+export function invalidSessionLog(error: SessionCorruptError, body: { joinedLines?: boolean } = {}): RequestError {
+  let message = error.line === null ? error.reason : `line ${error.line}: ${error.reason}`;
+  // `curl -d @file` strips a file's newlines: the log arrives as its lines run together.
+  if (body.joinedLines === true && error.line === 1) {
+    message += ' (the body is one line of JSON objects run together: its newlines were stripped — send the file with `curl --data-binary @file`, not `-d @file`)';
+  }
   return new RequestError(400, 'invalid_session', message, { cause: error, ...(error.line === null ? {} : { line: error.line }) });
 }
 

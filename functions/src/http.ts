@@ -1,6 +1,6 @@
 /** What every route module shares: the app's environment, its dependencies, and reading a request. */
 import { isValidSessionId } from '@panto/aws';
-import { SessionNotFoundError, type Usage } from '@panto/core';
+import { exceedsJSONDepth, SessionNotFoundError, tooDeepReason, type Usage } from '@panto/core';
 import type { Context, Hono } from 'hono';
 import type { ServiceLimits } from './config.js';
 import { payloadTooLarge, RequestError, type HttpError } from './errors.js';
@@ -9,9 +9,18 @@ import type { OfferedModels } from './models.js';
 import type { ProviderResolver } from './providers.js';
 import type { SessionService } from './session-service.js';
 
+/** What the app uses of a Node server's response (`@hono/node-server` passes it as `outgoing`). */
+export interface NodeResponse {
+  /** Drops the connection at once, with whatever the client has not read yet. */
+  destroy(): unknown;
+  /** Whether the client has been sent the whole response. */
+  readonly writableFinished: boolean;
+}
+
 /** What the app reads from its runtime: the Lambda event, when there is one. */
 export interface AppEnv {
-  Bindings: { event?: unknown };
+  /** `event`: the Lambda event; `outgoing`: a Node server's response (its connection), in the local stack. */
+  Bindings: { event?: unknown; outgoing?: NodeResponse };
   Variables: {
     owner: string;
     /** What the Idempotency-Key did for this request, when it had one. */
@@ -58,7 +67,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * The request body as JSON; `{}` when there is none. Bodies over the limit were refused by
  * the body-limit middleware; the check here covers a request whose length header lied. A
  * body that is not UTF-8 is refused (400 `invalid_encoding`), not stored with U+FFFD in
- * place of its bytes.
+ * place of its bytes; one nested deeper than `MAX_JSON_DEPTH` is refused (400 `invalid_json`).
  */
 export async function readJson(c: Context<AppEnv>, limitBytes: number): Promise<unknown> {
   const bytes = await readBytes(c, limitBytes);
@@ -69,11 +78,15 @@ export async function readJson(c: Context<AppEnv>, limitBytes: number): Promise<
     throw new RequestError(400, 'invalid_encoding', 'the request body is not valid UTF-8', { cause: error });
   }
   if (text.trim() === '') return {};
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     throw new RequestError(400, 'invalid_json', 'the request body is not valid JSON');
   }
+  // Validation, the idempotency fingerprint and the answer all serialise the body again.
+  if (exceedsJSONDepth(value)) throw new RequestError(400, 'invalid_json', tooDeepReason('the request body'));
+  return value;
 }
 
 /**

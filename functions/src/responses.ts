@@ -64,9 +64,15 @@ export const message = z.discriminatedUnion('role', [
 ]);
 
 /** Where a message is stored: its entry's id and time (absent for a tool result the rebuild synthesized). */
+/** Present on an entry stored before panto refused JSON nested too deep: it was loaded in part, and this says why. */
+const unreadable = z.optional(
+  z.string().check(z.describe('why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole')),
+);
+
 const entryFields = {
   id: z.optional(z.string().check(z.describe("the id of the message's entry: a parent_id / entry_id for the tree routes"))),
   timestamp: z.optional(timestamp),
+  unreadable,
 };
 
 /** A message as the API answers it: with its entry's `id` and `timestamp`. */
@@ -86,7 +92,7 @@ export const runningTurn = z.strictObject({
 });
 
 const entryId = z.string();
-const entryHead = { id: entryId, parent_id: z.nullable(entryId), timestamp };
+const entryHead = { id: entryId, parent_id: z.nullable(entryId), timestamp, unreadable };
 
 /** An entry of the session log as its line holds it (docs/session-format.md), without `batch_size`. */
 export const entry = z.discriminatedUnion('type', [
@@ -119,6 +125,12 @@ export const sessionSummary = z.strictObject({
   title: z.nullable(z.string()),
   entry_count: count,
   archived: z.boolean().check(z.describe('in S3 (cold): opening it brings it back')),
+});
+
+/** `POST /sessions/import`: the new session, and the id its log's header had (never kept). */
+export const importedSession = z.strictObject({
+  ...sessionSummary.shape,
+  imported_from: z.string().check(z.describe("the session id in the imported log's header; the new session always has a new id")),
 });
 
 export const sessionList = z.strictObject({
@@ -225,6 +237,7 @@ export const NAMED_SCHEMAS = {
   Error: errorResponse,
   ErrorDetail: errorDetail,
   SessionSummary: sessionSummary,
+  ImportedSession: importedSession,
   SessionList: sessionList,
   SessionContents: sessionContents,
   Turn: turn,

@@ -2,8 +2,8 @@
  * The request bodies and queries the API accepts. Unknown fields are refused, by name.
  * `zod/mini` rather than `zod`: the same validation, a tenth of the bundle (cold starts).
  */
-import { TITLE_MAX_LENGTH } from '@panto/aws';
-import { ID_RULE, isValidId } from '@panto/core';
+import { titleProblem } from '@panto/aws';
+import { ID_RULE, isValidId, isValidModelName, MODEL_NAME_RULE } from '@panto/core';
 import * as z from 'zod/mini';
 import { invalidField } from './errors.js';
 
@@ -18,6 +18,13 @@ const entryId = z.string().check(z.refine((id) => isValidId(id), `not an entry i
 /** A provider name, as at creation. */
 const providerName = name.check(z.regex(/^[a-z0-9][a-z0-9_-]*$/, 'lowercase letters, digits, - and _ only'));
 
+/** A model name: the characters model names use, whatever the provider (see `isValidModelName`). */
+const modelName = name.check(z.refine((model) => isValidModelName(model), MODEL_NAME_RULE));
+
+/** Text that stays itself when stored: no lone surrogate (`"\ud800"`), which UTF-8 would turn into U+FFFD. */
+const LONE_SURROGATE = /\p{Cs}/u;
+const unicodeText = z.refine<string>((text) => !LONE_SURROGATE.test(text), 'must be Unicode text: it holds a lone surrogate');
+
 /** A `limit` query parameter: digits, from 1 to `max`. */
 function limitParameter(max: number, words: string) {
   return z.optional(
@@ -30,22 +37,24 @@ function limitParameter(max: number, words: string) {
 
 export const createSessionBody = z.strictObject({
   /** The session's system prompt. */
-  system: z.optional(z.string().check(z.maxLength(100_000, 'at most 100000 characters'))),
+  system: z.optional(z.string().check(z.maxLength(100_000, 'at most 100000 characters'), unicodeText)),
   /** The provider its turns use (`anthropic`, `openai`, `offline`); the server's default when absent. */
   provider: z.optional(providerName),
   /** The model its turns use; the provider's default when absent. */
-  model: z.optional(name),
+  model: z.optional(modelName),
 });
 
 /**
  * What a turn does when its client goes away: runs to its end and stores everything
- * (`continue`, the default — the model call is paid for), or stops there (`abort`).
+ * (`continue`, the default — the model call is paid for), or stops there (`abort`). The
+ * default is filled in by validation, so that a request that leaves it out is the same
+ * request as one that names it (an `Idempotency-Key` compares them after validation).
  */
-const onDisconnect = z.optional(z.enum(['continue', 'abort'], '"continue" or "abort"'));
+const onDisconnect = z._default(z.enum(['continue', 'abort'], '"continue" or "abort"'), 'continue');
 
 export const messageBody = z.strictObject({
   /** The user's prompt. */
-  text: z.string().check(z.refine((text) => text.trim() !== '', 'must not be empty')),
+  text: z.string().check(z.refine((text) => text.trim() !== '', 'must not be empty'), unicodeText),
   on_disconnect: onDisconnect,
   /**
    * Continue from this entry instead of the active leaf (a new branch): an assistant
@@ -57,16 +66,14 @@ export const messageBody = z.strictObject({
 /** `PATCH /sessions/{id}`: what to change (nothing given, nothing changes). */
 export const updateSessionBody = z.strictObject({
   /** The session's name in lists. */
-  title: z.optional(
-    z.string().check(
-      z.refine((title) => title.trim() !== '', 'must not be empty'),
-      z.refine((title) => Array.from(title).length <= TITLE_MAX_LENGTH, `at most ${TITLE_MAX_LENGTH} characters`),
-    ),
-  ),
+  title: z.optional(z.string().check(z.superRefine((title, context) => {
+    const problem = titleProblem(title);
+    if (problem !== undefined) context.addIssue({ code: 'custom', message: problem, input: title });
+  }))),
   /** The provider its next turns use; with `model` absent, that provider's default model. */
   provider: z.optional(providerName),
   /** The model its next turns use; with `provider` absent, of the session's provider. */
-  model: z.optional(name),
+  model: z.optional(modelName),
 });
 
 /** `PUT /sessions/{id}/leaf` and `POST /sessions/{id}/fork`: the entry to switch to or fork at. */
@@ -76,7 +83,7 @@ export const entryBody = z.strictObject({
 
 export const compactBody = z.strictObject({
   /** What the summary must keep, besides the default. */
-  instructions: z.optional(z.string().check(z.maxLength(10_000, 'at most 10000 characters'))),
+  instructions: z.optional(z.string().check(z.maxLength(10_000, 'at most 10000 characters'), unicodeText)),
   on_disconnect: onDisconnect,
 });
 

@@ -284,27 +284,32 @@ export class SessionService {
   }
 
   /**
-   * A new session of `owner` from a JSONL session log (an export). The header's session id
-   * is kept while it is free. A line that is not a session log line is a 400 naming it, and
-   * nothing is created. A request body is whole, so its last line is read as a line even
-   * without a newline — never dropped as a torn one, as a file's is.
+   * A new session of `owner` from a JSONL session log (an export), under a new id: the
+   * header's id is returned as `importedFrom`, never kept, so that the outcome cannot tell
+   * whether some session (another owner's, a deleted one) has it. A line that is not a
+   * session log line is a 400 naming it, and nothing is created. A request body is whole, so
+   * its last line is read as a line even without a newline — never dropped as a torn one, as
+   * a file's is.
    */
-  async import(owner: string, received: Uint8Array): Promise<SessionSummary> {
+  async import(owner: string, received: Uint8Array): Promise<SessionSummary & { importedFrom: string }> {
     const { dynamo, tableName, cache } = this.#deps;
     const body = received.length > 0 && received[received.length - 1] !== 0x0a ? Buffer.concat([received, Buffer.from('\n')]) : received;
+    let importedFrom = '';
     const store = await importSession({
       dynamo,
       tableName,
       owner,
       ...this.#s3(),
       source: { body, name: 'body' },
-      keepSessionId: true,
+      onHeader: (header) => {
+        importedFrom = header.id;
+      },
       cache,
       ...(this.#deps.sessionTtlSeconds === undefined ? {} : { ttlSeconds: this.#deps.sessionTtlSeconds }),
     }).catch((error: unknown) => {
-      throw error instanceof SessionCorruptError ? invalidSessionLog(error) : error;
+      throw error instanceof SessionCorruptError ? invalidSessionLog(error, { joinedLines: isJoinedLines(body) }) : error;
     });
-    return this.#summary(store.metadata());
+    return { ...this.#summary(store.metadata()), importedFrom };
   }
 
   /**
@@ -651,6 +656,11 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+/** Whether a body is one line of JSON objects run together: a log whose newlines were stripped (`curl -d @file`). */
+function isJoinedLines(body: Uint8Array): boolean {
+  return body.indexOf(0x0a) === body.length - 1 && Buffer.from(body.buffer, body.byteOffset, body.byteLength).includes('}{');
 }
 
 /** Turns an `EntryNotFoundError` into a 400 naming the body field that gave the id. */

@@ -21,7 +21,8 @@ export function exportRoutes(app: App, { sessions, limits }: RouteDeps): void {
   // The body is the log itself (`application/x-ndjson`, the export format), within the body limit.
   app.post('/sessions/import', async (c) => {
     const body = await readBytes(c, limits.bodyLimitBytes);
-    return c.json(sessionJson(await sessions.import(c.get('owner'), body)), 201);
+    const { importedFrom, ...session } = await sessions.import(c.get('owner'), body);
+    return c.json({ ...sessionJson(session), imported_from: importedFrom }, 201);
   });
 
   app.get('/sessions/:id/exports', async (c) => {

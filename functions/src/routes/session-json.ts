@@ -1,5 +1,5 @@
 /** How sessions, their messages and their entries are answered, by every route that returns them. */
-import type { DiskMessageRecord, Message, RecordEntry, SessionEntry } from '@panto/core';
+import type { DiskMessage, DiskMessageRecord, Message, SessionEntry } from '@panto/core';
 import type { RunningTurn, SessionContents, SessionSummary } from '../session-service.js';
 
 export interface SessionJson {
@@ -25,8 +25,11 @@ export function sessionJson({ metadata, activeModel }: SessionSummary): SessionJ
   };
 }
 
-/** A message with the `id` and `timestamp` of its entry (none for a tool result the rebuild synthesized). */
-export type MessageJson = Message & { id?: string; timestamp?: string };
+/**
+ * A message with the `id` and `timestamp` of its entry (none for a tool result the rebuild
+ * synthesized), and `unreadable` when its entry could be loaded only in part.
+ */
+export type MessageJson = Message & { id?: string; timestamp?: string; unreadable?: string };
 
 /** `GET /sessions/{id}` (and a leaf switch): the conversation as the next turn sees it. */
 export function contentsJson(contents: SessionContents): {
@@ -51,11 +54,12 @@ export function contentsJson(contents: SessionContents): {
 
 /** A message as a turn stored it, with its entry's `id` and `timestamp`. */
 export function messageJson(record: DiskMessageRecord): MessageJson {
-  return { ...record.message, id: record.id, timestamp: record.timestamp };
+  return withEntry(record.message, record);
 }
 
-function withEntry(message: Message, entry: RecordEntry | null): MessageJson {
-  return entry === null ? message : { ...message, id: entry.id, timestamp: entry.timestamp };
+function withEntry(message: Message, entry: DiskMessage | null): MessageJson {
+  if (entry === null) return message;
+  return { ...message, id: entry.id, timestamp: entry.timestamp, ...(entry.unreadable === undefined ? {} : { unreadable: entry.unreadable }) };
 }
 
 /** An entry as its log line says it, without the line's framing (`batch_size`). */

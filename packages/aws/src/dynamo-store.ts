@@ -340,6 +340,7 @@ export class DynamoStore implements SessionStore {
       source: `fork of ${this.#source}`,
       stream: [header, encodeBatch(path)],
       sessionId: () => id,
+      rules: 'stored',
       ttlSeconds: meta.ttlSeconds,
       now,
       // A path before any entry names a model (its system prompt, say) keeps the model this
@@ -505,7 +506,8 @@ export class DynamoStore implements SessionStore {
       if (!isVisibleTo(meta, this.#handle.owner, this.#handle.clock().getTime())) throw new SessionNotFoundError(this.#id);
       const reused = from === 0 ? null : cached!;
       result = {
-        entries: reused === null ? read.entries : [...reused.entries, ...read.entries],
+        // A copy: the read may be shared with other handles, and a handle's log grows in place.
+        entries: reused === null ? [...read.entries] : [...reused.entries, ...read.entries],
         meta,
         bytes: (reused === null ? 0 : reused.bytes) + read.bytes,
       };
@@ -537,7 +539,14 @@ export class DynamoStore implements SessionStore {
   }
 
   async #read(fromIndex: number): Promise<SessionRead & { meta: MetaRecord | null }> {
-    const read = await readSession({ client: this.#handle.client, tableName: this.#handle.tableName, sessionId: this.#id, s3: this.#handle.s3, fromIndex });
+    const query = (): Promise<SessionRead> =>
+      readSession({ client: this.#handle.client, tableName: this.#handle.tableName, sessionId: this.#id, s3: this.#handle.s3, fromIndex });
+    // Handles of one process reading the same session at once (followers of a turn) share one
+    // read, and hold one copy of its entries rather than one each. Only a read that began after
+    // META said what this handle's META says is shared: it holds at least what this handle saw.
+    const { incarnation, metadata } = this.#meta;
+    const key = `${this.#id}:${incarnation ?? ''}:${metadata.entryCount}:${metadata.head ?? ''}:${fromIndex}`;
+    const read = await (this.#handle.cache?.shareRead(key, query) ?? query());
     if (read.meta?.archivedAt == null || !isVisibleTo(read.meta, this.#handle.owner, this.#handle.clock().getTime())) return read;
     // Archived since this handle last looked: restore it (the same entries, item boundaries
     // where the appends left them), then read what is asked for.

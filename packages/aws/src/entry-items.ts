@@ -5,7 +5,7 @@
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SessionCorruptError, type SessionEntry } from '@panto/core';
-import { decodeEntry, parseLine } from '@panto/core/store-kit';
+import { decodeLine } from '@panto/core/store-kit';
 import { ATTR, entryIndexOf } from './table.js';
 
 /** JSONL bytes kept inline in one item: the 400 KB item limit, less room for keys and attributes. */
@@ -177,7 +177,7 @@ export function decodeItemText(text: string, expectedCount: number, source: stri
     const end = text.indexOf('\n', start);
     line++;
     if (end === -1) throw new SessionCorruptError(source, line, 'line is not terminated by a newline');
-    into.push(decodeEntry(parseLine(text.slice(start, end), source, line), source, line));
+    into.push(decodeLine(text.slice(start, end), source, line));
     start = end + 1;
   }
   if (line !== expectedCount) {

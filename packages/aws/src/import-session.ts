@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { ID_RULE, InvalidSessionIdError, newId } from '@panto/core';
+import { ID_RULE, InvalidSessionIdError, newId, type SessionHeader } from '@panto/core';
 import { DynamoStore } from './dynamo-store.js';
 import { SessionExistsError } from './errors.js';
 import type { S3Location } from './offload.js';
@@ -33,6 +33,8 @@ export interface ImportSessionOptions {
    * deleted) has it — then a new one, as without this. Ignored when `sessionId` is given.
    */
   keepSessionId?: boolean;
+  /** Called once with the log's header, as read, before anything is written (e.g. to report the id it had). Must not throw. */
+  onHeader?: (header: SessionHeader) => void;
   /** As for `DynamoStore.create`. */
   ttlSeconds?: number;
   clock?: () => Date;
@@ -66,8 +68,12 @@ export async function importSession(options: ImportSessionOptions): Promise<Dyna
     throw new RangeError('ttlSeconds must be a positive integer');
   }
   const clock = options.clock ?? (() => new Date());
-  const write = async (sessionId: (header: { id: string }) => string | Promise<string>): Promise<string> => {
+  const write = async (chooseId: (header: SessionHeader) => string | Promise<string>): Promise<string> => {
     const { name, stream } = await openSource(options);
+    const sessionId = (header: SessionHeader): string | Promise<string> => {
+      options.onHeader?.(header);
+      return chooseId(header);
+    };
     return writeSession({
       dynamo,
       tableName,
@@ -76,6 +82,8 @@ export async function importSession(options: ImportSessionOptions): Promise<Dyna
       source: name,
       stream,
       sessionId,
+      // Nothing is stored that a read could not take back: a too-deep line, a bad time, is refused by number.
+      rules: 'incoming',
       ttlSeconds: options.ttlSeconds ?? null,
       now: clock(),
     });

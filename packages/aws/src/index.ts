@@ -69,7 +69,7 @@ export {
   type LeaseClock,
   type LeaseHeartbeat,
 } from './lease-heartbeat.js';
-export { TITLE_MAX_LENGTH, titleOf, type HeldLease, type SessionMetadata } from './metadata.js';
+export { TITLE_MAX_LENGTH, titleOf, titleProblem, type HeldLease, type SessionMetadata } from './metadata.js';
 export { updateSession, type UpdateSessionOptions } from './update-session.js';
 export type { S3Location } from './offload.js';
 export { DEFAULT_SESSION_CACHE_BYTES, SessionCache, type CachedSession, type SessionCacheOptions } from './session-cache.js';

@@ -35,6 +35,7 @@ export const DEFAULT_SESSION_CACHE_BYTES = 64 * 1024 * 1024;
 export class SessionCache {
   readonly #maxBytes: number;
   readonly #sessions = new Map<string, CachedSession>();
+  readonly #reads = new Map<string, Promise<unknown>>();
   #bytes = 0;
 
   constructor(options: SessionCacheOptions = {}) {
@@ -64,6 +65,19 @@ export class SessionCache {
       this.#sessions.delete(id);
       this.#bytes -= oldest.bytes;
     }
+  }
+
+  /**
+   * Runs `read` once for every caller that asks for the same `key` while it is in flight,
+   * and gives each the same result (or failure): concurrent reads of one session share one
+   * request and one copy of what it read. Callers must not change the result.
+   */
+  shareRead<T>(key: string, read: () => Promise<T>): Promise<T> {
+    const pending = this.#reads.get(key) as Promise<T> | undefined;
+    if (pending !== undefined) return pending;
+    const started = read().finally(() => this.#reads.delete(key));
+    this.#reads.set(key, started);
+    return started;
   }
 
   delete(sessionId: string): void {

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { InvalidSessionIdError, ID_RULE, type ActiveModel, type SessionEntry, type SessionHeader } from '@panto/core';
-import { encodeHeader, SessionDecoder, SessionLog } from '@panto/core/store-kit';
+import { encodeHeader, SessionDecoder, SessionLog, type LineRules } from '@panto/core/store-kit';
 import { batchWriteAll } from './batch-write.js';
 import { entryItem, type OffloadRef } from './entry-items.js';
 import { ItemPacker, type PendingItem } from './item-packer.js';
@@ -33,6 +33,8 @@ export interface WriteSessionOptions {
   /** Expire the session this long after `now`; never when null. */
   ttlSeconds: number | null;
   now: Date;
+  /** `incoming` for a log entering panto (an import), `stored` for one panto wrote (a fork): see core's `LineRules`. */
+  rules: LineRules;
   /** The model the session uses while none of its active path's entries names one (a fork of the part before the first turn). */
   defaultModel?: ActiveModel | null;
 }
@@ -43,12 +45,12 @@ const PUT_CONCURRENCY = 4;
 /**
  * Writes the log as a new session of `owner` and returns its id. Lines are kept byte for
  * byte; the header keeps its version, creation time and cwd, with the new id. A corrupt
- * line is a `SessionCorruptError` naming the source and line; a taken id a
+ * line (for an import also one nested deeper than `MAX_ENTRY_DEPTH`, or with a time that is not ISO 8601) is a `SessionCorruptError` naming the source and line; a taken id a
  * `SessionExistsError`; either way what was written is removed again.
  */
 export async function writeSession(options: WriteSessionOptions): Promise<string> {
   const { dynamo, tableName, owner, s3 } = options;
-  const decoder = new SessionDecoder(options.source);
+  const decoder = new SessionDecoder(options.source, { rules: options.rules });
   /** Tags this write's offloaded objects (see putOffload): the lines may be another session's too. */
   const incarnation = randomUUID();
   let id: string | undefined;

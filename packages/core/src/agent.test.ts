@@ -3,7 +3,7 @@ import { Agent } from './agent.js';
 import { Conversation } from './conversation.js';
 import { AgentBusyError, EntryNotFoundError, NothingToCompactError, ProviderError } from './errors.js';
 import type { AgentEvent } from './events.js';
-import type { Provider, ProviderCallOptions, ProviderRequest } from './provider.js';
+import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from './provider.js';
 import type { DiskMessage } from './session-store.js';
 import { MemoryStore } from './stores/memory-store.js';
 import { NullStore } from './stores/null-store.js';
@@ -539,5 +539,55 @@ describe('tool output with images', () => {
     expect(store.batches[1]![1]).toMatchObject({
       message: { role: 'tool_result', content: 'a picture', is_error: false, images: [{ type: 'image', media_type: 'image/png', data: 'iVBORw0KGgo=' }] },
     });
+  });
+});
+
+describe('a provider whose tool call nests deeper than 128 levels', () => {
+  /** A provider that calls `probe` with `input` (streamed whole), then answers "done". */
+  class DeepProvider implements Provider {
+    readonly name = 'deep';
+    readonly model = 'deep-1';
+    readonly seen: ProviderRequest[] = [];
+    constructor(readonly input: { [key: string]: unknown }) {}
+    async *stream(request: ProviderRequest): AsyncGenerator<ProviderEvent> {
+      this.seen.push({ ...request, messages: [...request.messages] });
+      if (this.seen.length > 1) {
+        yield { type: 'message-end', message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], provider: this.name, model: this.model, usage: usage(1, 1), stop_reason: 'end_turn' } };
+        return;
+      }
+      const call = { type: 'tool_call' as const, id: 'c1', name: 'probe', input: this.input as never };
+      yield { type: 'tool-call-start', index: 0, id: 'c1', name: 'probe' };
+      yield { type: 'tool-call-end', index: 0, toolCall: call };
+      yield { type: 'message-end', message: { role: 'assistant', content: [call], provider: this.name, model: this.model, usage: usage(1, 1), stop_reason: 'tool_use' } };
+    }
+  }
+  const deep = (levels: number): { [key: string]: unknown } => JSON.parse(`{"x":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`) as { [key: string]: unknown };
+
+  it.each([5_000, 100_000])('stores and emits the call with {} as its input at %i levels, and answers it with an error result the model sees', async (levels) => {
+    const provider = new DeepProvider(deep(levels));
+    let ran = false;
+    const probe: Tool = { name: 'probe', description: 'p', input_schema: { type: 'object' }, execute: async () => ((ran = true), 'ran') };
+    const store = new MemoryStore();
+    const agent = new Agent({ provider, tools: new ToolRegistry([probe]) }, { store });
+    const events: AgentEvent[] = [];
+    await agent.submitUserMessage('go');
+    const result = await agent.runStep((event) => events.push(event));
+    expect(result).toMatchObject({ stopReason: 'end_turn', incomplete: false });
+    expect(ran).toBe(false);
+    expect(() => JSON.stringify(events)).not.toThrow();
+    expect(() => JSON.stringify(store.entries)).not.toThrow();
+    expect(store.entries[1]).toMatchObject({ message: { role: 'assistant', content: [{ type: 'tool_call', id: 'c1', input: {} }] } });
+    expect(store.entries[2]).toMatchObject({ message: { role: 'tool_result', is_error: true, content: expect.stringMatching(/^Tool call refused: its input is nested deeper than 128 levels/) } });
+    expect(provider.seen[1]!.messages.at(-1)).toMatchObject({ role: 'tool_result', is_error: true });
+  });
+
+  it('runs a call nested 128 levels deep as usual', async () => {
+    const provider = new DeepProvider(deep(127));
+    const probe: Tool = { name: 'probe', description: 'p', input_schema: { type: 'object' }, execute: async () => 'ran' };
+    const store = new MemoryStore();
+    const agent = new Agent({ provider, tools: new ToolRegistry([probe]) }, { store });
+    await agent.submitUserMessage('go');
+    await agent.runStep();
+    expect(store.entries[2]).toMatchObject({ message: { role: 'tool_result', content: 'ran', is_error: false } });
   });
 });

@@ -2,6 +2,7 @@ import { appendMessages, Conversation, replaceMessages } from './conversation.js
 import { AbortedError, AgentBusyError, NothingToCompactError, ProviderError, toError } from './errors.js';
 import type { AgentEvent, Receiver, StepResult } from './events.js';
 import { newId, systemClock, type Clock, type IdGenerator } from './ids.js';
+import { exceedsJSONDepth, tooDeepReason } from './json-limits.js';
 import {
   addUsage,
   assistantText,
@@ -95,6 +96,7 @@ export const DEFAULT_COMPACTION_PROMPT = [
 ].join(' ');
 
 const ABORTED_TOOL_RESULT = 'Tool call aborted: the step was cancelled before this tool finished.';
+const DEEP_INPUT_RESULT = `Tool call refused: ${tooDeepReason('its input')}. Send it again with less nesting.`;
 
 /**
  * Owns a conversation and a session store, runs the provider/tool loop, and persists
@@ -268,14 +270,14 @@ export class Agent {
             incomplete: true,
           });
         }
-        const message = outcome.message;
+        const { message, refused } = outcome;
         usage = addUsage(usage, message.usage);
         const calls = toolCalls(message);
         if (calls.length === 0) {
           await commit([message]);
           return finish({ stopReason: message.stop_reason, incomplete: false });
         }
-        const results = await this.#runTools(calls, signal, emit);
+        const results = await this.#runTools(calls, refused, signal, emit);
         await commit([message, ...results]);
         if (signal.aborted) return finish({ stopReason: 'aborted', error: abortError(signal), incomplete: true });
       }
@@ -362,20 +364,31 @@ export class Agent {
     };
   }
 
+  /**
+   * Streams one provider call to `emit` and returns how it ended. What the provider says
+   * enters panto here: a tool call whose input nests deeper than `MAX_JSON_DEPTH` is
+   * emitted and returned with `{}` as its input, and listed in `refused` (its result is an
+   * error the model sees), so nothing too deep to serialise reaches a receiver or the store.
+   */
   async #callProvider(
     signal: AbortSignal,
     emit: (event: AgentEvent) => void,
     messages: readonly Message[] = this.conversation.messages,
     purpose?: 'compaction',
-  ): Promise<Extract<ProviderEvent, { type: 'message-end' | 'error' }>> {
+  ): Promise<Extract<ProviderEvent, { type: 'error' }> | { type: 'message-end'; message: AssistantMessage; refused: ReadonlySet<string> }> {
     const provider = this.provider;
     emit({ type: 'message-start', provider: provider.name, model: provider.model });
     try {
       for await (const event of provider.stream({ messages, tools: this.tools.definitions(), ...(purpose === undefined ? {} : { purpose }) }, { signal })) {
         if (event.type === 'error') return event;
         if (event.type === 'message-end') {
-          emit({ type: 'message-end', message: event.message });
-          return event;
+          const { message, refused } = withoutDeepInputs(event.message);
+          emit({ type: 'message-end', message });
+          return { type: 'message-end', message, refused };
+        }
+        if (event.type === 'tool-call-end' && exceedsJSONDepth(event.toolCall.input)) {
+          emit({ ...event, toolCall: { ...event.toolCall, input: {} } });
+          continue;
         }
         emit(event);
       }
@@ -387,6 +400,7 @@ export class Agent {
 
   async #runTools(
     calls: ToolCallBlock[],
+    refused: ReadonlySet<string>,
     signal: AbortSignal,
     emit: (event: AgentEvent) => void,
   ): Promise<ToolResultMessage[]> {
@@ -397,7 +411,7 @@ export class Agent {
         continue;
       }
       emit({ type: 'tool-execution-start', toolCall: call });
-      const result = await this.#runTool(call, signal);
+      const result = refused.has(call.id) ? toolResult(call, DEEP_INPUT_RESULT, true) : await this.#runTool(call, signal);
       emit({ type: 'tool-execution-end', toolCall: call, result });
       results.push(result);
     }
@@ -445,6 +459,15 @@ export class Agent {
   #assertIdle(operation: string): void {
     if (this.#busy) throw new AgentBusyError(operation);
   }
+}
+
+/** The message with every tool-call input deeper than `MAX_JSON_DEPTH` as `{}`, and the ids of those calls. */
+function withoutDeepInputs(message: AssistantMessage): { message: AssistantMessage; refused: ReadonlySet<string> } {
+  const refused = new Set<string>();
+  for (const block of message.content) if (block.type === 'tool_call' && exceedsJSONDepth(block.input)) refused.add(block.id);
+  if (refused.size === 0) return { message, refused };
+  const content = message.content.map((block) => (block.type === 'tool_call' && refused.has(block.id) ? { ...block, input: {} } : block));
+  return { message: { ...message, content }, refused };
 }
 
 /** A tool's output as a result; what is not a `ToolOutput` becomes an error result, never a record the store cannot read back. */

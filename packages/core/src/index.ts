@@ -12,6 +12,7 @@ export { Conversation } from './conversation.js';
 export * from './errors.js';
 export type { AgentEvent, Receiver, StepResult } from './events.js';
 export { ID_RULE, isValidId, newId, systemClock, type Clock, type IdGenerator } from './ids.js';
+export { exceedsJSONDepth, MAX_ENTRY_DEPTH, MAX_JSON_DEPTH, tooDeepReason } from './json-limits.js';
 export {
   addUsage,
   assistantText,
@@ -57,6 +58,7 @@ export type {
   LeafEntry,
   LoadedSession,
   LoadOptions,
+  ReadNote,
   RecordEntry,
   SessionEntry,
   SessionStore,
@@ -83,7 +85,9 @@ export {
   createProvider,
   DEFAULT_MODELS,
   findModel,
+  isValidModelName,
   KNOWN_MODELS,
+  MODEL_NAME_RULE,
   modelStatus,
   MODELS_READ_ON,
   usageCost,

@@ -7,7 +7,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { SessionCorruptError } from './errors.js';
-import { decodeEntry, decodeHeader, parseLine, type SessionHeader } from './session-format.js';
+import { decodeEntry, decodeHeader, decodeLine, parseLine, type LineRules, type SessionHeader } from './session-format.js';
 import type { SessionEntry } from './session-store.js';
 
 /** One appended batch, whole, as read. */
@@ -41,6 +41,7 @@ export interface DecoderEnd {
  */
 export class SessionDecoder {
   readonly source: string;
+  readonly #rules: LineRules;
   #header: SessionHeader | undefined;
   #line = 0;
   #entryCount = 0;
@@ -48,8 +49,13 @@ export class SessionDecoder {
   readonly #ids = new Set<string>();
   #open: (DecodedBatch & { remaining: number }) | undefined;
 
-  constructor(source: string) {
+  /**
+   * `rules`: `stored` (the default) for a log panto wrote, `incoming` for one entering panto
+   * (an import): see {@link LineRules}.
+   */
+  constructor(source: string, options: { rules?: LineRules } = {}) {
     this.source = source;
+    this.#rules = options.rules ?? 'stored';
   }
 
   /** The header, once line 1 has been read. */
@@ -67,15 +73,15 @@ export class SessionDecoder {
     const lineNumber = ++this.#line;
     if (lineNumber === 1) {
       if (!terminated) throw new SessionCorruptError(source, 1, 'session header is incomplete');
-      this.#header = decodeHeader(parseLine(text, source, 1), source);
+      this.#header = decodeHeader(parseLine(text, source, 1), source, this.#rules);
       return undefined;
     }
     if (!terminated && !isWholeEntry(text, source, lineNumber)) {
       this.#torn = true;
       return undefined;
     }
-    const value = parseLine(text, source, lineNumber);
-    const batchSize = (value as { batch_size?: unknown }).batch_size;
+    const entry = decodeLine(text, source, lineNumber, this.#rules);
+    const batchSize = (entry as { batch_size?: unknown }).batch_size;
     if (batchSize !== undefined) {
       if (this.#open !== undefined) throw new SessionCorruptError(source, lineNumber, 'a new batch starts inside an incomplete batch');
       if (typeof batchSize !== 'number' || !Number.isInteger(batchSize) || batchSize < 2) {
@@ -83,7 +89,6 @@ export class SessionDecoder {
       }
       this.#open = { entries: [], lines: [], firstLine: lineNumber, remaining: batchSize };
     }
-    const entry = decodeEntry(value, source, lineNumber);
     if (this.#ids.has(entry.id)) throw new SessionCorruptError(source, lineNumber, `duplicate entry id ${entry.id}`);
     if (entry.parent_id !== null && !this.#ids.has(entry.parent_id)) {
       throw new SessionCorruptError(source, lineNumber, `parent_id ${entry.parent_id} is not an earlier entry`);

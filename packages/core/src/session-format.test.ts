@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SessionCorruptError } from './errors.js';
 import { decodeSession } from './session-decoder.js';
-import { encodeBatch, encodeHeader } from './session-format.js';
+import { decodeLine, encodeBatch, encodeHeader } from './session-format.js';
 import type { SessionEntry } from './session-store.js';
 import { everyKindOfMessage, RecordFactory } from './testing/index.js';
 
@@ -122,5 +122,43 @@ describe('session format', () => {
     }
     const newer = encodeHeader({ type: 'session', version: 3, id: 's', timestamp: '2026-01-01T00:00:00.000Z' });
     expect(() => decodeSession(Buffer.from(newer + body), 'f')).toThrow(/f:1: session format version 3 is not supported \(this panto reads up to 2\)/);
+  });
+});
+
+describe('decodeLine: JSON nested too deep, and times', () => {
+  const deep = (levels: number): string => `{"x":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+  const line = (input: string, extra = ''): string =>
+    `{"type":"message","id":"a1","parent_id":null,"timestamp":"2026-12-01T10:00:00.000Z"${extra},"message":{"role":"assistant","content":[{"type":"text","text":"t"},{"type":"tool_call","id":"c1","name":"probe","input":${input}}],"provider":"p","model":"m","usage":{"input_tokens":0,"output_tokens":0,"cache_read_tokens":0,"cache_write_tokens":0},"stop_reason":"tool_use"}}`;
+
+  it.each([5_000, 100_000])('marks a stored line with a tool call input %i levels deep: the input is {}, the rest kept', (levels) => {
+    const entry = decodeLine(line(deep(levels)), 'f', 7);
+    expect(entry).toMatchObject({ id: 'a1', unreadable: expect.stringMatching(/^a tool call input is nested deeper than 128 levels/) });
+    expect(entry.type === 'message' && entry.message.content).toEqual([
+      { type: 'text', text: 't' },
+      { type: 'tool_call', id: 'c1', name: 'probe', input: {} },
+    ]);
+    expect(() => JSON.stringify(entry)).not.toThrow();
+  });
+
+  it('refuses the same line when it enters panto (an import), naming it', () => {
+    expect(() => decodeLine(line(deep(5_000)), 'body', 3, 'incoming')).toThrow(new SessionCorruptError('body', 3, 'a tool call input is nested deeper than 128 levels, the limit for JSON from outside panto'));
+  });
+
+  it('drops a field the format does not define when it is what nests too deep', () => {
+    const entry = decodeLine(line('{}', `,"junk":${deep(5_000).slice(5, -1)}`), 'f', 2);
+    expect(entry).not.toHaveProperty('junk');
+    expect(entry.unreadable).toMatch(/^the line is nested deeper than 132 levels/);
+  });
+
+  it('keeps a line within the limit as it is, without a mark', () => {
+    const entry = decodeLine(line(deep(128)), 'f', 2, 'incoming');
+    expect(entry.unreadable).toBeUndefined();
+  });
+
+  it('refuses a time that is not ISO 8601 only when the line enters panto', () => {
+    const text = line('{}').replace('2026-12-01T10:00:00.000Z', 'yesterday');
+    expect(decodeLine(text, 'f', 2).timestamp).toBe('yesterday');
+    expect(() => decodeLine(text, 'f', 2, 'incoming')).toThrow('timestamp "yesterday" is not an ISO-8601 time');
+    expect(decodeLine(line('{}').replace('.000Z', '+02:00'), 'f', 2, 'incoming').timestamp).toBe('2026-12-01T10:00:00+02:00');
   });
 });

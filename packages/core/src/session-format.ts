@@ -6,6 +6,7 @@
  */
 import { SessionCorruptError } from './errors.js';
 import { ID_RULE, isValidId } from './ids.js';
+import { exceedsJSONDepth, MAX_ENTRY_DEPTH, MAX_JSON_DEPTH, mayExceedJSONDepth, tooDeepReason } from './json-limits.js';
 import {
   STOP_REASONS,
   type AssistantBlock,
@@ -157,6 +158,73 @@ type DiskMessageBody = Extract<DiskMessage, { type: 'message' }>['message'];
 // ---------------------------------------------------------------------------------------
 // Decoding one line (the framing of lines into batches is session-decoder.ts)
 
+/**
+ * How a reader judges lines. `stored` — a log panto wrote, which must stay readable: a line
+ * nested deeper than the limit ({@link MAX_ENTRY_DEPTH}; a tool call's input
+ * {@link MAX_JSON_DEPTH}) is loaded with its too-deep tool-call inputs as `{}` and without
+ * fields the format does not define, marked `unreadable`. `incoming` — a log entering panto
+ * (an import), which must not store what a stored log could not be read back from: such a
+ * line is refused (`SessionCorruptError` naming it), and so is a timestamp that is not ISO 8601.
+ */
+export type LineRules = 'stored' | 'incoming';
+
+/** An ISO-8601 time as `Date.toISOString` writes it, or with another fraction or offset. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Whether `text` is an ISO-8601 date and time that names a real instant. */
+export function isISOTime(text: string): boolean {
+  return ISO_TIME.test(text) && !Number.isNaN(Date.parse(text));
+}
+
+/**
+ * Decodes one line of a session log: {@link parseLine}, {@link decodeEntry}, and the rules
+ * of {@link LineRules}. The one reader of an entry line, for every store and the import.
+ */
+export function decodeLine(text: string, source: string, lineNumber: number, rules: LineRules = 'stored'): SessionEntry {
+  const value = parseLine(text, source, lineNumber);
+  const entry = decodeEntry(value, source, lineNumber);
+  if (rules === 'incoming' && !isISOTime(entry.timestamp)) {
+    throw new SessionCorruptError(source, lineNumber, `timestamp ${JSON.stringify(entry.timestamp)} is not an ISO-8601 time`);
+  }
+  // A tool call's input sits four levels down (line, message, content, block): a line within
+  // MAX_ENTRY_DEPTH holds no input deeper than MAX_JSON_DEPTH.
+  if (!mayExceedJSONDepth(text, MAX_ENTRY_DEPTH) || !exceedsJSONDepth(value, MAX_ENTRY_DEPTH)) return entry;
+  const reason = hasDeepInput(entry) ? tooDeepReason('a tool call input') : tooDeepReason('the line', MAX_ENTRY_DEPTH);
+  if (rules === 'incoming') throw new SessionCorruptError(source, lineNumber, reason);
+  return markedEntry(entry, reason);
+}
+
+function hasDeepInput(entry: SessionEntry): boolean {
+  return (
+    entry.type === 'message' &&
+    entry.message.role === 'assistant' &&
+    entry.message.content.some((block) => block.type === 'tool_call' && exceedsJSONDepth(block.input, MAX_JSON_DEPTH))
+  );
+}
+
+/** The entry as the format defines it, with too-deep tool inputs as `{}`, marked `unreadable`. */
+function markedEntry(entry: SessionEntry, reason: string): SessionEntry {
+  const framing = (entry as { batch_size?: number }).batch_size;
+  const head = { id: entry.id, timestamp: entry.timestamp, ...(framing === undefined ? {} : { batch_size: framing }), unreadable: reason };
+  switch (entry.type) {
+    case 'leaf':
+      return { type: 'leaf', parent_id: entry.parent_id, ...head };
+    case 'compaction': {
+      const { summary, provider, model } = entry;
+      return { type: 'compaction', parent_id: entry.parent_id, ...head, summary, provider, model, usage: canonicalUsage(entry.usage), prior_usage: canonicalUsage(entry.prior_usage) };
+    }
+    case 'message': {
+      const message = canonicalMessage(entry.message);
+      if (message.role === 'assistant') {
+        message.content = message.content.map((block) =>
+          block.type === 'tool_call' && exceedsJSONDepth(block.input, MAX_JSON_DEPTH) ? { ...block, input: {} } : block,
+        );
+      }
+      return { type: 'message', parent_id: entry.parent_id, ...head, message };
+    }
+  }
+}
+
 /** Parses one line as a JSON object, or throws `SessionCorruptError` naming the line. */
 export function parseLine(line: string, source: string, lineNumber: number): object {
   let value: unknown;
@@ -171,7 +239,7 @@ export function parseLine(line: string, source: string, lineNumber: number): obj
   return value;
 }
 
-export function decodeHeader(value: object, source: string): SessionHeader {
+export function decodeHeader(value: object, source: string, rules: LineRules = 'stored'): SessionHeader {
   const header = value as Partial<SessionHeader>;
   if (header.type !== 'session') {
     throw new SessionCorruptError(source, 1, 'line 1 is not a session header');
@@ -194,6 +262,9 @@ export function decodeHeader(value: object, source: string): SessionHeader {
   }
   if (typeof header.timestamp !== 'string') {
     throw new SessionCorruptError(source, 1, 'session header has no timestamp');
+  }
+  if (rules === 'incoming' && !isISOTime(header.timestamp)) {
+    throw new SessionCorruptError(source, 1, `session header timestamp ${JSON.stringify(header.timestamp)} is not an ISO-8601 time`);
   }
   if (header.cwd !== undefined && typeof header.cwd !== 'string') {
     throw new SessionCorruptError(source, 1, 'session header cwd must be a string');

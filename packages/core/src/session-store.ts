@@ -21,8 +21,19 @@ export type {
   UserMessage,
 } from './messages.js';
 
+/**
+ * What a reader adds to an entry it could load only in part; never written to a log. A line
+ * nested deeper than panto's limit for JSON (see `MAX_JSON_DEPTH`) is loaded with its
+ * too-deep tool-call inputs as `{}` and without fields the format does not define, and says
+ * so here, so that a session stored before the limit existed still reads.
+ */
+export interface ReadNote {
+  /** Why part of the entry was not loaded. Absent for an entry loaded whole. */
+  unreadable?: string;
+}
+
 /** A message entering the conversation, as the agent hands it to a store. */
-export interface DiskMessageRecord {
+export interface DiskMessageRecord extends ReadNote {
   type: 'message';
   /** UUIDv7, unique within the session. */
   id: string;
@@ -36,7 +47,7 @@ export interface DiskMessageRecord {
  * rebuilt from a path that contains one starts with the system messages before it, then
  * the summary.
  */
-export interface DiskCompactionRecord {
+export interface DiskCompactionRecord extends ReadNote {
   type: 'compaction';
   id: string;
   timestamp: string;
@@ -65,7 +76,7 @@ export type RecordEntry = DiskMessage & {
  * it. A store writes one for `switchLeaf`; it holds no message, and no entry ever follows
  * it (the next entry chains to `parent_id`, the entry it stands for).
  */
-export interface LeafEntry {
+export interface LeafEntry extends ReadNote {
   type: 'leaf';
   id: string;
   /** The entry the session continues from. */

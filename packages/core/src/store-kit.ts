@@ -18,11 +18,14 @@ export {
 export {
   decodeEntry,
   decodeHeader,
+  decodeLine,
   encodeBatch,
   encodeBatchLines,
   encodeHeader,
   parseLine,
   SESSION_FORMAT_VERSION,
+  isISOTime,
+  type LineRules,
   type SessionHeader,
 } from './session-format.js';
 export {

@@ -1,3 +1,4 @@
+import { exceedsJSONDepth, tooDeepReason } from '../json-limits.js';
 import type { ImageBlock } from '../messages.js';
 import type { ToolOutput } from '../tool.js';
 
@@ -9,8 +10,11 @@ export const MAX_RESULT_BYTES = 100 * 1024;
  * as images (the providers that take them get them), everything else (audio, resources,
  * resource links) one line of text saying what it is; `structuredContent` as JSON when
  * there is no text; `isError` as `is_error`. Older servers' `{ toolResult }` is its JSON.
+ * A result nested deeper than `MAX_JSON_DEPTH` is an error result saying so.
  */
 export function toolOutputFromMCP(result: unknown, maxBytes: number = MAX_RESULT_BYTES): ToolOutput {
+  // Refused whole, before any part of it is turned into text: JSON.stringify of it would overflow.
+  if (exceedsJSONDepth(result)) return { content: `The MCP server's result was refused: ${tooDeepReason('it')}.`, is_error: true };
   const value = (typeof result === 'object' && result !== null ? result : {}) as {
     content?: unknown;
     structuredContent?: unknown;

@@ -3,6 +3,7 @@ import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdi
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AbortedError, errorMessage } from '../errors.js';
+import { exceedsJSONDepth } from '../json-limits.js';
 import type { JsonValue } from '../messages.js';
 import type { Tool, ToolInputSchema, ToolOutput } from '../tool.js';
 import { displayURL, type MCPServerConfig } from './config.js';
@@ -329,6 +330,8 @@ class Connection {
         do {
           const page = await untilAborted(client.listTools(cursor === undefined ? {} : { cursor }, options), controller.signal);
           for (const tool of page.tools) {
+            // A schema nested deeper than panto's limit would make every provider request fail to serialise: such a tool is not offered.
+            if (exceedsJSONDepth(tool.inputSchema)) continue;
             tools.push({
               tool: tool.name,
               description: tool.description ?? tool.title ?? `${tool.name} (from the MCP server ${config.name})`,

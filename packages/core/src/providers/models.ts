@@ -160,6 +160,19 @@ export function usageCost(provider: string, model: string, usage: Usage): number
   );
 }
 
+/** What a model name may be, in words (for an error message). */
+export const MODEL_NAME_RULE = 'letters, digits and . _ : / @ + - only, starting with a letter or digit, at most 200 characters';
+const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$/;
+
+/**
+ * Whether `name` can be a model name: the characters every vendor's, Bedrock's (`us.…:0`,
+ * ARNs), Ollama's (`llama3.1:8b`) and Hugging Face's (`org/model`) names use. A name with a
+ * control character, a space, markup or `__proto__` is not one, even for a server of one's own.
+ */
+export function isValidModelName(name: string): boolean {
+  return MODEL_NAME.test(name);
+}
+
 export interface ModelCheckOptions {
   /**
    * `provider/model` names to accept besides the catalog (an operator's escape for a model
