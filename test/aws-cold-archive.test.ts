@@ -26,7 +26,7 @@ import {
   sweepColdSessions,
   type ArchiveStep,
 } from '@panto/aws';
-import type { DiskMessage } from '@panto/core';
+import { SessionNotFoundError, type DiskMessage } from '@panto/core';
 import { RecordFactory } from '@panto/core/testing';
 import { waitUntil } from '@panto/core/testing';
 import { describe, expect, inject, it } from 'vitest';
@@ -183,6 +183,22 @@ describe('archiving cold sessions and restoring them', () => {
     }
     expect((await open(env, written.sessionId())).metadata()).toMatchObject({ archived: false, entryCount: 4 });
     await lease.release();
+  });
+
+  it('skips, and reports no failure for, a session a delete took from the sweeper while it archived it', async () => {
+    const env = await localAws('cold-deleted');
+    const store = await sessionWith(env, conversation('d', 2, true));
+    const id = store.sessionId();
+    const result = await sweep(env, {
+      afterStep: async (sessionId, step) => {
+        if (sessionId === id && step === 'marked') {
+          await deleteSession({ client: env.dynamo, tableName: env.tableName, owner: OWNER, sessionId: id, s3: { client: env.s3, bucket: env.bucket }, exports: { client: env.s3, bucket: env.bucket } });
+        }
+      },
+    });
+    expect(result.failed).toEqual([]);
+    expect(result.outcomes).toEqual([{ sessionId: id, result: 'skipped', reason: 'changed' }]);
+    await expect(open(env, id)).rejects.toThrow(SessionNotFoundError);
   });
 
   it.each<[ArchiveStep, string]>([

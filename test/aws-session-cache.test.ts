@@ -24,6 +24,22 @@ describeSessionStoreConformance('DynamoStore with a shared SessionCache', {
 });
 
 describe('DynamoStore with a SessionCache', () => {
+  it('shares one read among handles that load the same session at once, and none sees another\'s appends', async () => {
+    const f = new RecordFactory('shared');
+    const writer = await DynamoStore.create(await options());
+    await writer.appendMessages([f.user('q1'), f.assistant('a1')]);
+    const cache = new SessionCache();
+    const handles = await Promise.all(Array.from({ length: 10 }, async () => DynamoStore.open({ ...(await options(cache)), sessionId: writer.sessionId() })));
+    const { dynamo } = await aws();
+    const counts = countCommands(dynamo);
+    const loaded = await Promise.all(handles.map((handle) => handle.loadConversation()));
+    expect(counts.get('QueryCommand')).toBe(1);
+    for (const each of loaded) expect(each.conversation.messages).toHaveLength(2);
+    await handles[0]!.appendMessages([f.user('q2')]);
+    expect((await handles[1]!.loadTree()).entries.map((entry) => entry.id)).toHaveLength(3);
+    expect(loaded[1]!.conversation.messages).toHaveLength(2);
+  });
+
   it('loads with no read right after a lease, and reads only what another process appended since', async () => {
     const cache = new SessionCache();
     const f = new RecordFactory('c1');

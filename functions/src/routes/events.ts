@@ -11,6 +11,7 @@ import { eventsQuery, parse, stopBody } from '../schemas.js';
 import type { RunningTurn } from '../session-service.js';
 import { pathSessionId, readJson, type App, type RouteDeps } from '../http.js';
 import { messageJson, runningTurnJson } from './session-json.js';
+import { eventSender } from './sse.js';
 import { endFailure } from './turn-json.js';
 
 export function eventRoutes(app: App, { sessions, limits, report }: RouteDeps): void {
@@ -26,7 +27,8 @@ export function eventRoutes(app: App, { sessions, limits, report }: RouteDeps): 
       pollMs: limits.eventsPollMs,
     });
     return streamSSE(c, async (stream) => {
-      stream.onAbort(() => disconnected.abort());
+      // A follower that goes away, or stalls past the limit, stops the following (and lets go of what it held).
+      const sender = eventSender(c, stream, { stallMs: limits.streamStallMs, onGone: () => disconnected.abort() });
       let seen = from ?? null;
       let turn: RunningTurn | null = null;
       try {
@@ -34,30 +36,30 @@ export function eventRoutes(app: App, { sessions, limits, report }: RouteDeps): 
           switch (event.type) {
             case 'turn':
               turn = event.turn;
-              await stream.writeSSE({ event: 'turn', data: JSON.stringify({ turn: runningTurnJson(event.turn) }) });
+              await sender.send('turn', { turn: runningTurnJson(event.turn) });
               break;
             case 'message':
               seen = event.index + 1;
               // The id is where to follow on from: `?from=<id>` after a dropped connection.
-              await stream.writeSSE({ event: 'message', id: String(seen), data: JSON.stringify({ message: messageJson(event.record) }) });
+              await sender.send('message', { message: messageJson(event.record) }, String(seen));
               break;
             case 'end':
-              await stream.writeSSE({ event: 'end', data: JSON.stringify({ entry_count: event.entryCount, turn: runningTurnJson(event.turn) }) });
+              // The last event: the stream closes after it (a follower that does not take it within the limit is dropped).
+              await sender.send('end', { entry_count: event.entryCount, turn: runningTurnJson(event.turn) });
               break;
             default:
               event satisfies never;
           }
+          if (sender.gone) break;
         }
       } catch (error) {
         // The stream has started: a failure can only end it, saying what the status would have
         // been. The turn may still run; the client follows on from the last id it got.
         const failure = toHttpError(error);
         report(failure, `events of session ${id}`, error);
-        await stream.writeSSE({
-          event: 'end',
-          data: JSON.stringify({ ...(seen === null ? {} : { entry_count: seen }), turn: runningTurnJson(turn), ...endFailure(failure) }),
-        });
+        await sender.send('end', { ...(seen === null ? {} : { entry_count: seen }), turn: runningTurnJson(turn), ...endFailure(failure) });
       }
+      sender.finish();
     });
   });
 

@@ -10,6 +10,7 @@ import { toHttpError } from '../errors.js';
 import { messageBody, parse } from '../schemas.js';
 import { pathSessionId, readJson, type App, type RouteDeps } from '../http.js';
 import { messageJson } from './session-json.js';
+import { eventSender } from './sse.js';
 import { endFailure, stepFailure, turnJson } from './turn-json.js';
 
 export function streamRoutes(app: App, { sessions, limits, report }: RouteDeps): void {
@@ -31,12 +32,16 @@ export function streamRoutes(app: App, { sessions, limits, report }: RouteDeps):
     return streamSSE(c, async (stream) => {
       const deadline = AbortSignal.timeout(limits.streamDeadlineMs);
       const disconnected = new AbortController();
-      // Lambda response streaming never reports a disconnect; a local server does. Either
-      // way the turn runs on unless the client asked otherwise; writes to nobody are dropped.
-      if (onDisconnect === 'abort') stream.onAbort(() => disconnected.abort(new Error('the client disconnected')));
+      // Lambda response streaming never reports a disconnect; a local server does (and a client
+      // that stalls past the limit is disconnected). Either way the turn runs on unless the
+      // client asked otherwise; writes to nobody are dropped.
+      const sender = eventSender(c, stream, {
+        stallMs: limits.streamStallMs,
+        ...(onDisconnect === 'abort' ? { onGone: () => disconnected.abort(new Error('the client disconnected')) } : {}),
+      });
       let writes = Promise.resolve();
       const send = (event: string, data: object): void => {
-        writes = writes.then(() => stream.writeSSE({ event, data: JSON.stringify(data) })).catch(() => {});
+        writes = writes.then(() => sender.send(event, data)).then(() => undefined);
       };
       try {
         const outcome = await sessions.turnLocked(lock, text, {
@@ -62,6 +67,7 @@ export function streamRoutes(app: App, { sessions, limits, report }: RouteDeps):
       } finally {
         await lock.release();
         await writes;
+        sender.finish();
         ended();
       }
     });

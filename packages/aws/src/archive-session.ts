@@ -12,6 +12,7 @@ import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand } from '@aws-s
 import { SessionCorruptError } from '@panto/core';
 import { ArchiveClaim, DEFAULT_CLAIM_MS, takeArchiveClaim, type ClaimTarget } from './archive-claim.js';
 import { readPartition } from './delete-session.js';
+import { ArchiveClaimLostError } from './errors.js';
 import {
   ARCHIVE_CONDITION,
   ARCHIVE_CONDITION_EMPTY,
@@ -106,11 +107,11 @@ export async function archiveSession(options: ArchiveSessionOptions): Promise<Ar
     if (!meta.activityIndexed) return skipped('claimed');
     const taken = await takeArchiveClaim({ ...target, owner: meta.metadata.owner });
     if (taken.claim === null) return skipped('claimed');
-    await underClaim(taken.claim, async (claim) => {
+    const held = await underClaim(taken.claim, async (claim) => {
       await removeItems(s3, claim, afterStep);
       await finish(s3, sessionId, claim, taken.meta.archive!, afterStep);
     });
-    return { sessionId, result: 'finished' };
+    return held ? { sessionId, result: 'finished' } : skipped('changed');
   }
   if (lastActivity(meta) >= options.cutoff.toISOString()) return skipped('active');
 
@@ -130,23 +131,28 @@ export async function archiveSession(options: ArchiveSessionOptions): Promise<Ar
     if (reused === null) await s3.client.send(new DeleteObjectCommand({ Bucket: object.bucket, Key: object.key })).catch(() => undefined);
     return skipped('changed');
   }
-  await underClaim(claim, async (held) => {
+  const held = await underClaim(claim, async (current) => {
     await afterStep('marked');
-    await removeItems(s3, held, afterStep);
-    await finish(s3, sessionId, held, object, afterStep);
+    await removeItems(s3, current, afterStep);
+    await finish(s3, sessionId, current, object, afterStep);
   });
+  if (!held) return skipped('changed');
   return { sessionId, result: 'archived', entries: object.entryCount, bytes: object.bytes, reused: reused !== null };
 }
 
 /**
- * Steps 4–5 under the claim; on a failure the claim is given up (a restore need not wait for
- * it to lapse: it removes what items are left itself) and the error rethrown.
+ * Steps 4–5 under the claim. False when the claim was lost to someone else (a delete, a
+ * restore): the designed outcome of that race, which leaves the session to them. On any
+ * other failure the claim is given up (a restore need not wait for it to lapse: it removes
+ * what items are left itself) and the error rethrown.
  */
-async function underClaim(claim: ArchiveClaim, work: (claim: ArchiveClaim) => Promise<void>): Promise<void> {
+async function underClaim(claim: ArchiveClaim, work: (claim: ArchiveClaim) => Promise<void>): Promise<boolean> {
   try {
     await work(claim);
+    return true;
   } catch (error) {
     await claim.release();
+    if (error instanceof ArchiveClaimLostError) return false;
     throw error;
   }
 }
