@@ -381,5 +381,8 @@ function cognito(production: boolean): Identity {
 
 /** A comma-separated setting as its non-empty, trimmed items. */
 function list(text: string | undefined): string[] {
-  return (text ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return (text ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }

@@ -186,7 +186,13 @@ async function compareLoad(client: DynamoDBClient, m: Meter): Promise<Array<read
   const bare: number[] = [];
   const loads: number[] = [];
   let barePages = 0;
-  const runBare = async (): Promise<void> => void bare.push(await time(async () => void (barePages = await bareQuery(client, store.sessionId()))));
+  const runBare = async (): Promise<void> => {
+    bare.push(
+      await time(async () => {
+        barePages = await bareQuery(client, store.sessionId());
+      }),
+    );
+  };
   const runLoad = async (): Promise<void> => void loads.push(await time(() => handle.loadConversation()));
   for (let i = 0; i < LOAD_RUNS; i++) {
     // Alternate which goes first, so neither always pays for the other's garbage.
@@ -264,7 +270,13 @@ async function child(work: ChildWork, sessionId: string): Promise<void> {
       break;
     }
     case 'archive': {
-      const outcome = await archiveSession({ client: dynamo, tableName: TABLE, s3: { client: s3, bucket: BUCKET }, sessionId, cutoff: new Date(Date.now() + 60_000) });
+      const outcome = await archiveSession({
+        client: dynamo,
+        tableName: TABLE,
+        s3: { client: s3, bucket: BUCKET },
+        sessionId,
+        cutoff: new Date(Date.now() + 60_000),
+      });
       if (outcome.result !== 'archived' || outcome.reused) throw new Error(`not archived anew: ${JSON.stringify(outcome)}`);
       ({ bytes, entries } = outcome);
       break;
@@ -313,7 +325,8 @@ async function archiveAndRestore(
   const baseline = runs.export[0]!;
   return (['export', 'archive', 'restore'] as const).map((work) => {
     const [plain, live] = runs[work] as [ChildResult, ChildResult];
-    const ratio = work === 'export' ? '(baseline)' : `(${(plain.ms / baseline.ms).toFixed(2)}× time, ${(plain.maxRssMB / baseline.maxRssMB).toFixed(2)}× peak RSS)`;
+    const ratio =
+      work === 'export' ? '(baseline)' : `(${(plain.ms / baseline.ms).toFixed(2)}× time, ${(plain.maxRssMB / baseline.maxRssMB).toFixed(2)}× peak RSS)`;
     return [work, `${describeRun({ ...plain, bytes: baseline.bytes }, live)} ${ratio}`] as const;
   });
 }
@@ -343,7 +356,11 @@ export async function runAwsBench(): Promise<void> {
       rows.push([`${size} messages`, describeRun(plain, live)]);
     }
     printTable('exportSession in a child process: peak RSS, and live memory sampled with a GC every 50 ms (flat = independent of session size)', rows);
-    if (archived !== undefined) printTable(`a ${ARCHIVE_SIZE}-message session archived and restored, each in a child process, against its export`, await archiveAndRestore(s3, endpoints, archived));
+    if (archived !== undefined)
+      printTable(
+        `a ${ARCHIVE_SIZE}-message session archived and restored, each in a child process, against its export`,
+        await archiveAndRestore(s3, endpoints, archived),
+      );
   } finally {
     await Promise.all([dynamoLocal.stop(), s3Local.stop()]);
     await rm(directory, { recursive: true, force: true });

@@ -73,7 +73,10 @@ export async function runCliBench(): Promise<void> {
 
     printTable('cli: markdown, short ids, history', [
       [`stream a ${Math.round(text.length / 1024)} KB answer in ${deltas.length} deltas, plain`, `${median(plain).toFixed(2)} ms`],
-      ['… rendered a block at a time (marked-terminal)', `${median(rendered).toFixed(1)} ms (${(median(rendered) / Math.max(0.001, median(plain))).toFixed(0)}×)`],
+      [
+        '… rendered a block at a time (marked-terminal)',
+        `${median(rendered).toFixed(1)} ms (${(median(rendered) / Math.max(0.001, median(plain))).toFixed(0)}×)`,
+      ],
       ['import at start-up: node:readline (baseline)', `${importPlain.toFixed(1)} ms`],
       ['… marked + marked-terminal (TTY runs only)', `${importMarkdown.toFixed(1)} ms`],
       [`resolve among ${SESSIONS} sessions: core id prefix`, `${byPrefix.toFixed(2)} ms`],

@@ -91,7 +91,7 @@ export async function runCoreBench(): Promise<void> {
     for (let i = 0; i < 200; i++) {
       const batch = turn(af, 2 * i)[1]!;
       appendTimes.push(await time(() => appendStore.appendMessages(batch)));
-      const line = Buffer.from(batch.map((r) => JSON.stringify(r)).join('\n') + '\n');
+      const line = Buffer.from(`${batch.map((r) => JSON.stringify(r)).join('\n')}\n`);
       rawTimes.push(
         await time(async () => {
           await raw.write(line);

@@ -94,11 +94,14 @@ export async function runFollowersBench(): Promise<void> {
     // Stalled first: RSS only grows to a high-water mark, so the first round's growth is the honest one.
     const stalled = await round(false);
     const reading = await round(true);
-    printTable(`followers — ${FOLLOWERS} connections following a ${mb(MESSAGES * MESSAGE_BYTES)} session from its start, counted ${LINGER_MS / 1000} s after they connect`, [
-      ['reading to the end: heap, RSS growth; open', `${mb(reading.heap)}, ${mb(reading.rss)}; ${reading.lingering} connections`],
-      ['never reading: heap, RSS growth; open', `${mb(stalled.heap)}, ${mb(stalled.rss)}; ${stalled.lingering} connections`],
-      ['never reading / reading: heap growth', `${(stalled.heap / Math.max(reading.heap, 1)).toFixed(2)}×`],
-    ]);
+    printTable(
+      `followers — ${FOLLOWERS} connections following a ${mb(MESSAGES * MESSAGE_BYTES)} session from its start, counted ${LINGER_MS / 1000} s after they connect`,
+      [
+        ['reading to the end: heap, RSS growth; open', `${mb(reading.heap)}, ${mb(reading.rss)}; ${reading.lingering} connections`],
+        ['never reading: heap, RSS growth; open', `${mb(stalled.heap)}, ${mb(stalled.rss)}; ${stalled.lingering} connections`],
+        ['never reading / reading: heap growth', `${(stalled.heap / Math.max(reading.heap, 1)).toFixed(2)}×`],
+      ],
+    );
   } finally {
     await emulator.stop();
   }

@@ -95,7 +95,14 @@ class StopwatchProvider implements Provider {
     this.calledAt = performance.now();
     yield {
       type: 'message-end',
-      message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider: this.name, model: this.model, usage: emptyUsage(), stop_reason: 'end_turn' },
+      message: {
+        role: 'assistant',
+        content: [{ type: 'text', text: 'ok' }],
+        provider: this.name,
+        model: this.model,
+        usage: emptyUsage(),
+        stop_reason: 'end_turn',
+      },
     };
   }
 }
@@ -331,4 +338,3 @@ export async function runServiceBench(): Promise<void> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await runServiceBench();
-

@@ -52,7 +52,10 @@ export async function runWebBench(): Promise<void> {
   try {
     const empty = join(work, 'empty');
     await mkdir(empty);
-    await writeFile(join(empty, 'index.html'), '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>empty</title></head><body><script type="module" src="/main.js"></script></body></html>\n');
+    await writeFile(
+      join(empty, 'index.html'),
+      '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>empty</title></head><body><script type="module" src="/main.js"></script></body></html>\n',
+    );
     await writeFile(join(empty, 'main.js'), "document.body.textContent = 'hello';\n");
     await build(empty, join(work, 'empty-dist'));
     await build(webPaths(root).dir, join(work, 'web-dist'));

@@ -34,4 +34,4 @@ execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', joi
   cwd: root,
   stdio: 'inherit',
 });
-console.error('check:sst: sst.config.ts type-checks against SST ' + version);
+console.error(`check:sst: sst.config.ts type-checks against SST ${version}`);

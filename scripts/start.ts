@@ -21,15 +21,7 @@ import { serve } from '@hono/node-server';
 import { createTable } from '@panto/aws';
 import { displayURL } from '@panto/core/mcp';
 import { plainTelemetry, providerResolver, runArchiveSweep, serviceApp, startArchiveSweeper } from '@panto/functions';
-import {
-  hs256Verifier,
-  localAwsClients,
-  localOrigins,
-  localSecretFile,
-  localSettings,
-  readLocalSecret,
-  signLocalToken,
-} from '@panto/functions/local';
+import { hs256Verifier, localAwsClients, localOrigins, localSecretFile, localSettings, readLocalSecret, signLocalToken } from '@panto/functions/local';
 import { freePort } from './local/child-process.js';
 import { startDynamoDBLocal, suppressNodeVersionWarning } from './local/dynamodb-local.js';
 import { displayDataDir, preflight, StartupError } from './local/preflight.js';
@@ -57,10 +49,13 @@ async function main(): Promise<void> {
   await mkdir(dataDir, { recursive: true });
 
   // Built first (a few seconds, only when web/ changed): the page is served from this server.
-  if (await buildWeb(root).catch((error: unknown) => {
-    say(`could not build the web client (web/): ${error instanceof Error ? error.message : String(error)}`);
-    return false;
-  })) say('built the web client (web/dist)');
+  if (
+    await buildWeb(root).catch((error: unknown) => {
+      say(`could not build the web client (web/): ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    })
+  )
+    say('built the web client (web/dist)');
 
   say('starting DynamoDB Local and the S3 emulator …');
   const [dynamodb, s3] = await Promise.all([
@@ -97,7 +92,13 @@ async function main(): Promise<void> {
 
   if (settings.archive !== undefined) {
     const { afterMs, sweepSeconds } = settings.archive;
-    const deps = { ...clients, tableName: config.tableName, bucket: config.bucket, archiveAfterMs: afterMs, log: (message: string, error: unknown) => say(`${message}: ${String(error)}`) };
+    const deps = {
+      ...clients,
+      tableName: config.tableName,
+      bucket: config.bucket,
+      archiveAfterMs: afterMs,
+      log: (message: string, error: unknown) => say(`${message}: ${String(error)}`),
+    };
     const sweeper = startArchiveSweeper(
       () => runArchiveSweep(deps),
       sweepSeconds * 1000,
@@ -128,7 +129,9 @@ async function main(): Promise<void> {
     `  reference ${url}/reference#token=${token} (OpenAPI: ${url}/openapi.json)`,
     ...(settings.archive === undefined
       ? []
-      : [`  archive   sessions idle ${formatDays(settings.archive.afterMs)} go to s3://${config.bucket}/archive/, swept every ${settings.archive.sweepSeconds} s`]),
+      : [
+          `  archive   sessions idle ${formatDays(settings.archive.afterMs)} go to s3://${config.bucket}/archive/, swept every ${settings.archive.sweepSeconds} s`,
+        ]),
     ...(config.mcp.servers.length > 0
       ? [`  mcp       ${config.mcp.servers.map((server) => `${server.name} (${displayURL(server.url)})`).join(', ')}: connected by the first turn`]
       : []),

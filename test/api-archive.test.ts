@@ -155,4 +155,3 @@ describe('the scheduled sweeper', () => {
     expect(await listed(id)).toMatchObject({ archived: true });
   });
 });
-

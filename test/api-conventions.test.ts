@@ -41,7 +41,12 @@ describe('GET /health', () => {
 
   it('answers 503 degraded when the table does not answer, and logs it as an outage', async () => {
     // Nothing listens on port 9 of loopback: every DynamoDB request fails to connect.
-    const dynamo = new DynamoDBClient({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9', credentials: { accessKeyId: 'x', secretAccessKey: 'x' }, maxAttempts: 1 });
+    const dynamo = new DynamoDBClient({
+      region: 'us-east-1',
+      endpoint: 'http://127.0.0.1:9',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+      maxAttempts: 1,
+    });
     const down = await startApi('api-conventions-down', { dynamo, aws: api.aws });
     try {
       const response = await down.call(null, 'GET', '/health');
@@ -69,8 +74,7 @@ describe('GET /openapi.json', () => {
 
 describe('the conformance checker', () => {
   const checker = new ConformanceChecker(openAPIDocument(API_ROUTES, { version: VERSION }));
-  const json = (status: number, body: unknown): Response =>
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
   it('passes a response that matches, and names each way one departs', async () => {
     const health = { status: 'ok', version: '1', table: 'ok' };
@@ -82,9 +86,7 @@ describe('the conformance checker', () => {
     expect(await checker.check('GET', '/sessions?limit=1', json(200, { sessions: [{ id: 'x' }], next_cursor: null }))).not.toEqual([]);
     // (A Response cannot carry a body with 204; a server still can.)
     const noContent = { status: 204, headers: new Headers(), text: async () => 'gone' } as Response;
-    expect(await checker.check('DELETE', '/sessions/x', noContent)).toEqual([
-      'DELETE /sessions/{id} → 204: documented without a body, answered "gone"',
-    ]);
+    expect(await checker.check('DELETE', '/sessions/x', noContent)).toEqual(['DELETE /sessions/{id} → 204: documented without a body, answered "gone"']);
     expect(await checker.check('GET', '/sessions/x', new Response('<html>', { status: 200, headers: { 'content-type': 'text/html' } }))).toEqual([
       'GET /sessions/{id} → 200: content type text/html not documented (application/json)',
     ]);
@@ -142,7 +144,10 @@ describe('CORS', () => {
   it('allows any origin with *', async () => {
     const open = await startApi('api-conventions-any', { corsOrigins: ['*'], aws: api.aws });
     try {
-      const response = await fetch(`${open.url}/sessions`, { method: 'OPTIONS', headers: { origin: 'https://anywhere.example', 'access-control-request-method': 'GET' } });
+      const response = await fetch(`${open.url}/sessions`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://anywhere.example', 'access-control-request-method': 'GET' },
+      });
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
     } finally {
       await open.close();
@@ -151,7 +156,7 @@ describe('CORS', () => {
 });
 
 describe('request records (logs and metrics)', () => {
-  it('records each request once: its route, status, duration, session, owner hash and a turn\'s tokens, never the owner or the prompt', async () => {
+  it("records each request once: its route, status, duration, session, owner hash and a turn's tokens, never the owner or the prompt", async () => {
     const secret = 'my secret plan for the heist';
     const created = await api.call('alice', 'POST', '/sessions', {});
     const { id } = (await created.json()) as { id: string };
@@ -210,7 +215,11 @@ describe('request records (logs and metrics)', () => {
 
 describe('the reference page (local stack)', () => {
   it('serves Swagger UI from node_modules on /reference, and passes every other request to the API', async () => {
-    const server = serve({ fetch: withReference({ fetch: (request) => fetch(`${api.url}${new URL(request.url).pathname}`, request) }).fetch, port: 0, hostname: '127.0.0.1' });
+    const server = serve({
+      fetch: withReference({ fetch: (request) => fetch(`${api.url}${new URL(request.url).pathname}`, request) }).fetch,
+      port: 0,
+      hostname: '127.0.0.1',
+    });
     await new Promise<void>((resolve) => server.once('listening', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {

@@ -7,7 +7,16 @@ import { ScanCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/
 import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { serve } from '@hono/node-server';
 import { FakeLLMServer } from '@panto/core/testing';
-import { createApp, DEFAULT_LIMITS, offeredModels, providerResolver, type AppDeps, type ProviderConfig, type RequestRecord, type ServiceLimits } from '@panto/functions';
+import {
+  createApp,
+  DEFAULT_LIMITS,
+  offeredModels,
+  providerResolver,
+  type AppDeps,
+  type ProviderConfig,
+  type RequestRecord,
+  type ServiceLimits,
+} from '@panto/functions';
 import { hs256Verifier, signLocalToken } from '@panto/functions/local';
 import { ConformanceChecker } from './openapi-conformance.js';
 import { localAws, type LocalAws } from './setup/aws-fixtures.js';
@@ -92,7 +101,10 @@ export async function startApi(
   const tokens = new Map<string, string>();
   const token = async (owner: string): Promise<string> => {
     let value = tokens.get(owner);
-    if (!value) tokens.set(owner, (value = await signLocalToken(TEST_SECRET, owner)));
+    if (!value) {
+      value = await signLocalToken(TEST_SECRET, owner);
+      tokens.set(owner, value);
+    }
     return value;
   };
   return {
@@ -133,9 +145,7 @@ export async function snapshot(aws: LocalAws): Promise<{ items: Record<string, A
   const items: Record<string, AttributeValue>[] = [];
   let start: Record<string, AttributeValue> | undefined;
   do {
-    const page = await aws.dynamo.send(
-      new ScanCommand({ TableName: aws.tableName, ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }),
-    );
+    const page = await aws.dynamo.send(new ScanCommand({ TableName: aws.tableName, ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }));
     items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
   } while (start);
@@ -148,7 +158,7 @@ export async function snapshot(aws: LocalAws): Promise<{ items: Record<string, A
     for (const object of page.Contents ?? []) objects.push(`${object.Key} ${object.ETag} ${object.Size}`);
     token = page.NextContinuationToken;
   } while (token);
-  return { items, objects: objects.sort() };
+  return { items, objects: objects.sort((a, b) => a.localeCompare(b)) };
 }
 
 /** Parses a server-sent event stream into its events. */

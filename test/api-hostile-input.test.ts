@@ -66,14 +66,17 @@ async function newSession(owner = 'alice'): Promise<SessionJson> {
 }
 
 describe('JSON nested deeper than 128 levels', { timeout: 60_000 }, () => {
-  it.each([5_000, 100_000])('refuses an import whose tool call input nests %i levels with 400 invalid_session naming the line, and stores nothing', async (levels) => {
-    const before = await snapshot(api.aws);
-    const error = await json<ErrorJson>(await importText('alice', logWithInput(deepInput(levels))), 400);
-    expect(error.error).toMatchObject({ code: 'invalid_session', line: 3 });
-    expect(error.error.message).toMatch(/^line 3: a tool call input is nested deeper than 128 levels/);
-    expect(await snapshot(api.aws)).toEqual(before);
-    expect(api.logged).toEqual([]);
-  });
+  it.each([5_000, 100_000])(
+    'refuses an import whose tool call input nests %i levels with 400 invalid_session naming the line, and stores nothing',
+    async (levels) => {
+      const before = await snapshot(api.aws);
+      const error = await json<ErrorJson>(await importText('alice', logWithInput(deepInput(levels))), 400);
+      expect(error.error).toMatchObject({ code: 'invalid_session', line: 3 });
+      expect(error.error.message).toMatch(/^line 3: a tool call input is nested deeper than 128 levels/);
+      expect(await snapshot(api.aws)).toEqual(before);
+      expect(api.logged).toEqual([]);
+    },
+  );
 
   it('imports a tool call input of 128 levels, and it reads back whole', async () => {
     const imported = await json<SessionJson>(await importText('alice', logWithInput(deepInput(128))), 201);
@@ -82,35 +85,41 @@ describe('JSON nested deeper than 128 levels', { timeout: 60_000 }, () => {
     expect(JSON.stringify(read.messages[1]!.content)).toContain('[[[');
   });
 
-  it.each([5_000, 100_000])('keeps a session stored with a %i-level input before the limit readable: the entry is marked, turns, forks and exports work', async (levels) => {
-    // Written as an older panto stored it: the lines as they came, no depth rule.
-    const id = newId();
-    await writeSession({
-      dynamo: api.aws.dynamo,
-      tableName: api.aws.tableName,
-      owner: 'alice',
-      s3: { client: api.aws.s3, bucket: api.aws.bucket },
-      source: 'legacy',
-      stream: [logWithInput(deepInput(levels))],
-      sessionId: () => id,
-      ttlSeconds: null,
-      now: new Date(),
-      rules: 'stored',
-    });
-    const read = await json<{ messages: MessageJson[] }>(await api.call('alice', 'GET', `/sessions/${id}`), 200);
-    expect(read.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool_result']);
-    expect(read.messages[1]).toMatchObject({ content: [{ type: 'tool_call', id: 'toolu_1', input: {} }], unreadable: expect.stringMatching(/^a tool call input is nested deeper than 128 levels/) });
-    const entries = await json<{ entries: { unreadable?: string }[] }>(await api.call('alice', 'GET', `/sessions/${id}/entries`), 200);
-    expect(entries.entries.map((entry) => entry.unreadable !== undefined)).toEqual([false, true, false]);
-    api.fake.enqueue({ text: 'still here' });
-    const turn = await json<{ messages: MessageJson[] }>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'go on' }), 200);
-    expect(turn.messages.at(-1)).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'still here' }] });
-    const fork = await json<SessionJson>(await api.call('alice', 'POST', `/sessions/${id}/fork`, { entry_id: read.messages[2]!.id }), 201);
-    const forked = await json<{ messages: MessageJson[] }>(await api.call('alice', 'GET', `/sessions/${fork.id}`), 200);
-    expect(forked.messages[1]).toMatchObject({ content: [{ type: 'tool_call', input: {} }] });
-    await json(await api.call('alice', 'POST', `/sessions/${id}/export`), 200);
-    expect(api.logged).toEqual([]);
-  });
+  it.each([5_000, 100_000])(
+    'keeps a session stored with a %i-level input before the limit readable: the entry is marked, turns, forks and exports work',
+    async (levels) => {
+      // Written as an older panto stored it: the lines as they came, no depth rule.
+      const id = newId();
+      await writeSession({
+        dynamo: api.aws.dynamo,
+        tableName: api.aws.tableName,
+        owner: 'alice',
+        s3: { client: api.aws.s3, bucket: api.aws.bucket },
+        source: 'legacy',
+        stream: [logWithInput(deepInput(levels))],
+        sessionId: () => id,
+        ttlSeconds: null,
+        now: new Date(),
+        rules: 'stored',
+      });
+      const read = await json<{ messages: MessageJson[] }>(await api.call('alice', 'GET', `/sessions/${id}`), 200);
+      expect(read.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool_result']);
+      expect(read.messages[1]).toMatchObject({
+        content: [{ type: 'tool_call', id: 'toolu_1', input: {} }],
+        unreadable: expect.stringMatching(/^a tool call input is nested deeper than 128 levels/),
+      });
+      const entries = await json<{ entries: { unreadable?: string }[] }>(await api.call('alice', 'GET', `/sessions/${id}/entries`), 200);
+      expect(entries.entries.map((entry) => entry.unreadable !== undefined)).toEqual([false, true, false]);
+      api.fake.enqueue({ text: 'still here' });
+      const turn = await json<{ messages: MessageJson[] }>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'go on' }), 200);
+      expect(turn.messages.at(-1)).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'still here' }] });
+      const fork = await json<SessionJson>(await api.call('alice', 'POST', `/sessions/${id}/fork`, { entry_id: read.messages[2]!.id }), 201);
+      const forked = await json<{ messages: MessageJson[] }>(await api.call('alice', 'GET', `/sessions/${fork.id}`), 200);
+      expect(forked.messages[1]).toMatchObject({ content: [{ type: 'tool_call', input: {} }] });
+      await json(await api.call('alice', 'POST', `/sessions/${id}/export`), 200);
+      expect(api.logged).toEqual([]);
+    },
+  );
 
   describe.each(['anthropic', 'openai'] as const)('a model (%s) that calls a tool with deeply nested arguments', (protocol) => {
     let provider: ApiHarness;
@@ -121,19 +130,28 @@ describe('JSON nested deeper than 128 levels', { timeout: 60_000 }, () => {
       if (protocol === 'openai') await provider.close();
     });
 
-    it.each([5_000, 20_000, 100_000])('answers a turn at %i levels 200: the call gets an error result the model sees, and the session reads', async (levels) => {
-      const session = await json<SessionJson>(await provider.call('alice', 'POST', '/sessions', {}), 201);
-      provider.fake.enqueue({ toolCalls: [{ name: 'probe', input: {}, arguments: deepInput(levels) }] }, { text: 'flatter next time' });
-      const turn = await json<{ messages: MessageJson[] }>(await provider.call('alice', 'POST', `/sessions/${session.id}/messages`, { text: 'call it' }), 200);
-      expect(turn.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool_result', 'assistant']);
-      expect(turn.messages[1]).toMatchObject({ content: [{ type: 'tool_call', name: 'probe', input: {} }] });
-      expect(turn.messages[2]).toMatchObject({ is_error: true, content: expect.stringMatching(/^Tool call refused: its input is nested deeper than 128 levels/) });
-      // The model saw the refusal.
-      expect(JSON.stringify(provider.fake.requests.at(-1)?.body)).toContain('nested deeper than 128 levels');
-      const read = await json<{ messages: MessageJson[] }>(await provider.call('alice', 'GET', `/sessions/${session.id}`), 200);
-      expect(read.messages).toHaveLength(4);
-      expect(provider.logged).toEqual([]);
-    });
+    it.each([5_000, 20_000, 100_000])(
+      'answers a turn at %i levels 200: the call gets an error result the model sees, and the session reads',
+      async (levels) => {
+        const session = await json<SessionJson>(await provider.call('alice', 'POST', '/sessions', {}), 201);
+        provider.fake.enqueue({ toolCalls: [{ name: 'probe', input: {}, arguments: deepInput(levels) }] }, { text: 'flatter next time' });
+        const turn = await json<{ messages: MessageJson[] }>(
+          await provider.call('alice', 'POST', `/sessions/${session.id}/messages`, { text: 'call it' }),
+          200,
+        );
+        expect(turn.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool_result', 'assistant']);
+        expect(turn.messages[1]).toMatchObject({ content: [{ type: 'tool_call', name: 'probe', input: {} }] });
+        expect(turn.messages[2]).toMatchObject({
+          is_error: true,
+          content: expect.stringMatching(/^Tool call refused: its input is nested deeper than 128 levels/),
+        });
+        // The model saw the refusal.
+        expect(JSON.stringify(provider.fake.requests.at(-1)?.body)).toContain('nested deeper than 128 levels');
+        const read = await json<{ messages: MessageJson[] }>(await provider.call('alice', 'GET', `/sessions/${session.id}`), 200);
+        expect(read.messages).toHaveLength(4);
+        expect(provider.logged).toEqual([]);
+      },
+    );
 
     it('answers a streamed turn at 20,000 levels with every event readable and an end without error', async () => {
       const session = await json<SessionJson>(await provider.call('alice', 'POST', '/sessions', {}), 201);
@@ -153,8 +171,14 @@ describe('JSON nested deeper than 128 levels', { timeout: 60_000 }, () => {
   it('refuses a request body nested deeper than 128 levels with 400 invalid_json', async () => {
     const session = await newSession();
     for (const levels of [200, 100_000]) {
-      const error = await json<ErrorJson>(await api.call('alice', 'POST', `/sessions/${session.id}/messages`, `{"text":"hi","parent_id":${deepInput(levels)}}`), 400);
-      expect(error.error).toEqual({ code: 'invalid_json', message: 'the request body is nested deeper than 128 levels, the limit for JSON from outside panto' });
+      const error = await json<ErrorJson>(
+        await api.call('alice', 'POST', `/sessions/${session.id}/messages`, `{"text":"hi","parent_id":${deepInput(levels)}}`),
+        400,
+      );
+      expect(error.error).toEqual({
+        code: 'invalid_json',
+        message: 'the request body is nested deeper than 128 levels, the limit for JSON from outside panto',
+      });
     }
     const again = await json<{ entry_count: number }>(await api.call('alice', 'GET', `/sessions/${session.id}`), 200);
     expect(again.entry_count).toBe(0);
@@ -225,14 +249,23 @@ describe('model names', () => {
     ['a space', 'my model'],
     ['over 200 characters', `m${'x'.repeat(200)}`],
   ])('refuses a model with %s, 400 naming model, even for a provider with a base URL', async (_what, model) => {
-    for (const [method, path] of [['POST', '/sessions'], ['PATCH', `/sessions/${(await newSession()).id}`]] as const) {
+    for (const [method, path] of [
+      ['POST', '/sessions'],
+      ['PATCH', `/sessions/${(await newSession()).id}`],
+    ] as const) {
       const error = await json<ErrorJson>(await api.call('alice', method, path, JSON.stringify({ provider: 'anthropic', model })), 400);
       expect(error.error).toMatchObject({ code: 'invalid_body', field: 'model' });
     }
   });
 
   it('takes the names vendors, Bedrock, Ollama and Hugging Face use', async () => {
-    for (const model of ['claude-sonnet-5-5', 'us.anthropic.claude-sonnet-4-20250514-v1:0', 'llama3.1:8b', 'Qwen/Qwen2.5-Coder-32B-Instruct', 'gpt-4o-mini-2024-07-18']) {
+    for (const model of [
+      'claude-sonnet-5-5',
+      'us.anthropic.claude-sonnet-4-20250514-v1:0',
+      'llama3.1:8b',
+      'Qwen/Qwen2.5-Coder-32B-Instruct',
+      'gpt-4o-mini-2024-07-18',
+    ]) {
       await json(await api.call('alice', 'POST', '/sessions', { provider: 'anthropic', model }), 201);
     }
   });

@@ -3,7 +3,7 @@
  * server behind the real provider SDKs.
  */
 import { acquireSessionLease } from '@panto/aws';
-import { type Message } from '@panto/core';
+import type { Message } from '@panto/core';
 import { decodeSession } from '@panto/core/store-kit';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '@panto/functions/local';
 import { SignJWT } from 'jose';
@@ -62,7 +62,10 @@ describe('GET /models', () => {
   it('lists the providers this server has keys for (and offline), the default first, with their models', async () => {
     const response = await api.call('alice', 'GET', '/models');
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { default: unknown; providers: { name: string; default_model: string; any_model: boolean; models: { id: string }[] }[] };
+    const body = (await response.json()) as {
+      default: unknown;
+      providers: { name: string; default_model: string; any_model: boolean; models: { id: string }[] }[];
+    };
     expect(body.default).toEqual({ provider: 'anthropic', model: 'claude-test' });
     expect(body.providers.map((provider) => provider.name)).toEqual(['anthropic', 'openai', 'offline']);
     // Both keyed providers have a base URL here (the fake server): any model name goes.
@@ -88,9 +91,7 @@ describe('POST /sessions', () => {
     expect(session.updated_at >= session.created_at).toBe(true);
     expect(session.active_model).toEqual({ provider: 'anthropic', model: 'claude-test' });
     const contents = await json<ContentsJson>(await api.call('alice', 'GET', `/sessions/${session.id}`), 200);
-    expect(contents.messages).toEqual([
-      { role: 'system', content: 'You are terse.', mode: 'replace', id: expect.any(String), timestamp: expect.any(String) },
-    ]);
+    expect(contents.messages).toEqual([{ role: 'system', content: 'You are terse.', mode: 'replace', id: expect.any(String), timestamp: expect.any(String) }]);
     expect(contents.dangling_user).toBeNull();
   });
 
@@ -112,7 +113,7 @@ describe('POST /sessions', () => {
     expect(await snapshot(api.aws)).toEqual(before);
   });
 
-  it("refuses a model its provider does not offer, or one past its end of life, with 400 naming model, and creates nothing", async () => {
+  it('refuses a model its provider does not offer, or one past its end of life, with 400 naming model, and creates nothing', async () => {
     const before = await snapshot(api.aws);
     const wrong = await json<ErrorJson>(await api.call('alice', 'POST', '/sessions', { provider: 'offline', model: 'claude-opus' }), 400);
     expect(wrong.error).toEqual({
@@ -134,10 +135,7 @@ describe('GET /sessions', () => {
     const created: string[] = [];
     for (let i = 0; i < 3; i++) created.push((await newSession(owner)).id);
     await newSession('someone-else');
-    const first = await json<{ sessions: SessionJson[]; next_cursor: string | null }>(
-      await api.call(owner, 'GET', '/sessions?limit=2'),
-      200,
-    );
+    const first = await json<{ sessions: SessionJson[]; next_cursor: string | null }>(await api.call(owner, 'GET', '/sessions?limit=2'), 200);
     expect(first.sessions.map((s) => s.id)).toEqual([created[2], created[1]]);
     expect(first.next_cursor).toEqual(expect.any(String));
     const second = await json<{ sessions: SessionJson[]; next_cursor: string | null }>(
@@ -210,10 +208,7 @@ describe('POST /sessions/{id}/messages', () => {
   it('answers 502 when the provider fails, with the prompt persisted as the dangling user', async () => {
     const session = await newSession();
     api.fake.enqueue({ status: 400, errorBody: { type: 'error', error: { type: 'invalid_request_error', message: 'bad' } } });
-    const failed = await json<TurnJson & ErrorJson>(
-      await api.call('alice', 'POST', `/sessions/${session.id}/messages`, { text: 'will fail' }),
-      502,
-    );
+    const failed = await json<TurnJson & ErrorJson>(await api.call('alice', 'POST', `/sessions/${session.id}/messages`, { text: 'will fail' }), 502);
     expect(failed.error.code).toBe('provider_error');
     expect(failed).toMatchObject({ stop_reason: 'error', incomplete: true, incomplete_reason: 'provider_error' });
     expect(roles(failed.messages)).toEqual(['user']);
@@ -308,10 +303,7 @@ describe('the deadline', () => {
 
   it('stops a turn at the deadline with everything so far persisted, and says it is incomplete', async () => {
     const session = await json<SessionJson>(await slow.call('alice', 'POST', '/sessions', {}), 201);
-    slow.fake.enqueue(
-      { toolCalls: [{ id: 'toolu_9', name: 'current_time', input: {} }] },
-      { text: 'a long answer that never finishes', hang: true },
-    );
+    slow.fake.enqueue({ toolCalls: [{ id: 'toolu_9', name: 'current_time', input: {} }] }, { text: 'a long answer that never finishes', hang: true });
     const turn = await json<TurnJson>(await slow.call('alice', 'POST', `/sessions/${session.id}/messages`, { text: 'slow' }), 200);
     expect(turn).toMatchObject({ incomplete: true, incomplete_reason: 'deadline', stop_reason: 'aborted' });
     expect(roles(turn.messages)).toEqual(['user', 'assistant', 'tool_result', 'assistant']);
@@ -347,10 +339,7 @@ describe('compact, export and delete', () => {
     const session = await newSession();
     api.fake.enqueue({ text: 'first answer' }, { text: 'Summary: the user said hi.' });
     await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${session.id}/messages`, { text: 'hi' }), 200);
-    const result = await json<{ summary: string }>(
-      await api.call('alice', 'POST', `/sessions/${session.id}/compact`, { instructions: 'keep it short' }),
-      200,
-    );
+    const result = await json<{ summary: string }>(await api.call('alice', 'POST', `/sessions/${session.id}/compact`, { instructions: 'keep it short' }), 200);
     expect(result.summary).toBe('Summary: the user said hi.');
     const contents = await json<ContentsJson>(await api.call('alice', 'GET', `/sessions/${session.id}`), 200);
     expect(contents.messages).toEqual([expect.objectContaining({ role: 'compaction', summary: 'Summary: the user said hi.' })]);
@@ -358,9 +347,7 @@ describe('compact, export and delete', () => {
 
   it('answers 409 to compacting a session with nothing to compact', async () => {
     const session = await newSession();
-    expect((await json<ErrorJson>(await api.call('alice', 'POST', `/sessions/${session.id}/compact`), 409)).error.code).toBe(
-      'nothing_to_compact',
-    );
+    expect((await json<ErrorJson>(await api.call('alice', 'POST', `/sessions/${session.id}/compact`), 409)).error.code).toBe('nothing_to_compact');
   });
 
   it('exports the session as JSONL to the bucket, with a URL that downloads it', async () => {
@@ -378,11 +365,7 @@ describe('compact, export and delete', () => {
     expect(bytes.length).toBe(exported.bytes);
     const decoded = decodeSession(bytes, exported.key);
     expect(decoded.header.id).toBe(session.id);
-    expect(decoded.entries.map((entry) => (entry.type === 'message' ? entry.message.role : entry.type))).toEqual([
-      'system',
-      'user',
-      'assistant',
-    ]);
+    expect(decoded.entries.map((entry) => (entry.type === 'message' ? entry.message.role : entry.type))).toEqual(['system', 'user', 'assistant']);
   });
 
   it('deletes a session: 204, then 404 for it everywhere', async () => {
@@ -455,9 +438,7 @@ describe('refusals', () => {
   it('answers 413 to a body over the limit, with or without a length header', async () => {
     const session = await newSession();
     const huge = JSON.stringify({ text: 'x'.repeat(300 * 1024) });
-    expect((await json<ErrorJson>(await api.call('alice', 'POST', `/sessions/${session.id}/messages`, huge), 413)).error.code).toBe(
-      'payload_too_large',
-    );
+    expect((await json<ErrorJson>(await api.call('alice', 'POST', `/sessions/${session.id}/messages`, huge), 413)).error.code).toBe('payload_too_large');
     const chunked = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(new TextEncoder().encode(huge));

@@ -180,4 +180,3 @@ describe('DynamoIdempotencyStore on DynamoDB Local', () => {
     expect(await store.claim(k)).toEqual({ state: 'completed', response: { status: 200, body } });
   });
 });
-

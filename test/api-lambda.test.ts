@@ -207,10 +207,7 @@ describe('handlers/api.ts (API Gateway HTTP API)', () => {
     );
     expect(turn.stop_reason).toBe('end_turn');
     expect(turn.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
-    const contents = parse<{ messages: Message[]; usage: { output_tokens: number } }>(
-      await apiHandler(apiEvent('GET /sessions/{id}', `/sessions/${id}`)),
-      200,
-    );
+    const contents = parse<{ messages: Message[]; usage: { output_tokens: number } }>(await apiHandler(apiEvent('GET /sessions/{id}', `/sessions/${id}`)), 200);
     expect(contents.messages).toEqual(turn.messages);
     expect(contents.usage.output_tokens).toBe(4);
   });
@@ -220,10 +217,20 @@ describe('handlers/api.ts (API Gateway HTTP API)', () => {
     fake.enqueue({ text: 'Logged.', usage: { input: 7, output: 2 } });
     const lines: string[] = [];
     const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      lines.push(...String(chunk).split('\n').filter((line) => line.startsWith('{')));
+      lines.push(
+        ...String(chunk)
+          .split('\n')
+          .filter((line) => line.startsWith('{')),
+      );
       return true;
     });
-    const context = { awsRequestId: '8476a536-e9f4-11e8-9739-2dfe598c3fcd', functionName: 'panto-api', functionVersion: '$LATEST', memoryLimitInMB: '1024', invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:panto-api' };
+    const context = {
+      awsRequestId: '8476a536-e9f4-11e8-9739-2dfe598c3fcd',
+      functionName: 'panto-api',
+      functionVersion: '$LATEST',
+      memoryLimitInMB: '1024',
+      invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:panto-api',
+    };
     try {
       parse(await apiHandler(apiEvent('POST /sessions/{id}/messages', `/sessions/${id}/messages`, { body: '{"text":"a private prompt"}' }), context), 200);
     } finally {
@@ -341,13 +348,13 @@ describe('handlers/stream.ts (function URL, response streaming)', () => {
     const result = await stream(urlEvent(`/sessions/${id}/messages/stream`, '{"text":"stream"}', `Bearer ${await accessToken('user-lambda')}`));
     expect(result.status).toBe(200);
     const events = parseSSE(result.body);
-    expect(events.filter((e) => e.event === 'message').map((e) => (e.data as { message: Message }).message.role)).toEqual([
-      'user',
-      'assistant',
-    ]);
-    expect(events.filter((e) => e.event === 'text-delta').map((e) => (e.data as { delta: string }).delta).join('')).toBe(
-      'Streamed from Lambda.',
-    );
+    expect(events.filter((e) => e.event === 'message').map((e) => (e.data as { message: Message }).message.role)).toEqual(['user', 'assistant']);
+    expect(
+      events
+        .filter((e) => e.event === 'text-delta')
+        .map((e) => (e.data as { delta: string }).delta)
+        .join(''),
+    ).toBe('Streamed from Lambda.');
     expect(events.at(-1)?.event).toBe('end');
   });
 

@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 function toolNames(request: RecordedRequest | undefined): string[] {
-  return ((request?.body as { tools?: { name: string }[] }).tools ?? []).map((tool) => tool.name);
+  return ((request?.body as { tools?: { name: string }[] } | undefined)?.tools ?? []).map((tool) => tool.name);
 }
 
 function results(turn: TurnJson): [string, string, boolean][] {
@@ -91,7 +91,10 @@ describe('the service with MCP servers', { timeout: 60_000 }, () => {
     expect(response.status).toBe(200);
     const events = parseSSE(await response.text());
     const stored = events.filter((event) => event.event === 'message').map((event) => (event.data as { message: Message }).message);
-    expect(stored.find((message): message is ToolResultMessage => message.role === 'tool_result')).toMatchObject({ content: 'Echo: streamed', is_error: false });
+    expect(stored.find((message): message is ToolResultMessage => message.role === 'tool_result')).toMatchObject({
+      content: 'Echo: streamed',
+      is_error: false,
+    });
     // One session on the everything server for both turns: it was connected once.
     expect(everything.output().match(/Session initialized with ID/g)).toHaveLength(1);
   });

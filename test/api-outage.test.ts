@@ -137,7 +137,7 @@ describe('DynamoDB going away mid-turn and coming back', () => {
     expect(api.outages).toContainEqual(expect.stringMatching(/^POST \/sessions\/\S+\/messages: backend unavailable: ECONNRESET$/));
   });
 
-  it("ends a streamed turn with the same status and code, and releases its lease once the store is back", async () => {
+  it('ends a streamed turn with the same status and code, and releases its lease once the store is back', async () => {
     const id = await newSession();
     api.fake.enqueue({ text: 'lost with the store', delayMs: 200 }, { text: 'after the outage' });
     const turn = api.call('alice', 'POST', `/sessions/${id}/messages/stream`, { text: 'streamed during the outage' });

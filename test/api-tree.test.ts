@@ -181,9 +181,23 @@ describe('GET /sessions/{id}/entries', () => {
     const all = await json<{ entries: EntryJson[]; next_cursor: string | null }>(await api.call('alice', 'GET', `/sessions/${id}/entries`), 200);
     expect(all.next_cursor).toBeNull();
     expect(all.entries.map((entry) => entry.message?.role ?? entry.type)).toEqual([
-      'system', 'user', 'assistant', 'user', 'assistant', 'compaction', 'user', 'assistant', 'leaf',
+      'system',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'compaction',
+      'user',
+      'assistant',
+      'leaf',
     ]);
-    expect(all.entries[0]).toEqual({ type: 'message', id: all.entries[0]!.id, parent_id: null, timestamp: expect.any(String), message: { role: 'system', content: 'Be brief.', mode: 'replace' } });
+    expect(all.entries[0]).toEqual({
+      type: 'message',
+      id: all.entries[0]!.id,
+      parent_id: null,
+      timestamp: expect.any(String),
+      message: { role: 'system', content: 'Be brief.', mode: 'replace' },
+    });
     expect(all.entries.at(-1)).toEqual({ type: 'leaf', id: expect.any(String), parent_id: first.messages[1]!.id, timestamp: expect.any(String) });
     expect(all.entries.some((entry) => 'batch_size' in entry)).toBe(false);
 
@@ -260,15 +274,25 @@ describe('PUT /sessions/{id}/leaf', () => {
     }
     expect(await snapshot(api.aws)).toEqual(before);
     // Left there by the library (or a CLI), it is the active entry: switching to it again is the usual no-op.
-    const store = await DynamoStore.open({ client: api.aws.dynamo, tableName: api.aws.tableName, owner: 'alice', sessionId: id, s3: { client: api.aws.s3, bucket: api.aws.bucket } });
+    const store = await DynamoStore.open({
+      client: api.aws.dynamo,
+      tableName: api.aws.tableName,
+      owner: 'alice',
+      sessionId: id,
+      s3: { client: api.aws.s3, bucket: api.aws.bucket },
+    });
     await store.switchLeaf(call!.id!);
     const same = await snapshot(api.aws);
     await json(await api.call('alice', 'PUT', `/sessions/${id}/leaf`, { entry_id: call!.id }), 200);
     expect(await snapshot(api.aws)).toEqual(same);
     // A turn's end, and its prompt (which comes back dangling), are still points to switch to.
     await turn(id, 'again', 'sure', answer!.id);
-    expect((await json<ContentsJson>(await api.call('alice', 'PUT', `/sessions/${id}/leaf`, { entry_id: answer!.id }), 200)).messages.at(-1)?.id).toBe(answer!.id);
-    expect((await json<ContentsJson>(await api.call('alice', 'PUT', `/sessions/${id}/leaf`, { entry_id: used.messages[0]!.id }), 200)).dangling_user).toBe('what time is it?');
+    expect((await json<ContentsJson>(await api.call('alice', 'PUT', `/sessions/${id}/leaf`, { entry_id: answer!.id }), 200)).messages.at(-1)?.id).toBe(
+      answer!.id,
+    );
+    expect((await json<ContentsJson>(await api.call('alice', 'PUT', `/sessions/${id}/leaf`, { entry_id: used.messages[0]!.id }), 200)).dangling_user).toBe(
+      'what time is it?',
+    );
   });
 
   it('answers 409 while a turn holds the session, 400 for an entry it does not hold, writing nothing', async () => {
@@ -368,7 +392,7 @@ describe('POST /sessions/import', () => {
     await json(await api.call('alice', 'GET', `/sessions/${imported.id}`), 404);
   });
 
-  it('gives every import a new id and reports the header\'s as imported_from, whether another owner has it, it was deleted, or it is free', async () => {
+  it("gives every import a new id and reports the header's as imported_from, whether another owner has it, it was deleted, or it is free", async () => {
     const { id } = await twoTurns();
     const text = await exportText(id);
     const taken = await json<SessionJson & { imported_from: string }>(await importText('carol', text), 201);
@@ -386,7 +410,9 @@ describe('POST /sessions/import', () => {
   it('gives concurrent imports of one log one new id each', async () => {
     const { id } = await twoTurns();
     const text = await exportText(id);
-    const imports = await Promise.all(Array.from({ length: 5 }, () => importText('carol', text).then((response) => json<SessionJson & { imported_from: string }>(response, 201))));
+    const imports = await Promise.all(
+      Array.from({ length: 5 }, () => importText('carol', text).then((response) => json<SessionJson & { imported_from: string }>(response, 201))),
+    );
     expect(new Set(imports.map((imported) => imported.id)).size).toBe(5);
     expect(imports.every((imported) => imported.imported_from === id && imported.id !== id)).toBe(true);
   });
@@ -411,25 +437,42 @@ describe('POST /sessions/import', () => {
     expect(unterminated.entry_count).toBe(2);
     expect((await api.call('alice', 'DELETE', `/sessions/${unterminated.id}`)).status).toBe(204);
     const latin1 = Buffer.concat([Buffer.from(`${lines[0]}\n`), Buffer.from([0x7b, 0xe9, 0x7d, 0x0a])]);
-    expect((await json<ErrorJson>(await importText('alice', latin1), 400)).error).toEqual({ code: 'invalid_session', message: 'line 2: not valid UTF-8', line: 2 });
+    expect((await json<ErrorJson>(await importText('alice', latin1), 400)).error).toEqual({
+      code: 'invalid_session',
+      message: 'line 2: not valid UTF-8',
+      line: 2,
+    });
     expect(await snapshot(api.aws)).toEqual(before);
   });
 
-  it('imports a session whose provider this server does not have; its turns are a 422 on the session\'s provider, not a bad body', async () => {
+  it("imports a session whose provider this server does not have; its turns are a 422 on the session's provider, not a bad body", async () => {
     const line = (entry: object): string => `${JSON.stringify(entry)}\n`;
     const at = '2026-04-01T10:00:00.000Z';
     const body =
       line({ type: 'session', version: 2, id: 'elsewhere-1', timestamp: at }) +
       line({ type: 'message', id: 'e1', parent_id: null, timestamp: at, message: { role: 'user', content: 'hi', provider: 'inhouse', model: 'm1' } }) +
       line({
-        type: 'message', id: 'e2', parent_id: 'e1', timestamp: at,
-        message: { role: 'assistant', content: [{ type: 'text', text: 'yo' }], provider: 'inhouse', model: 'm1', usage: { input_tokens: 1, output_tokens: 1, cache_read_tokens: 0, cache_write_tokens: 0 }, stop_reason: 'end_turn' },
+        type: 'message',
+        id: 'e2',
+        parent_id: 'e1',
+        timestamp: at,
+        message: {
+          role: 'assistant',
+          content: [{ type: 'text', text: 'yo' }],
+          provider: 'inhouse',
+          model: 'm1',
+          usage: { input_tokens: 1, output_tokens: 1, cache_read_tokens: 0, cache_write_tokens: 0 },
+          stop_reason: 'end_turn',
+        },
       });
     const imported = await json<SessionJson>(await importText('alice', body), 201);
     expect(imported.active_model).toEqual({ provider: 'inhouse', model: 'm1' });
     const before = await snapshot(api.aws);
     for (const path of ['messages', 'compact']) {
-      const error = await json<ErrorJson>(await api.call('alice', 'POST', `/sessions/${imported.id}/${path}`, path === 'compact' ? {} : { text: 'hello' }), 422);
+      const error = await json<ErrorJson>(
+        await api.call('alice', 'POST', `/sessions/${imported.id}/${path}`, path === 'compact' ? {} : { text: 'hello' }),
+        422,
+      );
       expect(error.error, path).toMatchObject({ code: 'provider_not_configured', field: 'provider' });
     }
     // The streamed turn says so in its `end` (a provider is chosen once the stream has started).
@@ -475,7 +518,10 @@ describe('PATCH /sessions/{id}', () => {
     // A model alone keeps the session's provider.
     const modelOnly = await json<SessionJson>(await api.call('alice', 'PATCH', `/sessions/${id}`, { model: 'gpt-other' }), 200);
     expect(modelOnly.active_model).toEqual({ provider: 'openai', model: 'gpt-other' });
-    expect((await json<ContentsJson & { active_model: unknown }>(await api.call('alice', 'GET', `/sessions/${id}`), 200)).active_model).toEqual({ provider: 'openai', model: 'gpt-other' });
+    expect((await json<ContentsJson & { active_model: unknown }>(await api.call('alice', 'GET', `/sessions/${id}`), 200)).active_model).toEqual({
+      provider: 'openai',
+      model: 'gpt-other',
+    });
 
     const snapshotBefore = await snapshot(api.aws);
     for (const [body, field] of [
@@ -497,12 +543,15 @@ describe('PATCH /sessions/{id}', () => {
     const offline = await newSession('alice', { provider: 'offline' });
     const unknown = await json<ErrorJson>(await api.call('alice', 'PATCH', `/sessions/${offline.id}`, { model: 'no-such-model' }), 400);
     expect(unknown.error).toMatchObject({ code: 'invalid_body', field: 'model' });
-    expect((await json<ContentsJson & { active_model: unknown }>(await api.call('alice', 'GET', `/sessions/${offline.id}`), 200)).active_model).toEqual({ provider: 'offline', model: 'offline-1' });
+    expect((await json<ContentsJson & { active_model: unknown }>(await api.call('alice', 'GET', `/sessions/${offline.id}`), 200)).active_model).toEqual({
+      provider: 'offline',
+      model: 'offline-1',
+    });
   });
 });
 
 describe('owner isolation', () => {
-  it('answers 404 for another owner\'s session on every tree route, and changes nothing', async () => {
+  it("answers 404 for another owner's session on every tree route, and changes nothing", async () => {
     const { id, first } = await twoTurns('alice');
     const entry = first.messages[1]!.id!;
     const before = await snapshot(api.aws);

@@ -62,7 +62,7 @@ async function leaseExpiry(id: string): Promise<number | undefined> {
   const { Item } = await api.aws.dynamo.send(
     new GetItemCommand({ TableName: api.aws.tableName, Key: { pk: { S: `SESSION#${id}` }, sk: { S: 'META' } }, ConsistentRead: true }),
   );
-  const raw = Item?.['lease_expires_at']?.N;
+  const raw = Item?.lease_expires_at?.N;
   return raw === undefined ? undefined : Number(raw);
 }
 
@@ -235,7 +235,7 @@ describe('POST /sessions/{id}/stop', () => {
     const after = await contents(id);
     expect(after.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
     expect(after.turn).toBeNull();
-    expect((await snapshot(api.aws)).items.filter((item) => item['sk']?.S !== 'META')).toEqual(before.items.filter((item) => item['sk']?.S !== 'META'));
+    expect((await snapshot(api.aws)).items.filter((item) => item.sk?.S !== 'META')).toEqual(before.items.filter((item) => item.sk?.S !== 'META'));
   });
 
   it('answers 409 turn_not_running when no turn runs, and refuses a body with fields', async () => {
@@ -273,7 +273,7 @@ describe('GET /sessions/{id}/events', () => {
     expect(after.messages.at(-1)).toEqual((rest[0]!.data as { message: Message }).message);
   });
 
-  it("sends the whole running turn, prompt first, when no position is given, and ends at once when none runs", async () => {
+  it('sends the whole running turn, prompt first, when no position is given, and ends at once when none runs', async () => {
     const id = await newSession();
     api.fake.enqueue({ text: 'still going', pauseAfterDeltas: 1 });
     const { stream } = await streamUntilFirstDelta(id, { text: 'the prompt' });

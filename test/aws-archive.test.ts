@@ -113,7 +113,13 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
 
     // Also spelled out: the header line, then each batch's lines.
     const log = SessionLog.empty();
-    let expected = encodeHeader({ type: 'session', version: SESSION_FORMAT_VERSION, id: store.sessionId(), timestamp: created.toISOString(), cwd: '/work/project' });
+    let expected = encodeHeader({
+      type: 'session',
+      version: SESSION_FORMAT_VERSION,
+      id: store.sessionId(),
+      timestamp: created.toISOString(),
+      cwd: '/work/project',
+    });
     for (const batch of batches) {
       const entries = log.chain(batch);
       expected += encodeBatch(entries);
@@ -145,7 +151,14 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
       batches.push([f.user(`q${i}`), f.assistant(`${String(i).repeat(1)}${'x'.repeat(200 * 1024)}`)]);
     }
     const store = await sessionWith(env, batches);
-    const exported = await exportSession({ dynamo: env.dynamo, tableName: env.tableName, s3: env.s3, bucket: env.bucket, owner: OWNER, sessionId: store.sessionId() });
+    const exported = await exportSession({
+      dynamo: env.dynamo,
+      tableName: env.tableName,
+      s3: env.s3,
+      bucket: env.bucket,
+      owner: OWNER,
+      sessionId: store.sessionId(),
+    });
     expect(exported.bytes).toBeGreaterThan(5 * 1024 * 1024);
     const bytes = await download(env, exported.key);
     expect(bytes.length).toBe(exported.bytes);
@@ -153,9 +166,7 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
     expect(Buffer.from(await (await fetch(exported.url)).arrayBuffer()).equals(bytes)).toBe(true);
     const file = join(dir, 'multi.jsonl');
     await writeFile(file, bytes);
-    expect((await (await FSJSONLStore.open(file)).loadConversation()).conversation.messages).toEqual(
-      (await store.loadConversation()).conversation.messages,
-    );
+    expect((await (await FSJSONLStore.open(file)).loadConversation()).conversation.messages).toEqual((await store.loadConversation()).conversation.messages);
   });
 
   it('answers SessionNotFoundError, not a corrupt session, when a delete removes the items while the export reads them', async () => {
@@ -175,14 +186,21 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
       },
       { step: 'initialize', name: 'deleteBeforeQuery' },
     );
-    const error = await exportSession({ dynamo: racing, tableName: env.tableName, s3: env.s3, bucket: env.bucket, owner: OWNER, sessionId: store.sessionId() }).catch((e: unknown) => e);
+    const error = await exportSession({
+      dynamo: racing,
+      tableName: env.tableName,
+      s3: env.s3,
+      bucket: env.bucket,
+      owner: OWNER,
+      sessionId: store.sessionId(),
+    }).catch((e: unknown) => e);
     expect(deleted).toBe(true);
     expect(error).toBeInstanceOf(SessionNotFoundError);
     const left = await env.s3.send(new ListObjectsV2Command({ Bucket: env.bucket, Prefix: `exports/${store.sessionId()}/` }));
     expect(left.KeyCount ?? 0).toBe(0);
   });
 
-  it('refuses to export another owner\'s session with SessionNotFoundError', async () => {
+  it("refuses to export another owner's session with SessionNotFoundError", async () => {
     const env = await aws();
     const store = await sessionWith(env, [[new RecordFactory('x').user('hi')]]);
     await expect(
@@ -203,14 +221,31 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
       source: { file: fs.getSessionFile() },
     });
     expect(imported.sessionId()).not.toBe(fs.sessionId());
-    const reopened = await DynamoStore.open({ client: env.dynamo, tableName: env.tableName, owner: OWNER, sessionId: imported.sessionId(), s3: { client: env.s3, bucket: env.bucket } });
+    const reopened = await DynamoStore.open({
+      client: env.dynamo,
+      tableName: env.tableName,
+      owner: OWNER,
+      sessionId: imported.sessionId(),
+      s3: { client: env.s3, bucket: env.bucket },
+    });
     const loaded = await reopened.loadConversation();
     const original = await (await FSJSONLStore.open(fs.getSessionFile())).loadConversation();
     expect(loaded.conversation.messages).toEqual(original.conversation.messages);
-    expect(reopened.metadata()).toMatchObject({ entryCount: batches.flat().length, title: 'Read "a.txt" — ünïcödé ✓ and newlines', activeModel: { provider: 'scripted', model: 'scripted-1' } });
+    expect(reopened.metadata()).toMatchObject({
+      entryCount: batches.flat().length,
+      title: 'Read "a.txt" — ünïcödé ✓ and newlines',
+      activeModel: { provider: 'scripted', model: 'scripted-1' },
+    });
 
     // Exporting it again gives the file back, but for the header's session id.
-    const exported = await exportSession({ dynamo: env.dynamo, tableName: env.tableName, s3: env.s3, bucket: env.bucket, owner: OWNER, sessionId: imported.sessionId() });
+    const exported = await exportSession({
+      dynamo: env.dynamo,
+      tableName: env.tableName,
+      s3: env.s3,
+      bucket: env.bucket,
+      owner: OWNER,
+      sessionId: imported.sessionId(),
+    });
     const original_ = (await readFile(fs.getSessionFile(), 'utf8')).replace(fs.sessionId(), imported.sessionId());
     expect((await download(env, exported.key)).toString('utf8')).toBe(original_);
 
@@ -222,7 +257,14 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
   it('imports an exported S3 object back to an identical conversation', async () => {
     const env = await aws();
     const store = await sessionWith(env, sampleBatches());
-    const exported = await exportSession({ dynamo: env.dynamo, tableName: env.tableName, s3: env.s3, bucket: env.bucket, owner: OWNER, sessionId: store.sessionId() });
+    const exported = await exportSession({
+      dynamo: env.dynamo,
+      tableName: env.tableName,
+      s3: env.s3,
+      bucket: env.bucket,
+      owner: OWNER,
+      sessionId: store.sessionId(),
+    });
     const imported = await importSession({
       dynamo: env.dynamo,
       tableName: env.tableName,
@@ -240,7 +282,9 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
     const fs = await FSJSONLStore.create(dir);
     const kept = f.assistant('kept too');
     await fs.appendMessages([f.user('kept'), kept]);
-    const cut = encodeBatch(SessionLog.fromHead({ count: 2, leafId: kept.id, resumeParent: kept.id, activeModel: null }).chain([f.user('lost'), f.assistant('lost')])).split('\n')[0]!;
+    const cut = encodeBatch(
+      SessionLog.fromHead({ count: 2, leafId: kept.id, resumeParent: kept.id, activeModel: null }).chain([f.user('lost'), f.assistant('lost')]),
+    ).split('\n')[0]!;
     const file = join(dir, 'torn.jsonl');
     await writeFile(file, `${await readFile(fs.getSessionFile(), 'utf8')}${cut}\n{"type":"mess`);
     const imported = await importSession({ dynamo: env.dynamo, tableName: env.tableName, owner: OWNER, source: { file } });
@@ -294,7 +338,12 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
 
     await expect(DynamoStore.open({ client: env.dynamo, tableName: env.tableName, owner: OWNER, sessionId })).rejects.toBeInstanceOf(SessionNotFoundError);
     const items = await env.dynamo.send(
-      new QueryCommand({ TableName: env.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: `SESSION#${sessionId}` } }, ConsistentRead: true }),
+      new QueryCommand({
+        TableName: env.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': { S: `SESSION#${sessionId}` } },
+        ConsistentRead: true,
+      }),
     );
     expect(items.Count).toBe(0);
     const objects = await env.s3.send(new ListObjectsV2Command({ Bucket: env.bucket, Prefix: `offload/${sessionId}/` }));
@@ -343,7 +392,12 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
     expect(error).toBeInstanceOf(OffloadRequiredError);
     expect((error as Error).message).toContain('line 3');
     const items = await env.dynamo.send(
-      new QueryCommand({ TableName: env.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: `SESSION#${sessionId}` } }, ConsistentRead: true }),
+      new QueryCommand({
+        TableName: env.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': { S: `SESSION#${sessionId}` } },
+        ConsistentRead: true,
+      }),
     );
     expect(items.Count).toBe(0);
   });

@@ -69,7 +69,12 @@ async function sessionWith(env: LocalAws, batches: DiskMessage[][]): Promise<Dyn
 
 async function partition(env: LocalAws, sessionId: string): Promise<string[]> {
   const page = await env.dynamo.send(
-    new QueryCommand({ TableName: env.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: `SESSION#${sessionId}` } }, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: env.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': { S: `SESSION#${sessionId}` } },
+      ConsistentRead: true,
+    }),
   );
   return (page.Items ?? []).map((item) => item.sk!.S!);
 }
@@ -132,7 +137,9 @@ describe('archiving cold sessions and restoring them', () => {
     const id = store.sessionId();
     expect((await sweep(env)).outcomes).toEqual([expect.objectContaining({ sessionId: id, result: 'archived', reused: false })]);
     const [first] = await keys(env, `archive/${id}/`);
-    expect(await restoreSession({ client: env.dynamo, tableName: env.tableName, owner: OWNER, sessionId: id, s3: { client: env.s3, bucket: env.bucket } })).toEqual({ restored: true });
+    expect(
+      await restoreSession({ client: env.dynamo, tableName: env.tableName, owner: OWNER, sessionId: id, s3: { client: env.s3, bucket: env.bucket } }),
+    ).toEqual({ restored: true });
 
     // Restored, untouched: archived again without an upload.
     expect((await sweep(env)).outcomes).toEqual([expect.objectContaining({ sessionId: id, result: 'archived', reused: true })]);
@@ -159,9 +166,19 @@ describe('archiving cold sessions and restoring them', () => {
       outcomes: [],
       complete: true,
     });
-    const first = await sweepColdSessions({ client: env.dynamo, tableName: env.tableName, s3: { client: env.s3, bucket: env.bucket }, cutoff: soon(), maxSessions: 2 });
+    const first = await sweepColdSessions({
+      client: env.dynamo,
+      tableName: env.tableName,
+      s3: { client: env.s3, bucket: env.bucket },
+      cutoff: soon(),
+      maxSessions: 2,
+    });
     expect(first).toMatchObject({ archived: 2, complete: false });
-    await waitUntil(async () => (await sweep(env)).archived === 1, { timeoutMs: 10_000, intervalMs: 200, message: 'the third session archived by the next run' });
+    await waitUntil(async () => (await sweep(env)).archived === 1, {
+      timeoutMs: 10_000,
+      intervalMs: 200,
+      message: 'the third session archived by the next run',
+    });
     for (const id of ids) expect(await partition(env, id)).toEqual(['META']);
   });
 
@@ -192,7 +209,14 @@ describe('archiving cold sessions and restoring them', () => {
     const result = await sweep(env, {
       afterStep: async (sessionId, step) => {
         if (sessionId === id && step === 'marked') {
-          await deleteSession({ client: env.dynamo, tableName: env.tableName, owner: OWNER, sessionId: id, s3: { client: env.s3, bucket: env.bucket }, exports: { client: env.s3, bucket: env.bucket } });
+          await deleteSession({
+            client: env.dynamo,
+            tableName: env.tableName,
+            owner: OWNER,
+            sessionId: id,
+            s3: { client: env.s3, bucket: env.bucket },
+            exports: { client: env.s3, bucket: env.bucket },
+          });
         }
       },
     });
@@ -229,7 +253,8 @@ describe('archiving cold sessions and restoring them', () => {
     // And the next sweeps archive it whole: one archive, the export's bytes, no item left.
     await waitUntil(async () => (await sweep(env)).outcomes.some((outcome) => outcome.result === 'archived'), {
       timeoutMs: 15_000,
-      intervalMs: 200, message: 'the session archived again',
+      intervalMs: 200,
+      message: 'the session archived again',
     });
     expect(await partition(env, id)).toEqual(['META']);
     const objects = await keys(env, `archive/${id}/`);
@@ -238,7 +263,9 @@ describe('archiving cold sessions and restoring them', () => {
     expect(await (await open(env, id)).loadConversation()).toEqual(loadedBefore);
   });
 
-  it('loses nothing when a sweeper is SIGKILLed between marking META and removing the items: an open waits out its claim and restores, the next sweep archives', { timeout: 60_000 }, async () => {
+  it('loses nothing when a sweeper is SIGKILLed between marking META and removing the items: an open waits out its claim and restores, the next sweep archives', {
+    timeout: 60_000,
+  }, async () => {
     const env = await localAws('cold-kill');
     const store = await sessionWith(env, conversation('k', 3, true));
     const id = store.sessionId();
@@ -263,7 +290,13 @@ describe('archiving cold sessions and restoring them', () => {
     expect(await exited).toBe('SIGKILL');
     expect((await partition(env, id)).length).toBeGreaterThan(1);
     // The dead sweeper's claim holds until it lapses (1 s): an open waits for it, then restores.
-    const restored = await restoreSession({ client: env.dynamo, tableName: env.tableName, owner: OWNER, sessionId: id, s3: { client: env.s3, bucket: env.bucket } });
+    const restored = await restoreSession({
+      client: env.dynamo,
+      tableName: env.tableName,
+      owner: OWNER,
+      sessionId: id,
+      s3: { client: env.s3, bucket: env.bucket },
+    });
     expect(restored).toEqual({ restored: true });
     expect((await exported(env, id)).equals(before)).toBe(true);
 
@@ -295,7 +328,9 @@ describe('archiving cold sessions and restoring them', () => {
     const loadedBefore = await (await open(env, id)).loadConversation();
     await sweep(env);
     const location = { client: env.s3, bucket: env.bucket };
-    const results = await Promise.all([1, 2, 3].map(() => restoreSession({ client: env.dynamo, tableName: env.tableName, owner: OWNER, sessionId: id, s3: location })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => restoreSession({ client: env.dynamo, tableName: env.tableName, owner: OWNER, sessionId: id, s3: location })),
+    );
     expect(results.filter((result) => result.restored)).toHaveLength(1);
     await sweep(env);
     const opened = await Promise.all([open(env, id), open(env, id)]);

@@ -1,13 +1,6 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import {
-  DynamoStore,
-  exportSession,
-  InvalidBatchError,
-  OffloadRequiredError,
-  SessionConflictError,
-  SessionNotFoundError,
-} from '@panto/aws';
-import { type DiskMessage, type Message } from '@panto/core';
+import { DynamoStore, exportSession, InvalidBatchError, OffloadRequiredError, SessionConflictError, SessionNotFoundError } from '@panto/aws';
+import type { DiskMessage, Message } from '@panto/core';
 import { decodeSession } from '@panto/core/store-kit';
 import { RecordFactory, usage } from '@panto/core/testing';
 import { describeSessionStoreConformance } from '@panto/core/testing/conformance';
@@ -127,7 +120,7 @@ describe('DynamoStore on DynamoDB Local', () => {
     const { entries } = decodeSession(new Uint8Array(bytes), 'export');
     expect(entries).toHaveLength(2 + writers * batchesPerWriter * 3);
     expect(new Set(entries.map((entry) => entry.id)).size).toBe(entries.length);
-    entries.forEach((entry, i) => expect(entry.parent_id).toBe(i === 0 ? null : entries[i - 1]!.id));
+    for (const [i, entry] of entries.entries()) expect(entry.parent_id).toBe(i === 0 ? null : entries[i - 1]!.id);
   });
 
   it('appends a 150-message batch in one transaction and loads it whole and in order', async () => {
@@ -239,7 +232,7 @@ describe('DynamoStore on DynamoDB Local', () => {
     expect((await reopen(store)).activeModel()).toEqual({ provider: 'anthropic', model: 'claude-y' });
   });
 
-  it('opens another owner\'s session, a missing one and a malformed id as the same SessionNotFoundError', async () => {
+  it("opens another owner's session, a missing one and a malformed id as the same SessionNotFoundError", async () => {
     const store = await create();
     await store.appendMessages([new RecordFactory('own').user('mine')]);
     const { dynamo, tableName } = await aws();

@@ -89,7 +89,14 @@ describe('the turn lease on DynamoDB Local, on a frozen clock', () => {
     const { dynamo, tableName } = await aws();
     const { sessionId } = await newSession();
     const clock = new ManualClock();
-    const { store, lease } = await DynamoStore.lease({ client: dynamo, tableName, owner: 'holder', sessionId, leaseMs: LEASE_MS, clock: () => new Date(clock.now()) });
+    const { store, lease } = await DynamoStore.lease({
+      client: dynamo,
+      tableName,
+      owner: 'holder',
+      sessionId,
+      leaseMs: LEASE_MS,
+      clock: () => new Date(clock.now()),
+    });
     clock.advance(2 * LEASE_MS);
     await store.appendMessages([new RecordFactory('slow').user('late but unopposed')]);
     await lease.release();
@@ -101,12 +108,20 @@ describe('the turn lease on DynamoDB Local, on a frozen clock', () => {
     const clock = new ManualClock(Date.UTC(2026, 5, 1));
     const { lease } = await DynamoStore.lease({ client: dynamo, tableName, owner: 'holder', sessionId, leaseMs: LEASE_MS, clock: () => new Date(clock.now()) });
     const reader = await DynamoStore.open({ client: dynamo, tableName, owner: 'holder', sessionId, clock: () => new Date(clock.now()) });
-    expect(reader.heldLease()).toEqual({ leaseId: lease.leaseId, startedAt: Date.UTC(2026, 5, 1), expiresAt: Date.UTC(2026, 5, 1) + LEASE_MS, firstEntry: 1, stopRequested: false });
+    expect(reader.heldLease()).toEqual({
+      leaseId: lease.leaseId,
+      startedAt: Date.UTC(2026, 5, 1),
+      expiresAt: Date.UTC(2026, 5, 1) + LEASE_MS,
+      firstEntry: 1,
+      stopRequested: false,
+    });
     // Judged on the reader's clock: once expired, nobody holds it.
     const later = await DynamoStore.open({ client: dynamo, tableName, owner: 'holder', sessionId, clock: () => new Date(clock.now() + LEASE_MS) });
     expect(later.heldLease()).toBeNull();
     await lease.release();
-    const { Item: meta } = await dynamo.send(new GetItemCommand({ TableName: tableName, Key: { pk: { S: `SESSION#${sessionId}` }, sk: { S: 'META' } }, ConsistentRead: true }));
+    const { Item: meta } = await dynamo.send(
+      new GetItemCommand({ TableName: tableName, Key: { pk: { S: `SESSION#${sessionId}` }, sk: { S: 'META' } }, ConsistentRead: true }),
+    );
     expect(Object.keys(meta!).filter((name) => name.startsWith('lease_') || name === 'stop_requested')).toEqual([]);
   });
 });
@@ -124,9 +139,9 @@ describe('stopping a running turn on DynamoDB Local', () => {
     clock.advance(RENEW_EVERY_MS);
     await waitUntil(() => heartbeat.signal.aborted, { message: 'the renewal read the stop request', timeoutMs: WAIT_MS });
     expect(heartbeat.signal.reason).toBeInstanceOf(StopRequestedError);
-    await expect(acquireSessionLease({ client: dynamo, tableName, owner: 'holder', sessionId, leaseMs: LEASE_MS, now: () => clock.now() })).rejects.toBeInstanceOf(
-      SessionBusyError,
-    );
+    await expect(
+      acquireSessionLease({ client: dynamo, tableName, owner: 'holder', sessionId, leaseMs: LEASE_MS, now: () => clock.now() }),
+    ).rejects.toBeInstanceOf(SessionBusyError);
     await heartbeat.stop();
     await lease.release();
     // The flag went with the lease: the next turn is not stopped by it.

@@ -22,7 +22,7 @@ describe('local emulator launchers', () => {
     await expect(startS3Local({ port, directory: tmpdir() })).rejects.toThrow(`port ${port} is already in use`);
   });
 
-  it('rejects with the child\'s own output when Java cannot be started', async () => {
+  it("rejects with the child's own output when Java cannot be started", async () => {
     const saved = process.env.JAVA_HOME;
     process.env.JAVA_HOME = '/nonexistent-jdk';
     try {
@@ -46,7 +46,10 @@ describe('local emulator launchers', () => {
         console.log(JSON.stringify({ dynamo: d.port, s3: s.port }));
         setInterval(() => {}, 1000);
       `;
-      const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: process.cwd(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const ports = await new Promise<{ dynamo: number; s3: number }>((resolve, reject) => {
         let out = '';
         parent.stdout.on('data', (chunk: Buffer) => {

@@ -24,7 +24,7 @@ describeSessionStoreConformance('DynamoStore with a shared SessionCache', {
 });
 
 describe('DynamoStore with a SessionCache', () => {
-  it('shares one read among handles that load the same session at once, and none sees another\'s appends', async () => {
+  it("shares one read among handles that load the same session at once, and none sees another's appends", async () => {
     const f = new RecordFactory('shared');
     const writer = await DynamoStore.create(await options());
     await writer.appendMessages([f.user('q1'), f.assistant('a1')]);
@@ -77,7 +77,8 @@ describe('DynamoStore with a SessionCache', () => {
     const queries: Array<string | undefined> = [];
     dynamo.middlewareStack.add(
       (next, context) => async (args) => {
-        if (context.commandName === 'QueryCommand') queries.push(((args.input as { ExpressionAttributeValues?: Record<string, { S?: string }> }).ExpressionAttributeValues?.[':from_sk'])?.S);
+        if (context.commandName === 'QueryCommand')
+          queries.push((args.input as { ExpressionAttributeValues?: Record<string, { S?: string }> }).ExpressionAttributeValues?.[':from_sk']?.S);
         return next(args);
       },
       { step: 'initialize', name: 'follow-queries' },

@@ -21,11 +21,16 @@ const aws = once(() => localAws('sessions'));
 /** A clock that only moves when told to. */
 function manualClock(start: string): { now: () => Date; advance(ms: number): void } {
   let at = Date.parse(start);
-  return { now: () => new Date(at), advance: (ms) => void (at += ms) };
+  return {
+    now: () => new Date(at),
+    advance: (ms) => {
+      at += ms;
+    },
+  };
 }
 
 describe('listOwnerSessions on DynamoDB Local', () => {
-  it('lists only the owner\'s sessions, most recently updated first, page by page', async () => {
+  it("lists only the owner's sessions, most recently updated first, page by page", async () => {
     const { dynamo, tableName } = await aws();
     const owner = `lister-${Math.random().toString(36).slice(2)}`;
     const clock = manualClock('2026-05-01T00:00:00.000Z');
@@ -97,7 +102,12 @@ describe('deleteSession on DynamoDB Local', () => {
     await deleteSession({ client: dynamo, tableName, owner, sessionId, s3: { client: s3, bucket } });
 
     const items = await dynamo.send(
-      new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: `SESSION#${sessionId}` } }, ConsistentRead: true }),
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': { S: `SESSION#${sessionId}` } },
+        ConsistentRead: true,
+      }),
     );
     expect(items.Count).toBe(0);
     expect((await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `offload/${sessionId}/` }))).KeyCount ?? 0).toBe(0);
@@ -112,7 +122,12 @@ describe('deleteSession on DynamoDB Local', () => {
 /** The sort keys of a session's partition. */
 async function partitionSks({ dynamo, tableName }: LocalAws, sessionId: string): Promise<string[]> {
   const page = await dynamo.send(
-    new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: `SESSION#${sessionId}` } }, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': { S: `SESSION#${sessionId}` } },
+      ConsistentRead: true,
+    }),
   );
   return (page.Items ?? []).map((item) => item.sk?.S ?? '?');
 }
@@ -177,9 +192,7 @@ describe('deleteSession: the tombstone', () => {
     expect(await partitionSks(local, sessionId)).toEqual([]);
     expect(await objectKeys(local, `offload/${sessionId}/`)).toEqual([]);
     expect(await objectKeys(local, `exports/${sessionId}/`)).toEqual([]);
-    await expect(deleteSession({ client: dynamo, tableName, owner, sessionId, s3: location, exports: location })).rejects.toBeInstanceOf(
-      SessionNotFoundError,
-    );
+    await expect(deleteSession({ client: dynamo, tableName, owner, sessionId, s3: location, exports: location })).rejects.toBeInstanceOf(SessionNotFoundError);
   });
 
   it('deletes the texts an append offloaded just before its transaction found the session deleted', async () => {
@@ -215,7 +228,7 @@ describe('acquireSessionLease on DynamoDB Local', () => {
     await next.release();
   });
 
-  it('lets a new holder take an expired lease, and the old holder\'s release leaves it alone', async () => {
+  it("lets a new holder take an expired lease, and the old holder's release leaves it alone", async () => {
     const { dynamo, tableName } = await aws();
     const owner = 'leaser';
     const store = await DynamoStore.create({ client: dynamo, tableName, owner });
@@ -228,7 +241,7 @@ describe('acquireSessionLease on DynamoDB Local', () => {
     await acquireSessionLease({ ...base, now: () => 16_000 });
   });
 
-  it('answers a lease on another owner\'s or a missing session with SessionNotFoundError, creating nothing', async () => {
+  it("answers a lease on another owner's or a missing session with SessionNotFoundError, creating nothing", async () => {
     const { dynamo, tableName } = await aws();
     const store = await DynamoStore.create({ client: dynamo, tableName, owner: 'leaser' });
     for (const [owner, sessionId] of [
@@ -238,8 +251,6 @@ describe('acquireSessionLease on DynamoDB Local', () => {
     ] as const) {
       await expect(acquireSessionLease({ client: dynamo, tableName, owner, sessionId, leaseMs: 1000 })).rejects.toBeInstanceOf(SessionNotFoundError);
     }
-    await expect(DynamoStore.open({ client: dynamo, tableName, owner: 'leaser', sessionId: 'no-such-session' })).rejects.toBeInstanceOf(
-      SessionNotFoundError,
-    );
+    await expect(DynamoStore.open({ client: dynamo, tableName, owner: 'leaser', sessionId: 'no-such-session' })).rejects.toBeInstanceOf(SessionNotFoundError);
   });
 });

@@ -72,12 +72,27 @@ const content = (entry: SessionEntry): unknown => {
 };
 
 describe('the session tree in DynamoDB', () => {
-  it('gives byte for byte the filesystem store\'s file for the same branches, switch and fork', async () => {
+  it("gives byte for byte the filesystem store's file for the same branches, switch and fork", async () => {
     const env = await aws();
     const s3 = { client: env.s3, bucket: env.bucket };
     const dynamoIds = deterministic('same');
-    const dynamo = await DynamoStore.create({ client: env.dynamo, tableName: env.tableName, owner: OWNER, s3, cwd: '/w', sessionId: 'tree-bytes', clock: dynamoIds.clock });
-    const dynamoHandle = await DynamoStore.open({ client: env.dynamo, tableName: env.tableName, owner: OWNER, s3, sessionId: dynamo.sessionId(), ...dynamoIds });
+    const dynamo = await DynamoStore.create({
+      client: env.dynamo,
+      tableName: env.tableName,
+      owner: OWNER,
+      s3,
+      cwd: '/w',
+      sessionId: 'tree-bytes',
+      clock: dynamoIds.clock,
+    });
+    const dynamoHandle = await DynamoStore.open({
+      client: env.dynamo,
+      tableName: env.tableName,
+      owner: OWNER,
+      s3,
+      sessionId: dynamo.sessionId(),
+      ...dynamoIds,
+    });
     const fs = await FSJSONLStore.create(dir, { cwd: '/w', sessionId: 'tree-bytes', ...deterministic('same') });
 
     const { a1 } = await grow(dynamoHandle, new RecordFactory('t'));
@@ -96,7 +111,7 @@ describe('the session tree in DynamoDB', () => {
     expect(a1.id).toBe('t-000002');
   });
 
-  it('round trip: fork, export, import — the tree is the same, and the import keeps the header\'s id while it is free', async () => {
+  it("round trip: fork, export, import — the tree is the same, and the import keeps the header's id while it is free", async () => {
     const env = await aws();
     const s3 = { client: env.s3, bucket: env.bucket };
     const store = await DynamoStore.create({ client: env.dynamo, tableName: env.tableName, owner: OWNER, s3 });
@@ -106,7 +121,14 @@ describe('the session tree in DynamoDB', () => {
 
     // Into another table (a fresh deployment): the id is free, so it is kept.
     const other = await localAws('tree-import');
-    const elsewhere = await importSession({ dynamo: other.dynamo, tableName: other.tableName, owner: 'someone', s3: { client: other.s3, bucket: other.bucket }, source: { body: text }, keepSessionId: true });
+    const elsewhere = await importSession({
+      dynamo: other.dynamo,
+      tableName: other.tableName,
+      owner: 'someone',
+      s3: { client: other.s3, bucket: other.bucket },
+      source: { body: text },
+      keepSessionId: true,
+    });
     expect(elsewhere.sessionId()).toBe(fork.sessionId());
     // Into the same table: the id is taken, so the import gets a new one, and the fork stays whole.
     const again = await importSession({ dynamo: env.dynamo, tableName: env.tableName, owner: OWNER, s3, source: { body: text }, keepSessionId: true });
@@ -139,7 +161,7 @@ describe('the session tree in DynamoDB', () => {
     expect((await imported.loadTree()).activeLeaf).toBe((await reread.loadTree()).activeLeaf);
   });
 
-  it('never writes into a session of another owner whose id an import\'s header names, even when its clean-up would fail', async () => {
+  it("never writes into a session of another owner whose id an import's header names, even when its clean-up would fail", async () => {
     const env = await aws();
     const s3 = { client: env.s3, bucket: env.bucket };
     // The victim's session is shorter than the log that names it: one batch, one entry item (E#0).
@@ -176,14 +198,24 @@ describe('the session tree in DynamoDB', () => {
     await store.loadConversation({ at: a1.id });
     await store.appendMessages([f.user('q2'), f.assistant('a2')]);
 
-    const { store: leased, lease } = await DynamoStore.lease({ client: env.dynamo, tableName: env.tableName, owner: OWNER, s3, cache, sessionId: store.sessionId(), leaseMs: 10_000 });
+    const { store: leased, lease } = await DynamoStore.lease({
+      client: env.dynamo,
+      tableName: env.tableName,
+      owner: OWNER,
+      s3,
+      cache,
+      sessionId: store.sessionId(),
+      leaseMs: 10_000,
+    });
     const counts = countCommands(env.dynamo);
     const switched = await leased.switchLeaf(dangling.id);
     expect([...counts.entries()]).toEqual([['TransactWriteItemsCommand', 1]]);
     await lease.release();
     expect(switched.danglingUser).toBe('never answered');
 
-    const { Item: meta } = await env.dynamo.send(new GetItemCommand({ TableName: env.tableName, Key: { pk: { S: `SESSION#${store.sessionId()}` }, sk: { S: 'META' } }, ConsistentRead: true }));
+    const { Item: meta } = await env.dynamo.send(
+      new GetItemCommand({ TableName: env.tableName, Key: { pk: { S: `SESSION#${store.sessionId()}` }, sk: { S: 'META' } }, ConsistentRead: true }),
+    );
     expect(meta?.next_parent?.S).toBe(a1.id);
     expect(meta?.entry_count?.N).toBe('6');
     expect(meta?.head?.S).toBe(leased.metadata().head);

@@ -29,7 +29,12 @@ async function expire({ dynamo, tableName }: LocalAws, sessionId: string): Promi
 
 async function partitionSks({ dynamo, tableName }: LocalAws, sessionId: string): Promise<string[]> {
   const page = await dynamo.send(
-    new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: `SESSION#${sessionId}` } }, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': { S: `SESSION#${sessionId}` } },
+      ConsistentRead: true,
+    }),
   );
   return (page.Items ?? []).map((item) => item.sk?.S ?? '?');
 }
@@ -135,7 +140,11 @@ describe('ttlCleanupHandler on DynamoDB Local and s3rver', () => {
     });
     const result = await handler({
       Records: [
-        { eventName: 'REMOVE', userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' }, dynamodb: { Keys: keys(expired), SequenceNumber: '1' } },
+        {
+          eventName: 'REMOVE',
+          userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' },
+          dynamodb: { Keys: keys(expired), SequenceNumber: '1' },
+        },
         { eventName: 'REMOVE', dynamodb: { Keys: keys(userDeleted), SequenceNumber: '2' } },
       ],
     });

@@ -66,7 +66,11 @@ describe('panto -p (one shot)', { timeout: 60_000 }, () => {
 
     const request = server.requests[0]!;
     expect(request.path).toBe('/v1/chat/completions');
-    const sent = request.body as { model: string; messages: { role: string; content: string }[]; tools: { function: { name: string; parameters: { properties: object; required: string[] } } }[] };
+    const sent = request.body as {
+      model: string;
+      messages: { role: string; content: string }[];
+      tools: { function: { name: string; parameters: { properties: object; required: string[] } } }[];
+    };
     expect(sent.model).toBe('gpt-e2e');
     expect(sent.messages[0]).toMatchObject({ role: 'system', content: expect.stringContaining(`Working folder: ${box.cwd}`) });
     expect(sent.messages[1]).toMatchObject({ role: 'user', content: 'say hello' });
@@ -80,7 +84,9 @@ describe('panto -p (one shot)', { timeout: 60_000 }, () => {
     const [file, ...more] = await jsonlFiles(sessionDir);
     expect(more).toEqual([]);
     expect(kinds(await entries(file!))).toEqual(['system', 'user', 'assistant']);
-    expect((await entries(file!))[2]).toMatchObject({ message: { provider: 'openai', model: 'gpt-e2e', content: [{ type: 'text', text: 'Hello from the fake model.' }] } });
+    expect((await entries(file!))[2]).toMatchObject({
+      message: { provider: 'openai', model: 'gpt-e2e', content: [{ type: 'text', text: 'Hello from the fake model.' }] },
+    });
   });
 
   it('anthropic: reads the prompt from stdin with "-p -"', async () => {
@@ -194,19 +200,22 @@ describe('continuing, resuming and listing', { timeout: 60_000 }, () => {
     expect(kinds(await entries(original!))).toEqual(['system', 'user', 'assistant', 'user', 'assistant']);
   });
 
-  it.each([5_000, 100_000])('anthropic: a tool call whose arguments nest %i levels gets an error result the model sees, and the session file reads back', async (levels) => {
-    const deep = `{"x":${'['.repeat(levels)}${']'.repeat(levels)}}`;
-    server.enqueue({ toolCalls: [{ name: 'read', input: {}, arguments: deep }] }, { text: 'I will nest less.' });
-    const { args, env } = anthropic();
-    const result = await runPanto([...args, '-p', 'read it'], { cwd: box.cwd, env });
-    expect(result.code).toBe(0);
-    expect(result.stdout).toBe('I will nest less.\n');
-    expect(body(server.requests[1])).toContain('nested deeper than 128 levels');
-    const [file] = await jsonlFiles(sessionDir);
-    const stored = await entries(file!);
-    expect(kinds(stored)).toEqual(['system', 'user', 'assistant', 'tool_result', 'assistant']);
-    expect(stored[2]).toMatchObject({ message: { content: [{ type: 'tool_call', name: 'read', input: {} }] } });
-  });
+  it.each([5_000, 100_000])(
+    'anthropic: a tool call whose arguments nest %i levels gets an error result the model sees, and the session file reads back',
+    async (levels) => {
+      const deep = `{"x":${'['.repeat(levels)}${']'.repeat(levels)}}`;
+      server.enqueue({ toolCalls: [{ name: 'read', input: {}, arguments: deep }] }, { text: 'I will nest less.' });
+      const { args, env } = anthropic();
+      const result = await runPanto([...args, '-p', 'read it'], { cwd: box.cwd, env });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe('I will nest less.\n');
+      expect(body(server.requests[1])).toContain('nested deeper than 128 levels');
+      const [file] = await jsonlFiles(sessionDir);
+      const stored = await entries(file!);
+      expect(kinds(stored)).toEqual(['system', 'user', 'assistant', 'tool_result', 'assistant']);
+      expect(stored[2]).toMatchObject({ message: { content: [{ type: 'tool_call', name: 'read', input: {} }] } });
+    },
+  );
 
   it('anthropic: -c continues a session file that holds a line nested 5,000 levels deep (written before the limit)', async () => {
     server.enqueue({ text: 'first' }, { text: 'continued' });
@@ -233,7 +242,7 @@ describe('continuing, resuming and listing', { timeout: 60_000 }, () => {
     expect(result.stderr).toContain('panto: session not found: ffffffff');
   });
 
-  it('--list shows the folder\'s sessions with id, time, message count and first prompt', async () => {
+  it("--list shows the folder's sessions with id, time, message count and first prompt", async () => {
     server.enqueue({ text: 'one' }, { text: 'two' });
     const { args, env } = openai();
     await runPanto([...args, '-p', 'first session prompt'], { cwd: box.cwd, env });
@@ -355,7 +364,7 @@ describe('short ids (issue 15)', { timeout: 60_000 }, () => {
 });
 
 describe('short ids of other folders (issue 15)', { timeout: 60_000 }, () => {
-  it('-r with the short id of another folder\'s session (as --list --all shows it) says where it is, in one line', async () => {
+  it("-r with the short id of another folder's session (as --list --all shows it) says where it is, in one line", async () => {
     const { args, env } = openai();
     server.enqueue({ text: 'one' });
     const elsewhere = join(box.root, 'other-project');

@@ -44,7 +44,7 @@ function body(request: RecordedRequest | undefined): string {
 }
 
 function toolNames(request: RecordedRequest | undefined): string[] {
-  return ((request?.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((tool) => tool.function.name);
+  return ((request?.body as { tools?: { function: { name: string } }[] } | undefined)?.tools ?? []).map((tool) => tool.function.name);
 }
 
 async function sessionEntries(): Promise<SessionEntry[]> {
@@ -84,7 +84,15 @@ describe('panto with extensions', { timeout: 90_000 }, () => {
     // The command: it read the session's entries as stored.
     const log = await sessionEntries();
     expect(log.map((entry) => (entry.type === 'message' ? entry.message.role : entry.type))).toEqual([
-      'system', 'user', 'assistant', 'tool_result', 'assistant', 'user', 'assistant', 'tool_result', 'assistant',
+      'system',
+      'user',
+      'assistant',
+      'tool_result',
+      'assistant',
+      'user',
+      'assistant',
+      'tool_result',
+      'assistant',
     ]);
     expect(result.stdout).toContain('entries  9: 1 system, 2 user, 4 assistant, 2 tool_result\ntools    1 word_count, 1 bash\n');
     expect(result.stdout).toMatch(/\/stats +what this session holds: .* \(\.panto\/extensions\/session-stats\.ts\)/);
@@ -141,7 +149,9 @@ describe('panto with MCP servers', { timeout: 90_000 }, () => {
 
     // The failed server: a warning with its last words, a line in /mcp, and no crash.
     expect(result.stderr).toContain('panto: MCP server "broken" could not start: the server exited (its last words: missing DATABASE_URL)');
-    expect(result.stdout).toMatch(/✓ everything {2}connected · stdio .*server-everything\/dist\/index\.js stdio {2}\(\.panto\/mcp\.json\)\n {4}tools {2}mcp__everything__echo, /);
+    expect(result.stdout).toMatch(
+      /✓ everything {2}connected · stdio .*server-everything\/dist\/index\.js stdio {2}\(\.panto\/mcp\.json\)\n {4}tools {2}mcp__everything__echo, /,
+    );
     expect(result.stdout).toMatch(/✗ broken {2}failed · stdio .*\n {4}could not start: the server exited \(its last words: missing DATABASE_URL\)/);
 
     const results = (await sessionEntries()).flatMap((entry) => (entry.type === 'message' && entry.message.role === 'tool_result' ? [entry.message] : []));

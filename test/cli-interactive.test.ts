@@ -81,10 +81,12 @@ describe.skipIf(!hasScript)('panto in a terminal', { timeout: 90_000 }, () => {
     expect(await cli.exited).toBe(0);
 
     const historyFile = historyFileFor(box.home, box.cwd);
-    expect((await readFile(historyFile, 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line) as string)).toEqual([
-      'first line\nsecond line\nthird line',
-      'pasted one\npasted two',
-    ]);
+    expect(
+      (await readFile(historyFile, 'utf8'))
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as string),
+    ).toEqual(['first line\nsecond line\nthird line', 'pasted one\npasted two']);
 
     // A new run of panto in the same folder: Up recalls the last prompt, line breaks shown as ↵.
     server.enqueue({ text: 'Again.' });
@@ -223,7 +225,7 @@ describe.skipIf(!hasScript)('panto in a terminal', { timeout: 90_000 }, () => {
     cli.type('/tree\r');
     await cli.see('Enter: continue after this answer');
     expect(cli.sinceMark()).toMatch(/○ ├─ › first question → First answer\./);
-    expect(cli.sinceMark()).toMatch(/● ├─ › first question \(edited\) → Edited answer\.  ◀ here/);
+    expect(cli.sinceMark()).toMatch(/● ├─ › first question \(edited\) → Edited answer\. {2}◀ here/);
     cli.type(KEYS.up);
     await cli.see('❯ ○    › second question');
     cli.mark();
@@ -246,7 +248,13 @@ describe.skipIf(!hasScript)('panto in a terminal', { timeout: 90_000 }, () => {
     expect(await cli.exited).toBe(0);
     const forked = (await Promise.all(files.map(async (file) => decodeSession(await readFile(file), file).entries))).find((list) => list.length === 7)!;
     expect(forked.filter((entry) => entry.type === 'message').map((entry) => (entry.type === 'message' ? entry.message.role : ''))).toEqual([
-      'system', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant',
+      'system',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
     ]);
   });
 
@@ -271,14 +279,14 @@ describe.skipIf(!hasScript)('panto in a terminal', { timeout: 90_000 }, () => {
 
     const picker = panto(['-r']);
     await picker.see('resume which session? (2)');
-    await picker.see(/alpha first prompt  …  alpha last prompt/);
-    expect(picker.screen()).toMatch(/❯ [0-9a-f]{8} +now +3 msgs  beta only prompt/);
-    expect(picker.screen()).toMatch(/[0-9a-f]{8} +now +5 msgs  alpha first prompt  …  alpha last prompt/);
+    await picker.see(/alpha first prompt {2}… {2}alpha last prompt/);
+    expect(picker.screen()).toMatch(/❯ [0-9a-f]{8} +now +3 msgs {2}beta only prompt/);
+    expect(picker.screen()).toMatch(/[0-9a-f]{8} +now +5 msgs {2}alpha first prompt {2}… {2}alpha last prompt/);
     // Typing filters: only alpha is left, and Enter resumes it.
     picker.mark();
     picker.type('alpha');
     await picker.see('filter: alpha');
-    await picker.see(/❯ [0-9a-f]{8} +now +5 msgs  alpha first/);
+    await picker.see(/❯ [0-9a-f]{8} +now +5 msgs {2}alpha first/);
     const lastFrame = picker.sinceMark().split('filter: alpha').at(-1)!;
     expect(lastFrame).toContain('alpha first prompt');
     expect(lastFrame).not.toContain('beta only prompt');
@@ -298,7 +306,7 @@ describe.skipIf(!hasScript)('panto in a terminal', { timeout: 90_000 }, () => {
     const cancelled = panto(['-r']);
     await cancelled.see('resume which session? (2)');
     cancelled.type(KEYS.down);
-    await cancelled.see(/❯ [0-9a-f]{8} +now +3 msgs  beta only prompt/);
+    await cancelled.see(/❯ [0-9a-f]{8} +now +3 msgs {2}beta only prompt/);
     cancelled.type(KEYS.escape);
     await cancelled.see('nothing resumed');
     expect(await cancelled.exited).toBe(0);
@@ -310,7 +318,7 @@ describe.skipIf(!hasScript)('panto in a terminal', { timeout: 90_000 }, () => {
     expect(await cli.exited).toBe(2);
   });
 
-  it('panto -r with no id in a folder without sessions says so and points to every folder\'s list', async () => {
+  it("panto -r with no id in a folder without sessions says so and points to every folder's list", async () => {
     const cli = panto(['-r']);
     await cli.see(/no sessions to resume in .*panto --list --all shows every folder's/s);
     expect(await cli.exited).toBe(1);

@@ -17,7 +17,6 @@ import { assertBuilt, CLI, sandbox, until, type Sandbox } from './cli-harness.js
 const script = spawnSync('script', ['--version'], { encoding: 'utf8' });
 const hasScript = script.status === 0 && script.stdout.includes('util-linux');
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
 
 function shellQuote(value: string): string {

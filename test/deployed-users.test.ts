@@ -47,7 +47,13 @@ beforeEach(async () => {
 });
 
 /** Runs a command against the mocked client; what it printed, and the region its client was made for. */
-function harness(options: { env?: NodeJS.ProcessEnv; password?: string } = {}): { io: CommandIO; out: string[]; err: string[]; regions: string[]; prompts: string[] } {
+function harness(options: { env?: NodeJS.ProcessEnv; password?: string } = {}): {
+  io: CommandIO;
+  out: string[];
+  err: string[];
+  regions: string[];
+  prompts: string[];
+} {
   const out: string[] = [];
   const err: string[] = [];
   const regions: string[] = [];
@@ -83,8 +89,18 @@ describe('npm run user', () => {
     const printed = h.out.join('');
     const password = /password +(\S+)/.exec(printed)?.[1];
     expect(password).toMatch(/^.{20}$/);
-    expect(cognito).toHaveReceivedCommandExactlyOnceWith(AdminSetUserPasswordCommand, { UserPoolId: POOL, Username: 'alice', Password: password, Permanent: true });
-    expect(cognito.commandCalls(AdminSetUserPasswordCommand)[0]?.args[0].input).toEqual({ UserPoolId: POOL, Username: 'alice', Password: password, Permanent: true });
+    expect(cognito).toHaveReceivedCommandExactlyOnceWith(AdminSetUserPasswordCommand, {
+      UserPoolId: POOL,
+      Username: 'alice',
+      Password: password,
+      Permanent: true,
+    });
+    expect(cognito.commandCalls(AdminSetUserPasswordCommand)[0]?.args[0].input).toEqual({
+      UserPoolId: POOL,
+      Username: 'alice',
+      Password: password,
+      Permanent: true,
+    });
     expect(printed).toContain(`added alice to stage prod (user pool ${POOL}, from .sst/outputs.json)`);
     expect(printed).toContain('owner (sub)  7f3e-sub');
     expect(printed).toContain('npm run -s token -- --stage prod alice');
@@ -116,11 +132,17 @@ describe('npm run user', () => {
   it('lists every user, page by page, with the sub that owns their sessions', async () => {
     cognito
       .on(ListUsersCommand)
-      .resolvesOnce({ Users: [{ Username: 'alice', UserStatus: 'CONFIRMED', Enabled: true, Attributes: [{ Name: 'sub', Value: 'sub-a' }] }], PaginationToken: 'p2' })
+      .resolvesOnce({
+        Users: [{ Username: 'alice', UserStatus: 'CONFIRMED', Enabled: true, Attributes: [{ Name: 'sub', Value: 'sub-a' }] }],
+        PaginationToken: 'p2',
+      })
       .resolvesOnce({ Users: [{ Username: 'bob', UserStatus: 'CONFIRMED', Enabled: false, Attributes: [{ Name: 'sub', Value: 'sub-b' }] }] });
     const h = harness();
     expect(await runUserCommand(['list'], h.io)).toBe(0);
-    expect(cognito.commandCalls(ListUsersCommand).map((call) => call.args[0].input)).toEqual([{ UserPoolId: POOL }, { UserPoolId: POOL, PaginationToken: 'p2' }]);
+    expect(cognito.commandCalls(ListUsersCommand).map((call) => call.args[0].input)).toEqual([
+      { UserPoolId: POOL },
+      { UserPoolId: POOL, PaginationToken: 'p2' },
+    ]);
     const lines = h.out.join('').trimEnd().split('\n');
     expect(lines[0]).toContain('2 users in stage prod');
     expect(lines[1]).toMatch(/^alice +CONFIRMED +sub-a$/);
@@ -175,7 +197,7 @@ describe('npm run user', () => {
 });
 
 describe('npm run token -- --stage', () => {
-  it("signs the user in with ADMIN_USER_PASSWORD_AUTH and prints only the access token", async () => {
+  it('signs the user in with ADMIN_USER_PASSWORD_AUTH and prints only the access token', async () => {
     cognito.on(AdminInitiateAuthCommand).resolves({ AuthenticationResult: { AccessToken: 'eyJ.access.token', IdToken: 'eyJ.id', ExpiresIn: 3600 } });
     const h = harness({ env: { PANTO_PASSWORD: 'Correct-Horse-9' } });
     expect(await runStageTokenCommand(['--stage', 'prod', 'alice'], h.io)).toBe(0);
@@ -204,7 +226,9 @@ describe('npm run token -- --stage', () => {
       .rejectsOnce(new NotAuthorizedException({ message: 'Incorrect username or password.', $metadata: {} }));
     const challenged = harness({ env: { PANTO_PASSWORD: 'x' } });
     expect(await runStageTokenCommand(['--stage', 'prod', 'alice'], challenged.io)).toBe(1);
-    expect(challenged.err.join('')).toBe('Cognito asks for NEW_PASSWORD_REQUIRED before it gives a token; set a permanent password with: npm run user -- password alice\n');
+    expect(challenged.err.join('')).toBe(
+      'Cognito asks for NEW_PASSWORD_REQUIRED before it gives a token; set a permanent password with: npm run user -- password alice\n',
+    );
     const refused = harness({ env: { PANTO_PASSWORD: 'x' } });
     expect(await runStageTokenCommand(['--stage', 'prod', 'alice'], refused.io)).toBe(1);
     expect(refused.err.join('')).toBe('Cognito refused: Incorrect username or password.\n');
@@ -229,7 +253,10 @@ describe('generatePassword', () => {
 describe('scripts/token.ts as a process', () => {
   const run = promisify(execFile);
   const token = (args: string[], env: NodeJS.ProcessEnv) =>
-    run(process.execPath, ['--import', 'tsx', '--conditions=@panto/source', 'scripts/token.ts', ...args], { cwd: repo, env: { PATH: process.env.PATH, ...env } });
+    run(process.execPath, ['--import', 'tsx', '--conditions=@panto/source', 'scripts/token.ts', ...args], {
+      cwd: repo,
+      env: { PATH: process.env.PATH, ...env },
+    });
 
   it('still prints a local token for an owner when no --stage is given', { timeout: 30_000 }, async () => {
     const dataDir = join(root, 'local-data');

@@ -135,11 +135,16 @@ describe('the local stack', () => {
     const response = await call(alice, 'POST', `/sessions/${sessionId}/messages/stream`, { text: 'stream please' });
     const events = parseSSE(await response.text());
     expect(response.status).toBe(200);
-    expect(events.filter((e) => e.event === 'text-delta').map((e) => (e.data as { delta: string }).delta).join('')).toBe('Streamed reply.');
+    expect(
+      events
+        .filter((e) => e.event === 'text-delta')
+        .map((e) => (e.data as { delta: string }).delta)
+        .join(''),
+    ).toBe('Streamed reply.');
     expect(events.at(-1)).toMatchObject({ event: 'end', data: { stop_reason: 'end_turn', incomplete: false } });
   });
 
-  it('keeps a streamed turn\'s session past its lease term while it runs, renewing the lease', { timeout: 60_000 }, async () => {
+  it("keeps a streamed turn's session past its lease term while it runs, renewing the lease", { timeout: 60_000 }, async () => {
     const session = (await json<{ id: string }>(await call(alice, 'POST', '/sessions', {}), 201)).id;
     fake.enqueue({ text: 'one two three', pauseAfterDeltas: 1 });
     const streamed = sseReader(await call(alice, 'POST', `/sessions/${session}/messages/stream`, { text: 'take your time' }));
@@ -194,7 +199,8 @@ describe('the local stack', () => {
       );
       expect(freedAfterMs).toBeLessThan(FREE_AGAIN_WITHIN_MS);
       // PANTO_E2E_FIGURES=1 prints the figure (it includes the restart, ~2–3 s here).
-      if (process.env.PANTO_E2E_FIGURES) process.stdout.write(`\n${kind}: session free again ${(freedAfterMs / 1000).toFixed(1)} s after SIGKILL (lease ${LEASE_MS / 1000} s)\n`);
+      if (process.env.PANTO_E2E_FIGURES)
+        process.stdout.write(`\n${kind}: session free again ${(freedAfterMs / 1000).toFixed(1)} s after SIGKILL (lease ${LEASE_MS / 1000} s)\n`);
     },
   );
 
@@ -271,8 +277,18 @@ describe('the local stack', () => {
       build(new SignJWT({}).setProtectedHeader({ alg })).sign(key);
     const local = (jwt: SignJWT): SignJWT => jwt.setIssuer('panto-local').setAudience('panto');
     const forged = await signLocalToken(new Uint8Array(32).fill(1), 'alice');
-    const expired = await sign((jwt) => local(jwt).setSubject('alice').setIssuedAt(now - 7200).setExpirationTime(now - 3600));
-    const notYet = await sign((jwt) => local(jwt).setSubject('alice').setNotBefore(now + 3600).setExpirationTime(now + 7200));
+    const expired = await sign((jwt) =>
+      local(jwt)
+        .setSubject('alice')
+        .setIssuedAt(now - 7200)
+        .setExpirationTime(now - 3600),
+    );
+    const notYet = await sign((jwt) =>
+      local(jwt)
+        .setSubject('alice')
+        .setNotBefore(now + 3600)
+        .setExpirationTime(now + 7200),
+    );
     const hs512 = await sign((jwt) => local(jwt).setSubject('alice').setExpirationTime('1h'), secret, 'HS512');
     const none = new UnsecuredJWT({}).setSubject('alice').setIssuer('panto-local').setAudience('panto').setExpirationTime('1h').encode();
     const noSub = await sign((jwt) => local(jwt).setExpirationTime('1h'));
@@ -371,7 +387,10 @@ describe('the local stack', () => {
     const texts = Array.from({ length: 10 }, (_, i) => `concurrent ${i}`);
     const responses = await Promise.all(texts.map((text) => call(alice, 'POST', `/sessions/${session}/messages`, { text })));
     const statuses = responses.map((response) => response.status);
-    expect(statuses.every((status) => status === 200 || status === 409), statuses.join(',')).toBe(true);
+    expect(
+      statuses.every((status) => status === 200 || status === 409),
+      statuses.join(','),
+    ).toBe(true);
     const winners: Message[][] = [];
     for (const response of responses) {
       if (response.status === 200) winners.push(((await response.json()) as { messages: Message[] }).messages);
@@ -391,7 +410,7 @@ describe('the local stack', () => {
     const exported = await json<{ url: string }>(await call(alice, 'POST', `/sessions/${session}/export`), 200);
     const decoded = decodeSession(new Uint8Array(await (await fetch(exported.url)).arrayBuffer()), 'export');
     expect(decoded.entries).toHaveLength(winners.length * 2);
-    decoded.entries.forEach((entry, i) => expect(entry.parent_id).toBe(i === 0 ? null : decoded.entries[i - 1]!.id));
+    for (const [i, entry] of decoded.entries.entries()) expect(entry.parent_id).toBe(i === 0 ? null : decoded.entries[i - 1]!.id);
   });
 
   it('stops with SIGINT', async () => {
@@ -406,7 +425,11 @@ describe('the local stack with archiving on', () => {
     const archiveAws = await localAws('e2e-archive');
     const archiveDir = await mkdtemp(join(tmpdir(), 'panto-e2e-archive-'));
     // Idle for about two seconds is cold; swept every second.
-    const archiving = await startServer({ aws: archiveAws, dataDir: archiveDir, env: { PANTO_ARCHIVE_AFTER_DAYS: '0.00002', PANTO_ARCHIVE_SWEEP_SECONDS: '1' } });
+    const archiving = await startServer({
+      aws: archiveAws,
+      dataDir: archiveDir,
+      env: { PANTO_ARCHIVE_AFTER_DAYS: '0.00002', PANTO_ARCHIVE_SWEEP_SECONDS: '1' },
+    });
     try {
       expect(archiving.output()).toMatch(/archive +sessions idle 2 s go to s3:\/\/.+\/archive\/, swept every 1 s/);
       const token = await signLocalToken(await readLocalSecret(localSecretFile(archiveDir)), 'carol');
@@ -424,7 +447,11 @@ describe('the local stack with archiving on', () => {
         (await json<{ sessions: Array<{ id: string; archived: boolean; entry_count: number }> }>(await request('GET', '/sessions'), 200)).sessions.find(
           (session) => session.id === id,
         );
-      await waitUntil(() => /archive sweep: 1 sessions archived/.test(archiving.output()), { timeoutMs: 30_000, intervalMs: 250, message: 'the server swept the session to S3' });
+      await waitUntil(() => /archive sweep: 1 sessions archived/.test(archiving.output()), {
+        timeoutMs: 30_000,
+        intervalMs: 250,
+        message: 'the server swept the session to S3',
+      });
       expect(await listed()).toMatchObject({ archived: true, entry_count: 3 });
       expect(await json<{ messages: Message[] }>(await request('GET', `/sessions/${id}`), 200)).toEqual(before);
     } finally {

@@ -14,7 +14,10 @@ const manifest = (path: string) => JSON.parse(read(path)) as { engines?: { node?
 
 type Version = [number, number, number];
 const parse = (text: string): Version => {
-  const [major = 0, minor = 0, patch = 0] = text.replace(/^[^\d]*/, '').split('.').map(Number);
+  const [major = 0, minor = 0, patch = 0] = text
+    .replace(/^[^\d]*/, '')
+    .split('.')
+    .map(Number);
   return [major, minor, patch];
 };
 const compare = (a: Version, b: Version) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];

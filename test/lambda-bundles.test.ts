@@ -31,22 +31,40 @@ const LINKED_ENV = {
 };
 
 /** Strings only the local stack's code holds (minification keeps string literals). */
-const LOCAL_ONLY = ['S3RVER', 'panto-local', 'auth-secret', 'PANTO_DYNAMODB_ENDPOINT', 'PANTO_S3_ENDPOINT', 'PANTO_DATA_DIR', 'fs-native-extensions', 'swagger-ui'];
+const LOCAL_ONLY = [
+  'S3RVER',
+  'panto-local',
+  'auth-secret',
+  'PANTO_DYNAMODB_ENDPOINT',
+  'PANTO_S3_ENDPOINT',
+  'PANTO_DATA_DIR',
+  'fs-native-extensions',
+  'swagger-ui',
+];
 
 describe('the Lambda bundles', () => {
   it('carry no local-stack code', { timeout: 60_000 }, async () => {
     const reports = await bundleHandlers(HANDLERS, dir);
-    expect(reports.map((report) => report.name).sort()).toEqual(Object.keys(HANDLERS).sort());
+    expect(reports.map((report) => report.name).sort((a, b) => a.localeCompare(b))).toEqual(Object.keys(HANDLERS).sort((a, b) => a.localeCompare(b)));
     for (const report of reports) {
       const code = await readFile(report.file, 'utf8');
-      expect(LOCAL_ONLY.filter((marker) => code.includes(marker)), report.name).toEqual([]);
+      expect(
+        LOCAL_ONLY.filter((marker) => code.includes(marker)),
+        report.name,
+      ).toEqual([]);
       // It loads, as Lambda loads it, and exports its handler.
       const script = `
         globalThis.awslambda = { streamifyResponse: (f) => f, HttpResponseStream: { from: (s) => s } };
         const mod = await import(${JSON.stringify(pathToFileURL(report.file).href)});
         process.stdout.write(typeof mod.handler);`;
       const loaded = await run(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH, ...LINKED_ENV } }).catch(
-        (error: { stderr?: string }) => ({ stdout: `failed: ${String(error.stderr).split('\n').find((line) => /^\w*Error: /.test(line)) ?? ''}` }),
+        (error: { stderr?: string }) => ({
+          stdout: `failed: ${
+            String(error.stderr)
+              .split('\n')
+              .find((line) => /^\w*Error: /.test(line)) ?? ''
+          }`,
+        }),
       );
       expect(loaded.stdout, report.name).toBe('function');
     }

@@ -69,8 +69,13 @@ describe('MCPServers and the everything server', { timeout: 60_000 }, () => {
       const { command, args } = everythingStdio();
       const { mcp, notices } = pool([stdio('everything', command, args)]);
       const tools = await mcp.tools();
-      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['mcp__everything__echo', 'mcp__everything__get-sum', 'mcp__everything__get-tiny-image']));
-      expect(named(tools, 'mcp__everything__get-sum').input_schema).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } });
+      expect(tools.map((tool) => tool.name)).toEqual(
+        expect.arrayContaining(['mcp__everything__echo', 'mcp__everything__get-sum', 'mcp__everything__get-tiny-image']),
+      );
+      expect(named(tools, 'mcp__everything__get-sum').input_schema).toMatchObject({
+        type: 'object',
+        properties: { a: { type: 'number' }, b: { type: 'number' } },
+      });
       expect(await named(tools, 'mcp__everything__echo').execute({ message: 'hello' }, context())).toEqual({ content: 'Echo: hello' });
       expect(await named(tools, 'mcp__everything__get-sum').execute({ a: 2, b: 40 }, context())).toEqual({ content: 'The sum of 2 and 40 is 42.' });
       const image = await named(tools, 'mcp__everything__get-tiny-image').execute({}, context());
@@ -123,7 +128,11 @@ describe('MCPServers and the everything server', { timeout: 60_000 }, () => {
     await agent.submitUserMessage('go deep');
     await agent.runStep();
     expect(store.entries[2]).toMatchObject({
-      message: { role: 'tool_result', is_error: true, content: "The MCP server's result was refused: it is nested deeper than 128 levels, the limit for JSON from outside panto." },
+      message: {
+        role: 'tool_result',
+        is_error: true,
+        content: "The MCP server's result was refused: it is nested deeper than 128 levels, the limit for JSON from outside panto.",
+      },
     });
     expect(() => JSON.stringify(store.entries)).not.toThrow();
     expect(notices).toEqual([]);
@@ -142,7 +151,7 @@ describe('MCPServers and the everything server', { timeout: 60_000 }, () => {
     );
     const tools = await mcp.tools();
     expect(new Set(tools.map((tool) => tool.name.split('__')[1]))).toEqual(new Set(['everything']));
-    expect(notices.sort()).toEqual([
+    expect(notices.sort((a, b) => a.localeCompare(b))).toEqual([
       'MCP server "exits" could not start: the server exited (its last words: fatal: no API token)',
       'MCP server "missing" could not start: spawn panto-no-such-command ENOENT',
       'MCP server "silent" could not start: no answer within 1.5 s',

@@ -10,7 +10,6 @@ import { CLI, until } from './cli-harness.js';
 const script = spawnSync('script', ['--version'], { encoding: 'utf8' });
 export const hasScript = script.status === 0 && script.stdout.includes('util-linux');
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z~]|\x1b[>=]/g;
 
 export const KEYS = { up: '\x1b[A', down: '\x1b[B', enter: '\r', escape: '\x1b', ctrlC: '\x03', ctrlD: '\x04', altEnter: '\x1b\r' } as const;
@@ -47,7 +46,9 @@ export function startPtyPanto(args: readonly string[], options: { cwd: string; e
     raw: () => raw,
     screen: () => raw.replace(ANSI, ''),
     sinceMark,
-    mark: () => void (markAt = raw.length),
+    mark: () => {
+      markAt = raw.length;
+    },
     type: (keys) => void child.stdin.write(keys),
     see: (pattern, what) =>
       until(what ?? `the screen to show ${String(pattern)}`, () => (typeof pattern === 'string' ? sinceMark().includes(pattern) : pattern.test(sinceMark()))),

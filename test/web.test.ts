@@ -41,7 +41,16 @@ beforeAll(async () => {
   secret = await readLocalSecret(localSecretFile(dataDir));
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 120_000);
 
@@ -178,7 +187,8 @@ describe('the web client', { timeout: 60_000 }, () => {
   it('is usable with the keyboard alone: a new session, a prompt and its answer without the mouse', async () => {
     const page = await newPage();
     await signIn(page);
-    const focused = (): Promise<string> => page.evaluate<string>("(document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '').trim()");
+    const focused = (): Promise<string> =>
+      page.evaluate<string>("(document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '').trim()");
     for (let presses = 0; presses < 10 && (await focused()) !== 'New session'; presses++) await page.keyboard.press('Tab');
     expect(await focused()).toBe('New session');
     await page.keyboard.press('Enter');

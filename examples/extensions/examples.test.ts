@@ -15,7 +15,10 @@ const fakeBash: Tool = {
   name: 'bash',
   description: 'Runs a command',
   input_schema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
-  execute: async (input) => (ranCommands.push(String(input.command)), 'ok'),
+  execute: async (input) => {
+    ranCommands.push(String(input.command));
+    return 'ok';
+  },
 };
 
 async function setup(extensions: Record<string, unknown>, replies: ScriptedReply[] = []) {
@@ -35,8 +38,7 @@ async function setup(extensions: Record<string, unknown>, replies: ScriptedReply
     session: { id: store.sessionId(), file: undefined, entries: async () => structuredClone(store.entries) },
     ui: headlessUI({ print: (text) => printed.push(text), notify: (message, level) => notices.push(`${level}: ${message}`) }),
   });
-  const results = () =>
-    store.entries.flatMap((entry) => (entry.type === 'message' && entry.message.role === 'tool_result' ? [entry.message.content] : []));
+  const results = () => store.entries.flatMap((entry) => (entry.type === 'message' && entry.message.role === 'tool_result' ? [entry.message.content] : []));
   return { host, agent, provider, store, printed, notices, results };
 }
 
@@ -68,12 +70,7 @@ describe('session-stats.ts', () => {
     await agent.runStep();
     await host.runCommand('stats', '');
     expect(printed).toEqual([
-      [
-        'session  session-1 (no file yet)',
-        'entries  4: 1 user, 2 assistant, 1 tool_result',
-        'tools    1 word_count',
-        'tokens   30 in, 5 out',
-      ].join('\n'),
+      ['session  session-1 (no file yet)', 'entries  4: 1 user, 2 assistant, 1 tool_result', 'tools    1 word_count', 'tokens   30 in, 5 out'].join('\n'),
     ]);
   });
 });
@@ -105,7 +102,12 @@ describe('bash-guard.ts', () => {
   it('takes its pattern from PANTO_BASH_DENY', async () => {
     process.env.PANTO_BASH_DENY = String.raw`\bnpm\s+publish\b`;
     const { agent, results } = await setup({ 'bash-guard.ts': bashGuard }, [
-      { toolCalls: [{ id: 'c1', name: 'bash', input: { command: 'npm publish' } }, { id: 'c2', name: 'bash', input: { command: 'rm -rf build' } }] },
+      {
+        toolCalls: [
+          { id: 'c1', name: 'bash', input: { command: 'npm publish' } },
+          { id: 'c2', name: 'bash', input: { command: 'rm -rf build' } },
+        ],
+      },
       { text: 'ok' },
     ]);
     await agent.submitUserMessage('ship it');

@@ -83,7 +83,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
     path: '/models',
     operationId: 'listModels',
     summary: 'The providers and models a session may choose, and the default',
-    description: 'Providers with a key configured here (and `offline`), each with the catalog models that are not retired, `PANTO_EXTRA_MODELS` and its default.',
+    description:
+      'Providers with a key configured here (and `offline`), each with the catalog models that are not retired, `PANTO_EXTRA_MODELS` and its default.',
     responses: { 200: { description: 'What `POST /sessions` accepts as `provider` and `model`.', schema: responses.models } },
   },
   {
@@ -118,7 +119,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: 'patch',
     path: '/sessions/{id}',
     operationId: 'updateSession',
-    summary: "Rename a session, or change the model its next turns use",
+    summary: 'Rename a session, or change the model its next turns use',
     description: 'A model change is validated as at creation and holds the session like a turn (409 while one runs).',
     body: updateSessionBody,
     responses: { 200: { description: 'The session as listed.', schema: responses.sessionSummary } },
@@ -173,11 +174,17 @@ export const API_ROUTES: readonly ApiRoute[] = [
     path: '/sessions/import',
     operationId: 'importSession',
     summary: 'A new session from a JSONL session log (an export) as the body',
-    description: "Body: `application/x-ndjson`, the export format, within the body limit. The session gets a new id; the header's is `imported_from`. A corrupt line — also one nested deeper than 128 levels, or a timestamp that is not ISO 8601 — is a 400 `invalid_session` naming it, and nothing is created.",
-    rawBody: { contentType: 'application/x-ndjson', description: 'A session log in the export format (docs/session-format.md): a header line, then one entry per line.' },
+    description:
+      "Body: `application/x-ndjson`, the export format, within the body limit. The session gets a new id; the header's is `imported_from`. A corrupt line — also one nested deeper than 128 levels, or a timestamp that is not ISO 8601 — is a 400 `invalid_session` naming it, and nothing is created.",
+    rawBody: {
+      contentType: 'application/x-ndjson',
+      description: 'A session log in the export format (docs/session-format.md): a header line, then one entry per line.',
+    },
     responses: { 201: { description: 'The new session.', schema: responses.importedSession } },
     errors: [400, 413],
-    errorDescriptions: { 400: 'The body is not a session log: a line that is not JSON, not UTF-8 or not an entry (`invalid_session`, naming the `line`); nothing is created.' },
+    errorDescriptions: {
+      400: 'The body is not a session log: a line that is not JSON, not UTF-8 or not an entry (`invalid_session`, naming the `line`); nothing is created.',
+    },
   },
   {
     method: 'post',

@@ -71,7 +71,9 @@ describe('localSettings', () => {
   it('reads the lease from PANTO_LEASE_MS, the renewal from PANTO_LEASE_RENEW_MS (a third of the lease by default), and keeps a renewal within half the lease', () => {
     expect(localSettings('/repo', { PANTO_LEASE_MS: '3000' }).config.limits).toMatchObject({ leaseMs: 3000, leaseRenewMs: 1000 });
     expect(localSettings('/repo', { PANTO_LEASE_MS: '3000', PANTO_LEASE_RENEW_MS: '1500' }).config.limits).toMatchObject({ leaseRenewMs: 1500 });
-    expect(() => localSettings('/repo', { PANTO_LEASE_MS: '3000', PANTO_LEASE_RENEW_MS: '1501' })).toThrow(/PANTO_LEASE_RENEW_MS must be an integer from 100 to 1500/);
+    expect(() => localSettings('/repo', { PANTO_LEASE_MS: '3000', PANTO_LEASE_RENEW_MS: '1501' })).toThrow(
+      /PANTO_LEASE_RENEW_MS must be an integer from 100 to 1500/,
+    );
     expect(() => localSettings('/repo', { PANTO_LEASE_MS: '999' })).toThrow(/PANTO_LEASE_MS/);
     expect(localSettings('/repo', { PANTO_EVENTS_POLL_MS: '250' }).config.limits.eventsPollMs).toBe(250);
   });
@@ -150,7 +152,10 @@ describe('archive settings', () => {
   it('archives nothing unless PANTO_ARCHIVE_AFTER_DAYS is set; takes fractions of days, and sweeps hourly by default', () => {
     expect(localSettings('/repo', {}).archive).toBeUndefined();
     expect(localSettings('/repo', { PANTO_ARCHIVE_AFTER_DAYS: '30' }).archive).toEqual({ afterMs: 30 * 86_400_000, sweepSeconds: 3600 });
-    expect(localSettings('/repo', { PANTO_ARCHIVE_AFTER_DAYS: '0.0001', PANTO_ARCHIVE_SWEEP_SECONDS: '2' }).archive).toEqual({ afterMs: 8640, sweepSeconds: 2 });
+    expect(localSettings('/repo', { PANTO_ARCHIVE_AFTER_DAYS: '0.0001', PANTO_ARCHIVE_SWEEP_SECONDS: '2' }).archive).toEqual({
+      afterMs: 8640,
+      sweepSeconds: 2,
+    });
   });
 
   it.each(['0', '-1', 'soon', '1e3', '3651', '.5'])('refuses PANTO_ARCHIVE_AFTER_DAYS=%s, naming it', (value) => {
@@ -161,4 +166,3 @@ describe('archive settings', () => {
     expect(() => localSettings('/repo', { PANTO_ARCHIVE_AFTER_DAYS: '1', PANTO_ARCHIVE_SWEEP_SECONDS: '0.5' })).toThrow(/PANTO_ARCHIVE_SWEEP_SECONDS/);
   });
 });
-

@@ -233,7 +233,8 @@ export function providerConfig(env: Env, apiKeys: { [provider: string]: string }
       throw new Error(`PANTO_EXTRA_MODELS: ${JSON.stringify(name)} is not provider/model (a model name: ${MODEL_NAME_RULE})`);
     }
   }
-  if (env.PANTO_MODEL && !isValidModelName(env.PANTO_MODEL)) throw new Error(`PANTO_MODEL: ${JSON.stringify(env.PANTO_MODEL)} is not a model name: ${MODEL_NAME_RULE}`);
+  if (env.PANTO_MODEL && !isValidModelName(env.PANTO_MODEL))
+    throw new Error(`PANTO_MODEL: ${JSON.stringify(env.PANTO_MODEL)} is not a model name: ${MODEL_NAME_RULE}`);
   // The default model is the operator's choice: a retired or misspelt one is refused here, at
   // start, rather than by the provider on every turn.
   if (env.PANTO_MODEL && baseURLs[provider] === undefined) {
@@ -255,7 +256,10 @@ export function providerConfig(env: Env, apiKeys: { [provider: string]: string }
 
 /** A comma-separated setting as its non-empty, trimmed items. */
 export function list(text: string | undefined): string[] {
-  return (text ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return (text ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }
 
 function awsEndpoints(env: Env): AwsEndpoints {

@@ -7,7 +7,16 @@ import {
   ProvisionedThroughputExceededException,
 } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { InvalidCursorError, ObjectsNotDeletedError, SessionBusyError, SessionLeaseLostError, SessionRestoringError, StopRequestedError, TurnNotRunningError, UnprocessedWritesError } from '@panto/aws';
+import {
+  InvalidCursorError,
+  ObjectsNotDeletedError,
+  SessionBusyError,
+  SessionLeaseLostError,
+  SessionRestoringError,
+  StopRequestedError,
+  TurnNotRunningError,
+  UnprocessedWritesError,
+} from '@panto/aws';
 import {
   AbortedError,
   InvalidSessionIdError,
@@ -72,14 +81,29 @@ describe('toHttpError', () => {
     ['nothing to compact', new NothingToCompactError(), 409, 'nothing_to_compact'],
     ['a provider without a key here', new ProviderNotConfiguredError('openai', 'no API key'), 422, 'provider_not_configured'],
     ['an unknown provider', new UnknownProviderError('gemini', ['anthropic']), 400, 'invalid_body'],
-    ['a model the provider does not offer', new UnsupportedModelError('offline', 'claude-opus', { reason: 'unknown', known: ['offline-1'] }), 400, 'invalid_body'],
+    [
+      'a model the provider does not offer',
+      new UnsupportedModelError('offline', 'claude-opus', { reason: 'unknown', known: ['offline-1'] }),
+      400,
+      'invalid_body',
+    ],
     ['a bad cursor', new InvalidCursorError('garbage'), 400, 'invalid_query'],
     ['a provider failure', new ProviderError('anthropic', 'overloaded', { status: 529 }), 502, 'provider_error'],
     ['a deadline', new AbortedError('the step was aborted'), 504, 'deadline_exceeded'],
     ['throttling', Object.assign(new Error('slow down'), { name: 'ThrottlingException' }), 503, 'service_unavailable'],
     ['writes DynamoDB kept unprocessed (throttled)', new UnprocessedWritesError('panto', 3, 8), 503, 'service_unavailable'],
-    ['objects S3 kept failing to delete with a code to retry', new ObjectsNotDeletedError('b', [{ key: 'k', code: 'SlowDown', message: 'slow' }], true), 503, 'service_unavailable'],
-    ['objects S3 refused to delete (a bucket policy)', new ObjectsNotDeletedError('b', [{ key: 'k', code: 'AccessDenied', message: 'no' }], false), 500, 'internal_error'],
+    [
+      'objects S3 kept failing to delete with a code to retry',
+      new ObjectsNotDeletedError('b', [{ key: 'k', code: 'SlowDown', message: 'slow' }], true),
+      503,
+      'service_unavailable',
+    ],
+    [
+      'objects S3 refused to delete (a bucket policy)',
+      new ObjectsNotDeletedError('b', [{ key: 'k', code: 'AccessDenied', message: 'no' }], false),
+      500,
+      'internal_error',
+    ],
     ['an outage (connection refused)', networkError('ECONNREFUSED'), 503, 'unavailable'],
     ["hono's own exception", new HTTPException(413), 413, 'payload_too_large'],
     ['anything else', new TypeError('x is undefined'), 500, 'internal_error'],
@@ -127,9 +151,18 @@ describe('toHttpError: a backend outage is a 503 with Retry-After, not a defect'
       'a server fault',
       () => fromDynamo(new DynamoDBServiceException({ name: 'ServiceUnavailable', $fault: 'server', message: 'unavailable', $metadata: $metadata() })),
     ],
-    ['S3 InternalError', () => fromS3(new S3ServiceException({ name: 'InternalError', $fault: 'server', message: 'We encountered an internal error', $metadata: $metadata(500) }))],
-    ['S3 RequestTimeout (a 400 that means the connection stalled)', () => fromS3(new S3ServiceException({ name: 'RequestTimeout', $fault: 'client', message: 'timeout', $metadata: $metadata(400) }))],
-    ["the SDK's own TimeoutError", () => fromDynamo(Object.assign(new Error('Connection timed out after 1000 ms'), { name: 'TimeoutError', $metadata: $metadata() }))],
+    [
+      'S3 InternalError',
+      () => fromS3(new S3ServiceException({ name: 'InternalError', $fault: 'server', message: 'We encountered an internal error', $metadata: $metadata(500) })),
+    ],
+    [
+      'S3 RequestTimeout (a 400 that means the connection stalled)',
+      () => fromS3(new S3ServiceException({ name: 'RequestTimeout', $fault: 'client', message: 'timeout', $metadata: $metadata(400) })),
+    ],
+    [
+      "the SDK's own TimeoutError",
+      () => fromDynamo(Object.assign(new Error('Connection timed out after 1000 ms'), { name: 'TimeoutError', $metadata: $metadata() })),
+    ],
     ['connection refused', () => fromDynamo(networkError('ECONNREFUSED'))],
     ['connection reset', () => fromDynamo(networkError('ECONNRESET', 'socket hang up'))],
     ['a timed-out connect', () => fromS3(networkError('ETIMEDOUT'))],
@@ -169,8 +202,14 @@ describe('toHttpError: a backend outage is a 503 with Retry-After, not a defect'
   });
 
   it.each([
-    ['a ValidationException (a bug of ours)', () => fromDynamo(new DynamoDBServiceException({ name: 'ValidationException', $fault: 'client', message: 'bad', $metadata: $metadata(400) }))],
-    ['an untranslated ConditionalCheckFailedException', () => fromDynamo(new ConditionalCheckFailedException({ message: 'failed', $metadata: $metadata(400) }))],
+    [
+      'a ValidationException (a bug of ours)',
+      () => fromDynamo(new DynamoDBServiceException({ name: 'ValidationException', $fault: 'client', message: 'bad', $metadata: $metadata(400) })),
+    ],
+    [
+      'an untranslated ConditionalCheckFailedException',
+      () => fromDynamo(new ConditionalCheckFailedException({ message: 'failed', $metadata: $metadata(400) })),
+    ],
     ["a deadline's DOMException TimeoutError", async () => new DOMException('The operation was aborted due to timeout', 'TimeoutError')],
     ['a plain TypeError', async () => new TypeError('x is undefined')],
   ])('keeps %s a 500 defect, without Retry-After', async (_what, make) => {

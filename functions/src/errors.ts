@@ -46,12 +46,7 @@ export class RequestError extends PantoError {
   readonly code: string;
   readonly field: string | undefined;
   readonly line: number | undefined;
-  constructor(
-    status: RequestError['status'],
-    code: string,
-    message: string,
-    options?: ErrorOptions & { field?: string; line?: number },
-  ) {
+  constructor(status: RequestError['status'], code: string, message: string, options?: ErrorOptions & { field?: string; line?: number }) {
     super(message, options);
     this.name = 'RequestError';
     this.status = status;
@@ -79,7 +74,8 @@ export function invalidSessionLog(error: SessionCorruptError, body: { joinedLine
   let message = error.line === null ? error.reason : `line ${error.line}: ${error.reason}`;
   // `curl -d @file` strips a file's newlines: the log arrives as its lines run together.
   if (body.joinedLines === true && error.line === 1) {
-    message += ' (the body is one line of JSON objects run together: its newlines were stripped — send the file with `curl --data-binary @file`, not `-d @file`)';
+    message +=
+      ' (the body is one line of JSON objects run together: its newlines were stripped — send the file with `curl --data-binary @file`, not `-d @file`)';
   }
   return new RequestError(400, 'invalid_session', message, { cause: error, ...(error.line === null ? {} : { line: error.line }) });
 }
@@ -139,11 +135,7 @@ export function toHttpError(error: unknown): HttpError {
   });
   if (error instanceof RequestError) return reply(error.status, error.code, error.message, error.field, error.line);
   // Unknown, foreign and malformed ids are the same answer: never reveal which.
-  if (
-    error instanceof SessionNotFoundError ||
-    error instanceof InvalidSessionIdError ||
-    error instanceof AmbiguousSessionIdError
-  ) {
+  if (error instanceof SessionNotFoundError || error instanceof InvalidSessionIdError || error instanceof AmbiguousSessionIdError) {
     return reply(404, 'session_not_found', SESSION_NOT_FOUND);
   }
   if (error instanceof SessionBusyError) {
@@ -153,7 +145,11 @@ export function toHttpError(error: unknown): HttpError {
     return reply(409, 'session_conflict', 'the session changed while this request ran; nothing more was written');
   }
   if (error instanceof SessionLeaseLostError) {
-    return reply(409, 'lease_lost', 'this turn could not keep the session (its lease lapsed and another turn took it) and stopped; what it stored before stays');
+    return reply(
+      409,
+      'lease_lost',
+      'this turn could not keep the session (its lease lapsed and another turn took it) and stopped; what it stored before stays',
+    );
   }
   if (error instanceof TurnNotRunningError) return reply(409, 'turn_not_running', 'no turn is running on this session');
   if (error instanceof StopRequestedError) return reply(409, 'stopped', 'stopped on request (POST /sessions/{id}/stop); nothing was written');
@@ -206,12 +202,7 @@ function httpCode(status: number): string {
   }
 }
 
-const THROTTLING = new Set([
-  'ThrottlingException',
-  'ProvisionedThroughputExceededException',
-  'RequestLimitExceeded',
-  'SlowDown',
-]);
+const THROTTLING = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'SlowDown']);
 
 function isThrottling(error: unknown): boolean {
   return (

@@ -6,7 +6,11 @@ import { ownerHash, type RequestRecord } from './telemetry.js';
 function stdoutLines(run: () => void): Record<string, unknown>[] {
   const lines: string[] = [];
   const capture = (chunk: string | Uint8Array): boolean => {
-    lines.push(...String(chunk).split('\n').filter((line) => line.trim() !== ''));
+    lines.push(
+      ...String(chunk)
+        .split('\n')
+        .filter((line) => line.trim() !== ''),
+    );
     return true;
   };
   const spies = [vi.spyOn(process.stdout, 'write').mockImplementation(capture), vi.spyOn(process.stderr, 'write').mockImplementation(capture)];
@@ -35,7 +39,13 @@ describe('lambdaTelemetry', () => {
 
   it('logs each request as one JSON line with its id, route, status, duration, session, owner hash and tokens', () => {
     const { telemetry } = lambdaTelemetry();
-    const context = { awsRequestId: 'c6af9ac6-7b61-11e6-9a41-93e8deadbeef', functionName: 'panto-api', functionVersion: '$LATEST', invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:panto-api', memoryLimitInMB: '1024' };
+    const context = {
+      awsRequestId: 'c6af9ac6-7b61-11e6-9a41-93e8deadbeef',
+      functionName: 'panto-api',
+      functionVersion: '$LATEST',
+      invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:panto-api',
+      memoryLimitInMB: '1024',
+    };
     const [log] = stdoutLines(() => telemetry.request(turn, context));
     expect(log).toMatchObject({
       level: 'INFO',

@@ -27,9 +27,7 @@ export interface LambdaTelemetry {
  * @example
  * export const handler = handle(serviceApp(lambdaConfig(), apiGatewayVerifier(), lambdaTelemetry()));
  */
-export function lambdaTelemetry(
-  options: { logger?: Logger; metrics?: Metrics } = {},
-): LambdaTelemetry {
+export function lambdaTelemetry(options: { logger?: Logger; metrics?: Metrics } = {}): LambdaTelemetry {
   const logger = options.logger ?? new Logger({ serviceName: SERVICE_NAME });
   const metrics = options.metrics ?? new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
   return {
@@ -65,5 +63,10 @@ export function lambdaTelemetry(
 
 /** What `logger.addContext` needs of a Lambda context. */
 function isLambdaContext(value: unknown): value is Parameters<Logger['addContext']>[0] {
-  return typeof value === 'object' && value !== null && typeof (value as { awsRequestId?: unknown }).awsRequestId === 'string' && typeof (value as { functionName?: unknown }).functionName === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { awsRequestId?: unknown }).awsRequestId === 'string' &&
+    typeof (value as { functionName?: unknown }).functionName === 'string'
+  );
 }

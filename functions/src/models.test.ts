@@ -31,7 +31,14 @@ describe('offeredModels', () => {
 
   it('adds the configured default model and extra models the catalog does not list, and says when any name goes', () => {
     const offered = offeredModels(
-      { ...base, provider: 'anthropic', model: 'claude-e2e', apiKeys: { anthropic: 'k' }, baseURLs: { anthropic: 'http://127.0.0.1:1' }, extraModels: ['anthropic/claude-next', 'openai/gpt-next'] },
+      {
+        ...base,
+        provider: 'anthropic',
+        model: 'claude-e2e',
+        apiKeys: { anthropic: 'k' },
+        baseURLs: { anthropic: 'http://127.0.0.1:1' },
+        extraModels: ['anthropic/claude-next', 'openai/gpt-next'],
+      },
       '2026-12-01',
     );
     const anthropic = offered.providers[0];

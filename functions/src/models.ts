@@ -44,9 +44,10 @@ export function offeredModels(config: ProviderConfig, day?: string): OfferedMode
   names.sort((a, b) => Number(b === config.provider) - Number(a === config.provider));
   const providers = names.map((name): OfferedProvider => {
     const defaultModel = name === config.provider && config.model !== undefined ? config.model : DEFAULT_MODELS[name];
-    const models: OfferedModel[] = KNOWN_MODELS.filter((info) => info.provider === name && modelStatus(info, day) !== 'retired').map(
-      (info) => ({ id: info.id, status: modelStatus(info, day) }),
-    );
+    const models: OfferedModel[] = KNOWN_MODELS.filter((info) => info.provider === name && modelStatus(info, day) !== 'retired').map((info) => ({
+      id: info.id,
+      status: modelStatus(info, day),
+    }));
     const extra = config.extraModels.filter((each) => each.startsWith(`${name}/`)).map((each) => each.slice(name.length + 1));
     for (const id of [defaultModel, ...extra]) {
       if (!models.some((model) => model.id === id)) models.push({ id, status: null });

@@ -21,21 +21,19 @@ function registeredRoutes(): string[] {
     verifier: hs256Verifier(new Uint8Array(32)),
     limits: DEFAULT_LIMITS,
   });
-  const routes = app.routes
-    .filter((route) => route.method !== 'ALL')
-    .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`);
-  return [...new Set(routes)].sort();
+  const routes = app.routes.filter((route) => route.method !== 'ALL').map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`);
+  return [...new Set(routes)].sort((a, b) => a.localeCompare(b));
 }
 
 describe('the route table', () => {
   it('has one entry for every route the app registers, and no entry the app does not serve', () => {
-    const table = API_ROUTES.map((route) => `${route.method.toUpperCase()} ${route.path}`).sort();
+    const table = API_ROUTES.map((route) => `${route.method.toUpperCase()} ${route.path}`).sort((a, b) => a.localeCompare(b));
     expect(new Set(table).size).toBe(table.length);
     expect(table).toEqual(registeredRoutes());
   });
 
   it('makes public only the health check and the document itself', () => {
-    expect([...PUBLIC_ROUTES].sort()).toEqual(['GET /health', 'GET /openapi.json']);
+    expect([...PUBLIC_ROUTES].sort((a, b) => a.localeCompare(b))).toEqual(['GET /health', 'GET /openapi.json']);
   });
 
   it('gives every operation a unique id', () => {
@@ -68,15 +66,21 @@ describe('the OpenAPI document', () => {
     });
   });
 
-  it('describes the import\'s body as the JSONL log it is, and its 400 as a bad log', () => {
-    const importSession = (document.paths as Record<string, Record<string, { requestBody?: { content: Record<string, unknown> }; responses: Record<string, { description: string }> }>>)['/sessions/import']!.post!;
+  it("describes the import's body as the JSONL log it is, and its 400 as a bad log", () => {
+    const importSession = (
+      document.paths as Record<
+        string,
+        Record<string, { requestBody?: { content: Record<string, unknown> }; responses: Record<string, { description: string }> }>
+      >
+    )['/sessions/import']!.post!;
     expect(Object.keys(importSession.requestBody?.content ?? {})).toEqual(['application/x-ndjson']);
     expect(importSession.responses['400']!.description).toMatch(/invalid_session/);
   });
 
   it('takes a token on every operation but the public ones, and an Idempotency-Key where a retry can repeat a write', () => {
-    const operations = Object.entries(document.paths as Record<string, Record<string, { security?: unknown; parameters?: { name: string }[] }>>)
-      .flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })));
+    const operations = Object.entries(document.paths as Record<string, Record<string, { security?: unknown; parameters?: { name: string }[] }>>).flatMap(
+      ([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })),
+    );
     for (const { key, operation } of operations) {
       expect(operation.security, key).toEqual(PUBLIC_ROUTES.has(key) ? [] : undefined);
     }

@@ -67,13 +67,24 @@ export function openAPIDocument(routes: readonly ApiRoute[], info: OpenAPIInfo):
       answers[status] = {
         description: response.description,
         ...(route.idempotent && status.startsWith('2')
-          ? { headers: { 'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same key.', schema: { type: 'string', enum: ['true'] } } } }
+          ? {
+              headers: {
+                'Idempotent-Replayed': {
+                  description: '`true` when this is the stored answer to an earlier request with the same key.',
+                  schema: { type: 'string', enum: ['true'] },
+                },
+              },
+            }
           : {}),
         ...(response.schema || response.contentType
           ? {
               content: {
                 [response.contentType ?? 'application/json']: {
-                  schema: response.schema ? named(responses, response.schema, `${name}Response${status}`) : response.contentType ? { type: 'string' } : { type: 'object' },
+                  schema: response.schema
+                    ? named(responses, response.schema, `${name}Response${status}`)
+                    : response.contentType
+                      ? { type: 'string' }
+                      : { type: 'object' },
                 },
               },
             }
@@ -93,15 +104,14 @@ export function openAPIDocument(routes: readonly ApiRoute[], info: OpenAPIInfo):
       description: 'A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After).',
       content: { 'application/json': { schema: { $ref: `${COMPONENT}Error` } } },
     };
-    (paths[route.path] ??= {})[route.method] = {
+    paths[route.path] ??= {};
+    paths[route.path]![route.method] = {
       operationId: route.operationId,
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       ...(route.public ? { security: [] } : {}),
       ...(parameters.length > 0 ? { parameters } : {}),
-      ...(route.body
-        ? { requestBody: { required: false, content: { 'application/json': { schema: named(requests, route.body, `${name}Request`) } } } }
-        : {}),
+      ...(route.body ? { requestBody: { required: false, content: { 'application/json': { schema: named(requests, route.body, `${name}Request`) } } } } : {}),
       ...(route.rawBody
         ? { requestBody: { required: true, description: route.rawBody.description, content: { [route.rawBody.contentType]: { schema: { type: 'string' } } } } }
         : {}),

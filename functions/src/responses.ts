@@ -66,7 +66,13 @@ export const message = z.discriminatedUnion('role', [
 /** Where a message is stored: its entry's id and time (absent for a tool result the rebuild synthesized). */
 /** Present on an entry stored before panto refused JSON nested too deep: it was loaded in part, and this says why. */
 const unreadable = z.optional(
-  z.string().check(z.describe('why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole')),
+  z
+    .string()
+    .check(
+      z.describe(
+        'why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole',
+      ),
+    ),
 );
 
 const entryFields = {

@@ -28,10 +28,7 @@ const unicodeText = z.refine<string>((text) => !LONE_SURROGATE.test(text), 'must
 /** A `limit` query parameter: digits, from 1 to `max`. */
 function limitParameter(max: number, words: string) {
   return z.optional(
-    z.pipe(
-      z.string().check(z.regex(/^[0-9]{1,4}$/, words)),
-      z.pipe(z.transform(Number), z.int().check(z.minimum(1, words), z.maximum(max, words))),
-    ),
+    z.pipe(z.string().check(z.regex(/^[0-9]{1,4}$/, words)), z.pipe(z.transform(Number), z.int().check(z.minimum(1, words), z.maximum(max, words)))),
   );
 }
 
@@ -54,7 +51,10 @@ const onDisconnect = z._default(z.enum(['continue', 'abort'], '"continue" or "ab
 
 export const messageBody = z.strictObject({
   /** The user's prompt. */
-  text: z.string().check(z.refine((text) => text.trim() !== '', 'must not be empty'), unicodeText),
+  text: z.string().check(
+    z.refine((text) => text.trim() !== '', 'must not be empty'),
+    unicodeText,
+  ),
   on_disconnect: onDisconnect,
   /**
    * Continue from this entry instead of the active leaf (a new branch): an assistant
@@ -66,10 +66,14 @@ export const messageBody = z.strictObject({
 /** `PATCH /sessions/{id}`: what to change (nothing given, nothing changes). */
 export const updateSessionBody = z.strictObject({
   /** The session's name in lists. */
-  title: z.optional(z.string().check(z.superRefine((title, context) => {
-    const problem = titleProblem(title);
-    if (problem !== undefined) context.addIssue({ code: 'custom', message: problem, input: title });
-  }))),
+  title: z.optional(
+    z.string().check(
+      z.superRefine((title, context) => {
+        const problem = titleProblem(title);
+        if (problem !== undefined) context.addIssue({ code: 'custom', message: problem, input: title });
+      }),
+    ),
+  ),
   /** The provider its next turns use; with `model` absent, that provider's default model. */
   provider: z.optional(providerName),
   /** The model its next turns use; with `provider` absent, of the session's provider. */
@@ -92,12 +96,7 @@ export const stopBody = z.strictObject({});
 
 export const eventsQuery = z.strictObject({
   /** The first entry index to send (`entry_count` of `GET /sessions/{id}`, or the last event `id`). */
-  from: z.optional(
-    z.pipe(
-      z.string().check(z.regex(/^[0-9]{1,12}$/, 'a non-negative integer')),
-      z.transform(Number),
-    ),
-  ),
+  from: z.optional(z.pipe(z.string().check(z.regex(/^[0-9]{1,12}$/, 'a non-negative integer')), z.transform(Number))),
 });
 
 export const exportBody = z.strictObject({

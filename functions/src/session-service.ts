@@ -21,7 +21,7 @@ import {
   listOwnerSessions,
   requestTurnStop,
   pingTable,
-  SessionCache,
+  type SessionCache,
   SYSTEM_LEASE_CLOCK,
   titleOf,
   updateSession,
@@ -326,12 +326,16 @@ export class SessionService {
       return this.#summary(await updateSession({ client: dynamo, tableName, owner, sessionId, ...titled }));
     }
     // A named provider is checked before anything else; a model alone needs the session's provider.
-    if (change.provider !== undefined) this.#deps.providers({ provider: change.provider, ...(change.model === undefined ? {} : { model: change.model }) }, { check: true });
+    if (change.provider !== undefined)
+      this.#deps.providers({ provider: change.provider, ...(change.model === undefined ? {} : { model: change.model }) }, { check: true });
     return this.#locked(owner, sessionId, async ({ store }) => {
-      const provider = this.#deps.providers({
-        provider: change.provider ?? (store.activeModel() ?? this.#defaultModel()).provider,
-        ...(change.model === undefined ? {} : { model: change.model }),
-      }, { check: true });
+      const provider = this.#deps.providers(
+        {
+          provider: change.provider ?? (store.activeModel() ?? this.#defaultModel()).provider,
+          ...(change.model === undefined ? {} : { model: change.model }),
+        },
+        { check: true },
+      );
       const metadata = await updateSession({
         client: dynamo,
         tableName,
@@ -359,7 +363,11 @@ export class SessionService {
     const entry = tree.get(parentId);
     if (entry === undefined) throw unknownEntry('parent_id');
     if (!acceptsPrompt(tree.resolve(parentId))) {
-      throw invalidField('body', 'parent_id', 'a prompt cannot follow this entry: use an assistant message that calls no tools, a system message, a compaction, or null');
+      throw invalidField(
+        'body',
+        'parent_id',
+        'a prompt cannot follow this entry: use an assistant message that calls no tools, a system message, a compaction, or null',
+      );
     }
   }
 
@@ -378,7 +386,11 @@ export class SessionService {
     const next = tree.children(entry.id);
     const isPrompt = (candidate: SessionEntry): boolean => candidate.type === 'message' && candidate.message.role === 'user';
     if (entry.id === tree.activeLeaf || next.length === 0 || isPrompt(entry) || acceptsPrompt(entry) || next.some(isPrompt)) return;
-    throw invalidField('body', 'entry_id', 'the session cannot continue from the middle of a turn: use the end of a turn (an entry of `leaves`, an answer), a prompt, a system message or a compaction');
+    throw invalidField(
+      'body',
+      'entry_id',
+      'the session cannot continue from the middle of a turn: use the end of a turn (an entry of `leaves`, an answer), a prompt, a system message or a compaction',
+    );
   }
 
   #contents(store: DynamoStore, { conversation, danglingUser, entries }: LoadedSession): SessionContents {
@@ -416,7 +428,8 @@ export class SessionService {
     const heartbeat = keepSessionLease(lease, {
       renewEveryMs: this.#deps.lease.renewEveryMs,
       clock,
-      onRenewalError: (error) => this.#report(`could not renew the lease of session ${sessionId} (it holds until ${new Date(lease.expiresAt).toISOString()})`, error),
+      onRenewalError: (error) =>
+        this.#report(`could not renew the lease of session ${sessionId} (it holds until ${new Date(lease.expiresAt).toISOString()})`, error),
     });
     return {
       store,
@@ -462,7 +475,8 @@ export class SessionService {
       const entries = await store.loadEntries();
       for (; next < entries.length; next++) {
         const entry = entries[next]!;
-        if (entry.type === 'message') yield { type: 'message', index: next, record: { type: 'message', id: entry.id, timestamp: entry.timestamp, message: entry.message } };
+        if (entry.type === 'message')
+          yield { type: 'message', index: next, record: { type: 'message', id: entry.id, timestamp: entry.timestamp, message: entry.message } };
       }
       // The META of that same read says whether the turn still runs: nothing it wrote before it ended is missed.
       const held = store.heldLease();
@@ -601,7 +615,10 @@ export class SessionService {
       return this.#deps.providers(store.activeModel() ?? {});
     } catch (error) {
       if (error instanceof UnknownProviderError) {
-        throw new ProviderNotConfiguredError(error.provider, `this server has no such provider (it has ${error.known.join(', ')}); choose one with PATCH /sessions/{id}`);
+        throw new ProviderNotConfiguredError(
+          error.provider,
+          `this server has no such provider (it has ${error.known.join(', ')}); choose one with PATCH /sessions/{id}`,
+        );
       }
       throw error;
     }
@@ -642,7 +659,6 @@ function runningTurn(lease: HeldLease | null): RunningTurn | null;
 function runningTurn(lease: HeldLease | null): RunningTurn | null {
   return lease === null ? null : { startedAt: lease.startedAt, stopRequested: lease.stopRequested };
 }
-
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {

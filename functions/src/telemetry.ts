@@ -51,7 +51,9 @@ export function telemetryMiddleware(telemetry: Telemetry): MiddlewareHandler<App
   return async (c, next) => {
     const started = performance.now();
     await next();
-    const env = c.env as { requestContext?: { requestId?: unknown }; lambdaContext?: { awsRequestId?: unknown }; context?: { awsRequestId?: unknown } } | undefined;
+    const env = c.env as
+      | { requestContext?: { requestId?: unknown }; lambdaContext?: { awsRequestId?: unknown }; context?: { awsRequestId?: unknown } }
+      | undefined;
     const lambdaContext = env?.lambdaContext ?? env?.context;
     const requestId = env?.requestContext?.requestId ?? lambdaContext?.awsRequestId;
     const owner = c.get('owner');

@@ -19,6 +19,10 @@ describe('current_time', () => {
   });
 
   it('is the only tool the service offers', () => {
-    expect(serviceTools().definitions().map((tool) => tool.name)).toEqual(['current_time']);
+    expect(
+      serviceTools()
+        .definitions()
+        .map((tool) => tool.name),
+    ).toEqual(['current_time']);
   });
 });

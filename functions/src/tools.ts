@@ -58,7 +58,12 @@ export const SERVICE_MCP_OPTIONS = { connectTimeoutMs: 5_000, callTimeoutMs: 60_
  * servers that fail, in one line without headers. Must not throw.
  */
 export function serviceMCPServers(servers: readonly MCPHTTPServerConfig[], warn: (message: string) => void): MCPServers {
-  return new MCPServers(servers, { ...SERVICE_MCP_OPTIONS, sdk, clientInfo: { name: 'panto-service', version: '0.1.0' }, onNotice: (notice) => warn(notice.message) });
+  return new MCPServers(servers, {
+    ...SERVICE_MCP_OPTIONS,
+    sdk,
+    clientInfo: { name: 'panto-service', version: '0.1.0' },
+    onNotice: (notice) => warn(notice.message),
+  });
 }
 
 /**

@@ -31,7 +31,7 @@ function recordingHandler(failing: ReadonlySet<string> = new Set()) {
 }
 
 describe('ttlExpiredSessionId', () => {
-  it("names the session of a META item TTL removed", () => {
+  it('names the session of a META item TTL removed', () => {
     expect(ttlExpiredSessionId(record({}))).toBe('s-1');
   });
 

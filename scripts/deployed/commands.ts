@@ -37,9 +37,9 @@ const POOL_OPTIONS = {
 
 /** `npm run user -- …`; resolves with the exit code. */
 export async function runUserCommand(argv: readonly string[], io: CommandIO): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<typeof parseUserArgs>;
   try {
-    parsed = parseArgs({ args: [...argv], options: { ...POOL_OPTIONS, email: { type: 'string' }, help: { type: 'boolean' } }, allowPositionals: true });
+    parsed = parseUserArgs(argv);
   } catch (error) {
     io.stderr(`${(error as Error).message}\n${USER_USAGE}`);
     return 2;
@@ -94,9 +94,9 @@ options with --stage: --user-pool-id <id> --client-id <id>, --region <region>
 
 /** `npm run token -- --stage <stage> <username>` (the local form is scripts/token.ts's own); resolves with the exit code. */
 export async function runStageTokenCommand(argv: readonly string[], io: CommandIO): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<typeof parseTokenArgs>;
   try {
-    parsed = parseArgs({ args: [...argv], options: POOL_OPTIONS, allowPositionals: true });
+    parsed = parseTokenArgs(argv);
   } catch (error) {
     io.stderr(`${(error as Error).message}\n${TOKEN_USAGE}`);
     return 2;
@@ -151,4 +151,12 @@ async function withPool(
   }
   const client = (io.cognito ?? ((region) => new CognitoIdentityProviderClient({ region })))(pool.region);
   return run(pool, client);
+}
+
+function parseUserArgs(argv: readonly string[]) {
+  return parseArgs({ args: [...argv], options: { ...POOL_OPTIONS, email: { type: 'string' }, help: { type: 'boolean' } }, allowPositionals: true });
+}
+
+function parseTokenArgs(argv: readonly string[]) {
+  return parseArgs({ args: [...argv], options: POOL_OPTIONS, allowPositionals: true });
 }

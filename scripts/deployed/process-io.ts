@@ -41,8 +41,14 @@ function askHidden(prompt: string): Promise<string> {
     };
     const onData = (chunk: Buffer): void => {
       for (const character of chunk.toString('utf8')) {
-        if (character === '\r' || character === '\n') return done();
-        if (character === '\u0003') return done(new Error('cancelled'));
+        if (character === '\r' || character === '\n') {
+          done();
+          return;
+        }
+        if (character === '\u0003') {
+          done(new Error('cancelled'));
+          return;
+        }
         if (character === '\u007f' || character === '\b') typed = typed.slice(0, -1);
         else typed += character;
       }

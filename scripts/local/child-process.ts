@@ -140,9 +140,7 @@ export async function waitUntilReady(
       }
       if (await probe().catch(() => false)) return;
       if (Date.now() > deadline) {
-        throw new Error(
-          `${what} was not ready after ${options.timeoutMs} ms. Its output:\n${output.toString()}`,
-        );
+        throw new Error(`${what} was not ready after ${options.timeoutMs} ms. Its output:\n${output.toString()}`);
       }
       await new Promise((resolveWait) => setTimeout(resolveWait, options.intervalMs ?? 200));
     }

@@ -47,11 +47,7 @@ export function javaMissingMessage(env: Readonly<Record<string, string | undefin
  * Throws {@link StartupError} when the local stack cannot start: `port` (the HTTP server's;
  * 0 = any) already in use, or no Java while DynamoDB Local is to be started here.
  */
-export async function preflight(options: {
-  port: number;
-  startsDynamoDB: boolean;
-  env: Readonly<Record<string, string | undefined>>;
-}): Promise<void> {
+export async function preflight(options: { port: number; startsDynamoDB: boolean; env: Readonly<Record<string, string | undefined>> }): Promise<void> {
   if (options.port !== 0) {
     try {
       await assertPortFree(options.port);

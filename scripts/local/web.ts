@@ -52,7 +52,11 @@ export function viteBin(root: string): string {
 export async function buildWeb(root: string, options: { force?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<boolean> {
   if (!options.force && !(await webBuildStale(root))) return false;
   const { dir } = webPaths(root);
-  await run(process.execPath, [viteBin(root), 'build', '--logLevel', 'warn'], { cwd: dir, env: { ...process.env, ...options.env }, maxBuffer: 16 * 1024 * 1024 });
+  await run(process.execPath, [viteBin(root), 'build', '--logLevel', 'warn'], {
+    cwd: dir,
+    env: { ...process.env, ...options.env },
+    maxBuffer: 16 * 1024 * 1024,
+  });
   return true;
 }
 

@@ -28,7 +28,10 @@ async function installChromium(): Promise<void> {
     await apt('update');
     await apt('install', '-y', 'chromium');
   } catch (error) {
-    throw new Error(`could not install chromium for the browser tests (apt-get install -y chromium): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(
+      `could not install chromium for the browser tests (apt-get install -y chromium): ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
   if (!existsSync(CHROMIUM)) throw new Error(`apt-get installed chromium, but ${CHROMIUM} is still absent`);
 }

@@ -11,7 +11,10 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   if (message.id === undefined) return;
   switch (message.method) {
     case 'initialize':
-      send(message.id, JSON.stringify({ protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'deep', version: '1.0.0' } }));
+      send(
+        message.id,
+        JSON.stringify({ protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'deep', version: '1.0.0' } }),
+      );
       return;
     case 'tools/list':
       send(

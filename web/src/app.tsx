@@ -8,6 +8,7 @@ import type { WebConfig } from './config.js';
 import { NewSession } from './new-session.js';
 import { SessionList } from './session-list.js';
 import { SignIn } from './sign-in.js';
+import { useLatest } from './use-latest.js';
 
 /** Sessions per page of the list, and the most the API gives at once (`GET /sessions?limit`). */
 const PAGE = 20;
@@ -46,11 +47,22 @@ export function App({ config }: { config: WebConfig }) {
     setProblem(why);
   };
 
+  const signOutLatest = useLatest(signOut);
   const api = useMemo(
-    () => (token === null ? null : new Api({ apiUrl: config.apiUrl, streamUrl: config.streamUrl, token, onUnauthorized: () => signOut('Your sign-in has expired or is not valid here. Sign in again.') })),
-    [token],
+    () =>
+      token === null
+        ? null
+        : new Api({
+            apiUrl: config.apiUrl,
+            streamUrl: config.streamUrl,
+            token,
+            onUnauthorized: () => signOutLatest.current('Your sign-in has expired or is not valid here. Sign in again.'),
+          }),
+    [token, config.apiUrl, config.streamUrl, signOutLatest],
   );
 
+  // Once, as the page opens: the hosted UI's redirect back to it carries the sign-in code.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: not again when the token or the configuration changes
   useEffect(() => {
     if (token !== null || !config.hostedUi) return;
     finishHostedSignIn(browser, config.hostedUi).then(
@@ -79,7 +91,8 @@ export function App({ config }: { config: WebConfig }) {
   const focusList = (session: string | null): void => setRefocus((last) => ({ session, count: last.count + 1 }));
   useEffect(() => {
     if (refocus.count === 0) return;
-    const item = refocus.session === null ? null : document.querySelector<HTMLButtonElement>(`nav.sessions button[data-session="${CSS.escape(refocus.session)}"]`);
+    const item =
+      refocus.session === null ? null : document.querySelector<HTMLButtonElement>(`nav.sessions button[data-session="${CSS.escape(refocus.session)}"]`);
     (item ?? newButton.current)?.focus();
   }, [refocus]);
 
@@ -102,9 +115,11 @@ export function App({ config }: { config: WebConfig }) {
     }
   };
 
+  const loadSessionsLatest = useLatest(loadSessions);
   useEffect(() => {
-    void loadSessions(false);
-  }, [api]);
+    // Signed in (a new token): the list of that user's sessions.
+    if (api !== null) void loadSessionsLatest.current(false);
+  }, [api, loadSessionsLatest]);
 
   if (token === null || api === null) {
     return (

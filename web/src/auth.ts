@@ -35,7 +35,10 @@ export function tokenClaims(token: string): TokenClaims | null {
   try {
     const base64 = parts[1].replace(/-/g, '+').replace(/_/g, '/');
     const json = decodeURIComponent(
-      Array.from(atob(base64.padEnd(base64.length + ((4 - (base64.length % 4)) % 4), '=')), (char) => `%${char.charCodeAt(0).toString(16).padStart(2, '0')}`).join(''),
+      Array.from(
+        atob(base64.padEnd(base64.length + ((4 - (base64.length % 4)) % 4), '=')),
+        (char) => `%${char.charCodeAt(0).toString(16).padStart(2, '0')}`,
+      ).join(''),
     );
     const claims = JSON.parse(json) as unknown;
     return typeof claims === 'object' && claims !== null ? (claims as TokenClaims) : null;
@@ -83,7 +86,10 @@ export function forgetToken(env: AuthEnvironment): void {
 }
 
 function base64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 /** Where the hosted UI sends the browser back: this page, without query or fragment. */

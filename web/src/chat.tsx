@@ -4,6 +4,7 @@
  * session opens (another tab, or before a reload) is followed until it ends.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useLatest } from './use-latest.js';
 import { ApiError, type Api, type Message, type SessionContents, type TurnEvent } from './api.js';
 import { describeFailure } from './failure.js';
 import { usageText } from './format.js';
@@ -136,13 +137,15 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
     setWaiting(null);
   };
 
+  const opened = useLatest({ load, follow });
+  // The page keys a chat by its session: this runs once per session opened.
   useEffect(() => {
     setContents(null);
     setPending(null);
     setNotice(null);
     setRenaming(null);
-    void load().then((next) => {
-      if (next?.turn) void follow(next);
+    void opened.current.load().then((next) => {
+      if (next?.turn) void opened.current.follow(next);
     });
     // Opening a session puts the cursor where the next thing to do is: the message box.
     composer.current?.focus();
@@ -151,7 +154,7 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
       alive.current = false;
       controller.current?.abort();
     };
-  }, [sessionId]);
+  }, [opened]);
 
   const isRenaming = renaming !== null;
   // A layout effect, so the title box has the focus as soon as it is drawn: an Escape typed
@@ -169,6 +172,8 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
     if (document.activeElement === null || document.activeElement === document.body) button.focus();
   });
 
+  // What was added shows: the transcript scrolls to its end when the messages or the turn in progress change.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: contents and pending are what it follows, not what it reads
   useEffect(() => {
     const element = transcript.current;
     if (element) element.scrollTop = element.scrollHeight;

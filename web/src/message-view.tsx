@@ -12,6 +12,7 @@ export interface Turn {
 }
 
 function Markdown({ text }: { text: string }) {
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: renderMarkdown's HTML is sanitised by DOMPurify (markdown.ts)
   return <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }} />;
 }
 
@@ -53,11 +54,13 @@ export function TurnView({ turn, live }: { turn: Turn; live?: string | undefined
                     {reply.content.map((block, blockIndex) => {
                       switch (block.type) {
                         case 'text':
+                          // biome-ignore lint/suspicious/noArrayIndexKey: a stored message's blocks never change or move
                           return <Markdown key={blockIndex} text={block.text} />;
                         case 'tool_call':
-                          return <ToolCall key={blockIndex} block={block} result={results.get(block.id)} />;
+                          return <ToolCall key={block.id} block={block} result={results.get(block.id)} />;
                         case 'thinking':
                           return (
+                            // biome-ignore lint/suspicious/noArrayIndexKey: a stored message's blocks never change or move
                             <details key={blockIndex} class="thinking">
                               <summary>thinking</summary>
                               <pre>{block.thinking}</pre>

@@ -3,6 +3,7 @@ import type { Ref } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import type { SessionSummary } from './api.js';
 import { age } from './format.js';
+import { useLatest } from './use-latest.js';
 
 export interface SessionListProps {
   sessions: SessionSummary[];
@@ -20,15 +21,18 @@ export interface SessionListProps {
 
 export function SessionList({ sessions, selected, hasMore, loading, now, onSelect, onNew, onMore, newButton }: SessionListProps) {
   const sentinel = useRef<HTMLLIElement>(null);
+  const more = useLatest(onMore);
+  // Observed again when the list grows, so that a sentinel still in view asks for the next page.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: sessions.length is when to observe, not what is read
   useEffect(() => {
     const element = sentinel.current;
     if (!element || !hasMore || typeof IntersectionObserver === 'undefined') return;
     const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) onMore();
+      if (entries.some((entry) => entry.isIntersecting)) more.current();
     });
     observer.observe(element);
     return () => observer.disconnect();
-  }, [hasMore, sessions.length]);
+  }, [hasMore, sessions.length, more]);
 
   return (
     <nav class="sessions" aria-label="Sessions">

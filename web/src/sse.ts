@@ -21,7 +21,7 @@ export class SSEParser {
     this.#buffer += chunk;
     const events: SSEEvent[] = [];
     let newline: number;
-    while ((newline = this.#buffer.search(/\r\n|\r|\n/)) >= 0) {
+    for (newline = this.#buffer.search(/\r\n|\r|\n/); newline >= 0; newline = this.#buffer.search(/\r\n|\r|\n/)) {
       const line = this.#buffer.slice(0, newline);
       const width = this.#buffer.startsWith('\r\n', newline) ? 2 : 1;
       // A lone \r at the end of the buffer may be the first half of \r\n: wait for more.

@@ -1,6 +1,17 @@
 /** The local stack's settings (`npm start`): the deployed service's, plus where its emulators and data live. */
 import { join, resolve } from 'node:path';
-import { archiveAfter, corsOrigins, idempotencyTtl, integer, mcpSettings, providerConfig, serviceLimits, sessionTtl, type Env, type ServiceConfig } from '../config.js';
+import {
+  archiveAfter,
+  corsOrigins,
+  idempotencyTtl,
+  integer,
+  mcpSettings,
+  providerConfig,
+  serviceLimits,
+  sessionTtl,
+  type Env,
+  type ServiceConfig,
+} from '../config.js';
 
 export interface LocalSettings {
   config: ServiceConfig;

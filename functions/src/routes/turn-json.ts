@@ -41,4 +41,3 @@ export function endFailure(failure: HttpError): { status: number; error: ErrorBo
     ...(failure.retryAfterSeconds === null ? {} : { retry_after: failure.retryAfterSeconds }),
   };
 }
-

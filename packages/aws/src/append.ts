@@ -11,13 +11,7 @@ import {
   type DynamoDBClient,
   type TransactWriteItemsCommandInput,
 } from '@aws-sdk/client-dynamodb';
-import {
-  InvalidBatchError,
-  SessionConflictError,
-  SessionNotFoundError,
-  type ActiveModel,
-  type SessionEntry,
-} from '@panto/core';
+import { InvalidBatchError, SessionConflictError, SessionNotFoundError, type ActiveModel, type SessionEntry } from '@panto/core';
 import { entryItem, type OffloadRef, type PlannedItem } from './entry-items.js';
 import { SessionLeaseLostError } from './errors.js';
 import {
@@ -151,7 +145,7 @@ interface CancellationReason {
 export function classifyAppendError(error: unknown, input: TransactWriteItemsCommandInput): Decision {
   const name = errorName(error);
   if (name === 'TransactionCanceledException') {
-    const reasons = ((error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? []);
+    const reasons = (error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [];
     // The META update comes first: when it failed, whatever else failed, the session moved.
     if (reasons[0]?.Code === 'ConditionalCheckFailed') return { kind: 'conflict', old: reasons[0].Item };
     const put = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
@@ -189,12 +183,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 4, baseDelayMs: 5
  * already exists, and otherwise with the SDK's own error, untouched, after bounded retries
  * of contention, throttling, 5xx and lost responses.
  */
-export async function sendAppend(
-  client: DynamoDBClient,
-  plan: AppendPlan,
-  token: string,
-  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
-): Promise<void> {
+export async function sendAppend(client: DynamoDBClient, plan: AppendPlan, token: string, policy: RetryPolicy = DEFAULT_RETRY_POLICY): Promise<void> {
   const input = buildAppendTransaction(plan, token);
   const lastId = plan.entries[plan.entries.length - 1]!.id;
   const committedCount = plan.expected.count + plan.entries.length;
@@ -233,7 +222,9 @@ export async function sendAppend(
         case 'duplicate':
           throw new InvalidBatchError(
             `session ${plan.sessionId}: entry item ${decision.sk ?? '?'} already exists though the session head did not move; nothing was written`,
-            { cause: error },
+            {
+              cause: error,
+            },
           );
         case 'verify':
           // The token was used before with other parameters. Tokens are per batch, so an
@@ -252,14 +243,9 @@ export async function sendAppend(
 }
 
 async function isCommitted(client: DynamoDBClient, plan: AppendPlan, lastId: string, count: number): Promise<boolean> {
-  const { Item: meta } = await client.send(
-    new GetItemCommand({ TableName: plan.tableName, Key: metaKey(plan.sessionId), ConsistentRead: true }),
-  );
+  const { Item: meta } = await client.send(new GetItemCommand({ TableName: plan.tableName, Key: metaKey(plan.sessionId), ConsistentRead: true }));
   return (
-    meta?.[ATTR.owner]?.S === plan.owner &&
-    meta[ATTR.deletedAt] === undefined &&
-    meta[ATTR.head]?.S === lastId &&
-    meta[ATTR.entryCount]?.N === String(count)
+    meta?.[ATTR.owner]?.S === plan.owner && meta[ATTR.deletedAt] === undefined && meta[ATTR.head]?.S === lastId && meta[ATTR.entryCount]?.N === String(count)
   );
 }
 

@@ -7,24 +7,11 @@
  * another took over — writes nothing: the claim id is a fencing token.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  TransactWriteItemsCommand,
-  UpdateItemCommand,
-  type AttributeValue,
-  type DynamoDBClient,
-  type TransactWriteItem,
-} from '@aws-sdk/client-dynamodb';
+import { TransactWriteItemsCommand, UpdateItemCommand, type AttributeValue, type DynamoDBClient, type TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { classifyAppendError, DEFAULT_RETRY_POLICY } from './append.js';
 import { TRANSACTION_TEXT_LIMIT } from './entry-items.js';
 import { ArchiveClaimLostError } from './errors.js';
-import {
-  ARCHIVE_CLAIM_CONDITION,
-  ARCHIVE_CLAIM_UPDATE,
-  CLAIM_HELD_CONDITION,
-  CLAIM_RELEASE_UPDATE,
-  CLAIM_RENEW_UPDATE,
-  namesFor,
-} from './expressions.js';
+import { ARCHIVE_CLAIM_CONDITION, ARCHIVE_CLAIM_UPDATE, CLAIM_HELD_CONDITION, CLAIM_RELEASE_UPDATE, CLAIM_RENEW_UPDATE, namesFor } from './expressions.js';
 import { decodeMeta, type MetaRecord } from './metadata.js';
 import { itemSource } from './read.js';
 import { errorName, META_SK, metaKey } from './table.js';
@@ -226,7 +213,10 @@ export class ArchiveClaim {
             UpdateExpression: CLAIM_RENEW_UPDATE,
             ConditionExpression: CLAIM_HELD_CONDITION,
             ExpressionAttributeNames: namesFor(CLAIM_RENEW_UPDATE, CLAIM_HELD_CONDITION),
-            ExpressionAttributeValues: { ':claim_id': { S: this.claimId }, ':claim_expires_at': { N: String(now + claimMs) } },
+            ExpressionAttributeValues: {
+              ':claim_id': { S: this.claimId },
+              ':claim_expires_at': { N: String(now + claimMs) },
+            },
           },
         },
         ...actions,
@@ -241,7 +231,9 @@ export class ArchiveClaim {
         const decision = classifyAppendError(error, input);
         if (decision.kind === 'conflict') throw new ArchiveClaimLostError(sessionId, { cause: error });
         if (decision.kind !== 'retry' || attempt >= DEFAULT_RETRY_POLICY.maxRetries) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(DEFAULT_RETRY_POLICY.maxDelayMs, DEFAULT_RETRY_POLICY.baseDelayMs * 2 ** attempt)));
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.random() * Math.min(DEFAULT_RETRY_POLICY.maxDelayMs, DEFAULT_RETRY_POLICY.baseDelayMs * 2 ** attempt)),
+        );
       }
     }
   }

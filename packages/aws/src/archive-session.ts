@@ -186,9 +186,20 @@ async function writeArchive(
   const key = archiveKey(sessionId, now, entries);
   const hash = createHash('sha256');
   // Two 5 MiB part buffers, reused: memory stays flat whatever the session's size.
-  const writer = new MultipartWriter(s3.client, { Bucket: s3.bucket, Key: key, ContentType: JSONL_CONTENT_TYPE, ServerSideEncryption: 'AES256' }, MIN_PART_SIZE);
+  const writer = new MultipartWriter(
+    s3.client,
+    { Bucket: s3.bucket, Key: key, ContentType: JSONL_CONTENT_TYPE, ServerSideEncryption: 'AES256' },
+    MIN_PART_SIZE,
+  );
   try {
-    for await (const chunk of sessionLines({ dynamo: client, s3: s3.client, tableName, sessionId, header: meta.header, entries })) {
+    for await (const chunk of sessionLines({
+      dynamo: client,
+      s3: s3.client,
+      tableName,
+      sessionId,
+      header: meta.header,
+      entries,
+    })) {
       hash.update(chunk);
       await writer.write(chunk);
     }
@@ -197,7 +208,14 @@ async function writeArchive(
     await writer.abort().catch(() => undefined);
     throw error;
   }
-  const object: ArchiveObject = { bucket: s3.bucket, key, bytes: writer.bytes, sha256: hash.digest('hex'), entryCount: entries, head: meta.metadata.head };
+  const object: ArchiveObject = {
+    bucket: s3.bucket,
+    key,
+    bytes: writer.bytes,
+    sha256: hash.digest('hex'),
+    entryCount: entries,
+    head: meta.metadata.head,
+  };
   await afterStep('uploaded');
   await verifyObject(s3, object);
   await afterStep('verified');
@@ -214,7 +232,11 @@ async function verifyObject(s3: S3Location, object: ArchiveObject): Promise<void
     bytes += chunk.length;
   }
   if (bytes !== object.bytes || hash.digest('hex') !== object.sha256) {
-    throw new SessionCorruptError(`s3://${object.bucket}/${object.key}`, 1, `the archive read back (${bytes} bytes) is not what was written (${object.bytes} bytes)`);
+    throw new SessionCorruptError(
+      `s3://${object.bucket}/${object.key}`,
+      1,
+      `the archive read back (${bytes} bytes) is not what was written (${object.bytes} bytes)`,
+    );
   }
 }
 

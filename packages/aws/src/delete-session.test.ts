@@ -1,11 +1,5 @@
 import 'aws-sdk-client-mock-vitest/extend';
-import {
-  BatchWriteItemCommand,
-  DeleteItemCommand,
-  DynamoDBClient,
-  QueryCommand,
-  UpdateItemCommand,
-} from '@aws-sdk/client-dynamodb';
+import { BatchWriteItemCommand, DeleteItemCommand, DynamoDBClient, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { SessionNotFoundError } from '@panto/core';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -45,7 +39,15 @@ describe('deleteSession (mocked AWS)', () => {
     s3Mock.on(DeleteObjectsCommand).resolves({});
     const location = { client: s3, bucket: 'b' };
 
-    await deleteSession({ client: dynamo, tableName: 't', owner: 'alice', sessionId: 's-1', s3: location, exports: location, clock: () => AT });
+    await deleteSession({
+      client: dynamo,
+      tableName: 't',
+      owner: 'alice',
+      sessionId: 's-1',
+      s3: location,
+      exports: location,
+      clock: () => AT,
+    });
 
     expect(order).toEqual(['tombstone', 'read', 'list offload/s-1/', 'list exports/s-1/', 'list archive/s-1/', 'items', 'meta']);
     expect(dynamoMock).toHaveReceivedCommandExactlyOnceWith(UpdateItemCommand, {
@@ -70,7 +72,9 @@ describe('deleteSession (mocked AWS)', () => {
       },
     });
     expect(dynamoMock).toHaveReceivedCommandWith(QueryCommand, { ConsistentRead: true });
-    expect(dynamoMock).toHaveReceivedCommandWith(BatchWriteItemCommand, { RequestItems: { t: [{ DeleteRequest: { Key: entry } }] } });
+    expect(dynamoMock).toHaveReceivedCommandWith(BatchWriteItemCommand, {
+      RequestItems: { t: [{ DeleteRequest: { Key: entry } }] },
+    });
     expect(dynamoMock).toHaveReceivedCommandExactlyOnceWith(DeleteItemCommand, {
       TableName: 't',
       Key: key,
@@ -82,9 +86,15 @@ describe('deleteSession (mocked AWS)', () => {
   it("answers another owner's or a missing session with SessionNotFoundError after the one conditional write, reading and deleting nothing", async () => {
     const { dynamo, dynamoMock } = clients();
     dynamoMock.on(UpdateItemCommand).rejects(Object.assign(new Error('failed'), { name: 'ConditionalCheckFailedException' }));
-    await expect(deleteSession({ client: dynamo, tableName: 't', owner: 'mallory', sessionId: 's-1', s3: { client: new S3Client({}), bucket: 'b' } })).rejects.toBeInstanceOf(
-      SessionNotFoundError,
-    );
+    await expect(
+      deleteSession({
+        client: dynamo,
+        tableName: 't',
+        owner: 'mallory',
+        sessionId: 's-1',
+        s3: { client: new S3Client({}), bucket: 'b' },
+      }),
+    ).rejects.toBeInstanceOf(SessionNotFoundError);
     expect(dynamoMock).toHaveReceivedCommandTimes(QueryCommand, 0);
     expect(dynamoMock).toHaveReceivedCommandTimes(BatchWriteItemCommand, 0);
     expect(dynamoMock).toHaveReceivedCommandTimes(DeleteItemCommand, 0);
@@ -100,9 +110,20 @@ describe('purgeSessionItems (mocked AWS)', () => {
       .resolves({ Items: [entry, { ...key, owner: { S: 'alice' }, deleted_at: { S: AT.toISOString() } }] });
     dynamoMock.on(BatchWriteItemCommand).resolves({});
     dynamoMock.on(DeleteItemCommand).resolves({});
-    expect(await purgeSessionItems({ client: dynamo, tableName: 't', sessionId: 's-1' })).toEqual({ purged: false, items: 0, offloads: 0 });
+    expect(await purgeSessionItems({ client: dynamo, tableName: 't', sessionId: 's-1' })).toEqual({
+      purged: false,
+      items: 0,
+      offloads: 0,
+    });
     expect(dynamoMock).toHaveReceivedCommandTimes(BatchWriteItemCommand, 0);
-    expect(await purgeSessionItems({ client: dynamo, tableName: 't', sessionId: 's-1' })).toEqual({ purged: true, items: 1, offloads: 0 });
-    expect(dynamoMock).toHaveReceivedCommandExactlyOnceWith(DeleteItemCommand, { Key: key, ConditionExpression: 'attribute_exists(#deleted_at)' });
+    expect(await purgeSessionItems({ client: dynamo, tableName: 't', sessionId: 's-1' })).toEqual({
+      purged: true,
+      items: 1,
+      offloads: 0,
+    });
+    expect(dynamoMock).toHaveReceivedCommandExactlyOnceWith(DeleteItemCommand, {
+      Key: key,
+      ConditionExpression: 'attribute_exists(#deleted_at)',
+    });
   });
 });

@@ -214,7 +214,11 @@ async function removePartition(
     await deletePrefix(exports.client, exports.bucket, exportPrefix(sessionId));
     await deletePrefix(exports.client, exports.bucket, archivePrefix(sessionId));
   }
-  await batchWriteAll(client, tableName, partition.keys.map((Key) => ({ DeleteRequest: { Key } })));
+  await batchWriteAll(
+    client,
+    tableName,
+    partition.keys.map((Key) => ({ DeleteRequest: { Key } })),
+  );
   if (partition.meta?.tombstone !== true) return;
   try {
     await client.send(

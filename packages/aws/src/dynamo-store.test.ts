@@ -54,12 +54,22 @@ function transactions(): TransactWriteItemsCommandInput[] {
 }
 
 function canceled(reasons: Array<{ Code: string; Item?: Record<string, AttributeValue> }>): TransactionCanceledException {
-  return new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: { httpStatusCode: 400 }, CancellationReasons: reasons });
+  return new TransactionCanceledException({
+    message: 'Transaction cancelled',
+    $metadata: { httpStatusCode: 400 },
+    CancellationReasons: reasons,
+  });
 }
 
 /** The META item as DynamoDB returns it with ALL_OLD. */
 function oldMeta(head: string, count: number, owner = OWNER): Record<string, AttributeValue> {
-  return { pk: { S: `SESSION#${SESSION}` }, sk: { S: 'META' }, owner: { S: owner }, head: { S: head }, entry_count: { N: String(count) } };
+  return {
+    pk: { S: `SESSION#${SESSION}` },
+    sk: { S: 'META' },
+    owner: { S: owner },
+    head: { S: head },
+    entry_count: { N: String(count) },
+  };
 }
 
 describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
@@ -148,7 +158,11 @@ describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
           sk: { S: 'E#000000000000' },
           count: { N: '2' },
           batch_end: { BOOL: true },
-          lines: { S: encodeBatchLines(chained).map((line) => `${line}\n`).join('') },
+          lines: {
+            S: encodeBatchLines(chained)
+              .map((line) => `${line}\n`)
+              .join(''),
+          },
         },
       },
     });
@@ -165,9 +179,12 @@ describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
     expect(update.ConditionExpression).toBe(
       'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND attribute_not_exists(#archived_at) AND #entry_count = :expected_count AND #head = :expected_head',
     );
-    expect(update.ExpressionAttributeValues).toMatchObject({ ':expected_head': { S: first.id }, ':expected_count': { N: '1' } });
+    expect(update.ExpressionAttributeValues).toMatchObject({
+      ':expected_head': { S: first.id },
+      ':expected_count': { N: '1' },
+    });
     expect(update.UpdateExpression).not.toContain('#title');
-    expect(transactions()[1]!.TransactItems![1]!.Put!.Item!['sk']).toEqual({ S: 'E#000000000001' });
+    expect(transactions()[1]!.TransactItems![1]!.Put!.Item!.sk).toEqual({ S: 'E#000000000001' });
   });
 
   it('maps ConditionalCheckFailed on the META update to SessionConflictError carrying the current head', async () => {
@@ -176,7 +193,11 @@ describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
     dynamo.on(TransactWriteItemsCommand).rejects(cause);
     const error = await store.appendMessages([new RecordFactory('c').user('late')]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SessionConflictError);
-    expect(error).toMatchObject({ sessionId: SESSION, expected: { entryId: null, entryCount: 0 }, current: { entryId: 'someone-else', entryCount: 7 } });
+    expect(error).toMatchObject({
+      sessionId: SESSION,
+      expected: { entryId: null, entryCount: 0 },
+      current: { entryId: 'someone-else', entryCount: 7 },
+    });
     expect((error as Error).cause).toBe(cause);
     expect(dynamo).toHaveReceivedCommandTimes(TransactWriteItemsCommand, 1);
     expect(store.metadata().entryCount).toBe(0);
@@ -188,7 +209,15 @@ describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
       .on(TransactWriteItemsCommand)
       .rejectsOnce(canceled([{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }]))
       .rejectsOnce(canceled([{ Code: 'ConditionalCheckFailed', Item: oldMeta('h', 1, 'other') }, { Code: 'None' }]))
-      .rejectsOnce(canceled([{ Code: 'ConditionalCheckFailed', Item: { ...oldMeta('h', 1), deleted_at: { S: '2026-01-01T00:00:00.000Z' } } }, { Code: 'None' }]));
+      .rejectsOnce(
+        canceled([
+          {
+            Code: 'ConditionalCheckFailed',
+            Item: { ...oldMeta('h', 1), deleted_at: { S: '2026-01-01T00:00:00.000Z' } },
+          },
+          { Code: 'None' },
+        ]),
+      );
     await expect(store.appendMessages([new RecordFactory('d').user('x')])).rejects.toBeInstanceOf(SessionNotFoundError);
     await expect(store.appendMessages([new RecordFactory('e').user('x')])).rejects.toBeInstanceOf(SessionNotFoundError);
     await expect(store.appendMessages([new RecordFactory('t').user('x')])).rejects.toBeInstanceOf(SessionNotFoundError);
@@ -196,8 +225,23 @@ describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
 
   it('fences the appends of a leased store by its lease, and maps a lease another holder took to SessionLeaseLostError', async () => {
     const leaseId = 'lease-of-this-turn';
-    dynamo.on(UpdateItemCommand).resolves({ Attributes: { ...oldMeta('h0', 1), created_at: { S: NOW.toISOString() }, updated_at: { S: NOW.toISOString() }, header: { S: '{}\n' }, lease_id: { S: leaseId } } });
-    const { store, lease } = await DynamoStore.lease({ client, tableName: TABLE, owner: OWNER, sessionId: SESSION, leaseMs: 30_000, clock: () => NOW });
+    dynamo.on(UpdateItemCommand).resolves({
+      Attributes: {
+        ...oldMeta('h0', 1),
+        created_at: { S: NOW.toISOString() },
+        updated_at: { S: NOW.toISOString() },
+        header: { S: '{}\n' },
+        lease_id: { S: leaseId },
+      },
+    });
+    const { store, lease } = await DynamoStore.lease({
+      client,
+      tableName: TABLE,
+      owner: OWNER,
+      sessionId: SESSION,
+      leaseMs: 30_000,
+      clock: () => NOW,
+    });
     const cause = canceled([{ Code: 'ConditionalCheckFailed', Item: { ...oldMeta('h0', 1), lease_id: { S: 'the-next-turn' } } }, { Code: 'None' }]);
     dynamo.on(TransactWriteItemsCommand).resolvesOnce({}).rejectsOnce(cause);
     const f = new RecordFactory('fenced');
@@ -267,7 +311,10 @@ describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
 
   it('succeeds when a retry after contention goes through', async () => {
     const store = await newStore();
-    dynamo.on(TransactWriteItemsCommand).rejectsOnce(canceled([{ Code: 'TransactionConflict' }, { Code: 'None' }])).resolves({});
+    dynamo
+      .on(TransactWriteItemsCommand)
+      .rejectsOnce(canceled([{ Code: 'TransactionConflict' }, { Code: 'None' }]))
+      .resolves({});
     await store.appendMessages([new RecordFactory('ok').user('x')]);
     expect(dynamo).toHaveReceivedCommandTimes(TransactWriteItemsCommand, 2);
     expect(store.metadata().entryCount).toBe(1);
@@ -275,7 +322,10 @@ describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
 
   it('rethrows ValidationException untouched without retrying', async () => {
     const store = await newStore();
-    const validation = Object.assign(new Error('Item size has exceeded the maximum allowed size'), { name: 'ValidationException', $metadata: { httpStatusCode: 400 } });
+    const validation = Object.assign(new Error('Item size has exceeded the maximum allowed size'), {
+      name: 'ValidationException',
+      $metadata: { httpStatusCode: 400 },
+    });
     dynamo.on(TransactWriteItemsCommand).rejects(validation);
     await expect(store.appendMessages([new RecordFactory('v').user('x')])).rejects.toBe(validation);
     expect(dynamo).toHaveReceivedCommandTimes(TransactWriteItemsCommand, 1);
@@ -292,7 +342,7 @@ describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
     expect(store.metadata().entryCount).toBe(1);
   });
 
-  it('treats a conflict whose current head is this batch\'s last entry as its own earlier commit', async () => {
+  it("treats a conflict whose current head is this batch's last entry as its own earlier commit", async () => {
     const store = await newStore();
     const f = new RecordFactory('mine');
     const batch = [f.user('q'), f.assistant('a')];
@@ -308,12 +358,21 @@ describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
     const store = await newStore();
     const f = new RecordFactory('idem');
     const batch = [f.user('q')];
-    const mismatch = new IdempotentParameterMismatchException({ message: 'mismatch', $metadata: { httpStatusCode: 400 } });
+    const mismatch = new IdempotentParameterMismatchException({
+      message: 'mismatch',
+      $metadata: { httpStatusCode: 400 },
+    });
     dynamo.on(TransactWriteItemsCommand).rejects(mismatch);
-    dynamo.on(GetItemCommand).resolvesOnce({ Item: oldMeta('not-ours', 1) }).resolves({ Item: oldMeta(batch[0]!.id, 1) });
+    dynamo
+      .on(GetItemCommand)
+      .resolvesOnce({ Item: oldMeta('not-ours', 1) })
+      .resolves({ Item: oldMeta(batch[0]!.id, 1) });
     await expect(store.appendMessages(batch)).rejects.toBe(mismatch);
     await store.appendMessages(batch);
-    expect(dynamo).toHaveReceivedCommandWith(GetItemCommand, { ConsistentRead: true, Key: { pk: { S: `SESSION#${SESSION}` }, sk: { S: 'META' } } });
+    expect(dynamo).toHaveReceivedCommandWith(GetItemCommand, {
+      ConsistentRead: true,
+      Key: { pk: { S: `SESSION#${SESSION}` }, sk: { S: 'META' } },
+    });
     expect(store.metadata().entryCount).toBe(1);
   });
 
@@ -321,7 +380,15 @@ describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
     const store = await newStore();
     const f = new RecordFactory('big');
     const error = await store
-      .appendMessages([f.message({ role: 'tool_result', tool_call_id: 'c', tool_name: 'read', content: 'x'.repeat(400 * 1024), is_error: false })])
+      .appendMessages([
+        f.message({
+          role: 'tool_result',
+          tool_call_id: 'c',
+          tool_name: 'read',
+          content: 'x'.repeat(400 * 1024),
+          is_error: false,
+        }),
+      ])
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OffloadRequiredError);
     expect(dynamo).toHaveReceivedCommandTimes(TransactWriteItemsCommand, 0);
@@ -341,13 +408,25 @@ describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
     });
     const store = await newStore({ s3 });
     const f = new RecordFactory('off');
-    await store.appendMessages([f.message({ role: 'tool_result', tool_call_id: 'c', tool_name: 'read', content: 'x'.repeat(400 * 1024), is_error: false })]);
+    await store.appendMessages([
+      f.message({
+        role: 'tool_result',
+        tool_call_id: 'c',
+        tool_name: 'read',
+        content: 'x'.repeat(400 * 1024),
+        is_error: false,
+      }),
+    ]);
     expect(order).toEqual(['s3', 'dynamo']);
     const put = s3Mock.commandCalls(PutObjectCommand)[0]!.args[0].input;
-    expect(put).toMatchObject({ Bucket: 'offloads', ContentType: 'application/x-ndjson', ServerSideEncryption: 'AES256' });
+    expect(put).toMatchObject({
+      Bucket: 'offloads',
+      ContentType: 'application/x-ndjson',
+      ServerSideEncryption: 'AES256',
+    });
     expect(put.Key).toMatch(new RegExp(`^offload/${SESSION}/[0-9a-f]{64}\\.jsonl$`));
     const item = transactions()[0]!.TransactItems![1]!.Put!.Item!;
-    expect(item['lines']).toBeUndefined();
+    expect(item.lines).toBeUndefined();
     expect(item).toMatchObject({ lines_bucket: { S: 'offloads' }, lines_ref: { S: put.Key }, count: { N: '1' } });
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetItemCommand, PutItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetItemCommand, PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   ID_RULE,
   InvalidSessionIdError,
@@ -14,16 +14,7 @@ import {
   type SessionEntry,
   type SessionStore,
 } from '@panto/core';
-import {
-  decodeHeader,
-  encodeBatch,
-  encodeBatchLines,
-  encodeHeader,
-  newestModel,
-  parseLine,
-  SessionLog,
-  SessionTree,
-} from '@panto/core/store-kit';
+import { decodeHeader, encodeBatch, encodeBatchLines, encodeHeader, newestModel, parseLine, SessionLog, SessionTree } from '@panto/core/store-kit';
 import { DEFAULT_RETRY_POLICY, sendAppend, type RetryPolicy } from './append.js';
 import { packBatch, TRANSACTION_TEXT_LIMIT, type OffloadRef } from './entry-items.js';
 import { OffloadRequiredError, SessionExistsError } from './errors.js';
@@ -35,7 +26,7 @@ import { readSession, type SessionRead } from './read.js';
 import { ensureRestored } from './restore-session.js';
 import type { SessionCache } from './session-cache.js';
 import { deleteObjects } from './s3-objects.js';
-import { activityPk, activitySk, assertValidOwner, errorName, isValidSessionId, META_SK, metaKey, sessionPk } from './table.js';
+import { assertValidOwner, errorName, isValidSessionId, META_SK, metaKey, sessionPk } from './table.js';
 import { writeSession } from './write-session.js';
 
 export interface DynamoStoreCreateOptions {
@@ -170,7 +161,17 @@ export class DynamoStore implements SessionStore {
     const expiresAt = ttlSeconds === null ? null : Math.floor(now.getTime() / 1000) + ttlSeconds;
     const activeModel = options.activeModel === undefined ? null : { ...options.activeModel };
     const incarnation = randomUUID();
-    const item = metaItem({ id, owner: options.owner, createdAt, updatedAt: createdAt, header, ttlSeconds, expiresAt, activeModel, incarnation });
+    const item = metaItem({
+      id,
+      owner: options.owner,
+      createdAt,
+      updatedAt: createdAt,
+      header,
+      ttlSeconds,
+      expiresAt,
+      activeModel,
+      incarnation,
+    });
     try {
       await options.client.send(
         new PutItemCommand({
@@ -185,7 +186,17 @@ export class DynamoStore implements SessionStore {
       throw error;
     }
     const meta: MetaRecord = {
-      metadata: { id, owner: options.owner, createdAt, updatedAt: createdAt, entryCount: 0, head: null, activeModel, title: null, archived: false },
+      metadata: {
+        id,
+        owner: options.owner,
+        createdAt,
+        updatedAt: createdAt,
+        entryCount: 0,
+        head: null,
+        activeModel,
+        title: null,
+        archived: false,
+      },
       header,
       nextParent: null,
       ttlSeconds,
@@ -402,7 +413,11 @@ export class DynamoStore implements SessionStore {
         activeModel: activeModel ?? this.#meta.metadata.activeModel,
       },
     };
-    this.#cacheAppended(expected.count, entries, lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0));
+    this.#cacheAppended(
+      expected.count,
+      entries,
+      lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0),
+    );
   }
 
   /**
@@ -493,7 +508,12 @@ export class DynamoStore implements SessionStore {
     const cached = cache?.get(this.#id);
     const usable = cached !== undefined && cached.incarnation === this.#meta.incarnation;
     let result: EntriesRead;
-    if (usable && this.#metaFresh && cached.entries.length === this.#meta.metadata.entryCount && cached.entries.at(-1)?.id === (this.#meta.metadata.head ?? undefined)) {
+    if (
+      usable &&
+      this.#metaFresh &&
+      cached.entries.length === this.#meta.metadata.entryCount &&
+      cached.entries.at(-1)?.id === (this.#meta.metadata.head ?? undefined)
+    ) {
       result = { entries: [...cached.entries], meta: this.#meta, bytes: cached.bytes };
     } else {
       // Entries never change once written: a cached prefix holds even when it is ahead of the
@@ -501,7 +521,10 @@ export class DynamoStore implements SessionStore {
       let from = usable ? cached.entries.length : 0;
       let read = await this.#read(from);
       // Deleted and made again under this id since META was read: the cached prefix is another session's.
-      if (from > 0 && read.meta?.incarnation !== cached?.incarnation) read = await this.#read((from = 0));
+      if (from > 0 && read.meta?.incarnation !== cached?.incarnation) {
+        from = 0;
+        read = await this.#read(from);
+      }
       const meta = read.meta;
       if (!isVisibleTo(meta, this.#handle.owner, this.#handle.clock().getTime())) throw new SessionNotFoundError(this.#id);
       const reused = from === 0 ? null : cached!;
@@ -540,7 +563,13 @@ export class DynamoStore implements SessionStore {
 
   async #read(fromIndex: number): Promise<SessionRead & { meta: MetaRecord | null }> {
     const query = (): Promise<SessionRead> =>
-      readSession({ client: this.#handle.client, tableName: this.#handle.tableName, sessionId: this.#id, s3: this.#handle.s3, fromIndex });
+      readSession({
+        client: this.#handle.client,
+        tableName: this.#handle.tableName,
+        sessionId: this.#id,
+        s3: this.#handle.s3,
+        fromIndex,
+      });
     // Handles of one process reading the same session at once (followers of a turn) share one
     // read, and hold one copy of its entries rather than one each. Only a read that began after
     // META said what this handle's META says is shared: it holds at least what this handle saw.
@@ -551,7 +580,13 @@ export class DynamoStore implements SessionStore {
     // Archived since this handle last looked: restore it (the same entries, item boundaries
     // where the appends left them), then read what is asked for.
     await restoreIfArchived(this.#handle, this.#id, read.meta);
-    return readSession({ client: this.#handle.client, tableName: this.#handle.tableName, sessionId: this.#id, s3: this.#handle.s3, fromIndex });
+    return readSession({
+      client: this.#handle.client,
+      tableName: this.#handle.tableName,
+      sessionId: this.#id,
+      s3: this.#handle.s3,
+      fromIndex,
+    });
   }
 
   /** Keeps the cache in step with an append this handle made (when it held the entries before it). */
@@ -595,7 +630,17 @@ function logOfHead(meta: MetaRecord): SessionLog {
 /** META once the session is hot: as read, or — archived — after restoring it (or waiting for whoever is). */
 async function restoreIfArchived(handle: Handle, sessionId: string, meta: MetaRecord): Promise<MetaRecord> {
   if (meta.archivedAt === null) return meta;
-  return ensureRestored({ client: handle.client, tableName: handle.tableName, owner: handle.owner, sessionId, s3: handle.s3, clock: handle.clock }, meta);
+  return ensureRestored(
+    {
+      client: handle.client,
+      tableName: handle.tableName,
+      owner: handle.owner,
+      sessionId,
+      s3: handle.s3,
+      clock: handle.clock,
+    },
+    meta,
+  );
 }
 
 function metaSource(tableName: string, sessionId: string): string {

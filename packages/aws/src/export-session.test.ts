@@ -49,10 +49,33 @@ describe('exportSession (mocked AWS)', () => {
     const dynamoMock = mockClient(dynamo);
     const s3Mock = mockClient(s3);
     dynamoMock.on(GetItemCommand).resolves({ Item: meta });
-    dynamoMock.on(QueryCommand).resolves({ Items: [{ pk: meta.pk, sk: { S: 'E#000000000000' }, count: { N: '1' }, batch_end: { BOOL: true }, lines: { S: '{"entry":1}\n' } }] });
+    dynamoMock.on(QueryCommand).resolves({
+      Items: [
+        {
+          pk: meta.pk,
+          sk: { S: 'E#000000000000' },
+          count: { N: '1' },
+          batch_end: { BOOL: true },
+          lines: { S: '{"entry":1}\n' },
+        },
+      ],
+    });
     s3Mock.on(PutObjectCommand).resolves({});
-    const result = await exportSession({ dynamo, tableName: 't', s3, bucket: 'b', owner: 'alice', sessionId: 's-1', now: () => AT });
-    expect(result).toMatchObject({ bucket: 'b', key: 'exports/s-1/20260708T091011.123Z-1-entries.jsonl', bytes: 31, entries: 1 });
+    const result = await exportSession({
+      dynamo,
+      tableName: 't',
+      s3,
+      bucket: 'b',
+      owner: 'alice',
+      sessionId: 's-1',
+      now: () => AT,
+    });
+    expect(result).toMatchObject({
+      bucket: 'b',
+      key: 'exports/s-1/20260708T091011.123Z-1-entries.jsonl',
+      bytes: 31,
+      entries: 1,
+    });
     expect(new URL(result.url).searchParams.get('X-Amz-Expires')).toBe('900');
     expect(s3Mock).toHaveReceivedCommandWith(PutObjectCommand, {
       Bucket: 'b',
@@ -64,7 +87,16 @@ describe('exportSession (mocked AWS)', () => {
       KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :entry_prefix)',
       ConsistentRead: true,
     });
-    const custom = await exportSession({ dynamo, tableName: 't', s3, bucket: 'b', owner: 'alice', sessionId: 's-1', now: () => AT, expiresIn: 60 });
+    const custom = await exportSession({
+      dynamo,
+      tableName: 't',
+      s3,
+      bucket: 'b',
+      owner: 'alice',
+      sessionId: 's-1',
+      now: () => AT,
+      expiresIn: 60,
+    });
     expect(new URL(custom.url).searchParams.get('X-Amz-Expires')).toBe('60');
   });
 
@@ -80,7 +112,9 @@ describe('exportSession (mocked AWS)', () => {
   it('answers a session being deleted (a tombstone) with SessionNotFoundError and uploads nothing', async () => {
     const dynamo = new DynamoDBClient({ region: 'us-east-1', credentials });
     const s3 = new S3Client({ region: 'us-east-1', credentials });
-    mockClient(dynamo).on(GetItemCommand).resolves({ Item: { ...meta, deleted_at: { S: '2026-07-08T09:00:00.000Z' } } });
+    mockClient(dynamo)
+      .on(GetItemCommand)
+      .resolves({ Item: { ...meta, deleted_at: { S: '2026-07-08T09:00:00.000Z' } } });
     const s3Mock = mockClient(s3);
     await expect(exportSession({ dynamo, tableName: 't', s3, bucket: 'b', owner: 'alice', sessionId: 's-1' })).rejects.toBeInstanceOf(SessionNotFoundError);
     expect(s3Mock).toHaveReceivedCommandTimes(PutObjectCommand, 0);
@@ -94,7 +128,17 @@ describe('exportSession (mocked AWS)', () => {
     const s3 = new S3Client({ region: 'us-east-1', credentials });
     const dynamoMock = mockClient(dynamo);
     dynamoMock.on(GetItemCommand).resolvesOnce({ Item: meta }).resolves(after);
-    dynamoMock.on(QueryCommand).resolves({ Items: [{ pk: meta.pk, sk: { S: 'E#000000000000' }, count: { N: '1' }, batch_end: { BOOL: true }, lines: { S: '{"entry":1}\n' } }] });
+    dynamoMock.on(QueryCommand).resolves({
+      Items: [
+        {
+          pk: meta.pk,
+          sk: { S: 'E#000000000000' },
+          count: { N: '1' },
+          batch_end: { BOOL: true },
+          lines: { S: '{"entry":1}\n' },
+        },
+      ],
+    });
     const s3Mock = mockClient(s3);
     s3Mock.on(PutObjectCommand).resolves({});
     s3Mock.on(DeleteObjectCommand).resolves({});
@@ -102,8 +146,14 @@ describe('exportSession (mocked AWS)', () => {
       SessionNotFoundError,
     );
     expect(dynamoMock).toHaveReceivedCommandWith(GetItemCommand, { ConsistentRead: true });
-    expect(s3Mock).toHaveReceivedCommandWith(PutObjectCommand, { Bucket: 'b', Key: 'exports/s-1/20260708T091011.123Z-1-entries.jsonl' });
-    expect(s3Mock).toHaveReceivedCommandWith(DeleteObjectCommand, { Bucket: 'b', Key: 'exports/s-1/20260708T091011.123Z-1-entries.jsonl' });
+    expect(s3Mock).toHaveReceivedCommandWith(PutObjectCommand, {
+      Bucket: 'b',
+      Key: 'exports/s-1/20260708T091011.123Z-1-entries.jsonl',
+    });
+    expect(s3Mock).toHaveReceivedCommandWith(DeleteObjectCommand, {
+      Bucket: 'b',
+      Key: 'exports/s-1/20260708T091011.123Z-1-entries.jsonl',
+    });
   });
 
   it('keys exports and archives by session id alone, under the prefixes a delete empties, naming the entry count', () => {

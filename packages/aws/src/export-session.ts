@@ -51,12 +51,7 @@ export interface SessionExport {
  * A presigned GET URL for an exported object. A browser that opens it saves the file as
  * `<sessionId>.jsonl` (the name `panto --export` gives it too), not as the key's last part.
  */
-export async function presignExport(
-  s3: S3Client,
-  location: { bucket: string; key: string },
-  expiresIn: number,
-  signingDate?: Date,
-): Promise<string> {
+export async function presignExport(s3: S3Client, location: { bucket: string; key: string }, expiresIn: number, signingDate?: Date): Promise<string> {
   const disposition = `attachment; filename="${downloadName(location.key)}"`;
   return getSignedUrl(s3, new GetObjectCommand({ Bucket: location.bucket, Key: location.key, ResponseContentDisposition: disposition }), {
     expiresIn,
@@ -141,7 +136,16 @@ async function upload(options: ExportSessionOptions, meta: MetaRecord, now: Date
   const { dynamo, tableName, s3, bucket, sessionId } = options;
   const entries = meta.metadata.entryCount;
   // Two 5 MiB part buffers, reused: memory stays flat whatever the session's size.
-  const writer = new MultipartWriter(s3, { Bucket: bucket, Key: exportKey(sessionId, now, entries), ContentType: JSONL_CONTENT_TYPE, ServerSideEncryption: 'AES256' }, MIN_PART_SIZE);
+  const writer = new MultipartWriter(
+    s3,
+    {
+      Bucket: bucket,
+      Key: exportKey(sessionId, now, entries),
+      ContentType: JSONL_CONTENT_TYPE,
+      ServerSideEncryption: 'AES256',
+    },
+    MIN_PART_SIZE,
+  );
   try {
     for await (const chunk of sessionLines({ dynamo, s3, tableName, sessionId, header: meta.header, entries })) await writer.write(chunk);
     await writer.end();

@@ -108,8 +108,7 @@ describe('expressions', () => {
         'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND attribute_exists(#lease_id) AND #lease_expires_at > :now',
       STOP_REQUEST_UPDATE: 'SET #stop_requested = #lease_id',
       TOMBSTONE_CONDITION: 'attribute_exists(#pk) AND #owner = :owner',
-      TOMBSTONE_UPDATE:
-        'SET #deleted_at = if_not_exists(#deleted_at, :deleted_at), #expires_at = :expires_at REMOVE #gsi1pk, #gsi1sk, #gsi2pk, #gsi2sk',
+      TOMBSTONE_UPDATE: 'SET #deleted_at = if_not_exists(#deleted_at, :deleted_at), #expires_at = :expires_at REMOVE #gsi1pk, #gsi1sk, #gsi2pk, #gsi2sk',
       DELETE_TOMBSTONE_CONDITION: 'attribute_exists(#deleted_at)',
       QUERY_SESSION: '#pk = :pk',
       QUERY_ENTRIES: '#pk = :pk AND begins_with(#sk, :entry_prefix)',
@@ -119,8 +118,7 @@ describe('expressions', () => {
         'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND (attribute_not_exists(#expires_at) OR #expires_at > :now_seconds)',
       SESSION_UPDATE_TITLE: '#title = :title',
       SESSION_UPDATE_MODEL: '#active_provider = :active_provider, #active_model = :active_model',
-      IDEMPOTENCY_CLAIM_CONDITION:
-        'attribute_not_exists(#pk) OR #expires_at < :now_seconds OR (#status = :in_progress AND #in_progress_expires_at < :now)',
+      IDEMPOTENCY_CLAIM_CONDITION: 'attribute_not_exists(#pk) OR #expires_at < :now_seconds OR (#status = :in_progress AND #in_progress_expires_at < :now)',
       IDEMPOTENCY_OWN_CLAIM: '#status = :in_progress AND #claim_id = :claim_id',
       IDEMPOTENCY_COMPLETE_UPDATE:
         'SET #status = :completed, #response_status = :response_status, #response_body = :response_body, #expires_at = :expires_at REMOVE #in_progress_expires_at',
@@ -210,8 +208,7 @@ describe('expressions', () => {
       ARCHIVE_FINISH_UPDATE: 'REMOVE #gsi2pk, #gsi2sk, #archive_claim_id, #archive_claim_expires_at',
       RESTORE_FINISH_UPDATE:
         'SET #gsi2pk = :gsi2pk, #gsi2sk = :gsi2sk, #restored_at = :restored_at REMOVE #archived_at, #archive_claim_id, #archive_claim_expires_at',
-      ACTIVITY_BACKFILL_FILTER:
-        '#sk = :meta_sk AND attribute_not_exists(#gsi2pk) AND attribute_not_exists(#archived_at) AND attribute_not_exists(#deleted_at)',
+      ACTIVITY_BACKFILL_FILTER: '#sk = :meta_sk AND attribute_not_exists(#gsi2pk) AND attribute_not_exists(#archived_at) AND attribute_not_exists(#deleted_at)',
       ACTIVITY_BACKFILL_CONDITION:
         'attribute_exists(#pk) AND attribute_not_exists(#gsi2pk) AND attribute_not_exists(#archived_at) AND attribute_not_exists(#deleted_at)',
       ACTIVITY_BACKFILL_UPDATE: 'SET #gsi2pk = :gsi2pk, #gsi2sk = :gsi2sk',

@@ -18,17 +18,31 @@ const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
 const NOW = 1_800_000_000_123;
 const PK = idempotencyPk('alice', 'key-1');
 
-function setup(): { store: DynamoIdempotencyStore; dynamo: ReturnType<typeof mockClient>; s3: ReturnType<typeof mockClient> } {
+function setup(): {
+  store: DynamoIdempotencyStore;
+  dynamo: ReturnType<typeof mockClient>;
+  s3: ReturnType<typeof mockClient>;
+} {
   const client = new DynamoDBClient({ region: 'us-east-1', credentials });
   const s3Client = new S3Client({ region: 'us-east-1', credentials });
   const dynamo = mockClient(client);
   const s3 = mockClient(s3Client);
-  const store = new DynamoIdempotencyStore({ client, tableName: 't', ttlSeconds: 3600, s3: { client: s3Client, bucket: 'b' }, now: () => NOW });
+  const store = new DynamoIdempotencyStore({
+    client,
+    tableName: 't',
+    ttlSeconds: 3600,
+    s3: { client: s3Client, bucket: 'b' },
+    now: () => NOW,
+  });
   return { store, dynamo, s3 };
 }
 
 function failed(item: Record<string, AttributeValue>): ConditionalCheckFailedException {
-  return new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 }, Item: item });
+  return new ConditionalCheckFailedException({
+    message: 'The conditional request failed',
+    $metadata: { httpStatusCode: 400 },
+    Item: item,
+  });
 }
 
 const request = { owner: 'alice', key: 'key-1', fingerprint: 'fp', inProgressMs: 35_000 };
@@ -52,10 +66,18 @@ describe('DynamoIdempotencyStore (mocked DynamoDB)', () => {
         in_progress_expires_at: { N: String(NOW + 35_000) },
         expires_at: { N: String(Math.floor(NOW / 1000) + 3600) },
       },
-      ConditionExpression:
-        'attribute_not_exists(#pk) OR #expires_at < :now_seconds OR (#status = :in_progress AND #in_progress_expires_at < :now)',
-      ExpressionAttributeNames: { '#pk': 'pk', '#expires_at': 'expires_at', '#status': 'status', '#in_progress_expires_at': 'in_progress_expires_at' },
-      ExpressionAttributeValues: { ':now_seconds': { N: String(Math.floor(NOW / 1000)) }, ':now': { N: String(NOW) }, ':in_progress': { S: 'in_progress' } },
+      ConditionExpression: 'attribute_not_exists(#pk) OR #expires_at < :now_seconds OR (#status = :in_progress AND #in_progress_expires_at < :now)',
+      ExpressionAttributeNames: {
+        '#pk': 'pk',
+        '#expires_at': 'expires_at',
+        '#status': 'status',
+        '#in_progress_expires_at': 'in_progress_expires_at',
+      },
+      ExpressionAttributeValues: {
+        ':now_seconds': { N: String(Math.floor(NOW / 1000)) },
+        ':now': { N: String(NOW) },
+        ':in_progress': { S: 'in_progress' },
+      },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     });
   });
@@ -65,7 +87,14 @@ describe('DynamoIdempotencyStore (mocked DynamoDB)', () => {
     const old = { pk: { S: PK }, sk: { S: 'IDEMPOTENCY' }, fingerprint: { S: 'fp' } };
     dynamo
       .on(PutItemCommand)
-      .rejectsOnce(failed({ ...old, status: { S: 'completed' }, response_status: { N: '201' }, response_body: { B: gzipSync('{"id":"s1"}') } }))
+      .rejectsOnce(
+        failed({
+          ...old,
+          status: { S: 'completed' },
+          response_status: { N: '201' },
+          response_body: { B: gzipSync('{"id":"s1"}') },
+        }),
+      )
       .rejectsOnce(failed({ ...old, status: { S: 'in_progress' } }))
       .rejectsOnce(failed({ ...old, fingerprint: { S: 'another' }, status: { S: 'completed' } }));
     expect(await store.claim(request)).toEqual({ state: 'completed', response: { status: 201, body: '{"id":"s1"}' } });
@@ -114,7 +143,12 @@ describe('DynamoIdempotencyStore (mocked DynamoDB)', () => {
     const body = JSON.stringify({ text: randomBytes(MAX_INLINE_RESPONSE_BYTES + 1024).toString('base64') });
     await store.complete({ state: 'claimed', claimId: 'c2', pk: PK }, { status: 200, body });
     const key = `idempotency/${PK.slice('IDEMPOTENCY#'.length)}/c2.json.gz`;
-    expect(s3).toHaveReceivedCommandWith(PutObjectCommand, { Bucket: 'b', Key: key, ContentEncoding: 'gzip', ServerSideEncryption: 'AES256' });
+    expect(s3).toHaveReceivedCommandWith(PutObjectCommand, {
+      Bucket: 'b',
+      Key: key,
+      ContentEncoding: 'gzip',
+      ServerSideEncryption: 'AES256',
+    });
     expect(dynamo).toHaveReceivedCommandWith(UpdateItemCommand, {
       UpdateExpression:
         'SET #status = :completed, #response_status = :response_status, #response_ref = :response_ref, #expires_at = :expires_at REMOVE #in_progress_expires_at',

@@ -15,13 +15,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { DeleteItemCommand, PutItemCommand, UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import {
-  IDEMPOTENCY_CLAIM_CONDITION,
-  IDEMPOTENCY_COMPLETE_REF_UPDATE,
-  IDEMPOTENCY_COMPLETE_UPDATE,
-  IDEMPOTENCY_OWN_CLAIM,
-  namesFor,
-} from './expressions.js';
+import { IDEMPOTENCY_CLAIM_CONDITION, IDEMPOTENCY_COMPLETE_REF_UPDATE, IDEMPOTENCY_COMPLETE_UPDATE, IDEMPOTENCY_OWN_CLAIM, namesFor } from './expressions.js';
 import { ATTR, errorName } from './table.js';
 
 export const IDEMPOTENCY_PK_PREFIX = 'IDEMPOTENCY#';
@@ -159,7 +153,14 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
       if (!s3) throw new RangeError(`the response is ${body.byteLength} bytes gzipped, over ${MAX_INLINE_RESPONSE_BYTES}, and there is no bucket to keep it`);
       const key = `${IDEMPOTENCY_PREFIX}${claim.pk.slice(IDEMPOTENCY_PK_PREFIX.length)}/${claim.claimId}.json.gz`;
       await s3.client.send(
-        new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: body, ContentType: 'application/json', ContentEncoding: 'gzip', ServerSideEncryption: 'AES256' }),
+        new PutObjectCommand({
+          Bucket: s3.bucket,
+          Key: key,
+          Body: body,
+          ContentType: 'application/json',
+          ContentEncoding: 'gzip',
+          ServerSideEncryption: 'AES256',
+        }),
       );
       update = IDEMPOTENCY_COMPLETE_REF_UPDATE;
       stored = { ':response_ref': { S: key } };

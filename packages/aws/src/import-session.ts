@@ -124,7 +124,9 @@ async function sessionTaken(dynamo: DynamoDBClient, tableName: string, sessionId
   return isValidSessionId(sessionId) && (await readMeta(dynamo, tableName, sessionId)) !== null;
 }
 
-async function openSource(options: ImportSessionOptions): Promise<{ name: string; stream: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string> }> {
+async function openSource(
+  options: ImportSessionOptions,
+): Promise<{ name: string; stream: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string> }> {
   const { source } = options;
   if ('body' in source) return { name: source.name ?? 'body', stream: [source.body] };
   if ('file' in source) {

@@ -72,7 +72,12 @@ export {
 export { TITLE_MAX_LENGTH, titleOf, titleProblem, type HeldLease, type SessionMetadata } from './metadata.js';
 export { updateSession, type UpdateSessionOptions } from './update-session.js';
 export type { S3Location } from './offload.js';
-export { DEFAULT_SESSION_CACHE_BYTES, SessionCache, type CachedSession, type SessionCacheOptions } from './session-cache.js';
+export {
+  DEFAULT_SESSION_CACHE_BYTES,
+  SessionCache,
+  type CachedSession,
+  type SessionCacheOptions,
+} from './session-cache.js';
 export {
   deleteSession,
   purgeSessionItems,
@@ -89,7 +94,14 @@ export {
   type ListSessionsOptions,
   type SessionPage,
 } from './owner-sessions.js';
-export { backfillActivityIndex, createTable, GSI_BY_ACTIVITY, GSI_BY_OWNER, isValidSessionId, type TableOptions } from './table.js';
+export {
+  backfillActivityIndex,
+  createTable,
+  GSI_BY_ACTIVITY,
+  GSI_BY_OWNER,
+  isValidSessionId,
+  type TableOptions,
+} from './table.js';
 export {
   archiveSession,
   type ArchiveOutcome,
@@ -98,5 +110,10 @@ export {
   type ArchiveStep,
 } from './archive-session.js';
 export { DEFAULT_RESTORE_WAIT_MS, restoreSession, type RestoreSessionOptions } from './restore-session.js';
-export { DEFAULT_SWEEP_MAX_SESSIONS, sweepColdSessions, type SweepColdSessionsOptions, type SweepResult } from './sweep.js';
+export {
+  DEFAULT_SWEEP_MAX_SESSIONS,
+  sweepColdSessions,
+  type SweepColdSessionsOptions,
+  type SweepResult,
+} from './sweep.js';
 export { listSessionObjects, type SessionObject } from './session-objects.js';

@@ -31,10 +31,26 @@ export class ItemPacker {
     const bytes = Buffer.byteLength(text);
     if (this.#current !== undefined && this.#current.bytes + bytes > ITEM_TEXT_LIMIT) await this.flush();
     if (bytes > ITEM_TEXT_LIMIT) {
-      await this.#write({ index: this.#next++, count: 1, text, bytes, batchEnd: endsBatch, offload: true, firstLine: lineNumber });
+      await this.#write({
+        index: this.#next++,
+        count: 1,
+        text,
+        bytes,
+        batchEnd: endsBatch,
+        offload: true,
+        firstLine: lineNumber,
+      });
       return;
     }
-    this.#current ??= { index: this.#next, count: 0, text: '', bytes: 0, batchEnd: false, offload: false, firstLine: lineNumber };
+    this.#current ??= {
+      index: this.#next,
+      count: 0,
+      text: '',
+      bytes: 0,
+      batchEnd: false,
+      offload: false,
+      firstLine: lineNumber,
+    };
     this.#current.text += text;
     this.#current.bytes += bytes;
     this.#current.count++;

@@ -124,7 +124,11 @@ describe('keepSessionLease, on a frozen clock', () => {
     const outage = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
     lease.script.push(outage, outage, outage);
     const seen: unknown[] = [];
-    const heartbeat = keepSessionLease(lease, { renewEveryMs: RENEW_EVERY_MS, clock, onRenewalError: (error) => seen.push(error) });
+    const heartbeat = keepSessionLease(lease, {
+      renewEveryMs: RENEW_EVERY_MS,
+      clock,
+      onRenewalError: (error) => seen.push(error),
+    });
     clock.advance(RENEW_EVERY_MS);
     await settle();
     clock.advance(RENEW_EVERY_MS);

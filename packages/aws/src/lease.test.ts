@@ -9,7 +9,11 @@ import { acquireSessionLease, requestTurnStop } from './lease.js';
 const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
 
 function failed(item?: Record<string, AttributeValue>): ConditionalCheckFailedException {
-  return new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 }, ...(item ? { Item: item } : {}) });
+  return new ConditionalCheckFailedException({
+    message: 'The conditional request failed',
+    $metadata: { httpStatusCode: 400 },
+    ...(item ? { Item: item } : {}),
+  });
 }
 
 /** The META item an UpdateItem with ReturnValues ALL_NEW gives back, with `extra` attributes. */
@@ -35,7 +39,14 @@ describe('acquireSessionLease (mocked DynamoDB)', () => {
   it('takes the lease with one conditional UpdateItem on META, which records when and where the turn began', async () => {
     const { client, mock } = mocked();
     mock.on(UpdateItemCommand).resolves({ Attributes: meta() });
-    const lease = await acquireSessionLease({ client, tableName: 't', owner: 'alice', sessionId: 's1', leaseMs: 30_000, now: () => 1_000 });
+    const lease = await acquireSessionLease({
+      client,
+      tableName: 't',
+      owner: 'alice',
+      sessionId: 's1',
+      leaseMs: 30_000,
+      now: () => 1_000,
+    });
     expect(lease.expiresAt).toBe(31_000);
     expect(mock).toHaveReceivedCommandExactlyOnceWith(UpdateItemCommand, {
       TableName: 't',
@@ -44,7 +55,12 @@ describe('acquireSessionLease (mocked DynamoDB)', () => {
         'SET #lease_id = :lease_id, #lease_expires_at = :lease_expires_at, #lease_started_at = :now, #lease_entry_count = #entry_count REMOVE #stop_requested',
       ConditionExpression:
         'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND (attribute_not_exists(#lease_id) OR #lease_expires_at <= :now)',
-      ExpressionAttributeValues: { ':owner': { S: 'alice' }, ':now': { N: '1000' }, ':lease_id': { S: lease.leaseId }, ':lease_expires_at': { N: '31000' } },
+      ExpressionAttributeValues: {
+        ':owner': { S: 'alice' },
+        ':now': { N: '1000' },
+        ':lease_id': { S: lease.leaseId },
+        ':lease_expires_at': { N: '31000' },
+      },
       ReturnValues: 'ALL_NEW',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     });
@@ -64,7 +80,14 @@ describe('acquireSessionLease (mocked DynamoDB)', () => {
       .rejectsOnce(failed({ owner: { S: 'bob' } }))
       .rejectsOnce(failed())
       // A tombstone (a delete in progress) whose turn still holds the lease: gone, not busy.
-      .rejectsOnce(failed({ owner: { S: 'alice' }, lease_id: { S: 'x' }, lease_expires_at: { N: '9000' }, deleted_at: { S: '2026-01-01T00:00:00.000Z' } }));
+      .rejectsOnce(
+        failed({
+          owner: { S: 'alice' },
+          lease_id: { S: 'x' },
+          lease_expires_at: { N: '9000' },
+          deleted_at: { S: '2026-01-01T00:00:00.000Z' },
+        }),
+      );
     const options = { client, tableName: 't', owner: 'alice', sessionId: 's1', leaseMs: 1000 };
     const busy = await acquireSessionLease(options).catch((e: unknown) => e);
     expect(busy).toBeInstanceOf(SessionBusyError);
@@ -94,7 +117,14 @@ describe('SessionLease.renew (mocked DynamoDB)', () => {
       () => meta({ lease_id: { S: lease.leaseId }, stop_requested: { S: lease.leaseId } }),
     ];
     mock.on(UpdateItemCommand).callsFake(() => ({ Attributes: answers.shift()!() }));
-    const lease = await acquireSessionLease({ client, tableName: 't', owner: 'alice', sessionId: 's1', leaseMs: 30_000, now: () => now });
+    const lease = await acquireSessionLease({
+      client,
+      tableName: 't',
+      owner: 'alice',
+      sessionId: 's1',
+      leaseMs: 30_000,
+      now: () => now,
+    });
     now = 11_000;
     expect(await lease.renew()).toEqual({ expiresAt: 41_000, stopRequested: false });
     expect(lease.expiresAt).toBe(41_000);
@@ -103,7 +133,11 @@ describe('SessionLease.renew (mocked DynamoDB)', () => {
       Key: { pk: { S: 'SESSION#s1' }, sk: { S: 'META' } },
       UpdateExpression: 'SET #lease_expires_at = :lease_expires_at',
       ConditionExpression: '#lease_id = :lease_id AND attribute_not_exists(#deleted_at)',
-      ExpressionAttributeNames: { '#lease_expires_at': 'lease_expires_at', '#lease_id': 'lease_id', '#deleted_at': 'deleted_at' },
+      ExpressionAttributeNames: {
+        '#lease_expires_at': 'lease_expires_at',
+        '#lease_id': 'lease_id',
+        '#deleted_at': 'deleted_at',
+      },
       ExpressionAttributeValues: { ':lease_id': { S: lease.leaseId }, ':lease_expires_at': { N: '41000' } },
       ReturnValues: 'ALL_NEW',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -122,7 +156,14 @@ describe('SessionLease.renew (mocked DynamoDB)', () => {
       .rejectsOnce(failed(meta({ deleted_at: { S: '2026-01-01T00:00:00.000Z' } })))
       .rejectsOnce(failed())
       .rejectsOnce(throttled);
-    const lease = await acquireSessionLease({ client, tableName: 't', owner: 'alice', sessionId: 's1', leaseMs: 30_000, now: () => 1_000 });
+    const lease = await acquireSessionLease({
+      client,
+      tableName: 't',
+      owner: 'alice',
+      sessionId: 's1',
+      leaseMs: 30_000,
+      now: () => 1_000,
+    });
     const lost = await lease.renew().catch((e: unknown) => e);
     expect(lost).toBeInstanceOf(SessionLeaseLostError);
     expect(lost).toMatchObject({ sessionId: 's1' });

@@ -153,7 +153,10 @@ class DynamoLease implements SessionLease {
           UpdateExpression: LEASE_RENEW_UPDATE,
           ConditionExpression: LEASE_RENEW_CONDITION,
           ExpressionAttributeNames: namesFor(LEASE_RENEW_UPDATE, LEASE_RENEW_CONDITION),
-          ExpressionAttributeValues: { ':lease_id': { S: this.leaseId }, ':lease_expires_at': { N: String(expiresAt) } },
+          ExpressionAttributeValues: {
+            ':lease_id': { S: this.leaseId },
+            ':lease_expires_at': { N: String(expiresAt) },
+          },
           // The whole item costs no more than the one attribute: the stop flag comes back for free.
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',

@@ -155,7 +155,13 @@ export function decodeMeta(item: Item, source: string): MetaRecord {
     expiresAt: number(ATTR.expiresAt),
     deletedAt: optional(ATTR.deletedAt),
     incarnation: optional(ATTR.incarnation),
-    lease: leaseOf(optional(ATTR.leaseId), number(ATTR.leaseExpiresAt), number(ATTR.leaseStartedAt), number(ATTR.leaseEntryCount), optional(ATTR.stopRequested)),
+    lease: leaseOf(
+      optional(ATTR.leaseId),
+      number(ATTR.leaseExpiresAt),
+      number(ATTR.leaseStartedAt),
+      number(ATTR.leaseEntryCount),
+      optional(ATTR.stopRequested),
+    ),
     ...archiveStateOf(item, optional, number, fail),
   };
 }

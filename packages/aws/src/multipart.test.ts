@@ -11,7 +11,12 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
 import { MIN_PART_SIZE, MultipartWriter } from './multipart.js';
 
-const target = { Bucket: 'b', Key: 'k.jsonl', ContentType: 'application/x-ndjson', ServerSideEncryption: 'AES256' } as const;
+const target = {
+  Bucket: 'b',
+  Key: 'k.jsonl',
+  ContentType: 'application/x-ndjson',
+  ServerSideEncryption: 'AES256',
+} as const;
 
 function setup(): { s3: S3Client; mock: ReturnType<typeof mockClient>; received: Buffer[] } {
   const s3 = new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
@@ -74,7 +79,11 @@ describe('MultipartWriter (mocked S3)', () => {
     await writer.write(chunk);
     await expect(writer.write(chunk).then(() => writer.end())).rejects.toBe(failure);
     await writer.abort();
-    expect(mock).toHaveReceivedCommandWith(AbortMultipartUploadCommand, { Bucket: 'b', Key: 'k.jsonl', UploadId: 'u-1' });
+    expect(mock).toHaveReceivedCommandWith(AbortMultipartUploadCommand, {
+      Bucket: 'b',
+      Key: 'k.jsonl',
+      UploadId: 'u-1',
+    });
     expect(mock).toHaveReceivedCommandTimes(CompleteMultipartUploadCommand, 0);
   });
 });

@@ -6,7 +6,12 @@ import { InvalidCursorError } from './errors.js';
 import { decodeCursor, encodeCursor, listOwnerSessions } from './owner-sessions.js';
 
 const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
-const key = { pk: { S: 'SESSION#s1' }, sk: { S: 'META' }, gsi1pk: { S: 'OWNER#alice' }, gsi1sk: { S: '2026-01-01T00:00:00.000Z#s1' } };
+const key = {
+  pk: { S: 'SESSION#s1' },
+  sk: { S: 'META' },
+  gsi1pk: { S: 'OWNER#alice' },
+  gsi1sk: { S: '2026-01-01T00:00:00.000Z#s1' },
+};
 
 describe('list cursors', () => {
   it('round-trip a LastEvaluatedKey as opaque base64url', () => {
@@ -21,7 +26,7 @@ describe('list cursors', () => {
     ['a JSON array', Buffer.from('[1]').toString('base64url')],
     ['missing keys', Buffer.from('{"pk":"SESSION#s1"}').toString('base64url')],
     ['extra keys', Buffer.from(JSON.stringify({ pk: 'SESSION#s1', sk: 'META', gsi1pk: 'OWNER#alice', gsi1sk: 'x', more: 'y' })).toString('base64url')],
-    ['another owner\'s', encodeCursor({ ...key, gsi1pk: { S: 'OWNER#bob' } })],
+    ["another owner's", encodeCursor({ ...key, gsi1pk: { S: 'OWNER#bob' } })],
     ['not a META key', encodeCursor({ ...key, sk: { S: 'E#000000000000' } })],
   ])('refuses %s with InvalidCursorError', (_, cursor) => {
     expect(() => decodeCursor(cursor, 'alice')).toThrow(InvalidCursorError);
@@ -33,7 +38,13 @@ describe('listOwnerSessions (mocked DynamoDB)', () => {
     const client = new DynamoDBClient({ region: 'us-east-1', credentials });
     const mock = mockClient(client);
     mock.on(QueryCommand).resolves({ Items: [], LastEvaluatedKey: key });
-    const page = await listOwnerSessions({ client, tableName: 't', owner: 'alice', limit: 5, clock: () => new Date(5_000) });
+    const page = await listOwnerSessions({
+      client,
+      tableName: 't',
+      owner: 'alice',
+      limit: 5,
+      clock: () => new Date(5_000),
+    });
     expect(mock).toHaveReceivedCommandWith(QueryCommand, {
       TableName: 't',
       IndexName: 'byOwner',

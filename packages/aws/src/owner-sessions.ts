@@ -64,7 +64,10 @@ export async function listOwnerSessions(options: ListSessionsOptions): Promise<S
         KeyConditionExpression: QUERY_OWNER,
         FilterExpression: NOT_EXPIRED_FILTER,
         ExpressionAttributeNames: namesFor(QUERY_OWNER, NOT_EXPIRED_FILTER),
-        ExpressionAttributeValues: { ':gsi1pk': { S: ownerPk(options.owner) }, ':now_seconds': { N: String(nowSeconds) } },
+        ExpressionAttributeValues: {
+          ':gsi1pk': { S: ownerPk(options.owner) },
+          ':now_seconds': { N: String(nowSeconds) },
+        },
         ScanIndexForward: false,
         // One more than the page holds: whether it comes back says whether there is a next page.
         // (A LastEvaluatedKey alone does not: DynamoDB returns one whenever it stopped at Limit.)

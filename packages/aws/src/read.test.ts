@@ -13,7 +13,15 @@ const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
 const PK = { S: 'SESSION#s1' };
 
 function meta(count: number): Record<string, AttributeValue> {
-  return { pk: PK, sk: { S: 'META' }, owner: { S: 'alice' }, created_at: { S: 'c' }, updated_at: { S: 'u' }, entry_count: { N: String(count) }, header: { S: 'h\n' } };
+  return {
+    pk: PK,
+    sk: { S: 'META' },
+    owner: { S: 'alice' },
+    created_at: { S: 'c' },
+    updated_at: { S: 'u' },
+    entry_count: { N: String(count) },
+    header: { S: 'h\n' },
+  };
 }
 
 function chain(n: number, tag: string, first = 0): SessionEntry[] {
@@ -29,7 +37,11 @@ function item(index: number, entries: SessionEntry[], batchEnd = true): Record<s
     sk: { S: `E#${String(index).padStart(12, '0')}` },
     count: { N: String(entries.length) },
     batch_end: { BOOL: batchEnd },
-    lines: { S: encodeBatchLines(entries).map((line) => `${line}\n`).join('') },
+    lines: {
+      S: encodeBatchLines(entries)
+        .map((line) => `${line}\n`)
+        .join(''),
+    },
   };
 }
 
@@ -44,13 +56,22 @@ describe('readSession (mocked AWS)', () => {
     const entries = chain(3, 'p');
     dynamo
       .on(QueryCommand)
-      .resolvesOnce({ Items: [item(0, entries.slice(0, 2))], LastEvaluatedKey: { pk: PK, sk: { S: 'E#000000000000' } } })
+      .resolvesOnce({
+        Items: [item(0, entries.slice(0, 2))],
+        LastEvaluatedKey: { pk: PK, sk: { S: 'E#000000000000' } },
+      })
       .resolvesOnce({ Items: [item(2, entries.slice(2)), meta(3)] });
     const read = await readSession({ client, tableName: 't', sessionId: 's1' });
     expect(read.entries.map((entry) => entry.id)).toEqual(entries.map((entry) => entry.id));
     expect(dynamo).toHaveReceivedCommandTimes(QueryCommand, 2);
-    expect(dynamo).toHaveReceivedNthCommandWith(QueryCommand, 1, { KeyConditionExpression: '#pk = :pk', ConsistentRead: true, ExpressionAttributeValues: { ':pk': PK } });
-    expect(dynamo).toHaveReceivedNthCommandWith(QueryCommand, 2, { ExclusiveStartKey: { pk: PK, sk: { S: 'E#000000000000' } } });
+    expect(dynamo).toHaveReceivedNthCommandWith(QueryCommand, 1, {
+      KeyConditionExpression: '#pk = :pk',
+      ConsistentRead: true,
+      ExpressionAttributeValues: { ':pk': PK },
+    });
+    expect(dynamo).toHaveReceivedNthCommandWith(QueryCommand, 2, {
+      ExclusiveStartKey: { pk: PK, sk: { S: 'E#000000000000' } },
+    });
   });
 
   it('fetches offloaded texts in parallel: one GetObject each, started while later pages are read', async () => {
@@ -58,7 +79,11 @@ describe('readSession (mocked AWS)', () => {
     const s3 = new S3Client({ region: 'us-east-1', credentials });
     const s3Mock = mockClient(s3);
     const entries = chain(3, 'o');
-    const texts = entries.map((_, i) => encodeBatchLines([entries[i]!]).map((line) => `${line}\n`).join(''));
+    const texts = entries.map((_, i) =>
+      encodeBatchLines([entries[i]!])
+        .map((line) => `${line}\n`)
+        .join(''),
+    );
     const offloaded = (index: number): Record<string, AttributeValue> => ({
       pk: PK,
       sk: { S: `E#${String(index).padStart(12, '0')}` },
@@ -117,7 +142,9 @@ describe('readSession (mocked AWS)', () => {
     dynamo
       .on(QueryCommand)
       .resolvesOnce({ Items: [item(0, entries.slice(0, 2)), item(2, entries.slice(2, 3), false), meta(4)] })
-      .resolvesOnce({ Items: [item(0, entries.slice(0, 2)), item(2, entries.slice(2, 3), false), item(3, entries.slice(3)), meta(4)] });
+      .resolvesOnce({
+        Items: [item(0, entries.slice(0, 2)), item(2, entries.slice(2, 3), false), item(3, entries.slice(3)), meta(4)],
+      });
     const read = await readSession({ client, tableName: 't', sessionId: 's1' });
     expect(read.entries).toHaveLength(4);
     expect(dynamo).toHaveReceivedCommandTimes(QueryCommand, 2);

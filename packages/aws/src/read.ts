@@ -73,7 +73,10 @@ async function readOnce({ client, tableName, sessionId, s3, fromIndex = 0 }: Rea
         TableName: tableName,
         KeyConditionExpression: keyCondition,
         ExpressionAttributeNames: namesFor(keyCondition),
-        ExpressionAttributeValues: { ':pk': { S: pk }, ...(fromIndex === 0 ? {} : { ':from_sk': { S: entrySk(fromIndex) } }) },
+        ExpressionAttributeValues: {
+          ':pk': { S: pk },
+          ...(fromIndex === 0 ? {} : { ':from_sk': { S: entrySk(fromIndex) } }),
+        },
         ConsistentRead: true,
         ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
       }),

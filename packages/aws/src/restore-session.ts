@@ -77,7 +77,14 @@ export async function ensureRestored(options: RestoreSessionOptions, meta: MetaR
     const s3 = options.s3;
     if (s3 === undefined) throw new OffloadRequiredError(sessionId, current.archive?.bytes ?? 0, 'the session is archived to S3');
     if (current.archiveClaim === null || current.archiveClaim.expiresAt <= now) {
-      const taken = await takeArchiveClaim({ client, tableName, sessionId, owner, clock, ...(options.claimMs === undefined ? {} : { claimMs: options.claimMs }) });
+      const taken = await takeArchiveClaim({
+        client,
+        tableName,
+        sessionId,
+        owner,
+        clock,
+        ...(options.claimMs === undefined ? {} : { claimMs: options.claimMs }),
+      });
       if (taken.claim !== null) {
         try {
           const restored = await restoreClaimed(s3, taken.meta, taken.claim, clock);

@@ -32,7 +32,11 @@ export async function deletePrefix(client: S3Client, bucket: string, prefix: str
   let token: string | undefined;
   do {
     const page = await client.send(
-      new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(token === undefined ? {} : { ContinuationToken: token }) }),
+      new ListObjectsV2Command({
+        Bucket: bucket,
+        Prefix: prefix,
+        ...(token === undefined ? {} : { ContinuationToken: token }),
+      }),
     );
     const keys = (page.Contents ?? []).flatMap((object) => (object.Key === undefined || keep.has(object.Key) ? [] : [object.Key]));
     if (keys.length > 0) await deleteKeys(client, bucket, keys);
@@ -49,7 +53,11 @@ async function deleteKeys(client: S3Client, bucket: string, keys: readonly strin
   let pending = keys;
   for (let attempt = 1; ; attempt++) {
     const output = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: pending.map((Key) => ({ Key })), Quiet: true } }));
-    const failures: ObjectNotDeleted[] = (output.Errors ?? []).map((error) => ({ key: error.Key ?? '?', code: error.Code ?? 'unknown', message: error.Message ?? '' }));
+    const failures: ObjectNotDeleted[] = (output.Errors ?? []).map((error) => ({
+      key: error.Key ?? '?',
+      code: error.Code ?? 'unknown',
+      message: error.Message ?? '',
+    }));
     if (failures.length === 0) return;
     const transient = failures.every((failure) => TRANSIENT_CODES.has(failure.code));
     if (!transient || attempt >= DELETE_ATTEMPTS) throw new ObjectsNotDeletedError(bucket, failures, transient);

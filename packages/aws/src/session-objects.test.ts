@@ -22,10 +22,38 @@ describe('listSessionObjects (mocked S3)', () => {
     mock.on(ListObjectsV2Command, { Prefix: 'archive/s/' }).resolves({ Contents: [{ Key: 'archive/s/20260201T101112.131Z-5-entries.jsonl', Size: 50 }] });
 
     expect(await listSessionObjects(s3, 'b', 's')).toEqual([
-      { kind: 'export', bucket: 'b', key: 'exports/s/20260301T000000.000Z-7-entries.jsonl', createdAt: '2026-03-01T00:00:00.000Z', bytes: 70, entries: 7, storageClass: 'GLACIER_IR' },
-      { kind: 'archive', bucket: 'b', key: 'archive/s/20260201T101112.131Z-5-entries.jsonl', createdAt: '2026-02-01T10:11:12.131Z', bytes: 50, entries: 5, storageClass: 'STANDARD' },
-      { kind: 'export', bucket: 'b', key: 'exports/s/20260101T000000.000Z.jsonl', createdAt: '2026-01-01T00:00:00.000Z', bytes: 10, entries: null, storageClass: 'STANDARD' },
+      {
+        kind: 'export',
+        bucket: 'b',
+        key: 'exports/s/20260301T000000.000Z-7-entries.jsonl',
+        createdAt: '2026-03-01T00:00:00.000Z',
+        bytes: 70,
+        entries: 7,
+        storageClass: 'GLACIER_IR',
+      },
+      {
+        kind: 'archive',
+        bucket: 'b',
+        key: 'archive/s/20260201T101112.131Z-5-entries.jsonl',
+        createdAt: '2026-02-01T10:11:12.131Z',
+        bytes: 50,
+        entries: 5,
+        storageClass: 'STANDARD',
+      },
+      {
+        kind: 'export',
+        bucket: 'b',
+        key: 'exports/s/20260101T000000.000Z.jsonl',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        bytes: 10,
+        entries: null,
+        storageClass: 'STANDARD',
+      },
     ]);
-    expect(mock).toHaveReceivedCommandWith(ListObjectsV2Command, { Bucket: 'b', Prefix: 'exports/s/', ContinuationToken: 't' });
+    expect(mock).toHaveReceivedCommandWith(ListObjectsV2Command, {
+      Bucket: 'b',
+      Prefix: 'exports/s/',
+      ContinuationToken: 't',
+    });
   });
 });

@@ -61,7 +61,13 @@ export async function listSessionObjects(s3: S3Client, bucket: string, sessionId
   ] as const) {
     let token: string | undefined;
     do {
-      const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(token === undefined ? {} : { ContinuationToken: token }) }));
+      const page = await s3.send(
+        new ListObjectsV2Command({
+          Bucket: bucket,
+          Prefix: prefix,
+          ...(token === undefined ? {} : { ContinuationToken: token }),
+        }),
+      );
       for (const object of page.Contents ?? []) {
         const key = object.Key;
         if (key === undefined) continue;

@@ -17,12 +17,7 @@ import {
   type GlobalSecondaryIndex,
 } from '@aws-sdk/client-dynamodb';
 import { isValidId } from '@panto/core';
-import {
-  ACTIVITY_BACKFILL_CONDITION,
-  ACTIVITY_BACKFILL_FILTER,
-  ACTIVITY_BACKFILL_UPDATE,
-  namesFor,
-} from './expressions.js';
+import { ACTIVITY_BACKFILL_CONDITION, ACTIVITY_BACKFILL_FILTER, ACTIVITY_BACKFILL_UPDATE, namesFor } from './expressions.js';
 
 /** Attribute names. Expressions refer to each as `#<name>` (see expressions.ts). */
 export const ATTR = {
@@ -174,7 +169,6 @@ const MAX_OWNER_LENGTH = 256;
 
 /** Refuses an owner that is empty, over-long or holds control characters (a programmer error). */
 export function assertValidOwner(owner: unknown): asserts owner is string {
-  // eslint-disable-next-line no-control-regex
   if (typeof owner !== 'string' || owner === '' || owner.length > MAX_OWNER_LENGTH || /[\u0000-\u001f\u007f]/.test(owner)) {
     throw new RangeError(`owner must be 1–${MAX_OWNER_LENGTH} characters without control characters`);
   }
@@ -286,7 +280,11 @@ async function addActivityIndex(client: DynamoDBClient, tableName: string): Prom
         () => true,
         (error: unknown) => {
           // Another process is adding it (or the table is being updated): wait for it below.
-          if (errorName(error) === 'ResourceInUseException' || (errorName(error) === 'ValidationException' && /already exists/i.test(String((error as Error).message)))) return false;
+          if (
+            errorName(error) === 'ResourceInUseException' ||
+            (errorName(error) === 'ValidationException' && /already exists/i.test(String((error as Error).message)))
+          )
+            return false;
           throw error;
         },
       );
@@ -339,7 +337,10 @@ export async function backfillActivityIndex({ client, tableName }: TableOptions)
             UpdateExpression: ACTIVITY_BACKFILL_UPDATE,
             ConditionExpression: ACTIVITY_BACKFILL_CONDITION,
             ExpressionAttributeNames: namesFor(ACTIVITY_BACKFILL_UPDATE, ACTIVITY_BACKFILL_CONDITION),
-            ExpressionAttributeValues: { ':gsi2pk': { S: activityPk(sessionId) }, ':gsi2sk': { S: activitySk(updatedAt, sessionId) } },
+            ExpressionAttributeValues: {
+              ':gsi2pk': { S: activityPk(sessionId) },
+              ':gsi2sk': { S: activitySk(updatedAt, sessionId) },
+            },
           }),
         );
         indexed++;
@@ -374,7 +375,5 @@ async function enableTimeToLive(client: DynamoDBClient, tableName: string): Prom
 
 /** The `name` of an SDK error (its exception type), or undefined. */
 export function errorName(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && typeof (error as { name?: unknown }).name === 'string'
-    ? (error as { name: string }).name
-    : undefined;
+  return typeof error === 'object' && error !== null && typeof (error as { name?: unknown }).name === 'string' ? (error as { name: string }).name : undefined;
 }

@@ -38,7 +38,11 @@ describe('updateSession (mocked DynamoDB)', () => {
       activeModel: { provider: 'openai', model: 'gpt-x' },
       clock: () => new Date(5_000),
     });
-    expect(updated).toMatchObject({ title: 'New name', activeModel: { provider: 'openai', model: 'gpt-x' }, entryCount: 2 });
+    expect(updated).toMatchObject({
+      title: 'New name',
+      activeModel: { provider: 'openai', model: 'gpt-x' },
+      entryCount: 2,
+    });
     expect(dynamo.commandCalls(UpdateItemCommand)[0]!.args[0].input).toEqual({
       TableName: 't',
       Key: { pk: { S: `SESSION#${SESSION}` }, sk: { S: 'META' } },

@@ -61,7 +61,8 @@ export async function writeSession(options: WriteSessionOptions): Promise<string
       if (header === undefined) throw new TypeError('the session id is needed before the header was read');
       const chosen = await options.sessionId(header);
       if (!isValidSessionId(chosen)) throw new InvalidSessionIdError(chosen, `use ${ID_RULE}`);
-      return (id = chosen);
+      id = chosen;
+      return chosen;
     })();
     return choosing;
   };
@@ -76,7 +77,11 @@ export async function writeSession(options: WriteSessionOptions): Promise<string
     let ref: OffloadRef | null = null;
     if (item.offload) {
       if (s3 === undefined) {
-        throw new OffloadRequiredError(sessionId, item.bytes, `line ${item.firstLine} of ${options.source} is a message of ${item.bytes} bytes, over the DynamoDB item limit; nothing was imported`);
+        throw new OffloadRequiredError(
+          sessionId,
+          item.bytes,
+          `line ${item.firstLine} of ${options.source} is a message of ${item.bytes} bytes, over the DynamoDB item limit; nothing was imported`,
+        );
       }
       ref = await putOffload(s3, sessionId, item.text, incarnation);
       refs.push(ref);

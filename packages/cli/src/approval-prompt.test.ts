@@ -14,20 +14,32 @@ describe('describeForApproval', () => {
       '    two',
     ]);
     const long = Array.from({ length: 8 }, (_, i) => `line ${i}`).join('\n');
-    expect(describeForApproval({ type: 'tool_call', id: 'c', name: 'edit', input: { path: 'b.ts', old_text: 'x = 1', new_text: long } })).toEqual([
-      'panto wants to edit b.ts:',
-      '  - x = 1',
-      ...Array.from({ length: 6 }, (_, i) => `  + line ${i}`),
-      '    … 2 more lines',
-    ]);
+    expect(
+      describeForApproval({
+        type: 'tool_call',
+        id: 'c',
+        name: 'edit',
+        input: { path: 'b.ts', old_text: 'x = 1', new_text: long },
+      }),
+    ).toEqual(['panto wants to edit b.ts:', '  - x = 1', ...Array.from({ length: 6 }, (_, i) => `  + line ${i}`), '    … 2 more lines']);
   });
 
   it('shows control characters as escapes, so a carriage return or an escape sequence cannot hide part of a command', () => {
     const hidden = 'touch /tmp/pwned #\r echo harmless';
-    const lines = describeForApproval({ type: 'tool_call', id: 'c', name: 'bash', input: { command: `${hidden}\n\x1b[2Aecho \u202eok` } });
+    const lines = describeForApproval({
+      type: 'tool_call',
+      id: 'c',
+      name: 'bash',
+      input: { command: `${hidden}\n\x1b[2Aecho \u202eok` },
+    });
     expect(lines).toEqual(['panto wants to run bash:', '  $ touch /tmp/pwned #\\r echo harmless', '    \\e[2Aecho \\u{202e}ok']);
     expect(lines.join('\n')).not.toMatch(/[\r\x1b\u202e]/);
-    const [header] = describeForApproval({ type: 'tool_call', id: 'c', name: 'write', input: { path: 'a\rb.txt', content: 'x' } });
+    const [header] = describeForApproval({
+      type: 'tool_call',
+      id: 'c',
+      name: 'write',
+      input: { path: 'a\rb.txt', content: 'x' },
+    });
     expect(header).toBe('panto wants to write a\\rb.txt (1 line):');
   });
 

@@ -31,7 +31,12 @@ export function terminalApproval(input: InputStream, terminal: Terminal, onInter
       }
       if (signal.aborted) done('interrupt');
     });
-    const answers: Record<typeof key, string> = { y: 'allowed once', a: `${call.name} allowed for this session`, n: 'denied', interrupt: 'interrupted' };
+    const answers: Record<typeof key, string> = {
+      y: 'allowed once',
+      a: `${call.name} allowed for this session`,
+      n: 'denied',
+      interrupt: 'interrupted',
+    };
     terminal.stderr.write(`${answers[key]}\n`);
     if (key === 'interrupt') {
       if (!signal.aborted) onInterrupt();

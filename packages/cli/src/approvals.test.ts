@@ -38,8 +38,14 @@ describe('Approvals', () => {
 
   it('refuses a denied call with the reason the user gave', async () => {
     const { approvals } = asking([{ type: 'deny', reason: 'use the test script' }, { type: 'deny' }]);
-    expect(await approvals.beforeToolCall(call('edit'), toolContext())).toEqual({ type: 'refuse', reason: 'the user denied it: use the test script' });
-    expect(await approvals.beforeToolCall(call('edit'), toolContext())).toEqual({ type: 'refuse', reason: 'the user denied it' });
+    expect(await approvals.beforeToolCall(call('edit'), toolContext())).toEqual({
+      type: 'refuse',
+      reason: 'the user denied it: use the test script',
+    });
+    expect(await approvals.beforeToolCall(call('edit'), toolContext())).toEqual({
+      type: 'refuse',
+      reason: 'the user denied it',
+    });
   });
 
   it('where nobody can be asked, refuses with an error that says how to allow them', async () => {

@@ -5,20 +5,56 @@ import { UsageError } from './errors.js';
 describe('parseArgs', () => {
   it('gives defaults when no flag is given', () => {
     expect(parseArgs([])).toEqual({
-      continue: false, pick: false, fork: false, list: false, all: false, yolo: false, noSession: false, help: false, version: false, extensions: [],
+      continue: false,
+      pick: false,
+      fork: false,
+      list: false,
+      all: false,
+      yolo: false,
+      noSession: false,
+      help: false,
+      version: false,
+      extensions: [],
     });
   });
 
   it('reads every flag, long and short', () => {
     expect(
       parseArgs([
-        '--print', 'hi', '--no-session', '--provider', 'openai', '--model', 'gpt-x',
-        '--base-url', 'http://127.0.0.1:9/v1', '--system', '@prompt.md', '--session-dir', 'here',
-        '--extension', 'a.ts', '--extension', 'tools/',
+        '--print',
+        'hi',
+        '--no-session',
+        '--provider',
+        'openai',
+        '--model',
+        'gpt-x',
+        '--base-url',
+        'http://127.0.0.1:9/v1',
+        '--system',
+        '@prompt.md',
+        '--session-dir',
+        'here',
+        '--extension',
+        'a.ts',
+        '--extension',
+        'tools/',
       ]),
     ).toEqual({
-      print: 'hi', continue: false, pick: false, fork: false, list: false, all: false, yolo: false, noSession: true, provider: 'openai', model: 'gpt-x',
-      baseURL: 'http://127.0.0.1:9/v1', system: '@prompt.md', sessionDir: 'here', help: false, version: false,
+      print: 'hi',
+      continue: false,
+      pick: false,
+      fork: false,
+      list: false,
+      all: false,
+      yolo: false,
+      noSession: true,
+      provider: 'openai',
+      model: 'gpt-x',
+      baseURL: 'http://127.0.0.1:9/v1',
+      system: '@prompt.md',
+      sessionDir: 'here',
+      help: false,
+      version: false,
       extensions: ['a.ts', 'tools/'],
     });
     expect(parseArgs(['-p', 'hi', '-c'])).toMatchObject({ print: 'hi', continue: true });

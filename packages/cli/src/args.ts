@@ -141,7 +141,12 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     // `panto "fix the tests"`, as other coding agents take it: say how panto takes a prompt.
     if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
       const positional = /'(.*)'/s.exec((error as Error).message.split('\n')[0]!)?.[1] ?? '';
-      throw new UsageError(`unexpected argument ${JSON.stringify(positional)}: to send it as a prompt, run panto -p ${shellWord(positional)} (or panto, then type it)`, { cause: error });
+      throw new UsageError(
+        `unexpected argument ${JSON.stringify(positional)}: to send it as a prompt, run panto -p ${shellWord(positional)} (or panto, then type it)`,
+        {
+          cause: error,
+        },
+      );
     }
     throw new UsageError(nodeParseMessage(error), { cause: error });
   }

@@ -99,11 +99,22 @@ describe('extensions in the CLI', () => {
   });
 
   it('loads .mjs and CommonJS .js files from $PANTO_HOME/extensions, then --extension files, in that order', async () => {
-    await put(join(home, 'extensions/b-esm.mjs'), `export default (panto) => panto.registerCommand('esm', { description: 'from .mjs', handler: (_a, c) => c.ui.print('esm ran') });`);
-    await put(join(home, 'extensions/a-cjs.js'), `module.exports = (panto) => panto.registerCommand('cjs', { description: 'from .js', handler: (_a, c) => c.ui.print('cjs ran') });`);
+    await put(
+      join(home, 'extensions/b-esm.mjs'),
+      `export default (panto) => panto.registerCommand('esm', { description: 'from .mjs', handler: (_a, c) => c.ui.print('esm ran') });`,
+    );
+    await put(
+      join(home, 'extensions/a-cjs.js'),
+      `module.exports = (panto) => panto.registerCommand('cjs', { description: 'from .js', handler: (_a, c) => c.ui.print('cjs ran') });`,
+    );
     await put(join(home, 'extensions/notes.txt'), 'not an extension');
-    await put(join(root, 'elsewhere/flagged/index.ts'), `export default (panto: { registerCommand: Function }) => panto.registerCommand('flagged', { description: 'from --extension', handler: (_a: string, c: { ui: { print(t: string): void } }) => c.ui.print('flagged ran') });`);
-    const result = await cli(['--extension', '../elsewhere/flagged'], { stdin: ['/cjs', '/esm', '/flagged', '/extensions'] });
+    await put(
+      join(root, 'elsewhere/flagged/index.ts'),
+      `export default (panto: { registerCommand: Function }) => panto.registerCommand('flagged', { description: 'from --extension', handler: (_a: string, c: { ui: { print(t: string): void } }) => c.ui.print('flagged ran') });`,
+    );
+    const result = await cli(['--extension', '../elsewhere/flagged'], {
+      stdin: ['/cjs', '/esm', '/flagged', '/extensions'],
+    });
     expect(result.stderr).not.toContain('failed');
     expect(result.stdout).toContain('cjs ran\nesm ran\nflagged ran\n');
     const listed = result.stdout.split('\n').filter((line) => line.startsWith('✓'));
@@ -123,8 +134,12 @@ describe('extensions in the CLI', () => {
     const result = await cli(['--extension', 'missing.ts', '-p', 'hi'], { replies: [{ text: 'still here' }] });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('still here\n');
-    expect(result.stderr).toMatch(/panto: extension \.panto\/extensions\/broken\.ts failed to load: could not be imported: .*broken\.ts:1:\d+: ERROR: Expected "\)" but found "\{"/);
-    expect(result.stderr).toMatch(/panto: extension \.panto\/extensions\/broken\.mjs failed to load: could not be imported: Unexpected number \(at \/.*broken\.mjs:1\)/);
+    expect(result.stderr).toMatch(
+      /panto: extension \.panto\/extensions\/broken\.ts failed to load: could not be imported: .*broken\.ts:1:\d+: ERROR: Expected "\)" but found "\{"/,
+    );
+    expect(result.stderr).toMatch(
+      /panto: extension \.panto\/extensions\/broken\.mjs failed to load: could not be imported: Unexpected number \(at \/.*broken\.mjs:1\)/,
+    );
     expect(result.stderr).toContain('panto: extension .panto/extensions/throws.mjs failed to load: needs GREETING_API_KEY');
     expect(result.stderr).toContain('panto: extension missing.ts failed to load: no such extension file or folder (with an index.ts, .js or .mjs): missing.ts');
     expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -136,7 +151,10 @@ describe('extensions in the CLI', () => {
     expect(none.stdout).toContain(`no extensions loaded (looked in ${home}/extensions and .panto/extensions; --extension <path> loads one)`);
 
     await put(join(cwd, '.panto/extensions/nodefault.mjs'), 'export const x = 1;');
-    await put(join(cwd, '.panto/extensions/boom.mjs'), `export default (panto) => panto.registerCommand('boom', { description: 'fails', handler: () => { throw new Error('kaboom'); } });`);
+    await put(
+      join(cwd, '.panto/extensions/boom.mjs'),
+      `export default (panto) => panto.registerCommand('boom', { description: 'fails', handler: () => { throw new Error('kaboom'); } });`,
+    );
     const result = await cli([], { stdin: ['/extensions', '/boom', '/session'] });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('✗ .panto/extensions/nodefault.mjs  (.panto/extensions)\n    failed to load: its default export is not a function');
@@ -182,7 +200,10 @@ describe('extensions in the CLI', () => {
     expect(result.stdout).toContain('nobody it is\ntrue nobody end_turn\n');
     expect(result.stderr).toContain('asked');
     // The REPL's next line was not eaten by the question.
-    expect(providers[0]!.requests.map((request) => request.messages.at(-1))).toMatchObject([{ role: 'user', content: 'say nobody' }, { role: 'user', content: 'next' }]);
+    expect(providers[0]!.requests.map((request) => request.messages.at(-1))).toMatchObject([
+      { role: 'user', content: 'say nobody' },
+      { role: 'user', content: 'next' },
+    ]);
   });
 });
 

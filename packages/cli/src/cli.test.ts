@@ -90,7 +90,10 @@ async function entriesOf(file: string) {
 
 /** Waits until the first provider has received a request (the turn is under way). */
 function providerCalled(): Promise<void> {
-  return waitUntil(() => (h.built[0]?.provider.requests.length ?? 0) > 0, { message: 'the first provider received a request', intervalMs: 5 });
+  return waitUntil(() => (h.built[0]?.provider.requests.length ?? 0) > 0, {
+    message: 'the first provider received a request',
+    intervalMs: 5,
+  });
 }
 
 function roles(messages: readonly Message[]): string[] {
@@ -113,16 +116,27 @@ describe('panto -p', () => {
     expect(others).toEqual([]);
     const entries = await entriesOf(file!);
     expect(entries.map((entry) => (entry.type === 'message' ? entry.message.role : entry.type))).toEqual([
-      'system', 'user', 'assistant', 'tool_result', 'assistant',
+      'system',
+      'user',
+      'assistant',
+      'tool_result',
+      'assistant',
     ]);
-    expect(entries[0]).toMatchObject({ message: { role: 'system', content: defaultSystemPrompt(h.cwd), mode: 'replace' } });
-    expect(entries[1]).toMatchObject({ message: { role: 'user', content: 'list the files', provider: 'openai', model: 'openai-default' } });
+    expect(entries[0]).toMatchObject({
+      message: { role: 'system', content: defaultSystemPrompt(h.cwd), mode: 'replace' },
+    });
+    expect(entries[1]).toMatchObject({
+      message: { role: 'user', content: 'list the files', provider: 'openai', model: 'openai-default' },
+    });
   });
 
   it('reads the prompt from stdin when given "-"', async () => {
     const result = await cli(['-p', '-'], { stdin: ['first line', 'second line'], replies: [{ text: 'ok' }] });
     expect(result.code).toBe(0);
-    expect(h.built[0]!.provider.requests[0]!.messages.at(-1)).toMatchObject({ role: 'user', content: 'first line\nsecond line' });
+    expect(h.built[0]!.provider.requests[0]!.messages.at(-1)).toMatchObject({
+      role: 'user',
+      content: 'first line\nsecond line',
+    });
   });
 
   it('fails with exit code 2 when the prompt from stdin is empty', async () => {
@@ -159,7 +173,9 @@ describe('panto -p', () => {
     const entries = await entriesOf(file!);
     expect(entries.map((entry) => entry.type === 'message' && entry.message.role)).toEqual(['system', 'user', 'assistant']);
     expect(entries[1]).toMatchObject({ message: { role: 'user', content: 'long task' } });
-    expect(entries[2]).toMatchObject({ message: { stop_reason: 'aborted', content: [{ type: 'text', text: 'partial ' }] } });
+    expect(entries[2]).toMatchObject({
+      message: { stop_reason: 'aborted', content: [{ type: 'text', text: 'partial ' }] },
+    });
   });
 
   it('writes nothing with --no-session', async () => {
@@ -179,8 +195,16 @@ describe('panto -p', () => {
     await cli(['-p', 'hi', '--system', 'Be terse.'], { replies: [{ text: 'ok' }] });
     await writeFile(join(h.cwd, 'prompt.md'), 'From a file.');
     await cli(['-p', 'hi', '--system', '@prompt.md'], { replies: [{ text: 'ok' }] });
-    expect(h.built[0]!.provider.requests[0]!.messages[0]).toEqual({ role: 'system', content: 'Be terse.', mode: 'replace' });
-    expect(h.built[1]!.provider.requests[0]!.messages[0]).toEqual({ role: 'system', content: 'From a file.', mode: 'replace' });
+    expect(h.built[0]!.provider.requests[0]!.messages[0]).toEqual({
+      role: 'system',
+      content: 'Be terse.',
+      mode: 'replace',
+    });
+    expect(h.built[1]!.provider.requests[0]!.messages[0]).toEqual({
+      role: 'system',
+      content: 'From a file.',
+      mode: 'replace',
+    });
   });
 });
 
@@ -222,7 +246,7 @@ describe('resuming', () => {
     expect(h.built[1]!.provider.requests[0]!.messages[1]).toMatchObject({ content: 'remember 42' });
   });
 
-  it('-r with a copy of a session from elsewhere imports it into this folder\'s sessions and leaves the file alone', async () => {
+  it("-r with a copy of a session from elsewhere imports it into this folder's sessions and leaves the file alone", async () => {
     await cli(['-p', 'remember 42'], { replies: [{ text: 'ok' }] });
     const [file] = await sessionFiles();
     const id = (await listSessions(h.sessionDir))[0]!.id;
@@ -236,7 +260,9 @@ describe('resuming', () => {
     expect(result.stderr).toContain(`imported ${copy} as session ${id} of this folder`);
     expect(h.built[1]!.provider.requests[0]!.messages[1]).toMatchObject({ content: 'remember 42' });
     expect(await readFile(copy)).toEqual(before);
-    expect((await entriesOf(join(h.sessionDir, `${id}.jsonl`))).at(-2)).toMatchObject({ message: { role: 'user', content: 'again' } });
+    expect((await entriesOf(join(h.sessionDir, `${id}.jsonl`))).at(-2)).toMatchObject({
+      message: { role: 'user', content: 'again' },
+    });
   });
 
   it('-r with an export of a session this folder has continues that session, not the export', async () => {
@@ -290,7 +316,7 @@ describe('resuming', () => {
 });
 
 describe('--list', () => {
-  it('lists the folder\'s sessions, newest first, with id, count and first prompt', async () => {
+  it("lists the folder's sessions, newest first, with id, count and first prompt", async () => {
     await cli(['-p', 'the first session'], { replies: [{ text: 'ok' }] });
     await cli(['-p', 'the second session'], { replies: [{ text: 'ok' }] });
     const sessions = await listSessions(h.sessionDir);
@@ -311,18 +337,15 @@ describe('--list', () => {
 });
 
 describe('usage errors', () => {
-  it.each([
-    [['--bogus']],
-    [['--provider', 'gemini']],
-    [['-c', '-r', 'x']],
-    [['--system', '@missing.md', '-p', 'x']],
-    [['stray']],
-  ])('%j exits 2 with a usage line', async (argv) => {
-    const result = await cli(argv);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^panto: .+\nusage: panto /);
-    expect(result.stdout).toBe('');
-  });
+  it.each([[['--bogus']], [['--provider', 'gemini']], [['-c', '-r', 'x']], [['--system', '@missing.md', '-p', 'x']], [['stray']]])(
+    '%j exits 2 with a usage line',
+    async (argv) => {
+      const result = await cli(argv);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^panto: .+\nusage: panto /);
+      expect(result.stdout).toBe('');
+    },
+  );
 
   it('rejects an unknown PANTO_PROVIDER with exit code 2', async () => {
     const result = await cli(['-p', 'x'], { env: { PANTO_PROVIDER: 'nope' } });
@@ -332,13 +355,19 @@ describe('usage errors', () => {
 
   it('prints help and the version to stdout', async () => {
     expect(await cli(['--help'])).toMatchObject({ code: 0, stdout: expect.stringContaining('-r, --resume [session]') });
-    expect(await cli(['--version'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^panto \d+\.\d+\.\d+\n$/) });
+    expect(await cli(['--version'])).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^panto \d+\.\d+\.\d+\n$/),
+    });
   });
 });
 
 describe('provider choice', () => {
   it('prefers --provider/--model, then PANTO_PROVIDER/PANTO_MODEL', async () => {
-    await cli(['-p', 'x', '--no-session'], { env: { PANTO_PROVIDER: 'anthropic', PANTO_MODEL: 'claude-x' }, replies: [{ text: 'ok' }] });
+    await cli(['-p', 'x', '--no-session'], {
+      env: { PANTO_PROVIDER: 'anthropic', PANTO_MODEL: 'claude-x' },
+      replies: [{ text: 'ok' }],
+    });
     await cli(['-p', 'x', '--no-session', '--provider', 'openai', '--model', 'gpt-y', '--base-url', 'http://127.0.0.1:1/v1'], {
       env: { PANTO_PROVIDER: 'anthropic', PANTO_MODEL: 'claude-x' },
       replies: [{ text: 'ok' }],
@@ -350,7 +379,10 @@ describe('provider choice', () => {
   });
 
   it('falls back to the key-based default when PANTO_PROVIDER is unset', async () => {
-    await cli(['-p', 'x', '--no-session'], { env: { PANTO_PROVIDER: '', OPENAI_API_KEY: 'sk-test' }, replies: [{ text: 'ok' }] });
+    await cli(['-p', 'x', '--no-session'], {
+      env: { PANTO_PROVIDER: '', OPENAI_API_KEY: 'sk-test' },
+      replies: [{ text: 'ok' }],
+    });
     expect(h.built[0]!.settings.provider).toBe('openai');
   });
 });
@@ -393,7 +425,10 @@ describe('interactive mode', () => {
     expect(result.stdout).toContain('Done.\n');
     expect(result.stderr).toContain('✓ write out.txt · ');
     const provider = h.built[0]!.provider;
-    expect(provider.requests[2]!.messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringContaining('Additional instructions: keep the file name') });
+    expect(provider.requests[2]!.messages.at(-1)).toMatchObject({
+      role: 'user',
+      content: expect.stringContaining('Additional instructions: keep the file name'),
+    });
     expect(roles(provider.requests[3]!.messages)).toEqual(['system', 'compaction', 'user']);
     const [file] = await sessionFiles();
     expect((await entriesOf(file!)).map((entry) => entry.type)).toContain('compaction');
@@ -451,10 +486,10 @@ describe('interactive mode', () => {
     expect(result.stdout).toContain('second answer');
     const [file] = await sessionFiles();
     const entries = await entriesOf(file!);
-    expect(entries.map((entry) => entry.type === 'message' && entry.message.role)).toEqual([
-      'system', 'user', 'assistant', 'user', 'assistant',
-    ]);
-    expect(entries[2]).toMatchObject({ message: { stop_reason: 'aborted', content: [{ type: 'text', text: 'neve' }] } });
+    expect(entries.map((entry) => entry.type === 'message' && entry.message.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant']);
+    expect(entries[2]).toMatchObject({
+      message: { stop_reason: 'aborted', content: [{ type: 'text', text: 'neve' }] },
+    });
   });
 
   it('ends on Ctrl-C while idle', async () => {

@@ -100,7 +100,9 @@ export async function run(environment: CliEnvironment): Promise<number> {
     // rendered once it is there, which is long before a model's first answer in practice.
     const markdownReady = wantsMarkdown(stdout, env)
       ? loadMarkdownRenderer(stdout.columns).then(
-          (render) => void (terminal.renderMarkdown = render),
+          (render) => {
+            terminal.renderMarkdown = render;
+          },
           () => undefined,
         )
       : Promise.resolve();
@@ -120,7 +122,12 @@ export async function run(environment: CliEnvironment): Promise<number> {
       if (resume === undefined) return EXIT_OK;
     }
     const session = await openSwitchableSession(
-      { continue: options.continue, noSession: options.noSession, fork: options.fork, ...(resume === undefined ? {} : { resume }) },
+      {
+        continue: options.continue,
+        noSession: options.noSession,
+        fork: options.fork,
+        ...(resume === undefined ? {} : { resume }),
+      },
       (request) => openSession(request, { cwd, sessionDir, sessionsRoot }),
     );
     if (session.notice) terminal.note(session.notice);
@@ -141,10 +148,17 @@ export async function run(environment: CliEnvironment): Promise<number> {
         : printPrompt !== undefined
           ? { type: 'refuse', where: 'panto -p' }
           : interactive
-            ? { type: 'ask', ask: environment.askApproval ?? terminalApproval(environment.stdin, terminal, () => app?.interrupt()) }
+            ? {
+                type: 'ask',
+                ask: environment.askApproval ?? terminalApproval(environment.stdin, terminal, () => app?.interrupt()),
+              }
             : { type: 'refuse', where: 'panto with piped input' },
     );
-    const config = { provider, tools, beforeToolCall: chainToolGuards(extensions.beforeToolCall, approvals.beforeToolCall) };
+    const config = {
+      provider,
+      tools,
+      beforeToolCall: chainToolGuards(extensions.beforeToolCall, approvals.beforeToolCall),
+    };
     let agent: Agent;
     let danglingUser: string | null = null;
     if (session.resumed) {
@@ -180,7 +194,10 @@ export async function run(environment: CliEnvironment): Promise<number> {
       contextFiles: contextFiles.files.map((file) => file.path),
       env,
       exportsDir: join(pantoHome(env, cwd, environment.homedir), 'exports'),
-      places: { extensionDirs: places.extensionDirs.map(show), mcpFiles: places.mcpFiles.map(show) } satisfies LookupPlaces,
+      places: {
+        extensionDirs: places.extensionDirs.map(show),
+        mcpFiles: places.mcpFiles.map(show),
+      } satisfies LookupPlaces,
       ...(mcpServers === undefined
         ? {}
         : {
@@ -207,7 +224,13 @@ export async function run(environment: CliEnvironment): Promise<number> {
     };
     await loadExtensions(
       extensions,
-      await findExtensions({ globalDir: places.extensionDirs[0]!, projectDir: places.extensionDirs[1]!, flags: options.extensions, cwd, home }),
+      await findExtensions({
+        globalDir: places.extensionDirs[0]!,
+        projectDir: places.extensionDirs[1]!,
+        flags: options.extensions,
+        cwd,
+        home,
+      }),
     );
     for (const record of extensions.records) {
       if (record.status !== 'failed') continue;
@@ -260,7 +283,8 @@ async function pickResume(sessionDir: string, environment: CliEnvironment, termi
     throw new UsageError('--resume without a session id opens a picker, which needs a terminal: give the id (panto --list shows them)');
   }
   const sessions = await findSessions({ dir: sessionDir });
-  if (sessions.length === 0) throw new CliError(`no sessions to resume in ${sessionDir} (sessions belong to the folder panto was started in; panto --list --all shows every folder's)`);
+  if (sessions.length === 0)
+    throw new CliError(`no sessions to resume in ${sessionDir} (sessions belong to the folder panto was started in; panto --list --all shows every folder's)`);
   const output = environment.stdout.isTTY ? environment.stdout : environment.stderr;
   const chosen = await pickSession(sessions, environment.stdin, output);
   if (chosen === undefined) terminal.note('nothing resumed');
@@ -274,7 +298,12 @@ async function pickResume(sessionDir: string, environment: CliEnvironment, termi
  */
 async function startMCP(
   places: { mcpFiles: string[] },
-  options: { env: Readonly<Record<string, string | undefined>>; cwd: string; terminal: Terminal; show: (path: string) => string },
+  options: {
+    env: Readonly<Record<string, string | undefined>>;
+    cwd: string;
+    terminal: Terminal;
+    show: (path: string) => string;
+  },
 ): Promise<MCPServers | undefined> {
   const { terminal } = options;
   const config = await readMCPConfig({ global: places.mcpFiles[0]!, project: places.mcpFiles[1]! }, options.env, options.show);
@@ -322,9 +351,7 @@ function finalAnswer(result: StepResult): string {
 
 function banner(app: App, session: OpenedSession, options: CliOptions): string {
   const id = app.agent.sessionStore.sessionId();
-  const where = session.resumed
-    ? `resumed ${id} (${app.agent.conversation.length} messages)`
-    : `new session ${id}${options.noSession ? ' (not saved)' : ''}`;
+  const where = session.resumed ? `resumed ${id} (${app.agent.conversation.length} messages)` : `new session ${id}${options.noSession ? ' (not saved)' : ''}`;
   return `panto ${VERSION} · ${describeSettings(app.providerChoice())} · ${where} · /help for commands`;
 }
 

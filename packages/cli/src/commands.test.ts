@@ -31,7 +31,10 @@ function setup(options: { replies?: ScriptedReply[]; store?: SessionStore; sessi
     providerFactory: (settings): Provider => {
       if (settings.model === 'broken') throw new Error('no API key for that');
       built.push(settings);
-      return new ScriptedProvider([], { name: settings.provider, model: settings.model ?? `${settings.provider}-default` });
+      return new ScriptedProvider([], {
+        name: settings.provider,
+        model: settings.model ?? `${settings.provider}-default`,
+      });
     },
     sessionFile: options.sessionFile ?? (() => undefined),
     unsavedReason: 'not saved: --no-session',
@@ -68,7 +71,18 @@ describe('slash commands', () => {
   it('/help lists every command', async () => {
     const { command, stdout } = setup();
     await command('/help');
-    for (const name of ['/compact [instructions]', '/export [path]', '/session', '/model [provider/model]', '/extensions', '/mcp', '/tree', '/fork', '/help', '/quit']) {
+    for (const name of [
+      '/compact [instructions]',
+      '/export [path]',
+      '/session',
+      '/model [provider/model]',
+      '/extensions',
+      '/mcp',
+      '/tree',
+      '/fork',
+      '/help',
+      '/quit',
+    ]) {
       expect(stdout.text).toContain(name);
     }
     // What /session shows, as docs/cli.md says: the context files and the cost too.
@@ -83,7 +97,9 @@ describe('slash commands', () => {
   });
 
   it('/session shows id, file, message count and usage so far', async () => {
-    const { app, command, stdout } = setup({ replies: [{ text: 'hi', usage: { input_tokens: 1500, output_tokens: 20, cache_read_tokens: 1000 } }] });
+    const { app, command, stdout } = setup({
+      replies: [{ text: 'hi', usage: { input_tokens: 1500, output_tokens: 20, cache_read_tokens: 1000 } }],
+    });
     await app.turn('hello', 'stream');
     await command('/session');
     expect(stdout.text).toContain('session   session-1\n');
@@ -121,18 +137,25 @@ describe('slash commands', () => {
 
   it('/compact summarises through the provider, with the instructions, and persists the compaction', async () => {
     const store = new MemoryStore();
-    const { app, agent, provider, command, stdout } = setup({ store, replies: [{ text: 'answer' }, { text: 'the summary' }] });
+    const { app, agent, provider, command, stdout } = setup({
+      store,
+      replies: [{ text: 'answer' }, { text: 'the summary' }],
+    });
     await agent.addSystemMessage('sys', 'replace');
     await app.turn('question', 'stream');
     await command('/compact keep numbers');
     expect(stdout.text).toContain('compacted 3 messages into a summary of 11 characters');
-    expect(provider.requests[1]!.messages.at(-1)).toMatchObject({ content: expect.stringContaining('Additional instructions: keep numbers') });
+    expect(provider.requests[1]!.messages.at(-1)).toMatchObject({
+      content: expect.stringContaining('Additional instructions: keep numbers'),
+    });
     expect(agent.conversation.messages.map((message) => message.role)).toEqual(['system', 'compaction']);
     expect(store.entries.at(-1)).toMatchObject({ type: 'compaction', summary: 'the summary' });
   });
 
   it('/compact reports a failure and leaves the conversation as it was', async () => {
-    const { app, agent, command, stderr } = setup({ replies: [{ text: 'answer' }, { error: new Error('overloaded') }] });
+    const { app, agent, command, stderr } = setup({
+      replies: [{ text: 'answer' }, { error: new Error('overloaded') }],
+    });
     await app.turn('question', 'stream');
     await command('/compact');
     expect(stderr.text).toContain('compaction failed: overloaded; the conversation is unchanged');
@@ -152,7 +175,11 @@ describe('slash commands', () => {
 
   it('/export copies the session file byte for byte to <sessionId>.jsonl (in the working folder when no exports folder is set)', async () => {
     const store = await FSJSONLStore.create(join(cwd, 'sessions'), { cwd });
-    const { app, command, stdout } = setup({ store, sessionFile: () => store.getSessionFile(), replies: [{ text: 'ok' }] });
+    const { app, command, stdout } = setup({
+      store,
+      sessionFile: () => store.getSessionFile(),
+      replies: [{ text: 'ok' }],
+    });
     await app.turn('hello', 'stream');
     await command('/export');
     const target = join(cwd, `${store.sessionId()}.jsonl`);
@@ -164,7 +191,12 @@ describe('slash commands', () => {
   it('/export with no path writes <sessionId>.jsonl into the exports folder, not the working folder', async () => {
     const store = await FSJSONLStore.create(join(cwd, 'sessions'), { cwd });
     const exportsDir = join(cwd, 'home', 'exports');
-    const { app, command, stdout } = setup({ store, sessionFile: () => store.getSessionFile(), replies: [{ text: 'ok' }], exportsDir });
+    const { app, command, stdout } = setup({
+      store,
+      sessionFile: () => store.getSessionFile(),
+      replies: [{ text: 'ok' }],
+      exportsDir,
+    });
     await app.turn('hello', 'stream');
     await command('/export');
     const target = join(exportsDir, `${store.sessionId()}.jsonl`);
@@ -176,7 +208,11 @@ describe('slash commands', () => {
 
   it('/export writes to a given path, creating folders, and refuses the session file itself', async () => {
     const store = await FSJSONLStore.create(join(cwd, 'sessions'), { cwd });
-    const { app, command, stderr } = setup({ store, sessionFile: () => store.getSessionFile(), replies: [{ text: 'ok' }] });
+    const { app, command, stderr } = setup({
+      store,
+      sessionFile: () => store.getSessionFile(),
+      replies: [{ text: 'ok' }],
+    });
     await app.turn('hello', 'stream');
     await command('/export out/dir/s.jsonl');
     expect(await readFile(join(cwd, 'out/dir/s.jsonl'))).toEqual(await readFile(store.getSessionFile()));
@@ -186,7 +222,11 @@ describe('slash commands', () => {
 
   it('/export into a folder (an existing one, or a path ending in /) writes <sessionId>.jsonl inside it', async () => {
     const store = await FSJSONLStore.create(join(cwd, 'sessions'), { cwd });
-    const { app, command, stdout, stderr } = setup({ store, sessionFile: () => store.getSessionFile(), replies: [{ text: 'ok' }] });
+    const { app, command, stdout, stderr } = setup({
+      store,
+      sessionFile: () => store.getSessionFile(),
+      replies: [{ text: 'ok' }],
+    });
     await app.turn('hello', 'stream');
     await mkdir(join(cwd, 'backups'));
     await command('/export backups');

@@ -51,11 +51,23 @@ export interface SlashCommand {
 }
 
 export const COMMANDS: readonly { usage: string; summary: string }[] = [
-  { usage: '/compact [instructions]', summary: 'summarise the conversation so far to free the context (optionally: what to keep)' },
+  {
+    usage: '/compact [instructions]',
+    summary: 'summarise the conversation so far to free the context (optionally: what to keep)',
+  },
   { usage: '/export [path]', summary: 'write the session as JSONL (default: $PANTO_HOME/exports/<session id>.jsonl)' },
-  { usage: '/session', summary: 'show the session id, file, model, the AGENTS.md files loaded, message count, tokens and cost so far' },
-  { usage: '/model [provider/model]', summary: `show the model, or switch (e.g. /model anthropic/${DEFAULT_MODELS.anthropic}, /model openai)` },
-  { usage: '/extensions', summary: 'list the extensions loaded (and those that failed), where from, and what they added' },
+  {
+    usage: '/session',
+    summary: 'show the session id, file, model, the AGENTS.md files loaded, message count, tokens and cost so far',
+  },
+  {
+    usage: '/model [provider/model]',
+    summary: `show the model, or switch (e.g. /model anthropic/${DEFAULT_MODELS.anthropic}, /model openai)`,
+  },
+  {
+    usage: '/extensions',
+    summary: 'list the extensions loaded (and those that failed), where from, and what they added',
+  },
   { usage: '/mcp', summary: 'list the MCP servers, their status and their tools' },
   ...TREE_COMMANDS,
   { usage: '/help', summary: 'show this help' },
@@ -247,7 +259,12 @@ function mcpText(context: CommandContext): string {
   return servers.map(serverText).join('\n');
 }
 
-const STATUS_MARK: Record<MCPServerInfo['status'], string> = { connected: '✓', connecting: '…', failed: '✗', closed: '-' };
+const STATUS_MARK: Record<MCPServerInfo['status'], string> = {
+  connected: '✓',
+  connecting: '…',
+  failed: '✗',
+  closed: '-',
+};
 
 function serverText(server: MCPServerInfo): string {
   const lines = [`${STATUS_MARK[server.status]} ${server.name}  ${server.status} · ${server.transport} ${server.target}  (${server.source})`];

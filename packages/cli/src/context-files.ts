@@ -61,8 +61,7 @@ export async function findContextFiles(options: { cwd: string; pantoHome: string
 export function withContextFiles(base: string, files: readonly ContextFile[]): string {
   if (files.length === 0) return base;
   const sections = files.map(
-    (file) =>
-      `## ${file.path}\n\n${file.text}${file.truncated ? `\n\n[cut at ${MAX_CONTEXT_FILE_BYTES / 1024} KB; read the file for the rest]` : ''}`,
+    (file) => `## ${file.path}\n\n${file.text}${file.truncated ? `\n\n[cut at ${MAX_CONTEXT_FILE_BYTES / 1024} KB; read the file for the rest]` : ''}`,
   );
   return [
     base,

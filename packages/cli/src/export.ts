@@ -57,7 +57,13 @@ export async function exportSessionFile(source: ExportSource, target?: string): 
       cwd: source.cwd,
     });
     // One entry per line, each its own batch: the chain is what matters, not the grouping.
-    text = Buffer.from(header + SessionLog.empty().chain(records).map((entry) => encodeBatch([entry])).join(''));
+    text = Buffer.from(
+      header +
+        SessionLog.empty()
+          .chain(records)
+          .map((entry) => encodeBatch([entry]))
+          .join(''),
+    );
     entries = records.length;
   }
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });

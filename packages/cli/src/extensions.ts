@@ -53,7 +53,12 @@ export async function findExtensions(places: ExtensionPlaces): Promise<Extension
     const file = await entryOf(path);
     if (file !== undefined && candidates.some((candidate) => candidate.file === file)) continue;
     const source = { path: show(path), origin: '--extension' };
-    if (file === undefined) candidates.push({ source, file: path, problem: `no such extension file or folder (with an index.ts, .js or .mjs): ${flag}` });
+    if (file === undefined)
+      candidates.push({
+        source,
+        file: path,
+        problem: `no such extension file or folder (with an index.ts, .js or .mjs): ${flag}`,
+      });
     else if (!EXTENSION_FILE_TYPES.includes(extname(file))) candidates.push({ source, file, problem: `not a .ts, .js or .mjs file: ${flag}` });
     else candidates.push({ source: { ...source, path: show(file) }, file });
   }

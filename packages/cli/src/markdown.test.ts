@@ -23,7 +23,10 @@ describe('completeBlocksEnd', () => {
 describe('MarkdownStream', () => {
   it('writes each complete block once, rendered, and the rest on flush', () => {
     const written: string[] = [];
-    const stream = new MarkdownStream((markdown) => `<${markdown.trim()}>\n\n`, (text) => written.push(text));
+    const stream = new MarkdownStream(
+      (markdown) => `<${markdown.trim()}>\n\n`,
+      (text) => written.push(text),
+    );
     expect(stream.push('# Title\n')).toBe(false);
     expect(stream.push('\nSome ')).toBe(true);
     stream.push('text\n```\ncode\n\nmore');

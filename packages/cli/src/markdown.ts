@@ -20,9 +20,7 @@ export function wantsMarkdown(stdout: { isTTY?: boolean }, env: Readonly<Record<
  */
 export async function loadMarkdownRenderer(width = 80): Promise<MarkdownRenderer> {
   const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')]);
-  const marked = new Marked(
-    markedTerminal({ reflowText: false, width: Math.max(20, Math.min(width, 120)), tab: 2, emoji: false }, { ignoreIllegals: true }),
-  );
+  const marked = new Marked(markedTerminal({ reflowText: false, width: Math.max(20, Math.min(width, 120)), tab: 2, emoji: false }, { ignoreIllegals: true }));
   // marked-terminal 7 writes the text of a list item as it is, so `- **bold** and `code``
   // kept its markers (mikaelbr/marked-terminal#304, #371): render the inline tokens of such
   // block-level text, and leave every other text to marked-terminal (`false` falls back).

@@ -4,9 +4,21 @@ import { helpText } from './commands.js';
 import { checkedProviderFactory, describeCost, entriesCost, formatDollars, messagesCost, missingKey, modelsText } from './models.js';
 import type { ProviderChoice } from './providers.js';
 
-const usage = (input: number, output: number) => ({ input_tokens: input, output_tokens: output, cache_read_tokens: 0, cache_write_tokens: 0 });
+const usage = (input: number, output: number) => ({
+  input_tokens: input,
+  output_tokens: output,
+  cache_read_tokens: 0,
+  cache_write_tokens: 0,
+});
 function reply(provider: string, model: string, input: number, output: number): AssistantMessage {
-  return { role: 'assistant', content: [{ type: 'text', text: 'ok' }], provider, model, stop_reason: 'end_turn', usage: usage(input, output) } as AssistantMessage;
+  return {
+    role: 'assistant',
+    content: [{ type: 'text', text: 'ok' }],
+    provider,
+    model,
+    stop_reason: 'end_turn',
+    usage: usage(input, output),
+  } as AssistantMessage;
 }
 
 describe('checkedProviderFactory', () => {
@@ -60,7 +72,17 @@ describe('cost', () => {
     const entries = [
       { type: 'message', id: 'a', parent_id: null, timestamp: 't', message: reply('openai', 'gpt-5.4', 1000, 100) },
       { type: 'message', id: 'b', parent_id: null, timestamp: 't', message: reply('openai', 'gpt-5.4', 1000, 100) },
-      { type: 'compaction', id: 'c', parent_id: 'b', timestamp: 't', summary: 's', provider: 'openai', model: 'gpt-5.4', usage: usage(1000, 100), prior_usage: usage(2000, 200) },
+      {
+        type: 'compaction',
+        id: 'c',
+        parent_id: 'b',
+        timestamp: 't',
+        summary: 's',
+        provider: 'openai',
+        model: 'gpt-5.4',
+        usage: usage(1000, 100),
+        prior_usage: usage(2000, 200),
+      },
     ] as SessionEntry[];
     expect(entriesCost(entries).dollars).toBeCloseTo(0.012, 10);
   });

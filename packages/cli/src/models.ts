@@ -75,11 +75,14 @@ export function modelsText(current: string, env: Env, day?: string): string {
     const models = KNOWN_MODELS.filter((info) => info.provider === provider && modelStatus(info, day) !== 'retired').sort(
       (a, b) => Number(b.id === DEFAULT_MODELS[provider]) - Number(a.id === DEFAULT_MODELS[provider]),
     );
-    const cells = models.map((info) => [
-      info.id,
-      [info.id === DEFAULT_MODELS[provider] ? 'default' : '', describeStatus(info, day)].filter((tag) => tag !== '').join(', '),
-      describePrices(info),
-    ] as const);
+    const cells = models.map(
+      (info) =>
+        [
+          info.id,
+          [info.id === DEFAULT_MODELS[provider] ? 'default' : '', describeStatus(info, day)].filter((tag) => tag !== '').join(', '),
+          describePrices(info),
+        ] as const,
+    );
     return { provider, cells };
   });
   const all = rows.flatMap((row) => row.cells);

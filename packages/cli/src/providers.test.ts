@@ -3,12 +3,17 @@ import { UsageError } from './errors.js';
 import { chooseProvider, parseModelSpec } from './providers.js';
 
 describe('chooseProvider', () => {
-  it('keeps the resumed session\'s model when it continues with the same provider', () => {
-    expect(chooseProvider({ provider: 'openai' }, {}, { provider: 'openai', model: 'gpt-old' })).toEqual({ provider: 'openai', model: 'gpt-old' });
+  it("keeps the resumed session's model when it continues with the same provider", () => {
+    expect(chooseProvider({ provider: 'openai' }, {}, { provider: 'openai', model: 'gpt-old' })).toEqual({
+      provider: 'openai',
+      model: 'gpt-old',
+    });
   });
 
   it('does not carry a model over to another provider', () => {
-    expect(chooseProvider({ provider: 'anthropic' }, {}, { provider: 'openai', model: 'gpt-old' })).toEqual({ provider: 'anthropic' });
+    expect(chooseProvider({ provider: 'anthropic' }, {}, { provider: 'openai', model: 'gpt-old' })).toEqual({
+      provider: 'anthropic',
+    });
   });
 
   it('lets --model and PANTO_MODEL win over the resumed model', () => {
@@ -32,12 +37,20 @@ describe('parseModelSpec', () => {
 
   it('reads provider/model, keeping the rest of a model name with slashes', () => {
     expect(parseModelSpec('anthropic/claude-x', current)).toEqual({ provider: 'anthropic', model: 'claude-x' });
-    expect(parseModelSpec('openai/meta-llama/Llama-3', current)).toEqual({ provider: 'openai', model: 'meta-llama/Llama-3', baseURL: 'http://proxy/v1' });
+    expect(parseModelSpec('openai/meta-llama/Llama-3', current)).toEqual({
+      provider: 'openai',
+      model: 'meta-llama/Llama-3',
+      baseURL: 'http://proxy/v1',
+    });
   });
 
   it('reads a provider alone as its default model, and a model alone as the same provider', () => {
     expect(parseModelSpec('anthropic', current)).toEqual({ provider: 'anthropic' });
-    expect(parseModelSpec('gpt-b', current)).toEqual({ provider: 'openai', model: 'gpt-b', baseURL: 'http://proxy/v1' });
+    expect(parseModelSpec('gpt-b', current)).toEqual({
+      provider: 'openai',
+      model: 'gpt-b',
+      baseURL: 'http://proxy/v1',
+    });
   });
 
   it('rejects an unknown provider before a slash', () => {

@@ -34,10 +34,8 @@ export function chooseProvider(
   resumedModel: ActiveModel | null,
 ): ProviderChoice {
   const provider =
-    options.provider ??
-    (env.PANTO_PROVIDER ? providerName(env.PANTO_PROVIDER, 'PANTO_PROVIDER') : providerName(defaultProviderName(env), 'default provider'));
-  const model =
-    options.model ?? (env.PANTO_MODEL || undefined) ?? (resumedModel?.provider === provider ? resumedModel.model : undefined);
+    options.provider ?? (env.PANTO_PROVIDER ? providerName(env.PANTO_PROVIDER, 'PANTO_PROVIDER') : providerName(defaultProviderName(env), 'default provider'));
+  const model = options.model ?? (env.PANTO_MODEL || undefined) ?? (resumedModel?.provider === provider ? resumedModel.model : undefined);
   return {
     provider,
     ...(model === undefined ? {} : { model }),

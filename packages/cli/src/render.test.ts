@@ -4,7 +4,12 @@ import { createTurnReceiver, describeToolCall, formatUsage, toolLine } from './r
 import { Terminal } from './terminal.js';
 import { CapturedOutput } from './test-support.js';
 
-const call = (name: string, input: ToolCallBlock['input']): ToolCallBlock => ({ type: 'tool_call', id: 'c1', name, input });
+const call = (name: string, input: ToolCallBlock['input']): ToolCallBlock => ({
+  type: 'tool_call',
+  id: 'c1',
+  name,
+  input,
+});
 const usage = { input_tokens: 1234, output_tokens: 56, cache_read_tokens: 0, cache_write_tokens: 0 };
 const stepEnd = (): { type: 'step-end'; result: StepResult } => ({
   type: 'step-end',
@@ -27,7 +32,17 @@ describe('turn receiver', () => {
     receive({ type: 'text-delta', index: 0, delta: 'it.' });
     const read = call('read', { path: 'src/a.ts', offset: 10, limit: 5 });
     receive({ type: 'tool-execution-start', toolCall: read });
-    receive({ type: 'tool-execution-end', toolCall: read, result: { role: 'tool_result', tool_call_id: 'c1', tool_name: 'read', content: 'x'.repeat(2048), is_error: false } });
+    receive({
+      type: 'tool-execution-end',
+      toolCall: read,
+      result: {
+        role: 'tool_result',
+        tool_call_id: 'c1',
+        tool_name: 'read',
+        content: 'x'.repeat(2048),
+        is_error: false,
+      },
+    });
     receive(stepEnd());
     expect(stdout.text).toBe('Reading it.\n');
     expect(stderr.text).toBe('  ✓ read src/a.ts:10+5 · 2.0 KB\n');
@@ -41,7 +56,10 @@ describe('turn receiver', () => {
     receive({ type: 'text-delta', index: 0, delta: '# Title\n\nSome ' });
     expect(stdout.text).toBe('[# Title]\n');
     receive({ type: 'text-delta', index: 0, delta: '**bold**' });
-    receive({ type: 'message-end', message: { role: 'assistant', content: [], provider: 'openai', model: 'm', stop_reason: 'end_turn', usage } });
+    receive({
+      type: 'message-end',
+      message: { role: 'assistant', content: [], provider: 'openai', model: 'm', stop_reason: 'end_turn', usage },
+    });
     expect(stdout.text).toBe('[# Title]\n\n[Some **bold**]\n');
   });
 
@@ -92,14 +110,22 @@ describe('tool and usage lines', () => {
 
   it('marks failed calls and shows the first line of the error', () => {
     const line = toolLine(call('edit', { path: 'a.ts' }), {
-      role: 'tool_result', tool_call_id: 'c1', tool_name: 'edit', content: 'old_text was not found in a.ts (0 matches).\nmore', is_error: true,
+      role: 'tool_result',
+      tool_call_id: 'c1',
+      tool_name: 'edit',
+      content: 'old_text was not found in a.ts (0 matches).\nmore',
+      is_error: true,
     });
     expect(line).toBe('  ✗ edit a.ts · 48 B · old_text was not found in a.ts (0 matches).');
   });
 
   it('counts the images of a result', () => {
     const line = toolLine(call('mcp__everything__get-tiny-image', {}), {
-      role: 'tool_result', tool_call_id: 'c1', tool_name: 'mcp__everything__get-tiny-image', content: 'A tiny image', is_error: false,
+      role: 'tool_result',
+      tool_call_id: 'c1',
+      tool_name: 'mcp__everything__get-tiny-image',
+      content: 'A tiny image',
+      is_error: false,
       images: [{ type: 'image', media_type: 'image/png', data: 'AAAA' }],
     });
     expect(line).toBe('  ✓ mcp__everything__get-tiny-image {} · 12 B + 1 image');

@@ -18,7 +18,8 @@ export function createTurnReceiver(terminal: Terminal, mode: RenderMode): Receiv
   return (event: AgentEvent) => {
     switch (event.type) {
       case 'message-start':
-        markdown = mode === 'stream' && terminal.renderMarkdown !== undefined ? new MarkdownStream(terminal.renderMarkdown, (text) => terminal.text(text)) : undefined;
+        markdown =
+          mode === 'stream' && terminal.renderMarkdown !== undefined ? new MarkdownStream(terminal.renderMarkdown, (text) => terminal.text(text)) : undefined;
         terminal.spin('waiting for the model…');
         return;
       case 'thinking-start':
@@ -91,7 +92,6 @@ export function describeToolCall(call: ToolCallBlock): string {
 }
 
 // C0 controls but tab and line feed, DEL and C1 controls, and the bidirectional overrides.
-// eslint-disable-next-line no-control-regex
 const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** `text` with its control characters written as escapes. */

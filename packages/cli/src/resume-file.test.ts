@@ -14,7 +14,14 @@ afterEach(async () => cleanup());
 
 async function sessionIn(dir: string): Promise<{ id: string; file: string }> {
   const store = await FSJSONLStore.create(dir, { cwd: root });
-  await store.appendMessages([{ type: 'message', id: '019a0000-0000-7000-8000-000000000001', timestamp: '2026-12-01T00:00:00.000Z', message: { role: 'user', content: 'hi' } }]);
+  await store.appendMessages([
+    {
+      type: 'message',
+      id: '019a0000-0000-7000-8000-000000000001',
+      timestamp: '2026-12-01T00:00:00.000Z',
+      message: { role: 'user', content: 'hi' },
+    },
+  ]);
   return { id: store.sessionId(), file: store.getSessionFile() };
 }
 
@@ -46,6 +53,8 @@ describe('placeResumedFile', () => {
     const sessionsRoot = join(root, 'sessions');
     const session = await sessionIn(join(sessionsRoot, 'other-folder'));
     await mkdir(join(sessionsRoot, 'this-folder'), { recursive: true });
-    expect(await placeResumedFile(session.file, { sessionDir: join(sessionsRoot, 'this-folder'), sessionsRoot })).toEqual({ file: session.file });
+    expect(await placeResumedFile(session.file, { sessionDir: join(sessionsRoot, 'this-folder'), sessionsRoot })).toEqual({
+      file: session.file,
+    });
   });
 });

@@ -30,10 +30,17 @@ export async function placeResumedFile(file: string, places: SessionPlaces): Pro
   const name = `${id}.jsonl`;
 
   const here = join(places.sessionDir, name);
-  if (await isFile(here)) return { file: here, notice: `${path} is an export of session ${id}: continuing the session itself (${here}); the export is left as it is` };
+  if (await isFile(here))
+    return {
+      file: here,
+      notice: `${path} is an export of session ${id}: continuing the session itself (${here}); the export is left as it is`,
+    };
   const elsewhere = await findInOtherFolders(places.sessionsRoot, name);
   if (elsewhere !== undefined) {
-    return { file: elsewhere, notice: `${path} is an export of session ${id}: continuing the session itself (${elsewhere}); the export is left as it is` };
+    return {
+      file: elsewhere,
+      notice: `${path} is an export of session ${id}: continuing the session itself (${elsewhere}); the export is left as it is`,
+    };
   }
 
   await mkdir(places.sessionDir, { recursive: true, mode: 0o700 });
@@ -46,7 +53,10 @@ export async function placeResumedFile(file: string, places: SessionPlaces): Pro
     await rm(temporary, { force: true });
     throw error;
   }
-  return { file: here, notice: `imported ${path} as session ${id} of this folder (${here}); the file itself is left as it is` };
+  return {
+    file: here,
+    notice: `imported ${path} as session ${id} of this folder (${here}); the file itself is left as it is`,
+  };
 }
 
 async function findInOtherFolders(root: string, name: string): Promise<string | undefined> {

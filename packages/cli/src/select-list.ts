@@ -49,7 +49,10 @@ export function selectFromList<T>(
   let drawn = 0;
   const visible = () => {
     if (query === '') return options.items;
-    const words = query.toLowerCase().split(/\s+/).filter((word) => word !== '');
+    const words = query
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((word) => word !== '');
     return options.items.filter((item) => {
       const text = (item.search ?? item.label).toLowerCase();
       return words.every((word) => text.includes(word));

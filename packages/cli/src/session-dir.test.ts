@@ -23,8 +23,23 @@ describe('sessionFolderName', () => {
 
   it('gives different folders different names, even where a naive mapping collides', () => {
     const folders = [
-      '/a/b-c', '/a-b/c', '/a/b/c', '/a-b-c', '/a/-b', '/a-/b', '/a--b', '/a%2Db', '/a%252Db',
-      '/a/b%2Fc', '/a/b/c/', '/ab', '/a b', '/a_b', '/', '/-', '/%',
+      '/a/b-c',
+      '/a-b/c',
+      '/a/b/c',
+      '/a-b-c',
+      '/a/-b',
+      '/a-/b',
+      '/a--b',
+      '/a%2Db',
+      '/a%252Db',
+      '/a/b%2Fc',
+      '/a/b/c/',
+      '/ab',
+      '/a b',
+      '/a_b',
+      '/',
+      '/-',
+      '/%',
     ];
     const names = folders.map(sessionFolderName);
     // '/a/b/c/' normalises to '/a/b/c': the same folder.
@@ -65,7 +80,7 @@ describe('pantoHome and sessionDirFor', () => {
     expect(pantoHome({ PANTO_HOME: 'rel' }, '/work', '/home/ada')).toBe('/work/rel');
   });
 
-  it('puts a folder\'s sessions in $PANTO_HOME/sessions/<folder name>', () => {
+  it("puts a folder's sessions in $PANTO_HOME/sessions/<folder name>", () => {
     expect(sessionDirFor('/home/ada/my-app', { PANTO_HOME: '/p' })).toBe('/p/sessions/home-ada-my%2Dapp');
   });
 });

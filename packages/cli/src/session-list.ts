@@ -29,7 +29,10 @@ export async function findSessions(where: { dir: string } | { sessionsRoot: stri
     const perFolder = await Promise.all(
       folders.map(async (name) => {
         const folder = folderFromSessionFolderName(name);
-        return (await listSessions(join(where.sessionsRoot, name))).map((session) => ({ ...session, ...(folder === undefined ? {} : { folder }) }));
+        return (await listSessions(join(where.sessionsRoot, name))).map((session) => ({
+          ...session,
+          ...(folder === undefined ? {} : { folder }),
+        }));
       }),
     );
     sessions = perFolder.flat().sort((a, b) => b.modified.getTime() - a.modified.getTime() || b.id.localeCompare(a.id));

@@ -1,12 +1,4 @@
-import {
-  findMostRecentSession,
-  FSJSONLStore,
-  MemoryStore,
-  NullStore,
-  SessionNotFoundError,
-  type ActiveModel,
-  type SessionStore,
-} from '@panto/core';
+import { findMostRecentSession, FSJSONLStore, MemoryStore, NullStore, SessionNotFoundError, type ActiveModel, type SessionStore } from '@panto/core';
 import { decodeSession } from '@panto/core/store-kit';
 import { readFile } from 'node:fs/promises';
 import { stat } from 'node:fs/promises';
@@ -50,17 +42,17 @@ export interface OpenedSession {
  *
  * @throws SessionNotFoundError, AmbiguousSessionIdError, InvalidSessionIdError, SessionCorruptError
  */
-export async function openSession(
-  request: SessionRequest,
-  context: { cwd: string; sessionDir: string; sessionsRoot?: string },
-): Promise<OpenedSession> {
+export async function openSession(request: SessionRequest, context: { cwd: string; sessionDir: string; sessionsRoot?: string }): Promise<OpenedSession> {
   let file: string | undefined;
   let notice: string | undefined;
   if (request.resume !== undefined) {
     file = await resumeTarget(request.resume, context);
     // A file outside the session folders (an export) is never appended to: see placeResumedFile.
     if (!request.noSession && context.sessionsRoot !== undefined) {
-      const placed = await placeResumedFile(file, { sessionDir: context.sessionDir, sessionsRoot: context.sessionsRoot });
+      const placed = await placeResumedFile(file, {
+        sessionDir: context.sessionDir,
+        sessionsRoot: context.sessionsRoot,
+      });
       file = placed.file;
       notice = placed.notice;
     }
@@ -72,7 +64,13 @@ export async function openSession(
 
   if (file === undefined) {
     if (request.noSession) {
-      return { store: new NullStore(), resumed: false, activeModel: null, sessionFile: () => undefined, ...(notice ? { notice } : {}) };
+      return {
+        store: new NullStore(),
+        resumed: false,
+        activeModel: null,
+        sessionFile: () => undefined,
+        ...(notice ? { notice } : {}),
+      };
     }
     const store = new LazyFSJSONLStore(context.sessionDir, { cwd: context.cwd });
     return {
@@ -87,7 +85,13 @@ export async function openSession(
   if (request.noSession) {
     const { header, entries } = decodeSession(await readFile(file), file);
     const store = new MemoryStore({ sessionId: header.id, entries });
-    return { store, resumed: true, activeModel: store.activeModel(), sessionFile: () => undefined, ...(notice ? { notice } : {}) };
+    return {
+      store,
+      resumed: true,
+      activeModel: store.activeModel(),
+      sessionFile: () => undefined,
+      ...(notice ? { notice } : {}),
+    };
   }
   const fsStore = await FSJSONLStore.open(file);
   return {
@@ -106,7 +110,10 @@ async function resumeTarget(value: string, context: { cwd: string; sessionDir: s
     return (await resolveSession(context.sessionDir, value)).file;
   } catch (error) {
     if (error instanceof SessionNotFoundError && context.sessionsRoot !== undefined) {
-      const elsewhere = await sessionsOfOtherFolders(value, { sessionDir: context.sessionDir, sessionsRoot: context.sessionsRoot });
+      const elsewhere = await sessionsOfOtherFolders(value, {
+        sessionDir: context.sessionDir,
+        sessionsRoot: context.sessionsRoot,
+      });
       if (elsewhere !== undefined) throw new CliError(elsewhere, { cause: error });
     }
     throw error;

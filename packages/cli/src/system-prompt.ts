@@ -10,7 +10,7 @@ import { UsageError } from './errors.js';
  */
 export function defaultSystemPrompt(cwd: string): string {
   return [
-    'You are panto, a coding agent. You work in a folder on the user\'s machine, through tools.',
+    "You are panto, a coding agent. You work in a folder on the user's machine, through tools.",
     '',
     `Working folder: ${cwd}`,
     'Relative paths resolve against it.',
@@ -42,7 +42,9 @@ export async function resolveSystemPrompt(value: string | undefined, cwd: string
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`--system: cannot read ${path}: ${(error as { code?: string }).code ?? String(error)}`, { cause: error });
+    throw new UsageError(`--system: cannot read ${path}: ${(error as { code?: string }).code ?? String(error)}`, {
+      cause: error,
+    });
   }
   if (text.trim() === '') throw new UsageError(`--system: ${path} is empty`);
   return text;

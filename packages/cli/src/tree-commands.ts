@@ -12,8 +12,14 @@ import { SwitchableStore } from './switchable-store.js';
 import { treeTurns, turnLabel, type TreeTurn } from './tree-view.js';
 
 export const TREE_COMMANDS = [
-  { usage: '/tree', summary: 'the session as a tree of prompts: go back to any answer, or edit an earlier prompt and resend it (a new branch)' },
-  { usage: '/fork', summary: 'copy the conversation so far into a new session and continue there (this one stays as it is)' },
+  {
+    usage: '/tree',
+    summary: 'the session as a tree of prompts: go back to any answer, or edit an earlier prompt and resend it (a new branch)',
+  },
+  {
+    usage: '/fork',
+    summary: 'copy the conversation so far into a new session and continue there (this one stays as it is)',
+  },
 ] as const;
 
 /** The terminal `/tree` draws on and reads keys from; absent when input is piped. */
@@ -67,7 +73,10 @@ async function tree(app: App, terminal: TreeTerminal | undefined): Promise<TreeO
     title: `session tree (${count(sessionTree.leaves.length, 'leaf', 'leaves')}, ${count(sessionTree.branchPoints.length, 'branch point', 'branch points')})`,
     help: '↑↓ move · Enter: continue after this answer · e: edit this prompt and resend it (a new branch) · Esc: back',
     items: turns.map((turn) => ({ value: turn, label: turnLabel(turn) })),
-    initial: Math.max(0, turns.findIndex((turn) => turn.current)),
+    initial: Math.max(
+      0,
+      turns.findIndex((turn) => turn.current),
+    ),
     filter: false,
     actions: ['e'],
     rows: 15,

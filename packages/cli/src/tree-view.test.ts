@@ -4,14 +4,33 @@ import { treeTurns, turnLabel } from './tree-view.js';
 
 const stamp = '2026-01-01T00:00:00.000Z';
 const usage = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
-const system = (id: string): SessionEntry => ({ type: 'message', id, parent_id: null, timestamp: stamp, message: { role: 'system', content: 'sys', mode: 'replace' } });
-const user = (id: string, parent: string, content: string): SessionEntry => ({ type: 'message', id, parent_id: parent, timestamp: stamp, message: { role: 'user', content } });
+const system = (id: string): SessionEntry => ({
+  type: 'message',
+  id,
+  parent_id: null,
+  timestamp: stamp,
+  message: { role: 'system', content: 'sys', mode: 'replace' },
+});
+const user = (id: string, parent: string, content: string): SessionEntry => ({
+  type: 'message',
+  id,
+  parent_id: parent,
+  timestamp: stamp,
+  message: { role: 'user', content },
+});
 const answer = (id: string, parent: string, text: string): SessionEntry => ({
   type: 'message',
   id,
   parent_id: parent,
   timestamp: stamp,
-  message: { role: 'assistant', content: [{ type: 'text', text }], provider: 'p', model: 'm', stop_reason: 'end_turn', usage },
+  message: {
+    role: 'assistant',
+    content: [{ type: 'text', text }],
+    provider: 'p',
+    model: 'm',
+    stop_reason: 'end_turn',
+    usage,
+  },
 });
 
 describe('treeTurns', () => {
@@ -48,7 +67,17 @@ describe('treeTurns', () => {
       system('s'),
       user('u1', 's', 'one'),
       answer('a1', 'u1', 'The answer.'),
-      { type: 'compaction', id: 'c1', parent_id: 'a1', timestamp: stamp, summary: 'a summary', provider: 'p', model: 'm', usage, prior_usage: usage },
+      {
+        type: 'compaction',
+        id: 'c1',
+        parent_id: 'a1',
+        timestamp: stamp,
+        summary: 'a summary',
+        provider: 'p',
+        model: 'm',
+        usage,
+        prior_usage: usage,
+      },
     ]);
     const [turn] = treeTurns(tree, 'c1');
     expect(turnLabel(turn!)).toBe('● › one → The answer.  ◀ here');

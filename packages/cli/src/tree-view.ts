@@ -60,7 +60,16 @@ export function treeTurns(tree: SessionTree, at: string | null): TreeTurn[] {
       const next = followers(end?.id ?? prompt.id);
       const onPath = path.has(prompt.id);
       const current = at !== null && (at === prompt.id || (end !== undefined && path.has(end.id) && !next.some((entry) => path.has(entry.id))));
-      turns.push({ prompt, end, answer, depth, branchStart: branching, onPath, current: onPath && current, branches: next.length });
+      turns.push({
+        prompt,
+        end,
+        answer,
+        depth,
+        branchStart: branching,
+        onPath,
+        current: onPath && current,
+        branches: next.length,
+      });
       if (next.length === 1) walk(next, depth, false);
       else if (next.length > 1) walk(next, depth + 1, true);
     }

@@ -30,8 +30,7 @@ function setup(replies: ConstructorParameters<typeof ScriptedProvider>[0], tools
   return { provider, store, agent, events, receiver: (e: AgentEvent) => events.push(e) };
 }
 
-const roles = (records: readonly DiskMessage[]) =>
-  records.map((r) => (r.type === 'message' ? r.message.role : r.type));
+const roles = (records: readonly DiskMessage[]) => records.map((r) => (r.type === 'message' ? r.message.role : r.type));
 
 describe('Agent', () => {
   it('persists the user prompt, stamped with provider and model, before it returns and before any provider call', async () => {
@@ -56,7 +55,12 @@ describe('Agent', () => {
     await agent.submitUserMessage('hi');
     const result = await agent.runStep(receiver);
     expect(result).toMatchObject({ stopReason: 'end_turn', incomplete: false, providerCalls: 1, usage: usage(12, 3) });
-    expect(events.filter((e) => e.type === 'text-delta').map((e) => (e as { delta: string }).delta).join('')).toBe('Hello, world');
+    expect(
+      events
+        .filter((e) => e.type === 'text-delta')
+        .map((e) => (e as { delta: string }).delta)
+        .join(''),
+    ).toBe('Hello, world');
     expect(events.map((e) => e.type)).toContain('entries-persisted');
     expect(events[events.length - 1]!.type).toBe('step-end');
     expect(store.batches.map(roles)).toEqual([['user'], ['assistant']]);
@@ -73,7 +77,14 @@ describe('Agent', () => {
 
   it('persists each assistant message together with its tool results as one batch, then continues', async () => {
     const { agent, store, provider } = setup([
-      { text: 'Let me check.', toolCalls: [{ id: 't1', name: 'echo', input: { text: 'a' } }, { id: 't2', name: 'echo', input: { text: 'b' } }], usage: { input_tokens: 5, output_tokens: 5 } },
+      {
+        text: 'Let me check.',
+        toolCalls: [
+          { id: 't1', name: 'echo', input: { text: 'a' } },
+          { id: 't2', name: 'echo', input: { text: 'b' } },
+        ],
+        usage: { input_tokens: 5, output_tokens: 5 },
+      },
       { text: 'Done: a, b.', usage: { input_tokens: 20, output_tokens: 4 } },
     ]);
     await agent.submitUserMessage('echo a and b');
@@ -91,9 +102,23 @@ describe('Agent', () => {
   });
 
   it('turns a throwing tool and an unknown tool into error results the model sees', async () => {
-    const failing: Tool = { ...echoTool, name: 'fail', execute: async () => { throw new Error('disk full'); } };
+    const failing: Tool = {
+      ...echoTool,
+      name: 'fail',
+      execute: async () => {
+        throw new Error('disk full');
+      },
+    };
     const { agent, store } = setup(
-      [{ toolCalls: [{ id: 'a', name: 'fail', input: {} }, { id: 'b', name: 'nope', input: {} }] }, { text: 'ok' }],
+      [
+        {
+          toolCalls: [
+            { id: 'a', name: 'fail', input: {} },
+            { id: 'b', name: 'nope', input: {} },
+          ],
+        },
+        { text: 'ok' },
+      ],
       [failing],
     );
     await agent.submitUserMessage('go');
@@ -101,7 +126,13 @@ describe('Agent', () => {
     expect(result.stopReason).toBe('end_turn');
     const results = store.batches[1]!.slice(1).map((r) => r.type === 'message' && r.message);
     expect(results).toEqual([
-      { role: 'tool_result', tool_call_id: 'a', tool_name: 'fail', content: 'Tool fail failed: disk full', is_error: true },
+      {
+        role: 'tool_result',
+        tool_call_id: 'a',
+        tool_name: 'fail',
+        content: 'Tool fail failed: disk full',
+        is_error: true,
+      },
       { role: 'tool_result', tool_call_id: 'b', tool_name: 'nope', content: 'Unknown tool: nope', is_error: true },
     ]);
   });
@@ -118,7 +149,11 @@ describe('Agent', () => {
     expect(events.some((e) => e.type === 'error' && e.error === failure)).toBe(true);
     expect(store.batches.map(roles)).toEqual([['user'], ['assistant', 'tool_result'], ['assistant']]);
     expect(store.batches[2]![0]).toMatchObject({
-      message: { content: [{ type: 'text', text: 'partial ' }], stop_reason: 'error', error_message: 'connection reset' },
+      message: {
+        content: [{ type: 'text', text: 'partial ' }],
+        stop_reason: 'error',
+        error_message: 'connection reset',
+      },
     });
     const reloaded = await store.loadConversation();
     expect(reloaded.conversation.messages).toEqual(agent.conversation.messages);
@@ -146,7 +181,9 @@ describe('Agent', () => {
     const result = await running;
     expect(result).toMatchObject({ stopReason: 'aborted', incomplete: true });
     expect(result.error?.name).toBe('AbortedError');
-    expect(store.batches[1]![0]).toMatchObject({ message: { stop_reason: 'aborted', content: [{ text: 'thinking' }] } });
+    expect(store.batches[1]![0]).toMatchObject({
+      message: { stop_reason: 'aborted', content: [{ text: 'thinking' }] },
+    });
   });
 
   it('aborts while a tool runs: the assistant message and an aborted result are persisted together', async () => {
@@ -161,7 +198,17 @@ describe('Agent', () => {
         return new Promise(() => {}); // never settles on its own
       },
     };
-    const { agent, store } = setup([{ toolCalls: [{ id: 's1', name: 'slow', input: {} }, { id: 's2', name: 'slow', input: {} }] }], [slow]);
+    const { agent, store } = setup(
+      [
+        {
+          toolCalls: [
+            { id: 's1', name: 'slow', input: {} },
+            { id: 's2', name: 'slow', input: {} },
+          ],
+        },
+      ],
+      [slow],
+    );
     await agent.submitUserMessage('go');
     const result = await agent.runStep(undefined, { signal: controller.signal });
     expect(result.stopReason).toBe('aborted');
@@ -272,9 +319,16 @@ describe('Agent', () => {
     const result = await agent.compact('focus on numbers');
     expect(result.summary).toBe('Summary: the user asked one thing.');
     const compactRequest = provider.requests[1]!.messages;
-    expect(compactRequest[compactRequest.length - 1]).toMatchObject({ role: 'user', content: expect.stringContaining('focus on numbers') });
+    expect(compactRequest[compactRequest.length - 1]).toMatchObject({
+      role: 'user',
+      content: expect.stringContaining('focus on numbers'),
+    });
     expect(agent.conversation.messages.map((m) => m.role)).toEqual(['system', 'compaction']);
-    expect(store.entries[store.entries.length - 1]).toMatchObject({ type: 'compaction', summary: result.summary, prior_usage: usage(100, 10) });
+    expect(store.entries[store.entries.length - 1]).toMatchObject({
+      type: 'compaction',
+      summary: result.summary,
+      prior_usage: usage(100, 10),
+    });
     await agent.submitUserMessage('question two');
     await agent.runStep();
     expect(provider.requests[2]!.messages.map((m) => m.role)).toEqual(['system', 'compaction', 'user']);
@@ -307,7 +361,7 @@ describe('Provider contract enforcement', () => {
     const throwing: Provider = {
       name: 'bad',
       model: 'bad-1',
-      // eslint-disable-next-line require-yield
+      // biome-ignore lint/correctness/useYield: a provider that throws before its first event
       async *stream(_request: ProviderRequest, _options: ProviderCallOptions) {
         throw new Error('kaboom');
       },
@@ -324,7 +378,12 @@ describe('Provider contract enforcement', () => {
     const { agent, store } = setup([]);
     const system = await agent.addSystemMessage('Be brief.', 'replace');
     const prompt = await agent.submitUserMessage('hi');
-    expect(system).toEqual({ type: 'message', id: 'id-1', timestamp: '2026-11-29T12:00:00.000Z', message: { role: 'system', content: 'Be brief.', mode: 'replace' } });
+    expect(system).toEqual({
+      type: 'message',
+      id: 'id-1',
+      timestamp: '2026-11-29T12:00:00.000Z',
+      message: { role: 'system', content: 'Be brief.', mode: 'replace' },
+    });
     expect(prompt).toMatchObject({ type: 'message', id: 'id-2', message: { role: 'user', content: 'hi' } });
     expect(store.records).toEqual([system, prompt]);
   });
@@ -371,7 +430,7 @@ describe('Provider contract enforcement', () => {
     expect(store.records).toHaveLength(1);
   });
 
-  it('gives embedders a conversation they cannot change behind the agent\'s back', async () => {
+  it("gives embedders a conversation they cannot change behind the agent's back", async () => {
     const { agent } = setup([]);
     await agent.submitUserMessage('hi');
     // @ts-expect-error — the conversation has no public mutators
@@ -395,7 +454,7 @@ describe('Provider contract enforcement', () => {
     await agent.runStep();
     expect(store.entries.find((entry) => entry.id === edited.id)?.parent_id).toBeNull();
     const { agent: resumed } = await Agent.resume(MemoryStore.open(store), { provider: new ScriptedProvider([]) });
-    expect(resumed.conversation.messages.map((m) => m.role === 'user' ? m.content : m.role)).toEqual(['first, edited', 'assistant']);
+    expect(resumed.conversation.messages.map((m) => (m.role === 'user' ? m.content : m.role))).toEqual(['first, edited', 'assistant']);
   });
 
   it('switches the session to another leaf and follows it; a resume loads the same branch', async () => {
@@ -431,7 +490,12 @@ describe('Provider contract enforcement', () => {
 describe('beforeToolCall', () => {
   function guarded(beforeToolCall: NonNullable<ConstructorParameters<typeof Agent>[0]['beforeToolCall']>, tools: Tool[] = [echoTool]) {
     const provider = new ScriptedProvider([
-      { toolCalls: [{ id: 't1', name: 'echo', input: { text: 'a' } }, { id: 't2', name: 'echo', input: { text: 'b' } }] },
+      {
+        toolCalls: [
+          { id: 't1', name: 'echo', input: { text: 'a' } },
+          { id: 't2', name: 'echo', input: { text: 'b' } },
+        ],
+      },
       { text: 'done' },
     ]);
     const store = new CapturingStore();
@@ -441,18 +505,27 @@ describe('beforeToolCall', () => {
 
   it('turns a refusal into an error result the model sees, persisted with the assistant message, without running the tool', async () => {
     const ran: string[] = [];
-    const counting: Tool = { ...echoTool, execute: async (input) => (ran.push(String(input.text)), `echo: ${String(input.text)}`) };
-    const { agent, store, provider } = guarded(
-      (call) => (call.input.text === 'a' ? { type: 'refuse', reason: 'no a today' } : undefined),
-      [counting],
-    );
+    const counting: Tool = {
+      ...echoTool,
+      execute: async (input) => {
+        ran.push(String(input.text));
+        return `echo: ${String(input.text)}`;
+      },
+    };
+    const { agent, store, provider } = guarded((call) => (call.input.text === 'a' ? { type: 'refuse', reason: 'no a today' } : undefined), [counting]);
     const events: AgentEvent[] = [];
     await agent.submitUserMessage('go');
     await agent.runStep((event) => events.push(event));
     expect(ran).toEqual(['b']);
     expect(store.batches.map(roles)).toEqual([['user'], ['assistant', 'tool_result', 'tool_result'], ['assistant']]);
     expect(store.batches[1]!.slice(1).map((r) => r.type === 'message' && r.message)).toEqual([
-      { role: 'tool_result', tool_call_id: 't1', tool_name: 'echo', content: 'Tool call refused: no a today', is_error: true },
+      {
+        role: 'tool_result',
+        tool_call_id: 't1',
+        tool_name: 'echo',
+        content: 'Tool call refused: no a today',
+        is_error: true,
+      },
       { role: 'tool_result', tool_call_id: 't2', tool_name: 'echo', content: 'echo: b', is_error: false },
     ]);
     // The refusal went back to the model.
@@ -501,10 +574,28 @@ describe('beforeToolCall', () => {
 
 describe('tools that break their contract', () => {
   it('turns a synchronous throw and an output that is not a ToolOutput into error results, never an unreadable record', async () => {
-    const throwsAtOnce = { ...echoTool, name: 'sync', execute: (() => { throw new Error('boom'); }) as Tool['execute'] };
-    const returnsNothing = { ...echoTool, name: 'nothing', execute: (async () => undefined) as unknown as Tool['execute'] };
+    const throwsAtOnce = {
+      ...echoTool,
+      name: 'sync',
+      execute: (() => {
+        throw new Error('boom');
+      }) as Tool['execute'],
+    };
+    const returnsNothing = {
+      ...echoTool,
+      name: 'nothing',
+      execute: (async () => undefined) as unknown as Tool['execute'],
+    };
     const { agent, store } = setup(
-      [{ toolCalls: [{ id: 'a', name: 'sync', input: {} }, { id: 'b', name: 'nothing', input: {} }] }, { text: 'ok' }],
+      [
+        {
+          toolCalls: [
+            { id: 'a', name: 'sync', input: {} },
+            { id: 'b', name: 'nothing', input: {} },
+          ],
+        },
+        { text: 'ok' },
+      ],
       [throwsAtOnce, returnsNothing],
     );
     await agent.submitUserMessage('go');
@@ -537,7 +628,12 @@ describe('tool output with images', () => {
     await agent.submitUserMessage('go');
     await agent.runStep();
     expect(store.batches[1]![1]).toMatchObject({
-      message: { role: 'tool_result', content: 'a picture', is_error: false, images: [{ type: 'image', media_type: 'image/png', data: 'iVBORw0KGgo=' }] },
+      message: {
+        role: 'tool_result',
+        content: 'a picture',
+        is_error: false,
+        images: [{ type: 'image', media_type: 'image/png', data: 'iVBORw0KGgo=' }],
+      },
     });
   });
 });
@@ -552,38 +648,83 @@ describe('a provider whose tool call nests deeper than 128 levels', () => {
     async *stream(request: ProviderRequest): AsyncGenerator<ProviderEvent> {
       this.seen.push({ ...request, messages: [...request.messages] });
       if (this.seen.length > 1) {
-        yield { type: 'message-end', message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], provider: this.name, model: this.model, usage: usage(1, 1), stop_reason: 'end_turn' } };
+        yield {
+          type: 'message-end',
+          message: {
+            role: 'assistant',
+            content: [{ type: 'text', text: 'done' }],
+            provider: this.name,
+            model: this.model,
+            usage: usage(1, 1),
+            stop_reason: 'end_turn',
+          },
+        };
         return;
       }
       const call = { type: 'tool_call' as const, id: 'c1', name: 'probe', input: this.input as never };
       yield { type: 'tool-call-start', index: 0, id: 'c1', name: 'probe' };
       yield { type: 'tool-call-end', index: 0, toolCall: call };
-      yield { type: 'message-end', message: { role: 'assistant', content: [call], provider: this.name, model: this.model, usage: usage(1, 1), stop_reason: 'tool_use' } };
+      yield {
+        type: 'message-end',
+        message: {
+          role: 'assistant',
+          content: [call],
+          provider: this.name,
+          model: this.model,
+          usage: usage(1, 1),
+          stop_reason: 'tool_use',
+        },
+      };
     }
   }
-  const deep = (levels: number): { [key: string]: unknown } => JSON.parse(`{"x":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`) as { [key: string]: unknown };
+  const deep = (levels: number): { [key: string]: unknown } =>
+    JSON.parse(`{"x":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`) as { [key: string]: unknown };
 
-  it.each([5_000, 100_000])('stores and emits the call with {} as its input at %i levels, and answers it with an error result the model sees', async (levels) => {
-    const provider = new DeepProvider(deep(levels));
-    let ran = false;
-    const probe: Tool = { name: 'probe', description: 'p', input_schema: { type: 'object' }, execute: async () => ((ran = true), 'ran') };
-    const store = new MemoryStore();
-    const agent = new Agent({ provider, tools: new ToolRegistry([probe]) }, { store });
-    const events: AgentEvent[] = [];
-    await agent.submitUserMessage('go');
-    const result = await agent.runStep((event) => events.push(event));
-    expect(result).toMatchObject({ stopReason: 'end_turn', incomplete: false });
-    expect(ran).toBe(false);
-    expect(() => JSON.stringify(events)).not.toThrow();
-    expect(() => JSON.stringify(store.entries)).not.toThrow();
-    expect(store.entries[1]).toMatchObject({ message: { role: 'assistant', content: [{ type: 'tool_call', id: 'c1', input: {} }] } });
-    expect(store.entries[2]).toMatchObject({ message: { role: 'tool_result', is_error: true, content: expect.stringMatching(/^Tool call refused: its input is nested deeper than 128 levels/) } });
-    expect(provider.seen[1]!.messages.at(-1)).toMatchObject({ role: 'tool_result', is_error: true });
-  });
+  it.each([5_000, 100_000])(
+    'stores and emits the call with {} as its input at %i levels, and answers it with an error result the model sees',
+    async (levels) => {
+      const provider = new DeepProvider(deep(levels));
+      let ran = false;
+      const probe: Tool = {
+        name: 'probe',
+        description: 'p',
+        input_schema: { type: 'object' },
+        execute: async () => {
+          ran = true;
+          return 'ran';
+        },
+      };
+      const store = new MemoryStore();
+      const agent = new Agent({ provider, tools: new ToolRegistry([probe]) }, { store });
+      const events: AgentEvent[] = [];
+      await agent.submitUserMessage('go');
+      const result = await agent.runStep((event) => events.push(event));
+      expect(result).toMatchObject({ stopReason: 'end_turn', incomplete: false });
+      expect(ran).toBe(false);
+      expect(() => JSON.stringify(events)).not.toThrow();
+      expect(() => JSON.stringify(store.entries)).not.toThrow();
+      expect(store.entries[1]).toMatchObject({
+        message: { role: 'assistant', content: [{ type: 'tool_call', id: 'c1', input: {} }] },
+      });
+      expect(store.entries[2]).toMatchObject({
+        message: {
+          role: 'tool_result',
+          is_error: true,
+          content: expect.stringMatching(/^Tool call refused: its input is nested deeper than 128 levels/),
+        },
+      });
+      expect(provider.seen[1]!.messages.at(-1)).toMatchObject({ role: 'tool_result', is_error: true });
+    },
+  );
 
   it('runs a call nested 128 levels deep as usual', async () => {
     const provider = new DeepProvider(deep(127));
-    const probe: Tool = { name: 'probe', description: 'p', input_schema: { type: 'object' }, execute: async () => 'ran' };
+    const probe: Tool = {
+      name: 'probe',
+      description: 'p',
+      input_schema: { type: 'object' },
+      execute: async () => 'ran',
+    };
     const store = new MemoryStore();
     const agent = new Agent({ provider, tools: new ToolRegistry([probe]) }, { store });
     await agent.submitUserMessage('go');

@@ -90,7 +90,7 @@ export interface CompactionResult {
 
 export const DEFAULT_COMPACTION_PROMPT = [
   'Summarise the conversation so far so that it can continue from your summary alone.',
-  'Keep: the user\'s goals and constraints, decisions made, facts learned, files and code touched',
+  "Keep: the user's goals and constraints, decisions made, facts learned, files and code touched",
   '(with paths), tool results that still matter, open questions and the next steps.',
   'Write it as notes to yourself. Do not call any tools.',
 ].join(' ');
@@ -300,9 +300,7 @@ export class Agent {
     try {
       const emit = this.#emitter(options.receiver);
       emit({ type: 'compaction-start' });
-      const prompt = instructions?.trim()
-        ? `${this.#compactionPrompt}\n\nAdditional instructions: ${instructions.trim()}`
-        : this.#compactionPrompt;
+      const prompt = instructions?.trim() ? `${this.#compactionPrompt}\n\nAdditional instructions: ${instructions.trim()}` : this.#compactionPrompt;
       const signal = options.signal ?? new AbortController().signal;
       const outcome = await this.#callProvider(signal, emit, [...messages, { role: 'user', content: prompt }], 'compaction');
       if (outcome.type === 'error') throw outcome.error;
@@ -398,12 +396,7 @@ export class Agent {
     }
   }
 
-  async #runTools(
-    calls: ToolCallBlock[],
-    refused: ReadonlySet<string>,
-    signal: AbortSignal,
-    emit: (event: AgentEvent) => void,
-  ): Promise<ToolResultMessage[]> {
+  async #runTools(calls: ToolCallBlock[], refused: ReadonlySet<string>, signal: AbortSignal, emit: (event: AgentEvent) => void): Promise<ToolResultMessage[]> {
     const results: ToolResultMessage[] = [];
     for (const call of calls) {
       if (signal.aborted) {
@@ -432,9 +425,7 @@ export class Agent {
       new Promise<unknown>((resolve) => resolve(tool.execute(call.input, context))).then(
         (output) => resultOf(call, output),
         (error: unknown) =>
-          signal.aborted
-            ? toolResult(call, ABORTED_TOOL_RESULT, true)
-            : toolResult(call, `Tool ${call.name} failed: ${toError(error).message}`, true),
+          signal.aborted ? toolResult(call, ABORTED_TOOL_RESULT, true) : toolResult(call, `Tool ${call.name} failed: ${toError(error).message}`, true),
       );
     try {
       const run = this.#decide(call, context).then((decision) =>

@@ -1,12 +1,4 @@
-import {
-  addUsage,
-  effectiveSystemPrompt,
-  emptyUsage,
-  messageUsage,
-  type AssistantMessage,
-  type Message,
-  type Usage,
-} from './messages.js';
+import { addUsage, effectiveSystemPrompt, emptyUsage, messageUsage, type AssistantMessage, type Message, type Usage } from './messages.js';
 
 /** Gives the agent — and nothing outside this package — write access (set in Conversation's static block). */
 let writable: (conversation: Conversation) => Message[];

@@ -22,15 +22,8 @@ export class SessionConflictError extends PantoError {
   readonly sessionId: string;
   readonly expected: SessionHead;
   readonly current: SessionHead;
-  constructor(
-    sessionId: string,
-    detail: { expected: SessionHead; current: SessionHead },
-    options?: ErrorOptions,
-  ) {
-    super(
-      `session ${sessionId} was appended to by another writer since this handle last saw it; nothing was written`,
-      options,
-    );
+  constructor(sessionId: string, detail: { expected: SessionHead; current: SessionHead }, options?: ErrorOptions) {
+    super(`session ${sessionId} was appended to by another writer since this handle last saw it; nothing was written`, options);
     this.name = 'SessionConflictError';
     this.sessionId = sessionId;
     this.expected = detail.expected;
@@ -54,9 +47,7 @@ export class AmbiguousSessionIdError extends PantoError {
   readonly candidates: readonly string[];
   constructor(prefix: string, candidates: readonly string[]) {
     super(
-      `session id prefix "${prefix}" is ambiguous: it matches ${candidates.length} sessions (${candidates
-        .slice(0, 5)
-        .join(', ')}${candidates.length > 5 ? ', …' : ''})`,
+      `session id prefix "${prefix}" is ambiguous: it matches ${candidates.length} sessions (${candidates.slice(0, 5).join(', ')}${candidates.length > 5 ? ', …' : ''})`,
     );
     this.name = 'AmbiguousSessionIdError';
     this.prefix = prefix;
@@ -172,12 +163,7 @@ export class ProviderError extends PantoError {
   readonly type: string | undefined;
   /** Whether retrying the same request later may succeed (429, 5xx, overload, dropped stream). */
   readonly retryable: boolean;
-  constructor(
-    provider: string,
-    message: string,
-    detail: { status?: number; type?: string; retryable?: boolean } = {},
-    options?: ErrorOptions,
-  ) {
+  constructor(provider: string, message: string, detail: { status?: number; type?: string; retryable?: boolean } = {}, options?: ErrorOptions) {
     super(message, options);
     this.name = 'ProviderError';
     this.provider = provider;
@@ -216,9 +202,7 @@ export class UnsupportedModelError extends PantoError {
   ) {
     super(
       detail.reason === 'retired'
-        ? `${provider} retired ${JSON.stringify(model)}${detail.retiredOn ? ` on ${detail.retiredOn}` : ''}${
-            detail.replacement ? `; use ${JSON.stringify(detail.replacement)}` : ''
-          }`
+        ? `${provider} retired ${JSON.stringify(model)}${detail.retiredOn ? ` on ${detail.retiredOn}` : ''}${detail.replacement ? `; use ${JSON.stringify(detail.replacement)}` : ''}`
         : `unknown ${provider} model ${JSON.stringify(model)}: expected one of ${detail.known.join(', ')}`,
       options,
     );

@@ -33,7 +33,12 @@ function wordCount(name = 'word_count'): Tool {
 function setup(replies: ScriptedReply[] = []) {
   const tools = new ToolRegistry();
   const failures: ExtensionFailure[] = [];
-  const host = new ExtensionHost({ tools, reservedCommands: ['help', 'quit'], onError: (failure) => failures.push(failure), loadTimeoutMs: 200 });
+  const host = new ExtensionHost({
+    tools,
+    reservedCommands: ['help', 'quit'],
+    onError: (failure) => failures.push(failure),
+    loadTimeoutMs: 200,
+  });
   const provider = new ScriptedProvider(replies);
   const store = new MemoryStore();
   const agent = new Agent({ provider, tools, beforeToolCall: host.beforeToolCall }, { store });
@@ -62,8 +67,16 @@ describe('ExtensionHost', () => {
       { toolCalls: [{ id: 'c1', name: 'word_count', input: { text: 'one two three' } }] },
       { text: 'Three words.' },
     ]);
-    const record = await host.load(source('wc.ts'), { default: ((panto) => panto.registerTool(wordCount())) satisfies Extension });
-    expect(record).toEqual({ status: 'loaded', source: source('wc.ts'), tools: ['word_count'], commands: [], events: [] });
+    const record = await host.load(source('wc.ts'), {
+      default: ((panto) => panto.registerTool(wordCount())) satisfies Extension,
+    });
+    expect(record).toEqual({
+      status: 'loaded',
+      source: source('wc.ts'),
+      tools: ['word_count'],
+      commands: [],
+      events: [],
+    });
     attach();
     await agent.submitUserMessage('count');
     await agent.runStep();
@@ -93,9 +106,23 @@ describe('ExtensionHost', () => {
     ['a taken tool name', { default: (p: Parameters<Extension>[0]) => p.registerTool({ ...wordCount(), name: 'bash' }) }, /tool name bash is taken/],
     ['an invalid tool name', { default: (p: Parameters<Extension>[0]) => p.registerTool({ ...wordCount(), name: 'read.file' }) }, /\[a-zA-Z0-9_-\]/],
     ['a name kept for MCP tools', { default: (p: Parameters<Extension>[0]) => p.registerTool({ ...wordCount(), name: 'mcp__x__y' }) }, /for MCP servers/],
-    ['a tool without execute', { default: (p: Parameters<Extension>[0]) => p.registerTool({ ...wordCount(), execute: undefined } as never) }, /needs an execute function/],
-    ['a built-in command', { default: (p: Parameters<Extension>[0]) => p.registerCommand('help', { description: 'mine', handler: () => {} }) }, /\/help is a built-in command/],
-    ['a bad command name', { default: (p: Parameters<Extension>[0]) => p.registerCommand('Do It', { description: 'x', handler: () => {} }) }, /lowercase letters/],
+    [
+      'a tool without execute',
+      { default: (p: Parameters<Extension>[0]) => p.registerTool({ ...wordCount(), execute: undefined } as never) },
+      /needs an execute function/,
+    ],
+    [
+      'a built-in command',
+      {
+        default: (p: Parameters<Extension>[0]) => p.registerCommand('help', { description: 'mine', handler: () => {} }),
+      },
+      /\/help is a built-in command/,
+    ],
+    [
+      'a bad command name',
+      { default: (p: Parameters<Extension>[0]) => p.registerCommand('Do It', { description: 'x', handler: () => {} }) },
+      /lowercase letters/,
+    ],
     ['an unknown event', { default: (p: Parameters<Extension>[0]) => p.on('turn-end' as never, () => {}) }, /unknown event "turn-end"/],
     ['a factory that never returns', { default: () => new Promise(() => {}) }, /did not finish loading within 200 ms/],
   ])('fails to load, with a reason, for %s', async (_what, exports, reason) => {
@@ -118,7 +145,11 @@ describe('ExtensionHost', () => {
   it('refuses registrations made after the extension finished loading', async () => {
     const { host, tools } = setup();
     let late: (() => void) | undefined;
-    await host.load(source('late.ts'), { default: ((panto) => void (late = () => panto.registerTool(wordCount()))) satisfies Extension });
+    await host.load(source('late.ts'), {
+      default: ((panto) => {
+        late = () => panto.registerTool(wordCount());
+      }) satisfies Extension,
+    });
     expect(late).toThrow(ExtensionError);
     expect(late).toThrow(/after the extension finished loading/);
     expect(tools.get('word_count')).toBeUndefined();
@@ -146,7 +177,13 @@ describe('ExtensionHost', () => {
   it('passes on what a command throws, for the host to report', async () => {
     const { host, attach } = setup();
     await host.load(source('boom.ts'), {
-      default: ((panto) => panto.registerCommand('boom', { description: 'fails', handler: () => { throw new Error('kaboom'); } })) satisfies Extension,
+      default: ((panto) =>
+        panto.registerCommand('boom', {
+          description: 'fails',
+          handler: () => {
+            throw new Error('kaboom');
+          },
+        })) satisfies Extension,
     });
     attach();
     await expect(host.runCommand('boom', '')).rejects.toThrow('kaboom');
@@ -204,7 +241,9 @@ describe('ExtensionHost', () => {
           return String(call.input.command).startsWith('rm') ? { type: 'refuse', reason: 'rm is not allowed' } : undefined;
         })) satisfies Extension,
     });
-    await host.load(source('audit.ts'), { default: ((panto) => panto.on('before-tool-call', (call) => void asked.push(`audit ${call.id}`))) satisfies Extension });
+    await host.load(source('audit.ts'), {
+      default: ((panto) => panto.on('before-tool-call', (call) => void asked.push(`audit ${call.id}`))) satisfies Extension,
+    });
     attach();
     await agent.submitUserMessage('clean up');
     await agent.runStep();
@@ -218,7 +257,12 @@ describe('ExtensionHost', () => {
 
   it('refuses the call, and reports the extension, when a before-tool-call handler throws or answers nonsense', async () => {
     const { host, agent, store, failures, attach } = setup([
-      { toolCalls: [{ id: 'c1', name: 'bash', input: { command: 'ls' } }, { id: 'c2', name: 'bash', input: { command: 'pwd' } }] },
+      {
+        toolCalls: [
+          { id: 'c1', name: 'bash', input: { command: 'ls' } },
+          { id: 'c2', name: 'bash', input: { command: 'pwd' } },
+        ],
+      },
       { text: 'ok' },
     ]);
     await host.load(source('flaky.ts'), {
@@ -241,7 +285,7 @@ describe('ExtensionHost', () => {
     ]);
   });
 
-  it("drives the agent through extensionAgent: a turn, a system message, a compaction", async () => {
+  it('drives the agent through extensionAgent: a turn, a system message, a compaction', async () => {
     const { agent, store } = setup([{ text: 'answer' }, { text: 'the summary' }]);
     const driven = extensionAgent(agent);
     await driven.addSystemMessage('Be brief.', 'replace');
@@ -256,7 +300,13 @@ describe('ExtensionHost', () => {
   it('accepts the event names of AgentEvent', () => {
     const events: AgentEvent['type'][] = ['step-start', 'step-end', 'tool-execution-start', 'tool-execution-end', 'entries-persisted'];
     const host = new ExtensionHost({ tools: new ToolRegistry() });
-    return expect(host.load(source('all.ts'), { default: ((panto) => events.forEach((event) => panto.on(event, () => {}))) satisfies Extension })).resolves.toMatchObject({
+    return expect(
+      host.load(source('all.ts'), {
+        default: ((panto) => {
+          for (const event of events) panto.on(event, () => {});
+        }) satisfies Extension,
+      }),
+    ).resolves.toMatchObject({
       status: 'loaded',
       events,
     });
@@ -266,7 +316,10 @@ describe('ExtensionHost', () => {
 describe('headlessUI', () => {
   it('answers every question with its default at once, and passes output to its sinks', async () => {
     const lines: string[] = [];
-    const ui = headlessUI({ print: (text) => lines.push(`print ${text}`), notify: (message, level) => lines.push(`${level} ${message}`) });
+    const ui = headlessUI({
+      print: (text) => lines.push(`print ${text}`),
+      notify: (message, level) => lines.push(`${level} ${message}`),
+    });
     await expect(ui.confirm('Delete?')).resolves.toBe(false);
     await expect(ui.confirm('Keep?', { default: true })).resolves.toBe(true);
     await expect(ui.ask('Name?')).resolves.toBeUndefined();
@@ -289,11 +342,14 @@ describeExtensionHostConformance('ExtensionHost, hosted in process', {
       const tools = new ToolRegistry();
       const reported: string[] = [];
       const printed: string[] = [];
-      const host = new ExtensionHost({ tools, onError: (failure) => reported.push(`${failure.source.path}: ${failure.where}: ${failure.error.message}`) });
+      const host = new ExtensionHost({
+        tools,
+        onError: (failure) => reported.push(`${failure.source.path}: ${failure.where}: ${failure.error.message}`),
+      });
       const provider = new ScriptedProvider(setup.replies);
       const store = new MemoryStore();
       const agent = new Agent({ provider, tools, beforeToolCall: host.beforeToolCall }, { store });
-      for (const name of Object.keys(setup.extensions).sort()) {
+      for (const name of Object.keys(setup.extensions).sort((a, b) => a.localeCompare(b))) {
         const file = join(dir, name);
         await writeFile(file, setup.extensions[name]!);
         const record = await host.load({ path: name, origin: dir }, await import(pathToFileURL(file).href));
@@ -310,7 +366,12 @@ describeExtensionHostConformance('ExtensionHost, hosted in process', {
         else await extensionAgent(agent).runTurn(input);
       }
       await new Promise((resolve) => setImmediate(resolve));
-      return { entries: store.entries, printed: printed.join('\n'), reported: reported.join('\n'), offeredTools: provider.requests[0]?.tools.map((tool) => tool.name) ?? [] };
+      return {
+        entries: store.entries,
+        printed: printed.join('\n'),
+        reported: reported.join('\n'),
+        offeredTools: provider.requests[0]?.tools.map((tool) => tool.name) ?? [],
+      };
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -216,7 +216,10 @@ export class ExtensionHost {
         decision = await (guard.handler as BeforeToolCallHandler)(call, context);
       } catch (error) {
         this.#onError({ source: guard.source, where: "on('before-tool-call')", error: toError(error) });
-        return { type: 'refuse', reason: `the extension ${guard.source.path} could not check it: ${toError(error).message}` };
+        return {
+          type: 'refuse',
+          reason: `the extension ${guard.source.path} could not check it: ${toError(error).message}`,
+        };
       }
       if (decision === undefined || decision === null) continue;
       if (isDecision(decision)) {
@@ -251,7 +254,12 @@ export class ExtensionHost {
         }
         if (typeof command.description !== 'string') throw new ExtensionError(`command /${name} needs a description`);
         if (staged.commands.some((other) => other.name === name)) throw new ExtensionError(`it registers the command /${name} twice`);
-        staged.commands.push({ name, description: command.description, handler: command.handler.bind(command), source });
+        staged.commands.push({
+          name,
+          description: command.description,
+          handler: command.handler.bind(command),
+          source,
+        });
       },
       on: (event: string, handler: (...args: never[]) => unknown) => {
         check('on');

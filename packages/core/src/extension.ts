@@ -68,10 +68,7 @@ export type ExtensionEventName = AgentEvent['type'];
  * it throws or rejects with is reported by the host, never allowed to break the turn or
  * what it persists.
  */
-export type ExtensionEventHandler<T extends ExtensionEventName> = (
-  event: Extract<AgentEvent, { type: T }>,
-  context: ExtensionContext,
-) => void | Promise<void>;
+export type ExtensionEventHandler<T extends ExtensionEventName> = (event: Extract<AgentEvent, { type: T }>, context: ExtensionContext) => void | Promise<void>;
 
 /**
  * Decides about one tool call before it runs; `undefined` lets it through. Contract: may be

@@ -77,7 +77,13 @@ export {
   type ToolOutput,
 } from './tool.js';
 export { FSJSONLStore, type FSJSONLStoreCreateOptions, type FSJSONLStoreOpenOptions } from './stores/fs-jsonl-store.js';
-export { findMostRecentSession, listSessions, resolveSessionId, sessionInfo, type SessionInfo } from './stores/fs-catalog.js';
+export {
+  findMostRecentSession,
+  listSessions,
+  resolveSessionId,
+  sessionInfo,
+  type SessionInfo,
+} from './stores/fs-catalog.js';
 export type { FileLockOptions } from './stores/file-lock.js';
 export {
   AnthropicMessagesProvider,

@@ -58,4 +58,3 @@ export function mayExceedJSONDepth(text: string, limit: number): boolean {
 export function tooDeepReason(what: string, limit: number = MAX_JSON_DEPTH): string {
   return `${what} is nested deeper than ${limit} levels, the limit for JSON from outside panto`;
 }
-

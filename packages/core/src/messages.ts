@@ -5,24 +5,9 @@
  */
 
 /** Why the model stopped, normalised across providers. */
-export type StopReason =
-  | 'end_turn'
-  | 'tool_use'
-  | 'max_tokens'
-  | 'stop_sequence'
-  | 'refusal'
-  | 'aborted'
-  | 'error';
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'aborted' | 'error';
 
-export const STOP_REASONS: readonly StopReason[] = [
-  'end_turn',
-  'tool_use',
-  'max_tokens',
-  'stop_sequence',
-  'refusal',
-  'aborted',
-  'error',
-];
+export const STOP_REASONS: readonly StopReason[] = ['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'refusal', 'aborted', 'error'];
 
 /** Token usage of one provider call, as the provider reported it. */
 export interface Usage {
@@ -132,12 +117,7 @@ export interface CompactionMessage {
   prior_usage: Usage;
 }
 
-export type Message =
-  | SystemMessage
-  | UserMessage
-  | AssistantMessage
-  | ToolResultMessage
-  | CompactionMessage;
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage | CompactionMessage;
 
 export type Role = Message['role'];
 
@@ -190,10 +170,7 @@ export function effectiveSystemPrompt(messages: readonly Message[]): string | un
   let prompt: string | undefined;
   for (const message of messages) {
     if (message.role !== 'system') continue;
-    prompt =
-      message.mode === 'replace' || prompt === undefined || prompt === ''
-        ? message.content
-        : `${prompt}\n\n${message.content}`;
+    prompt = message.mode === 'replace' || prompt === undefined || prompt === '' ? message.content : `${prompt}\n\n${message.content}`;
   }
   return prompt;
 }

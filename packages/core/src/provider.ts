@@ -39,9 +39,7 @@ export type ProviderStreamEvent =
  *   holds the text that had fully arrived, if any, with stop reason `error` or `aborted`;
  *   it is never presented as complete.
  */
-export type ProviderEndEvent =
-  | { type: 'message-end'; message: AssistantMessage }
-  | { type: 'error'; error: Error; partial?: AssistantMessage };
+export type ProviderEndEvent = { type: 'message-end'; message: AssistantMessage } | { type: 'error'; error: Error; partial?: AssistantMessage };
 
 export type ProviderEvent = ProviderStreamEvent | ProviderEndEvent;
 

@@ -13,18 +13,13 @@ describe('rebuildConversation', () => {
     const [q1, a1, q2] = chain([f.user('q1'), f.assistant('a1'), f.user('q2 (abandoned)')]);
     const [q2b, a2b] = chain([f.user('q2 edited'), f.assistant('a2')], a1!.id);
     const rebuilt = rebuildConversation([q1!, a1!, q2!, q2b!, a2b!]);
-    expect(rebuilt.conversation.messages.map((m) => (m.role === 'user' ? m.content : m.role))).toEqual([
-      'q1',
-      'assistant',
-      'q2 edited',
-      'assistant',
-    ]);
+    expect(rebuilt.conversation.messages.map((m) => (m.role === 'user' ? m.content : m.role))).toEqual(['q1', 'assistant', 'q2 edited', 'assistant']);
     expect(rebuilt.danglingUser).toBeNull();
     expect(rebuilt.head).toBe(a2b!.id);
     expect(rebuilt.leafId).toBe(a2b!.id);
   });
 
-  it('sets the head to the dangling prompt\'s parent so the next entry is its sibling', () => {
+  it("sets the head to the dangling prompt's parent so the next entry is its sibling", () => {
     const entries = chain([f.user('q1'), f.assistant('a1'), f.user('unanswered')]);
     const rebuilt = rebuildConversation(entries);
     expect(rebuilt.danglingUser).toBe('unanswered');
@@ -51,7 +46,13 @@ describe('rebuildConversation', () => {
       usage: usage(1, 1),
       stop_reason: 'tool_use',
     });
-    const result = f.message({ role: 'tool_result', tool_call_id: 'a', tool_name: 'read', content: 'ok', is_error: false });
+    const result = f.message({
+      role: 'tool_result',
+      tool_call_id: 'a',
+      tool_name: 'read',
+      content: 'ok',
+      is_error: false,
+    });
     const rebuilt = rebuildConversation(chain([f.user('go'), call, result, f.user('and now?'), f.assistant('fine')]));
     expect(rebuilt.conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool_result', 'tool_result', 'user', 'assistant']);
     expect(rebuilt.conversation.messages[3]).toEqual({
@@ -86,7 +87,7 @@ describe('rebuildConversation', () => {
     expect([atQ2.head, atQ2.at?.id]).toEqual([a1!.id, q2!.id]);
   });
 
-  it('rebuilds at any entry when asked, with each message\'s entry beside it', () => {
+  it("rebuilds at any entry when asked, with each message's entry beside it", () => {
     const call = f.message({
       role: 'assistant',
       content: [{ type: 'tool_call', id: 'c', name: 'read', input: {} }],

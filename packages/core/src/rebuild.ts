@@ -22,8 +22,7 @@ export interface RebuildOptions {
 }
 
 /** The text given to a tool call whose result was never recorded (a crash mid-tool). */
-export const INTERRUPTED_TOOL_RESULT =
-  'Tool call interrupted: the session ended before this tool returned a result. It may or may not have taken effect.';
+export const INTERRUPTED_TOOL_RESULT = 'Tool call interrupted: the session ended before this tool returned a result. It may or may not have taken effect.';
 
 /**
  * Rebuilds the conversation from a session's entries (in the order they were written).
@@ -44,7 +43,15 @@ export function rebuildConversation(entries: readonly SessionEntry[], source = '
   const newest = entries[entries.length - 1];
   const leafId = newest?.id ?? null;
   if (newest === undefined && options.at == null) {
-    return { conversation: new Conversation(), danglingUser: null, entries: [], at: null, head: null, leafId, activeModel: null };
+    return {
+      conversation: new Conversation(),
+      danglingUser: null,
+      entries: [],
+      at: null,
+      head: null,
+      leafId,
+      activeModel: null,
+    };
   }
   const byId = indexEntries(entries);
   let end: RecordEntry | null;
@@ -58,7 +65,15 @@ export function rebuildConversation(entries: readonly SessionEntry[], source = '
     end = standsFor(named, byId, source);
   }
   if (end === null) {
-    return { conversation: new Conversation(), danglingUser: null, entries: [], at: null, head: null, leafId, activeModel: null };
+    return {
+      conversation: new Conversation(),
+      danglingUser: null,
+      entries: [],
+      at: null,
+      head: null,
+      leafId,
+      activeModel: null,
+    };
   }
   const path = pathFrom(end, byId, source);
   const activeModel = newestModel(path);
@@ -199,7 +214,10 @@ export function newestModel(entries: readonly SessionEntry[]): ActiveModel | nul
 
 /** Inserts an error result for every tool call whose result is missing. */
 export function repairToolResults(messages: Message[]): Message[] {
-  return repairWithOrigins(messages, messages.map(() => null)).messages;
+  return repairWithOrigins(
+    messages,
+    messages.map(() => null),
+  ).messages;
 }
 
 /**

@@ -37,14 +37,17 @@ describe('SessionDecoder', () => {
     const { batches, end } = await stream(text);
     expect(batches.map((b) => b.entries.map((e) => e.id))).toEqual([[one[0]!.id], two.map((e) => e.id)]);
     expect(batches.map((b) => b.firstLine)).toEqual([2, 3]);
-    expect(batches.flatMap((b) => b.lines).join('\n') + '\n').toBe(encodeBatch(one) + encodeBatch(two));
+    expect(`${batches.flatMap((b) => b.lines).join('\n')}\n`).toBe(encodeBatch(one) + encodeBatch(two));
     expect(end).toMatchObject({ header: { id: 's1' }, uncommittedLines: 0, torn: false, entryCount: 4 });
   });
 
   it('leaves out a batch a crash cut short and a torn last line, as the file store does', async () => {
     const f = new RecordFactory('c');
     const one = chain(f, null, 'kept');
-    const cut = encodeBatch(chain(f, one[0]!.id, 'a:x', 'y', 'a:z')).split('\n').slice(0, 2).join('\n') + '\n';
+    const cut = `${encodeBatch(chain(f, one[0]!.id, 'a:x', 'y', 'a:z'))
+      .split('\n')
+      .slice(0, 2)
+      .join('\n')}\n`;
     const cutResult = await stream(header + encodeBatch(one) + cut);
     expect(cutResult.batches.flatMap((b) => b.entries).map((e) => e.id)).toEqual([one[0]!.id]);
     expect(cutResult.end).toMatchObject({ uncommittedLines: 2, entryCount: 1 });
@@ -59,7 +62,12 @@ describe('SessionDecoder', () => {
     const f = new RecordFactory('r');
     const [a] = chain(f, null, 'a');
     const good = header + encodeBatch([a!]);
-    const latin1 = Buffer.concat([Buffer.from(good), Buffer.from('{"type":"message","id":"r-2","parent_id":null,"timestamp":"t","message":{"role":"user","content":"caf'), Buffer.from([0xe9]), Buffer.from('"}}\n')]);
+    const latin1 = Buffer.concat([
+      Buffer.from(good),
+      Buffer.from('{"type":"message","id":"r-2","parent_id":null,"timestamp":"t","message":{"role":"user","content":"caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('"}}\n'),
+    ]);
     await expect(stream(latin1)).rejects.toThrow('s3://b/k:3: not valid UTF-8');
     await expect(stream(good + encodeBatch([{ ...a!, parent_id: null } as SessionEntry]))).rejects.toThrow(`s3://b/k:3: duplicate entry id ${a!.id}`);
     const orphan = chain(f, 'r-000999', 'who is my parent');
@@ -71,7 +79,7 @@ describe('SessionDecoder', () => {
   it('is the decoder behind decodeSession: the same entries from bytes in memory as from a stream', async () => {
     const f = new RecordFactory('m');
     const one = chain(f, null, 'q', 'a:r');
-    const text = header + encodeBatch(one) + encodeBatch(chain(f, one[1]!.id, 'a:partial', 'b')).split('\n')[0] + '\n';
+    const text = `${header + encodeBatch(one) + encodeBatch(chain(f, one[1]!.id, 'a:partial', 'b')).split('\n')[0]}\n`;
     const fromBytes = decodeSession(Buffer.from(text), 'f');
     const fromStream = await stream(text, 3);
     expect(fromBytes.entries).toEqual(fromStream.batches.flatMap((b) => b.entries));
@@ -86,11 +94,11 @@ describe('SessionDecoder', () => {
     expect(kept.entries).toHaveLength(2);
     expect(kept.needsNewline).toBe(true);
     const lines = encodeBatch(chain(f, 't-000002', 'a:x', 'y', 'a:z')).split('\n');
-    const cut = header + encodeBatch(one) + whole + '\n' + lines[0] + '\n' + lines[1];
+    const cut = `${header + encodeBatch(one) + whole}\n${lines[0]}\n${lines[1]}`;
     const decoded = decodeSession(Buffer.from(cut), 'f');
     expect(decoded.entries.map((e) => e.id)).toEqual(['t-000001', 't-000002']);
-    expect(decoded.committedBytes).toBe(Buffer.byteLength(header + encodeBatch(one) + whole + '\n'));
+    expect(decoded.committedBytes).toBe(Buffer.byteLength(`${header + encodeBatch(one) + whole}\n`));
     expect(decoded.needsNewline).toBe(false);
-    expect(() => decodeSession(Buffer.from(header + encodeBatch(one) + '{"bad'), 'f')).not.toThrow(SessionCorruptError);
+    expect(() => decodeSession(Buffer.from(`${header + encodeBatch(one)}{"bad`), 'f')).not.toThrow(SessionCorruptError);
   });
 });

@@ -20,7 +20,11 @@ describe('session format', () => {
       Array.isArray(value)
         ? value.map(reverseKeys)
         : typeof value === 'object' && value !== null
-          ? Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, k === 'input' ? v : reverseKeys(v)]))
+          ? Object.fromEntries(
+              Object.entries(value)
+                .reverse()
+                .map(([k, v]) => [k, k === 'input' ? v : reverseKeys(v)]),
+            )
           : value;
     const shuffled = original.map((entry) => reverseKeys(entry) as SessionEntry);
     expect(JSON.stringify(shuffled[0])).not.toBe(JSON.stringify(original[0]));
@@ -28,7 +32,10 @@ describe('session format', () => {
     const assistant = reordered[3]!;
     if (assistant.type === 'message' && assistant.message.role === 'assistant') {
       const { usage, ...rest } = assistant.message;
-      (assistant as { message: unknown }).message = { usage: Object.fromEntries(Object.entries(usage).reverse()), ...rest };
+      (assistant as { message: unknown }).message = {
+        usage: Object.fromEntries(Object.entries(usage).reverse()),
+        ...rest,
+      };
     }
     expect(encodeBatch(shuffled)).toBe(encodeBatch(original));
     expect(encodeBatch(reordered)).toBe(encodeBatch(original));
@@ -65,9 +72,12 @@ describe('session format', () => {
 
   it('rejects a batch_size inside an open batch as corruption', () => {
     const f = new RecordFactory('b');
-    const a: SessionEntry[] = [{ ...f.user('1'), parent_id: null }, { ...f.user('2'), parent_id: 'b-000001' }];
+    const a: SessionEntry[] = [
+      { ...f.user('1'), parent_id: null },
+      { ...f.user('2'), parent_id: 'b-000001' },
+    ];
     const text = encodeBatch(a).split('\n');
-    const broken = header + text[0] + '\n' + text[0]!.replace('b-000001', 'b-000009') + '\n' + text[1] + '\n';
+    const broken = `${header + text[0]}\n${text[0]!.replace('b-000001', 'b-000009')}\n${text[1]}\n`;
     expect(() => decodeSession(Buffer.from(broken), 'f')).toThrow(/f:3: a new batch starts inside an incomplete batch/);
   });
 
@@ -99,14 +109,24 @@ describe('session format', () => {
     }
     const orphan = encodeBatch([{ ...f.user('hi'), parent_id: 'no/such' }]);
     expect(() => decodeSession(Buffer.from(header + orphan), 'f')).toThrow(/f:2: entry parent_id "no\/such" is not an id/);
-    const badHeader = encodeHeader({ type: 'session', version: 1, id: '../etc', timestamp: '2026-01-01T00:00:00.000Z' });
+    const badHeader = encodeHeader({
+      type: 'session',
+      version: 1,
+      id: '../etc',
+      timestamp: '2026-01-01T00:00:00.000Z',
+    });
     expect(() => decodeSession(Buffer.from(badHeader), 'f')).toThrow(/f:1: session id "\.\.\/etc" is not an id/);
   });
 
   it('writes a leaf entry as its four fields and reads it back; refuses one without a parent', () => {
     const f = new RecordFactory('v');
     const first: SessionEntry = { ...f.user('q'), parent_id: null };
-    const leaf: SessionEntry = { type: 'leaf', id: 'v-leaf', parent_id: first.id, timestamp: '2026-01-01T00:01:00.000Z' };
+    const leaf: SessionEntry = {
+      type: 'leaf',
+      id: 'v-leaf',
+      parent_id: first.id,
+      timestamp: '2026-01-01T00:01:00.000Z',
+    };
     expect(encodeBatch([leaf])).toBe('{"type":"leaf","id":"v-leaf","parent_id":"v-000001","timestamp":"2026-01-01T00:01:00.000Z"}\n');
     expect(decodeSession(Buffer.from(header + encodeBatch([first]) + encodeBatch([leaf])), 'f').entries).toEqual([first, leaf]);
     const orphanLeaf = '{"type":"leaf","id":"v-x","parent_id":null,"timestamp":"t"}\n';
@@ -132,7 +152,10 @@ describe('decodeLine: JSON nested too deep, and times', () => {
 
   it.each([5_000, 100_000])('marks a stored line with a tool call input %i levels deep: the input is {}, the rest kept', (levels) => {
     const entry = decodeLine(line(deep(levels)), 'f', 7);
-    expect(entry).toMatchObject({ id: 'a1', unreadable: expect.stringMatching(/^a tool call input is nested deeper than 128 levels/) });
+    expect(entry).toMatchObject({
+      id: 'a1',
+      unreadable: expect.stringMatching(/^a tool call input is nested deeper than 128 levels/),
+    });
     expect(entry.type === 'message' && entry.message.content).toEqual([
       { type: 'text', text: 't' },
       { type: 'tool_call', id: 'c1', name: 'probe', input: {} },
@@ -141,7 +164,9 @@ describe('decodeLine: JSON nested too deep, and times', () => {
   });
 
   it('refuses the same line when it enters panto (an import), naming it', () => {
-    expect(() => decodeLine(line(deep(5_000)), 'body', 3, 'incoming')).toThrow(new SessionCorruptError('body', 3, 'a tool call input is nested deeper than 128 levels, the limit for JSON from outside panto'));
+    expect(() => decodeLine(line(deep(5_000)), 'body', 3, 'incoming')).toThrow(
+      new SessionCorruptError('body', 3, 'a tool call input is nested deeper than 128 levels, the limit for JSON from outside panto'),
+    );
   });
 
   it('drops a field the format does not define when it is what nests too deep', () => {

@@ -7,14 +7,7 @@
 import { SessionCorruptError } from './errors.js';
 import { ID_RULE, isValidId } from './ids.js';
 import { exceedsJSONDepth, MAX_ENTRY_DEPTH, MAX_JSON_DEPTH, mayExceedJSONDepth, tooDeepReason } from './json-limits.js';
-import {
-  STOP_REASONS,
-  type AssistantBlock,
-  type AssistantMessage,
-  type Message,
-  type ToolResultMessage,
-  type Usage,
-} from './messages.js';
+import { STOP_REASONS, type AssistantBlock, type AssistantMessage, type Message, type ToolResultMessage, type Usage } from './messages.js';
 import type { DiskMessage, SessionEntry } from './session-store.js';
 
 /**
@@ -62,9 +55,7 @@ export function encodeBatch(entries: readonly SessionEntry[]): string {
 
 /** Encodes each entry of a batch as its own line (no trailing newline), as {@link encodeBatch} does. */
 export function encodeBatchLines(entries: readonly SessionEntry[]): string[] {
-  return entries.map((entry, i) =>
-    encodeEntry(entry, i === 0 && entries.length > 1 ? entries.length : undefined),
-  );
+  return entries.map((entry, i) => encodeEntry(entry, i === 0 && entries.length > 1 ? entries.length : undefined));
 }
 
 function encodeEntry(entry: SessionEntry, batchSize: number | undefined): string {
@@ -205,13 +196,27 @@ function hasDeepInput(entry: SessionEntry): boolean {
 /** The entry as the format defines it, with too-deep tool inputs as `{}`, marked `unreadable`. */
 function markedEntry(entry: SessionEntry, reason: string): SessionEntry {
   const framing = (entry as { batch_size?: number }).batch_size;
-  const head = { id: entry.id, timestamp: entry.timestamp, ...(framing === undefined ? {} : { batch_size: framing }), unreadable: reason };
+  const head = {
+    id: entry.id,
+    timestamp: entry.timestamp,
+    ...(framing === undefined ? {} : { batch_size: framing }),
+    unreadable: reason,
+  };
   switch (entry.type) {
     case 'leaf':
       return { type: 'leaf', parent_id: entry.parent_id, ...head };
     case 'compaction': {
       const { summary, provider, model } = entry;
-      return { type: 'compaction', parent_id: entry.parent_id, ...head, summary, provider, model, usage: canonicalUsage(entry.usage), prior_usage: canonicalUsage(entry.prior_usage) };
+      return {
+        type: 'compaction',
+        parent_id: entry.parent_id,
+        ...head,
+        summary,
+        provider,
+        model,
+        usage: canonicalUsage(entry.usage),
+        prior_usage: canonicalUsage(entry.prior_usage),
+      };
     }
     case 'message': {
       const message = canonicalMessage(entry.message);
@@ -248,11 +253,7 @@ export function decodeHeader(value: object, source: string, rules: LineRules = '
     throw new SessionCorruptError(source, 1, 'session header has no version');
   }
   if (header.version > SESSION_FORMAT_VERSION || header.version < 1) {
-    throw new SessionCorruptError(
-      source,
-      1,
-      `session format version ${header.version} is not supported (this panto reads up to ${SESSION_FORMAT_VERSION})`,
-    );
+    throw new SessionCorruptError(source, 1, `session format version ${header.version} is not supported (this panto reads up to ${SESSION_FORMAT_VERSION})`);
   }
   if (typeof header.id !== 'string' || header.id === '') {
     throw new SessionCorruptError(source, 1, 'session header has no id');
@@ -375,9 +376,7 @@ function blockProblem(value: unknown): string | undefined {
     case 'text':
       return typeof block.text === 'string' ? undefined : 'text block has no text';
     case 'thinking':
-      return typeof block.thinking === 'string' && typeof block.signature === 'string'
-        ? undefined
-        : 'thinking block needs thinking and signature';
+      return typeof block.thinking === 'string' && typeof block.signature === 'string' ? undefined : 'thinking block needs thinking and signature';
     case 'redacted_thinking':
       return typeof block.data === 'string' ? undefined : 'redacted_thinking block has no data';
     case 'tool_call':

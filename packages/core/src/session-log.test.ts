@@ -50,7 +50,12 @@ describe('SessionLog', () => {
   });
 
   it('knows a session by its head alone: chains after it, checks no ids, and cannot load', () => {
-    const log = SessionLog.fromHead({ count: 5, leafId: 'h-000005', resumeParent: 'h-000004', activeModel: { provider: 'p', model: 'm' } });
+    const log = SessionLog.fromHead({
+      count: 5,
+      leafId: 'h-000005',
+      resumeParent: 'h-000004',
+      activeModel: { provider: 'p', model: 'm' },
+    });
     const f = new RecordFactory('n');
     expect(log.chain([f.user('q')])[0]!.parent_id).toBe('h-000004');
     expect(log.has('h-000005')).toBe(false);
@@ -74,7 +79,12 @@ describe('SessionLog', () => {
     expect(() => log.leaf('s-000002', { id: 's-000001', timestamp: 't' })).toThrow(InvalidBatchError);
     const leaf = log.leaf('s-000002', { id: 'leaf-1', timestamp: 't' })!;
     expect(leaf).toEqual({ type: 'leaf', id: 'leaf-1', parent_id: 's-000002', timestamp: 't' });
-    expect(log.headAfter([leaf])).toEqual({ count: 4, leafId: 'leaf-1', resumeParent: 's-000002', activeModel: { provider: 'p', model: 'm1' } });
+    expect(log.headAfter([leaf])).toEqual({
+      count: 4,
+      leafId: 'leaf-1',
+      resumeParent: 's-000002',
+      activeModel: { provider: 'p', model: 'm1' },
+    });
     expect(log.count).toBe(3);
     log.commit([leaf]);
     expect([log.count, log.leafId, log.nextParent, log.resumeParent]).toEqual([4, 'leaf-1', 's-000002', 's-000002']);

@@ -170,16 +170,31 @@ export class SessionLog {
   headAfter(entries: readonly SessionEntry[]): LogHead {
     const last = entries[entries.length - 1];
     if (last === undefined) {
-      return { count: this.#count, leafId: this.#leafId, resumeParent: this.#resumeParent, activeModel: this.#activeModel };
+      return {
+        count: this.#count,
+        leafId: this.#leafId,
+        resumeParent: this.#resumeParent,
+        activeModel: this.#activeModel,
+      };
     }
     const count = this.#count + entries.length;
     if (last.type !== 'leaf') {
-      return { count, leafId: last.id, resumeParent: resumeParent(last), activeModel: newestModel(entries) ?? this.#activeModel };
+      return {
+        count,
+        leafId: last.id,
+        resumeParent: resumeParent(last),
+        activeModel: newestModel(entries) ?? this.#activeModel,
+      };
     }
     const byId = new Map(this.#requireEntries('headAfter'));
     for (const entry of entries) byId.set(entry.id, entry);
     const target = standsFor(last, byId, 'session');
-    return { count, leafId: last.id, resumeParent: resumeParent(target), activeModel: newestModel(pathFrom(target, byId, 'session')) };
+    return {
+      count,
+      leafId: last.id,
+      resumeParent: resumeParent(target),
+      activeModel: newestModel(pathFrom(target, byId, 'session')),
+    };
   }
 
   /** Records a chained batch (or a leaf entry) that is now durable: the next append follows it. */
@@ -218,7 +233,12 @@ export class SessionLog {
       this.#nextParent = rebuilt.head;
     }
     this.#rebuilt = undefined;
-    return { conversation: rebuilt.conversation, danglingUser: rebuilt.danglingUser, entries: rebuilt.entries, at: rebuilt.at };
+    return {
+      conversation: rebuilt.conversation,
+      danglingUser: rebuilt.danglingUser,
+      entries: rebuilt.entries,
+      at: rebuilt.at,
+    };
   }
 
   /** The whole tree of the entries as this log holds them now (a copy: later commits do not change it). Needs the entries. */
@@ -232,4 +252,3 @@ export class SessionLog {
     return this.#byId;
   }
 }
-

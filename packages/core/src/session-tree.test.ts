@@ -5,10 +5,16 @@ import { acceptsPrompt, entryPreview, SessionTree } from './session-tree.js';
 import { RecordFactory, usage } from './testing/index.js';
 
 const f = new RecordFactory('t');
-const entry = (record: ReturnType<RecordFactory['user']>, parent: string | null): SessionEntry => ({ ...record, parent_id: parent });
+const entry = (record: ReturnType<RecordFactory['user']>, parent: string | null): SessionEntry => ({
+  ...record,
+  parent_id: parent,
+});
 const toolCall = f.message({
   role: 'assistant',
-  content: [{ type: 'tool_call', id: 'c', name: 'read', input: {} }, { type: 'tool_call', id: 'd', name: 'bash', input: {} }],
+  content: [
+    { type: 'tool_call', id: 'c', name: 'read', input: {} },
+    { type: 'tool_call', id: 'd', name: 'bash', input: {} },
+  ],
   provider: 'p',
   model: 'm',
   usage: usage(1, 1),
@@ -20,7 +26,9 @@ describe('entryPreview', () => {
     expect(entryPreview(entry(f.user('  two\n\tlines  '), null))).toBe('two lines');
     expect(entryPreview(entry(f.user('é'.repeat(100)), null))).toBe(`${'é'.repeat(79)}…`);
     expect(entryPreview(entry(toolCall, null))).toBe('[calls read, bash]');
-    expect(entryPreview(entry(f.message({ role: 'tool_result', tool_call_id: 'c', tool_name: 'read', content: 'body', is_error: false }), null))).toBe('[read] body');
+    expect(entryPreview(entry(f.message({ role: 'tool_result', tool_call_id: 'c', tool_name: 'read', content: 'body', is_error: false }), null))).toBe(
+      '[read] body',
+    );
     expect(entryPreview({ type: 'leaf', id: 'l', parent_id: 'x', timestamp: 't' })).toBe('[switch] → x');
   });
 });

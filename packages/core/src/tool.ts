@@ -66,10 +66,7 @@ export type ToolCallDecision = { type: 'allow' } | { type: 'refuse'; reason: str
  *     ? { type: 'refuse', reason: 'rm -rf is not allowed here' }
  *     : undefined;
  */
-export type BeforeToolCall = (
-  call: ToolCallBlock,
-  context: ToolContext,
-) => ToolCallDecision | undefined | Promise<ToolCallDecision | undefined>;
+export type BeforeToolCall = (call: ToolCallBlock, context: ToolContext) => ToolCallDecision | undefined | Promise<ToolCallDecision | undefined>;
 
 /** The tools an agent offers, by name. Tools may be registered after the agent is built. */
 export class ToolRegistry {

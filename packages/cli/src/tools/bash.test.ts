@@ -35,7 +35,10 @@ describe('bash tool', () => {
   });
 
   it('marks a non-zero exit as an error result, output included', async () => {
-    expect(await bash({ command: 'echo failing; exit 3' })).toEqual({ content: 'failing\n[exit code 3]', is_error: true });
+    expect(await bash({ command: 'echo failing; exit 3' })).toEqual({
+      content: 'failing\n[exit code 3]',
+      is_error: true,
+    });
   });
 
   it('says when there was no output', async () => {
@@ -60,7 +63,10 @@ describe('bash tool', () => {
   it('kills the whole process group on timeout and says so', async () => {
     const pidFile = join(cwd, 'pid');
     const result = await bash({ command: `sleep 30 & echo $! > ${pidFile}; echo started; wait`, timeout_ms: 300 });
-    expect(result).toEqual({ content: 'started\n[timed out after 300 ms; the command and its children were killed]', is_error: true });
+    expect(result).toEqual({
+      content: 'started\n[timed out after 300 ms; the command and its children were killed]',
+      is_error: true,
+    });
     const child = Number(await readFile(pidFile, 'utf8'));
     expect(await processGone(child)).toBe(true);
   });
@@ -69,9 +75,14 @@ describe('bash tool', () => {
     const pidFile = join(cwd, 'pid');
     const controller = new AbortController();
     const running = bash({ command: `sleep 30 & echo $! > ${pidFile}; wait` }, controller.signal);
-    await vi.waitFor(async () => expect((await readFile(pidFile, 'utf8').catch(() => '')).trim()).not.toBe(''), { timeout: 5000 });
+    await vi.waitFor(async () => expect((await readFile(pidFile, 'utf8').catch(() => '')).trim()).not.toBe(''), {
+      timeout: 5000,
+    });
     controller.abort();
-    expect(await running).toEqual({ content: '(no output)\n[aborted; the command and its children were killed]', is_error: true });
+    expect(await running).toEqual({
+      content: '(no output)\n[aborted; the command and its children were killed]',
+      is_error: true,
+    });
     const child = Number(await readFile(pidFile, 'utf8'));
     expect(await processGone(child)).toBe(true);
   });
@@ -143,9 +154,11 @@ describe.skipIf(!existsSync('/proc/self/stat'))('bash tool killing what a comman
     ({ path: cwd, cleanup } = await tempDir());
   });
   afterEach(async () => cleanup());
-  const bash = (input: Record<string, string | number>, signal?: AbortSignal) =>
-    createBashTool({ cwd }).execute(input, toolContext(signal));
-  const timedOut = (ms: number) => ({ is_error: true, content: expect.stringMatching(new RegExp(`\\[timed out after ${ms} ms;`)) });
+  const bash = (input: Record<string, string | number>, signal?: AbortSignal) => createBashTool({ cwd }).execute(input, toolContext(signal));
+  const timedOut = (ms: number) => ({
+    is_error: true,
+    content: expect.stringMatching(new RegExp(`\\[timed out after ${ms} ms;`)),
+  });
 
   it('kills a child that left the process group with setsid when the command times out', async () => {
     const result = await bash({ command: 'setsid sleep 300 & echo $!; wait', timeout_ms: 500 });
@@ -175,12 +188,17 @@ describe.skipIf(!existsSync('/proc/self/stat'))('bash tool killing what a comman
     const pidFile = join(cwd, 'pid');
     const controller = new AbortController();
     const running = bash({ command: `setsid sleep 300 & echo $! > ${pidFile}; wait` }, controller.signal);
-    await vi.waitFor(async () => expect((await readFile(pidFile, 'utf8').catch(() => '')).trim()).not.toBe(''), { timeout: 5000 });
+    await vi.waitFor(async () => expect((await readFile(pidFile, 'utf8').catch(() => '')).trim()).not.toBe(''), {
+      timeout: 5000,
+    });
     const [pid] = strays.add([Number(await readFile(pidFile, 'utf8'))]);
     // Until it runs sleep it may still be in the command's process group; the group kill alone would do.
     await vi.waitFor(() => expect(commandName(pid!)).toBe('sleep'), { timeout: 5000 });
     controller.abort();
-    expect(await running).toEqual({ content: '(no output)\n[aborted; the command and its children were killed]', is_error: true });
+    expect(await running).toEqual({
+      content: '(no output)\n[aborted; the command and its children were killed]',
+      is_error: true,
+    });
     expect(await processGone(pid!)).toBe(true);
   });
 

@@ -62,13 +62,7 @@ export function createBashTool(options: BashToolOptions): Tool {
   };
 }
 
-async function runBash(
-  options: BashToolOptions,
-  limits: Limits,
-  defaultTimeout: number,
-  input: ToolInput,
-  signal: AbortSignal,
-): Promise<ToolOutput> {
+async function runBash(options: BashToolOptions, limits: Limits, defaultTimeout: number, input: ToolInput, signal: AbortSignal): Promise<ToolOutput> {
   const command = requiredString(input, 'command');
   const timeout = optionalPositiveInteger(input, 'timeout_ms') ?? defaultTimeout;
   if (timeout > MAX_BASH_TIMEOUT_MS) return errorResult(`timeout_ms may be at most ${MAX_BASH_TIMEOUT_MS}`);

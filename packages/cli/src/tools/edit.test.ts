@@ -31,7 +31,10 @@ describe('edit tool', () => {
   it('is an error result, leaving the file alone, when the text is absent', async () => {
     await writeFile(join(cwd, 'a.txt'), 'hello\n');
     const result = await edit({ path: 'a.txt', old_text: 'goodbye', new_text: 'x' });
-    expect(result).toMatchObject({ is_error: true, content: expect.stringContaining('old_text was not found in a.txt (0 matches)') });
+    expect(result).toMatchObject({
+      is_error: true,
+      content: expect.stringContaining('old_text was not found in a.txt (0 matches)'),
+    });
     expect(await file('a.txt')).toBe('hello\n');
   });
 
@@ -48,7 +51,10 @@ describe('edit tool', () => {
   it('counts overlapping matches as matches', async () => {
     expect(findAll('aaa', 'aa')).toEqual([0, 1]);
     await writeFile(join(cwd, 'a.txt'), 'aaa');
-    expect(await edit({ path: 'a.txt', old_text: 'aa', new_text: 'b' })).toMatchObject({ is_error: true, content: expect.stringContaining('occurs 2 times') });
+    expect(await edit({ path: 'a.txt', old_text: 'aa', new_text: 'b' })).toMatchObject({
+      is_error: true,
+      content: expect.stringContaining('occurs 2 times'),
+    });
   });
 
   it('matches "\\n" in old_text against a file with CRLF line endings, keeping them', async () => {
@@ -58,7 +64,10 @@ describe('edit tool', () => {
   });
 
   it('reports a missing file and a no-op edit as error results', async () => {
-    expect(await edit({ path: 'none.txt', old_text: 'a', new_text: 'b' })).toEqual({ content: 'File not found: none.txt', is_error: true });
+    expect(await edit({ path: 'none.txt', old_text: 'a', new_text: 'b' })).toEqual({
+      content: 'File not found: none.txt',
+      is_error: true,
+    });
     await writeFile(join(cwd, 'a.txt'), 'a');
     expect(await edit({ path: 'a.txt', old_text: 'a', new_text: 'a' })).toMatchObject({ is_error: true });
   });

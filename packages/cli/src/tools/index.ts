@@ -26,10 +26,5 @@ export interface CodingToolsOptions {
  */
 export function createCodingTools(options: CodingToolsOptions): Tool[] {
   const common = options.limits ? { cwd: options.cwd, limits: options.limits } : { cwd: options.cwd };
-  return [
-    createReadTool(common),
-    createWriteTool({ cwd: options.cwd }),
-    createEditTool({ cwd: options.cwd }),
-    createBashTool({ ...options.bash, ...common }),
-  ];
+  return [createReadTool(common), createWriteTool({ cwd: options.cwd }), createEditTool({ cwd: options.cwd }), createBashTool({ ...options.bash, ...common })];
 }

@@ -114,7 +114,12 @@ describe.skipIf(!existsSync('/proc/self/stat'))('killProcessTree', () => {
     parent.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString('utf8');
       // If the guard failed they would hang, stopped: let afterEach kill them.
-      strays.add(output.split('\n').filter((line) => /^\d+$/.test(line)).map(Number));
+      strays.add(
+        output
+          .split('\n')
+          .filter((line) => /^\d+$/.test(line))
+          .map(Number),
+      );
     });
     const code = await new Promise<number | null>((resolve) => parent.once('close', resolve));
     const [, sleeper, ...rest] = output.split('\n');

@@ -57,8 +57,14 @@ describe('read tool', () => {
     await writeFile(join(cwd, 'bin'), Buffer.from([0x50, 0x4b, 0x00, 0x01]));
     await writeFile(join(cwd, 'short.txt'), 'one\n');
     expect(await read({ path: 'nope.txt' })).toEqual({ content: 'File not found: nope.txt', is_error: true });
-    expect(await read({ path: 'dir' })).toMatchObject({ content: expect.stringContaining('is a directory'), is_error: true });
-    expect(await read({ path: 'bin' })).toMatchObject({ content: expect.stringContaining('binary file'), is_error: true });
+    expect(await read({ path: 'dir' })).toMatchObject({
+      content: expect.stringContaining('is a directory'),
+      is_error: true,
+    });
+    expect(await read({ path: 'bin' })).toMatchObject({
+      content: expect.stringContaining('binary file'),
+      is_error: true,
+    });
     expect(await read({ path: 'short.txt', offset: 5 })).toEqual({
       content: 'offset 5 is past the end of short.txt, which has 1 lines',
       is_error: true,

@@ -1,14 +1,6 @@
 import type { Tool, ToolOutput } from '@panto/core';
 import { readFile, stat } from 'node:fs/promises';
-import {
-  describeFsError,
-  displayPath,
-  errorResult,
-  optionalPositiveInteger,
-  requiredString,
-  resolvePath,
-  type ToolInput,
-} from './input.js';
+import { describeFsError, displayPath, errorResult, optionalPositiveInteger, requiredString, resolvePath, type ToolInput } from './input.js';
 import { DEFAULT_LIMITS, formatBytes, splitLines, type Limits } from './truncate.js';
 
 /** Files bigger than this are not read whole; the model is told to use bash (head, sed, grep). */
@@ -66,9 +58,7 @@ async function read(cwd: string, input: ToolInput, limits: Limits): Promise<Tool
     return errorResult(describeFsError(error, shown));
   }
   if (size > MAX_FILE_BYTES) {
-    return errorResult(
-      `${shown} is ${formatBytes(size)}, too big to read whole; use bash (head, tail, sed -n, grep) to read parts of it`,
-    );
+    return errorResult(`${shown} is ${formatBytes(size)}, too big to read whole; use bash (head, tail, sed -n, grep) to read parts of it`);
   }
   let bytes: Buffer;
   try {

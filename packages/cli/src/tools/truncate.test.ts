@@ -5,13 +5,26 @@ describe('truncateHead / truncateTail', () => {
   const text = ['one', 'two', 'three', 'four', 'five'].join('\n');
 
   it('returns the text untouched when it fits', () => {
-    expect(truncateHead(`${text}\n`, { maxBytes: 1000, maxLines: 10 })).toMatchObject({ text: `${text}\n`, truncated: false, totalLines: 5 });
+    expect(truncateHead(`${text}\n`, { maxBytes: 1000, maxLines: 10 })).toMatchObject({
+      text: `${text}\n`,
+      truncated: false,
+      totalLines: 5,
+    });
     expect(truncateTail(text, { maxBytes: 1000, maxLines: 10 })).toMatchObject({ text, truncated: false });
   });
 
   it('keeps the first or last lines within the line cap', () => {
-    expect(truncateHead(text, { maxBytes: 1000, maxLines: 2 })).toMatchObject({ text: 'one\ntwo', truncated: true, keptLines: 2, totalLines: 5 });
-    expect(truncateTail(text, { maxBytes: 1000, maxLines: 2 })).toMatchObject({ text: 'four\nfive', truncated: true, keptLines: 2 });
+    expect(truncateHead(text, { maxBytes: 1000, maxLines: 2 })).toMatchObject({
+      text: 'one\ntwo',
+      truncated: true,
+      keptLines: 2,
+      totalLines: 5,
+    });
+    expect(truncateTail(text, { maxBytes: 1000, maxLines: 2 })).toMatchObject({
+      text: 'four\nfive',
+      truncated: true,
+      keptLines: 2,
+    });
   });
 
   it('keeps whole lines within the byte cap', () => {

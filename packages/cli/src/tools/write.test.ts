@@ -26,7 +26,10 @@ describe('write tool', () => {
 
   it('refuses to overwrite a directory, as an error result', async () => {
     await mkdir(join(cwd, 'd'));
-    expect(await write({ path: 'd', content: 'x' })).toEqual({ content: 'd is a directory; it was not overwritten', is_error: true });
+    expect(await write({ path: 'd', content: 'x' })).toEqual({
+      content: 'd is a directory; it was not overwritten',
+      is_error: true,
+    });
   });
 
   it('reports a parent that is a file as an error result', async () => {

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these tests are of mcp.json's ${NAME} expansion, written as it is
 import { describe, expect, it } from 'vitest';
 import { displayURL, mergeMCPConfigs, parseMCPConfig } from './config.js';
 
@@ -13,8 +14,21 @@ describe('parseMCPConfig', () => {
     });
     expect(parseMCPConfig(json, 'mcp.json')).toEqual({
       servers: [
-        { type: 'stdio', name: 'files', command: 'npx', args: ['-y', 'server-filesystem', '.'], env: { DEBUG: '1' }, source: 'mcp.json' },
-        { type: 'http', name: 'docs', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer t' }, source: 'mcp.json' },
+        {
+          type: 'stdio',
+          name: 'files',
+          command: 'npx',
+          args: ['-y', 'server-filesystem', '.'],
+          env: { DEBUG: '1' },
+          source: 'mcp.json',
+        },
+        {
+          type: 'http',
+          name: 'docs',
+          url: 'https://mcp.example.com/mcp',
+          headers: { Authorization: 'Bearer t' },
+          source: 'mcp.json',
+        },
         { type: 'http', name: 'typed', url: 'http://127.0.0.1:3001/mcp', headers: {}, source: 'mcp.json' },
         { type: 'stdio', name: 'bare', command: 'server', args: [], env: {}, source: 'mcp.json' },
       ],
@@ -60,7 +74,9 @@ describe('parseMCPConfig', () => {
   });
 
   it('refuses stdio servers where only Streamable HTTP can run (the service)', () => {
-    const parsed = parseMCPConfig({ mcpServers: { local: { command: 'x' }, remote: { url: 'https://r/mcp' } } }, 'PANTO_MCP_SERVERS', { transports: ['http'] });
+    const parsed = parseMCPConfig({ mcpServers: { local: { command: 'x' }, remote: { url: 'https://r/mcp' } } }, 'PANTO_MCP_SERVERS', {
+      transports: ['http'],
+    });
     expect(parsed.servers.map((server) => server.name)).toEqual(['remote']);
     expect(parsed.problems).toEqual(['PANTO_MCP_SERVERS: server "local": stdio servers (command) cannot run here; give a Streamable HTTP url']);
   });
@@ -78,12 +94,27 @@ describe('parseMCPConfig', () => {
       { env: { GH_TOKEN: 'ghp_1', HOME: '/home/ada', KEY: 'k' } },
     );
     expect(parsed.servers).toEqual([
-      { type: 'http', name: 'gh', url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer ghp_1' }, source: 'mcp.json' },
-      { type: 'stdio', name: 'local', command: '/home/ada/bin/server', args: ['--root', '.'], env: { KEY: 'k' }, source: 'mcp.json' },
+      {
+        type: 'http',
+        name: 'gh',
+        url: 'https://api.example.com/mcp',
+        headers: { Authorization: 'Bearer ghp_1' },
+        source: 'mcp.json',
+      },
+      {
+        type: 'stdio',
+        name: 'local',
+        command: '/home/ada/bin/server',
+        args: ['--root', '.'],
+        env: { KEY: 'k' },
+        source: 'mcp.json',
+      },
     ]);
     expect(parsed.problems).toEqual(['mcp.json: server "missing": uses ${NOT_SET}, which is not set']);
     // Without an environment nothing is expanded.
-    expect(parseMCPConfig({ mcpServers: { s: { command: '${X}' } } }, 'm').servers[0]).toMatchObject({ command: '${X}' });
+    expect(parseMCPConfig({ mcpServers: { s: { command: '${X}' } } }, 'm').servers[0]).toMatchObject({
+      command: '${X}',
+    });
   });
 });
 

@@ -67,13 +67,19 @@ export function parseMCPConfig(json: unknown, source: string, options: ParseMCPC
     try {
       value = JSON.parse(json);
     } catch (error) {
-      return { servers: [], problems: [`${source}: not JSON: ${error instanceof Error ? error.message : String(error)}`] };
+      return {
+        servers: [],
+        problems: [`${source}: not JSON: ${error instanceof Error ? error.message : String(error)}`],
+      };
     }
   }
   const root = record(value);
   const entries = root === undefined ? undefined : record(root.mcpServers);
   if (entries === undefined) {
-    return { servers: [], problems: [`${source}: expected { "mcpServers": { "<name>": { "command", "args", "env" } | { "url", "headers" } } }`] };
+    return {
+      servers: [],
+      problems: [`${source}: expected { "mcpServers": { "<name>": { "command", "args", "env" } | { "url", "headers" } } }`],
+    };
   }
   const servers: MCPServerConfig[] = [];
   const problems: string[] = [];
@@ -101,7 +107,9 @@ export function parseMCPConfig(json: unknown, source: string, options: ParseMCPC
       continue;
     }
     if (!allowed.includes(parsed.type)) {
-      problem(parsed.type === 'stdio' ? 'stdio servers (command) cannot run here; give a Streamable HTTP url' : `${parsed.type} servers are not supported here`);
+      problem(
+        parsed.type === 'stdio' ? 'stdio servers (command) cannot run here; give a Streamable HTTP url' : `${parsed.type} servers are not supported here`,
+      );
       continue;
     }
     servers.push(parsed);
@@ -138,7 +146,7 @@ function parseServer(name: string, server: { [key: string]: unknown }, source: s
   const type = server.type;
   if (type !== undefined && type !== 'stdio' && type !== 'http' && type !== 'streamable-http' && type !== 'streamableHttp') {
     return type === 'sse'
-      ? 'the SSE transport is deprecated and not supported; use the server\'s Streamable HTTP endpoint'
+      ? "the SSE transport is deprecated and not supported; use the server's Streamable HTTP endpoint"
       : `unknown type ${JSON.stringify(type)} (expected stdio or http)`;
   }
   const hasCommand = server.command !== undefined;

@@ -16,4 +16,11 @@ export {
 } from './config.js';
 export { mcpToolName, TOOL_NAME_RULE } from './names.js';
 export { MAX_RESULT_BYTES, toolOutputFromMCP } from './result.js';
-export { MCPServers, type MCPClientSDK, type MCPNotice, type MCPServerInfo, type MCPServersOptions, type MCPServerStatus } from './servers.js';
+export {
+  MCPServers,
+  type MCPClientSDK,
+  type MCPNotice,
+  type MCPServerInfo,
+  type MCPServersOptions,
+  type MCPServerStatus,
+} from './servers.js';

@@ -12,7 +12,11 @@ describe('toolOutputFromMCP', () => {
         ],
         isError: true,
       }),
-    ).toEqual({ content: 'first\nsecond', is_error: true, images: [{ type: 'image', media_type: 'image/png', data: 'iVBORw0KGgo=' }] });
+    ).toEqual({
+      content: 'first\nsecond',
+      is_error: true,
+      images: [{ type: 'image', media_type: 'image/png', data: 'iVBORw0KGgo=' }],
+    });
   });
 
   it('describes what a model cannot take in one line each: audio, resource links, binary resources; gives text resources in full', () => {
@@ -34,7 +38,7 @@ describe('toolOutputFromMCP', () => {
     });
   });
 
-  it('gives structuredContent as JSON when there is no text, and an older server\'s toolResult', () => {
+  it("gives structuredContent as JSON when there is no text, and an older server's toolResult", () => {
     expect(toolOutputFromMCP({ content: [], structuredContent: { sum: 5 } })).toEqual({ content: '{"sum":5}' });
     expect(toolOutputFromMCP({ toolResult: { ok: true } })).toEqual({ content: '{"ok":true}' });
   });

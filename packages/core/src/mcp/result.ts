@@ -29,7 +29,8 @@ export function toolOutputFromMCP(result: unknown, maxBytes: number = MAX_RESULT
     if (part !== undefined) texts.push(part);
   }
   if (texts.length === 0 && value.structuredContent !== undefined) texts.push(JSON.stringify(value.structuredContent));
-  if (blocks.length === 0 && value.toolResult !== undefined) texts.push(typeof value.toolResult === 'string' ? value.toolResult : JSON.stringify(value.toolResult));
+  if (blocks.length === 0 && value.toolResult !== undefined)
+    texts.push(typeof value.toolResult === 'string' ? value.toolResult : JSON.stringify(value.toolResult));
   const content = cut(texts.join('\n'), maxBytes);
   return {
     content,
@@ -56,7 +57,9 @@ function describeBlock(block: unknown, images: ImageBlock[]): string | undefined
     case 'resource_link':
       return `[resource link: ${String(b.uri)}${typeof b.name === 'string' ? ` (${b.name})` : ''}${typeof b.description === 'string' ? ` — ${b.description}` : ''}]`;
     case 'resource': {
-      const resource = (typeof b.resource === 'object' && b.resource !== null ? b.resource : {}) as { [key: string]: unknown };
+      const resource = (typeof b.resource === 'object' && b.resource !== null ? b.resource : {}) as {
+        [key: string]: unknown;
+      };
       if (typeof resource.text === 'string') return `[resource ${String(resource.uri)}]\n${resource.text}`;
       return `[resource ${String(resource.uri)}: ${typeof resource.mimeType === 'string' ? resource.mimeType : 'binary'} of ${kilobytes(resource.blob)} not shown]`;
     }

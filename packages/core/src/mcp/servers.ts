@@ -198,7 +198,6 @@ class Connection {
   #error: string | undefined;
   #failedAt = 0;
   #client: Client | undefined;
-  #transport: Transport | undefined;
   #pid: (() => number | null) | undefined;
   #connecting: Promise<void> | undefined;
   #tools: { tool: string; description: string; input_schema: ToolInputSchema }[] = [];
@@ -232,7 +231,8 @@ class Connection {
       if (name === undefined) {
         name = mcpToolName(this.config.name, tool.tool);
         const owner = names.get(name);
-        if (owner !== undefined && (owner.server !== this.config.name || owner.tool !== tool.tool)) name = mcpToolName(this.config.name, tool.tool, { hashed: true });
+        if (owner !== undefined && (owner.server !== this.config.name || owner.tool !== tool.tool))
+          name = mcpToolName(this.config.name, tool.tool, { hashed: true });
         names.set(name, { server: this.config.name, tool: tool.tool });
         this.#names.push({ name, tool: tool.tool });
       }
@@ -258,7 +258,10 @@ class Connection {
   async call(tool: string, input: { [key: string]: JsonValue }, signal: AbortSignal): Promise<ToolOutput> {
     const server = this.config.name;
     if (this.#status !== 'connected' || this.#client === undefined) {
-      return { content: `MCP server "${server}" is not available${this.#error ? `: ${this.#error}` : ''}. Its tools cannot be used now.`, is_error: true };
+      return {
+        content: `MCP server "${server}" is not available${this.#error ? `: ${this.#error}` : ''}. Its tools cannot be used now.`,
+        is_error: true,
+      };
     }
     try {
       return toolOutputFromMCP(await this.#callOnce(this.#client, tool, input, signal), this.#settings.maxResultBytes);
@@ -277,7 +280,10 @@ class Connection {
             return this.#callFailure(tool, retryError);
           }
         }
-        return { content: `MCP server "${server}" is not available: ${this.#error ?? 'it could not be reached again'}`, is_error: true };
+        return {
+          content: `MCP server "${server}" is not available: ${this.#error ?? 'it could not be reached again'}`,
+          is_error: true,
+        };
       }
       return this.#callFailure(tool, error);
     }
@@ -290,16 +296,25 @@ class Connection {
   }
 
   #callOnce(client: Client, tool: string, input: { [key: string]: JsonValue }, signal: AbortSignal): Promise<unknown> {
-    return client.callTool({ name: tool, arguments: input }, undefined, { signal, timeout: this.#settings.callTimeoutMs });
+    return client.callTool({ name: tool, arguments: input }, undefined, {
+      signal,
+      timeout: this.#settings.callTimeoutMs,
+    });
   }
 
   #callFailure(tool: string, error: unknown): ToolOutput {
     const server = this.config.name;
     if (mcpErrorCode(error) === REQUEST_TIMEOUT) {
-      return { content: `MCP server "${server}" did not answer ${tool} within ${duration(this.#settings.callTimeoutMs)}`, is_error: true };
+      return {
+        content: `MCP server "${server}" did not answer ${tool} within ${duration(this.#settings.callTimeoutMs)}`,
+        is_error: true,
+      };
     }
     if (this.#status !== 'connected') {
-      return { content: `MCP server "${server}" stopped while running ${tool}: ${this.#error ?? errorMessage(error)}`, is_error: true };
+      return {
+        content: `MCP server "${server}" stopped while running ${tool}: ${this.#error ?? errorMessage(error)}`,
+        is_error: true,
+      };
     }
     return { content: `MCP server "${server}" failed to run ${tool}: ${errorMessage(error)}`, is_error: true };
   }
@@ -311,7 +326,10 @@ class Connection {
     this.#status = 'connecting';
     this.#error = undefined;
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error(`no answer within ${duration(this.#settings.connectTimeoutMs)}`)), this.#settings.connectTimeoutMs);
+    const timer = setTimeout(
+      () => controller.abort(new Error(`no answer within ${duration(this.#settings.connectTimeoutMs)}`)),
+      this.#settings.connectTimeoutMs,
+    );
     try {
       const sdk = await this.#settings.sdk();
       const transport = this.#createTransport(sdk);
@@ -320,7 +338,6 @@ class Connection {
       if (this.#isClosed()) return;
       const client = new Client(this.#settings.clientInfo, { capabilities: {} });
       this.#client = client;
-      this.#transport = transport;
       client.onclose = () => this.#closed(client);
       const options = { signal: controller.signal, timeout: this.#settings.connectTimeoutMs };
       await untilAborted(client.connect(transport, options), controller.signal);
@@ -349,7 +366,7 @@ class Connection {
       this.#tools = tools;
       this.#status = 'connected';
     } catch (error) {
-      const reason = controller.signal.aborted ? errorMessage(controller.signal.reason) : this.#error ?? errorMessage(error);
+      const reason = controller.signal.aborted ? errorMessage(controller.signal.reason) : (this.#error ?? errorMessage(error));
       await this.#fail(`${first ? 'could not start' : 'could not reconnect'}: ${reason}${this.#stderrHint()}`);
     } finally {
       clearTimeout(timer);
@@ -383,13 +400,16 @@ class Connection {
     if (this.#client !== client || this.#status === 'closed') return;
     const wasConnected = this.#status === 'connected';
     this.#client = undefined;
-    this.#transport = undefined;
     this.#status = 'failed';
     this.#failedAt = this.#settings.now();
     const what = this.config.type === 'stdio' ? 'the server exited' : 'the connection closed';
     // While connecting, the failure is reported (with the stderr hint) by #open.
     this.#error ??= wasConnected ? `${what}${this.#stderrHint()}` : what;
-    if (wasConnected) this.#settings.notice({ server: this.config.name, message: `MCP server "${this.config.name}" stopped: ${this.#error}` });
+    if (wasConnected)
+      this.#settings.notice({
+        server: this.config.name,
+        message: `MCP server "${this.config.name}" stopped: ${this.#error}`,
+      });
   }
 
   async #fail(reason: string): Promise<void> {
@@ -420,7 +440,6 @@ class Connection {
     const client = this.#client;
     const pid = this.#pid?.();
     this.#client = undefined;
-    this.#transport = undefined;
     this.#pid = undefined;
     if (client === undefined) return;
     const closing = client.close().catch(() => {});

@@ -57,7 +57,12 @@ describeProviderConformance('AnthropicMessagesProvider', {
   name: 'anthropic',
   model: 'claude-test',
   create: (server, options = {}) =>
-    new AnthropicMessagesProvider({ model: 'claude-test', apiKey: 'test-key', baseURL: server.anthropicBaseURL, ...options }),
+    new AnthropicMessagesProvider({
+      model: 'claude-test',
+      apiKey: 'test-key',
+      baseURL: server.anthropicBaseURL,
+      ...options,
+    }),
   wire: {
     path: '/v1/messages',
     streaming: { stream: true },
@@ -75,7 +80,10 @@ describeProviderConformance('AnthropicMessagesProvider', {
     thinking: 'signed',
     rateLimitType: 'rate_limit_error',
     badRequest: {
-      body: { type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: 100000 > 64000, which is the maximum allowed' } },
+      body: {
+        type: 'error',
+        error: { type: 'invalid_request_error', message: 'max_tokens: 100000 > 64000, which is the maximum allowed' },
+      },
       type: 'invalid_request_error',
       message: 'max_tokens: 100000 > 64000, which is the maximum allowed',
     },
@@ -103,10 +111,22 @@ describeProviderConformance('AnthropicMessagesProvider', {
       body: fixture('anthropic-thinking.sse'),
       deltas: ['The user wants 27 * 453.', ' I should use the calculator.'],
       content: [
-        { type: 'thinking', thinking: 'The user wants 27 * 453. I should use the calculator.', signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds==' },
-        { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB0URUqHvTZhKc1Lk==' },
+        {
+          type: 'thinking',
+          thinking: 'The user wants 27 * 453. I should use the calculator.',
+          signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds==',
+        },
+        {
+          type: 'redacted_thinking',
+          data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB0URUqHvTZhKc1Lk==',
+        },
         text("I'll work that out with the calculator."),
-        { type: 'tool_call', id: 'toolu_01Cq7Vx5Yz8Ab2Cd4Ef6Gh8I', name: 'calculator', input: { expression: '27 * 453' } },
+        {
+          type: 'tool_call',
+          id: 'toolu_01Cq7Vx5Yz8Ab2Cd4Ef6Gh8I',
+          name: 'calculator',
+          input: { expression: '27 * 453' },
+        },
       ],
       usage: usage(96, 211),
       stopReason: 'tool_use',
@@ -151,11 +171,19 @@ describeProviderConformance('AnthropicMessagesProvider', {
     // The prompt joins the results' user turn, after them.
     promptAfterToolResults: body([
       { role: 'user', content: [text('Run it')] },
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'call_bash', name: 'bash', input: { command: 'sleep 100' } }] },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'call_bash', name: 'bash', input: { command: 'sleep 100' } }],
+      },
       {
         role: 'user',
         content: [
-          { type: 'tool_result', tool_use_id: 'call_bash', content: 'Tool call aborted: the step was cancelled before this tool finished.', is_error: true },
+          {
+            type: 'tool_result',
+            tool_use_id: 'call_bash',
+            content: 'Tool call aborted: the step was cancelled before this tool finished.',
+            is_error: true,
+          },
           { ...text('Never mind.'), ...cached },
         ],
       },
@@ -193,15 +221,29 @@ describeProviderConformance('AnthropicMessagesProvider', {
         content: [
           { type: 'thinking', thinking: 'Use the calculator.', signature: 'EqQBCgIYAhIM1gbcDa9G==' },
           { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix==' },
-          { type: 'tool_use', id: 'toolu_01A09q90qw90lq917835lq9', name: 'calculator', input: { expression: '27 * 453' } },
-          { type: 'tool_use', id: 'toolu_01VeryLongIdentifierFromSomeGatewayThatExceedsForty', name: 'calculator', input: { expression: '1 + 1' } },
+          {
+            type: 'tool_use',
+            id: 'toolu_01A09q90qw90lq917835lq9',
+            name: 'calculator',
+            input: { expression: '27 * 453' },
+          },
+          {
+            type: 'tool_use',
+            id: 'toolu_01VeryLongIdentifierFromSomeGatewayThatExceedsForty',
+            name: 'calculator',
+            input: { expression: '1 + 1' },
+          },
         ],
       },
       {
         role: 'user',
         content: [
           { type: 'tool_result', tool_use_id: 'toolu_01A09q90qw90lq917835lq9', content: '12231' },
-          { type: 'tool_result', tool_use_id: 'toolu_01VeryLongIdentifierFromSomeGatewayThatExceedsForty', content: '2' },
+          {
+            type: 'tool_result',
+            tool_use_id: 'toolu_01VeryLongIdentifierFromSomeGatewayThatExceedsForty',
+            content: '2',
+          },
         ],
       },
       { role: 'assistant', content: [{ type: 'thinking', thinking: 'Nothing to say.', signature: 'sig==' }] },
@@ -216,6 +258,14 @@ describeProviderConformance('AnthropicMessagesProvider', {
 
 describe('AnthropicMessagesProvider', () => {
   it('rejects a thinking budget that leaves no room below maxTokens', () => {
-    expect(() => new AnthropicMessagesProvider({ model: 'claude-test', apiKey: 'k', thinking: { budgetTokens: 4096 }, maxTokens: 4096 })).toThrow(/budgetTokens/);
+    expect(
+      () =>
+        new AnthropicMessagesProvider({
+          model: 'claude-test',
+          apiKey: 'k',
+          thinking: { budgetTokens: 4096 },
+          maxTokens: 4096,
+        }),
+    ).toThrow(/budgetTokens/);
   });
 });

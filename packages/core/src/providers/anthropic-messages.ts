@@ -67,7 +67,13 @@ export class AnthropicMessagesProvider implements Provider {
     if (budget !== undefined && budget >= maxTokens) {
       throw new RangeError(`thinking.budgetTokens (${budget}) must be less than maxTokens (${maxTokens})`);
     }
-    this.#settings = { model: options.model, maxTokens, temperature: options.temperature, thinking: options.thinking, promptCaching: options.promptCaching };
+    this.#settings = {
+      model: options.model,
+      maxTokens,
+      temperature: options.temperature,
+      thinking: options.thinking,
+      promptCaching: options.promptCaching,
+    };
     this.#idleMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#clientOptions = {
       ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
@@ -100,9 +106,7 @@ export class AnthropicMessagesProvider implements Provider {
           applyEvent(event, assembler, blocks);
         },
         finished: (assembler) =>
-          complete
-            ? { stopReason: normaliseAnthropicStopReason(rawStopReason, assembler.hasToolCalls), raw: rawStopReason }
-            : undefined,
+          complete ? { stopReason: normaliseAnthropicStopReason(rawStopReason, assembler.hasToolCalls), raw: rawStopReason } : undefined,
         toError: anthropicError,
       },
       options.signal,

@@ -108,11 +108,19 @@ describe('AnthropicMessagesProvider request settings (bodies as the fake server 
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'Read a.txt' }] },
         { role: 'assistant', content: [{ type: 'thinking' }, { type: 'tool_use' }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c1', content: 'hello', cache_control: { type: 'ephemeral' } }] },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'c1', content: 'hello', cache_control: { type: 'ephemeral' } }],
+        },
       ],
     });
     const messages = (body as { messages: { content: Record<string, unknown>[] }[] }).messages;
-    expect(messages.slice(0, 2).flatMap((m) => m.content).some((block) => 'cache_control' in block)).toBe(false);
+    expect(
+      messages
+        .slice(0, 2)
+        .flatMap((m) => m.content)
+        .some((block) => 'cache_control' in block),
+    ).toBe(false);
   });
 });
 
@@ -130,14 +138,19 @@ describe('tool results with images', () => {
   };
 
   it('sends PNG as an image block after the text, and says in the text which image types the wire refuses', () => {
-    expect(toAnthropicMessages([{ role: 'user', content: 'go' }, assistant([{ type: 'tool_call', id: 'c1', name: 'shot', input: {} }]), withImages])[2]).toEqual({
+    expect(
+      toAnthropicMessages([{ role: 'user', content: 'go' }, assistant([{ type: 'tool_call', id: 'c1', name: 'shot', input: {} }]), withImages])[2],
+    ).toEqual({
       role: 'user',
       content: [
         {
           type: 'tool_result',
           tool_use_id: 'c1',
           content: [
-            { type: 'text', text: 'Here it is.\n[image/bmp image of 0 KB not shown: the Messages API takes only JPEG, PNG, GIF and WebP]' },
+            {
+              type: 'text',
+              text: 'Here it is.\n[image/bmp image of 0 KB not shown: the Messages API takes only JPEG, PNG, GIF and WebP]',
+            },
             { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
           ],
         },
@@ -146,10 +159,18 @@ describe('tool results with images', () => {
   });
 
   it('sends an image-only result without an empty text block', () => {
-    const imageOnly: Message = { ...withImages, content: '', images: [{ type: 'image', media_type: 'image/png', data: 'AAAA' }] } as Message;
+    const imageOnly: Message = {
+      ...withImages,
+      content: '',
+      images: [{ type: 'image', media_type: 'image/png', data: 'AAAA' }],
+    } as Message;
     const wire = toAnthropicMessages([imageOnly]);
     expect(wire[0]!.content).toEqual([
-      { type: 'tool_result', tool_use_id: 'c1', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }] },
+      {
+        type: 'tool_result',
+        tool_use_id: 'c1',
+        content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }],
+      },
     ]);
   });
 });

@@ -1,8 +1,4 @@
-import type {
-  ContentBlockParam,
-  MessageCreateParamsStreaming,
-  Tool as AnthropicTool,
-} from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlockParam, MessageCreateParamsStreaming, Tool as AnthropicTool } from '@anthropic-ai/sdk/resources/messages';
 import { assertNever, effectiveSystemPrompt, type AssistantMessage, type Message, type ToolResultMessage } from '../messages.js';
 import type { ProviderRequest } from '../provider.js';
 import type { ToolDefinition } from '../tool.js';
@@ -56,9 +52,7 @@ export function toAnthropicRequest(request: ProviderRequest, settings: Anthropic
   const body: MessageCreateParamsStreaming = {
     model: settings.model,
     max_tokens: settings.maxTokens,
-    ...(system !== undefined && system !== ''
-      ? { system: caching ? [{ type: 'text', text: system, cache_control: EPHEMERAL }] : system }
-      : {}),
+    ...(system !== undefined && system !== '' ? { system: caching ? [{ type: 'text', text: system, cache_control: EPHEMERAL }] : system } : {}),
     messages,
     ...(request.tools.length > 0 ? { tools: request.tools.map(toAnthropicTool) } : {}),
     ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
@@ -120,7 +114,12 @@ function assistantBlocks(message: AssistantMessage): ContentBlockParam[] {
         if (!isBlank(block.text)) blocks.push({ type: 'text', text: block.text });
         break;
       case 'tool_call':
-        blocks.push({ type: 'tool_use', id: fitToolCallId(block.id, ANTHROPIC_TOOL_ID), name: block.name, input: block.input });
+        blocks.push({
+          type: 'tool_use',
+          id: fitToolCallId(block.id, ANTHROPIC_TOOL_ID),
+          name: block.name,
+          input: block.input,
+        });
         break;
       default:
         assertNever(block, 'assistant block');
@@ -136,7 +135,8 @@ function toolResultBlock(message: ToolResultMessage): ContentBlockParam {
   const images = message.images ?? [];
   const sendable = images.filter((image) => ANTHROPIC_IMAGE_TYPES.has(image.media_type));
   const unsendable = images.filter((image) => !ANTHROPIC_IMAGE_TYPES.has(image.media_type));
-  const text = unsendable.length === 0 ? message.content : joinText(message.content, omittedImagesText(unsendable, 'the Messages API takes only JPEG, PNG, GIF and WebP'));
+  const text =
+    unsendable.length === 0 ? message.content : joinText(message.content, omittedImagesText(unsendable, 'the Messages API takes only JPEG, PNG, GIF and WebP'));
   const base = {
     type: 'tool_result' as const,
     tool_use_id: fitToolCallId(message.tool_call_id, ANTHROPIC_TOOL_ID),
@@ -163,7 +163,11 @@ function joinText(a: string, b: string): string {
 }
 
 function toAnthropicTool(tool: ToolDefinition): AnthropicTool {
-  return { name: tool.name, description: tool.description, input_schema: tool.input_schema as AnthropicTool.InputSchema };
+  return {
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.input_schema as AnthropicTool.InputSchema,
+  };
 }
 
 function isBlank(text: string): boolean {

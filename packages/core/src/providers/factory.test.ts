@@ -58,13 +58,21 @@ describe('createProvider', () => {
       const request = { messages: [{ role: 'user' as const, content: 'hi' }], tools: [] };
       for (const name of ['anthropic', 'openai'] as const) {
         const baseURL = name === 'anthropic' ? server.anthropicBaseURL : server.openaiBaseURL;
-        const provider = createProvider({ provider: name, model: 'm', apiKey: `key-${name}`, baseURL, maxTokens: 77, temperature: 0.25, maxRetries: 0 });
+        const provider = createProvider({
+          provider: name,
+          model: 'm',
+          apiKey: `key-${name}`,
+          baseURL,
+          maxTokens: 77,
+          temperature: 0.25,
+          maxRetries: 0,
+        });
         for await (const event of provider.stream(request, { signal })) if (event.type === 'error') throw event.error;
       }
       expect(server.requests[0]?.body).toMatchObject({ model: 'm', max_tokens: 77, temperature: 0.25 });
       expect(server.requests[1]?.body).toMatchObject({ model: 'm', max_completion_tokens: 77, temperature: 0.25 });
       expect(JSON.stringify(server.requests[0]?.headers)).toContain('key-anthropic');
-      expect(server.requests[1]?.headers['authorization']).toBe('Bearer key-openai');
+      expect(server.requests[1]?.headers.authorization).toBe('Bearer key-openai');
     } finally {
       await server.close();
     }
@@ -85,7 +93,7 @@ describe('createProvider', () => {
       }
       expect(server.requests.map((request) => request.path)).toEqual(['/v1/messages', '/v1/chat/completions']);
       expect(JSON.stringify(server.requests[0]?.headers)).toContain('env-anthropic-key');
-      expect(server.requests[1]?.headers['authorization']).toBe('Bearer env-openai-key');
+      expect(server.requests[1]?.headers.authorization).toBe('Bearer env-openai-key');
     } finally {
       await server.close();
     }

@@ -11,7 +11,6 @@ import { OpenAIChatProvider } from './openai-chat.js';
 export const PROVIDER_NAMES = ['anthropic', 'openai', 'offline'] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
-
 export interface CreateProviderOptions {
   /** `anthropic`, `openai` or `offline`; anything else throws {@link UnknownProviderError}. */
   provider: ProviderName | (string & {});
@@ -27,7 +26,6 @@ export interface CreateProviderOptions {
   /** Retries of 429/5xx/connection failures with the SDK's backoff. Default 2. */
   maxRetries?: number | undefined;
 }
-
 
 /**
  * Builds a provider by name. The offline provider ignores the connection options. Throws
@@ -63,13 +61,7 @@ export function createProvider(options: CreateProviderOptions): Provider {
  * runs for a model; a new provider lists its own.
  */
 export const PROVIDER_CREDENTIAL_VARIABLES: Readonly<Record<ProviderName, readonly string[]>> = {
-  anthropic: [
-    'ANTHROPIC_API_KEY',
-    'ANTHROPIC_AUTH_TOKEN',
-    'ANTHROPIC_IDENTITY_TOKEN',
-    'ANTHROPIC_WEBHOOK_SIGNING_KEY',
-    'ANTHROPIC_CUSTOM_HEADERS',
-  ],
+  anthropic: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_IDENTITY_TOKEN', 'ANTHROPIC_WEBHOOK_SIGNING_KEY', 'ANTHROPIC_CUSTOM_HEADERS'],
   openai: ['OPENAI_API_KEY', 'OPENAI_ADMIN_KEY', 'OPENAI_WEBHOOK_SECRET', 'OPENAI_CUSTOM_HEADERS'],
   offline: [],
 };
@@ -79,7 +71,7 @@ export const PROVIDER_CREDENTIAL_VARIABLES: Readonly<Record<ProviderName, readon
  * else `openai` when `OPENAI_API_KEY` is set, else `offline`. Blank values count as unset.
  */
 export function defaultProviderName(env: NodeJS.ProcessEnv = process.env): ProviderName {
-  if (env['ANTHROPIC_API_KEY']?.trim()) return 'anthropic';
-  if (env['OPENAI_API_KEY']?.trim()) return 'openai';
+  if (env.ANTHROPIC_API_KEY?.trim()) return 'anthropic';
+  if (env.OPENAI_API_KEY?.trim()) return 'openai';
   return 'offline';
 }

@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import {
-  emptyUsage,
-  type AssistantBlock,
-  type AssistantMessage,
-  type JsonValue,
-  type StopReason,
-  type Usage,
-} from '../messages.js';
+import { emptyUsage, type AssistantBlock, type AssistantMessage, type JsonValue, type StopReason, type Usage } from '../messages.js';
 import type { ProviderStreamEvent } from '../provider.js';
 
 type Slot =
   | { type: 'text'; text: string; open: boolean }
   | { type: 'thinking'; thinking: string; signature: string; open: boolean }
   | { type: 'redacted_thinking'; data: string; open: false }
-  | { type: 'tool_call'; id: string; name: string; json: string; input: { [key: string]: JsonValue } | undefined; open: boolean };
+  | {
+      type: 'tool_call';
+      id: string;
+      name: string;
+      json: string;
+      input: { [key: string]: JsonValue } | undefined;
+      open: boolean;
+    };
 
 /**
  * Builds one assistant message from wire deltas and queues the stream events that go with
@@ -102,7 +102,11 @@ export class MessageAssembler {
         return;
       case 'tool_call':
         slot.input = parseToolArguments(slot.json);
-        this.#pending.push({ type: 'tool-call-end', index, toolCall: { type: 'tool_call', id: slot.id, name: slot.name, input: slot.input } });
+        this.#pending.push({
+          type: 'tool-call-end',
+          index,
+          toolCall: { type: 'tool_call', id: slot.id, name: slot.name, input: slot.input },
+        });
         return;
       default:
         return;
@@ -140,7 +144,14 @@ export class MessageAssembler {
           slot satisfies never;
       }
     }
-    const message: AssistantMessage = { role: 'assistant', content, provider, model, usage: { ...this.usage }, stop_reason: stopReason };
+    const message: AssistantMessage = {
+      role: 'assistant',
+      content,
+      provider,
+      model,
+      usage: { ...this.usage },
+      stop_reason: stopReason,
+    };
     if (rawStopReason !== undefined) message.raw_stop_reason = rawStopReason;
     return message;
   }
@@ -154,7 +165,15 @@ export class MessageAssembler {
     const content: AssistantBlock[] = [];
     for (const slot of this.#slots) if (slot.type === 'text' && slot.text !== '') content.push({ type: 'text', text: slot.text });
     if (content.length === 0) return undefined;
-    return { role: 'assistant', content, provider, model, usage: { ...this.usage }, stop_reason: stopReason, error_message: error.message };
+    return {
+      role: 'assistant',
+      content,
+      provider,
+      model,
+      usage: { ...this.usage },
+      stop_reason: stopReason,
+      error_message: error.message,
+    };
   }
 }
 

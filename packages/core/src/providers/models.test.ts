@@ -60,7 +60,12 @@ describe('assertModelOffered', () => {
 
 describe('usageCost', () => {
   it('prices each kind of token at its list price, in dollars', () => {
-    const usage = { input_tokens: 1_000_000, output_tokens: 100_000, cache_read_tokens: 2_000_000, cache_write_tokens: 400_000 };
+    const usage = {
+      input_tokens: 1_000_000,
+      output_tokens: 100_000,
+      cache_read_tokens: 2_000_000,
+      cache_write_tokens: 400_000,
+    };
     // 2 + 1 + 0.4 + 1
     expect(usageCost('anthropic', 'claude-sonnet-5-5', usage)).toBeCloseTo(4.4, 10);
     expect(usageCost('offline', 'offline-1', usage)).toBe(0);

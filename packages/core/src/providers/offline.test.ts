@@ -12,7 +12,11 @@ const readFile: ToolDefinition = {
   description: 'Reads a file',
   input_schema: { type: 'object', properties: { path: { type: 'string' } } },
 };
-const clock: ToolDefinition = { name: 'clock', description: 'The time', input_schema: { type: 'object', properties: {} } };
+const clock: ToolDefinition = {
+  name: 'clock',
+  description: 'The time',
+  input_schema: { type: 'object', properties: {} },
+};
 
 async function run(request: ProviderRequest, signal = new AbortController().signal): Promise<ProviderEvent[]> {
   const events: ProviderEvent[] = [];
@@ -38,17 +42,28 @@ describe('OfflineProvider', () => {
     expect(text(message)).toContain('"Hello, who are you?"');
     expect(text(message)).toContain('ANTHROPIC_API_KEY');
     expect(events.filter((event) => event.type === 'text-delta').length).toBeGreaterThan(1);
-    expect(message).toMatchObject({ provider: 'offline', model: 'offline-1', stop_reason: 'end_turn', raw_stop_reason: 'end_turn' });
+    expect(message).toMatchObject({
+      provider: 'offline',
+      model: 'offline-1',
+      stop_reason: 'end_turn',
+      raw_stop_reason: 'end_turn',
+    });
   });
 
   it('is deterministic: the same conversation gets the same events', async () => {
-    const request: ProviderRequest = { messages: [{ role: 'user', content: 'use read_file {"path": "a.txt"}' }], tools: [readFile, clock] };
+    const request: ProviderRequest = {
+      messages: [{ role: 'user', content: 'use read_file {"path": "a.txt"}' }],
+      tools: [readFile, clock],
+    };
     expect(await run(request)).toEqual(await run(request));
   });
 
   it('calls the tool the latest prompt names, with the first JSON object in it as input', async () => {
     const message = finalMessage(
-      await run({ messages: [{ role: 'user', content: 'please use read_file {"path": "notes/a.txt"} and tell me' }], tools: [clock, readFile] }),
+      await run({
+        messages: [{ role: 'user', content: 'please use read_file {"path": "notes/a.txt"} and tell me' }],
+        tools: [clock, readFile],
+      }),
     );
     expect(message.stop_reason).toBe('tool_use');
     expect(message.content).toEqual([
@@ -100,13 +115,19 @@ describe('OfflineProvider', () => {
   it('ends with an aborted error event keeping the text so far when the signal aborts', async () => {
     const controller = new AbortController();
     const events: ProviderEvent[] = [];
-    for await (const event of new OfflineProvider().stream({ messages: [{ role: 'user', content: 'hello there' }], tools: [] }, { signal: controller.signal })) {
+    for await (const event of new OfflineProvider().stream(
+      { messages: [{ role: 'user', content: 'hello there' }], tools: [] },
+      { signal: controller.signal },
+    )) {
       events.push(event);
       if (event.type === 'text-delta') controller.abort();
     }
     const end = events[events.length - 1];
     expect(end?.type === 'error' && end.error).toBeInstanceOf(AbortedError);
-    expect(end?.type === 'error' && end.partial).toMatchObject({ content: [{ type: 'text', text: '[offline' }], stop_reason: 'aborted' });
+    expect(end?.type === 'error' && end.partial).toMatchObject({
+      content: [{ type: 'text', text: '[offline' }],
+      stop_reason: 'aborted',
+    });
   });
 
   it('runs the agent tool loop: one call to the named tool, then a summary of its result', async () => {
@@ -143,7 +164,11 @@ describe('OfflineProvider hints and summaries', () => {
   const bash: ToolDefinition = {
     name: 'bash',
     description: 'Runs a command',
-    input_schema: { type: 'object', properties: { command: { type: 'string', examples: ['ls'] } }, required: ['command'] },
+    input_schema: {
+      type: 'object',
+      properties: { command: { type: 'string', examples: ['ls'] } },
+      required: ['command'],
+    },
   };
 
   it('offers an example call that fills every required input, skipping tools it has no value for', () => {
@@ -163,7 +188,12 @@ describe('OfflineProvider hints and summaries', () => {
   it('/compact through an agent gives a summary of the conversation, not a tool call', async () => {
     const tools = new ToolRegistry([
       { ...read, execute: async () => 'line one of a.txt' },
-      { name: 'write', description: 'Writes a file', input_schema: { type: 'object', properties: {} }, execute: async () => 'written' },
+      {
+        name: 'write',
+        description: 'Writes a file',
+        input_schema: { type: 'object', properties: {} },
+        execute: async () => 'written',
+      },
     ]);
     const agent = new Agent({ provider: new OfflineProvider(), tools }, { store: new CapturingStore() });
     await agent.submitUserMessage('please use read {"path": "a.txt"}');

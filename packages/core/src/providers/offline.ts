@@ -106,9 +106,7 @@ function planReply(messages: readonly Message[], tools: readonly ToolDefinition[
   const results = trailingToolResults(messages);
   if (results.length > 0) {
     const lines = results.map((result) =>
-      result.is_error
-        ? `The tool ${result.tool_name} failed: ${excerpt(result.content)}`
-        : `The tool ${result.tool_name} returned: ${excerpt(result.content)}`,
+      result.is_error ? `The tool ${result.tool_name} failed: ${excerpt(result.content)}` : `The tool ${result.tool_name} returned: ${excerpt(result.content)}`,
     );
     return { text: `${OFFLINE_PREFIX} ${lines.join('\n')}` };
   }
@@ -178,7 +176,11 @@ function summarise(messages: readonly Message[]): string {
         prompts.push(message.content);
         break;
       case 'assistant': {
-        const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('').replace(OFFLINE_PREFIX, '').trim();
+        const text = message.content
+          .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+          .join('')
+          .replace(OFFLINE_PREFIX, '')
+          .trim();
         if (text !== '') lastAnswer = text;
         for (const block of message.content) if (block.type === 'tool_call') calls.set(block.id, `${block.name} ${JSON.stringify(block.input)}`);
         break;

@@ -29,7 +29,11 @@ const body = (messages: unknown[], extra: Record<string, unknown> = {}): Record<
   stream: true,
   stream_options: { include_usage: true },
 });
-const call = (id: string, name: string, args: string) => ({ id, type: 'function', function: { name, arguments: args } });
+const call = (id: string, name: string, args: string) => ({
+  id,
+  type: 'function',
+  function: { name, arguments: args },
+});
 
 /** The body after resuming the conformance suite's two-turn clock session: its reasoning is not sent back. */
 const resumed = {
@@ -37,7 +41,11 @@ const resumed = {
   messages: [
     { role: 'system', content: 'You are a clock.' },
     { role: 'user', content: 'What time is it in UTC?' },
-    { role: 'assistant', content: 'Let me check the clock.', tool_calls: [call('call_Clock01', 'clock', '{"zone":"UTC"}')] },
+    {
+      role: 'assistant',
+      content: 'Let me check the clock.',
+      tool_calls: [call('call_Clock01', 'clock', '{"zone":"UTC"}')],
+    },
     { role: 'tool', tool_call_id: 'call_Clock01', content: '12:00 in UTC' },
     { role: 'assistant', content: 'It is 12:00 in UTC.' },
     { role: 'user', content: 'Thanks!' },
@@ -110,8 +118,16 @@ describeProviderConformance('OpenAIChatProvider', {
     },
     // prompt_tokens includes the cached tokens; input_tokens leaves them out.
     cacheUsage: { body: fixture('openai-cached-usage.sse'), usage: usage(86, 9, 1920, 0) },
-    maxTokens: { body: fixture('openai-length.sse'), content: [{ type: 'text', text: 'The first three words' }], rawStopReason: 'length' },
-    errorMidStream: { body: fixture('openai-error-midstream.sse'), type: 'server_error', message: 'The server had an error while processing your request.' },
+    maxTokens: {
+      body: fixture('openai-length.sse'),
+      content: [{ type: 'text', text: 'The first three words' }],
+      rawStopReason: 'length',
+    },
+    errorMidStream: {
+      body: fixture('openai-error-midstream.sse'),
+      type: 'server_error',
+      message: 'The server had an error while processing your request.',
+    },
   },
   requests: {
     basic: body(
@@ -136,7 +152,11 @@ describeProviderConformance('OpenAIChatProvider', {
     promptAfterToolResults: body([
       { role: 'user', content: 'Run it' },
       { role: 'assistant', content: null, tool_calls: [call('call_bash', 'bash', '{"command":"sleep 100"}')] },
-      { role: 'tool', tool_call_id: 'call_bash', content: '[tool error] Tool call aborted: the step was cancelled before this tool finished.' },
+      {
+        role: 'tool',
+        tool_call_id: 'call_bash',
+        content: '[tool error] Tool call aborted: the step was cancelled before this tool finished.',
+      },
       { role: 'user', content: 'Never mind.' },
     ]),
     compaction: body([
@@ -185,7 +205,11 @@ describe('OpenAIChatProvider', () => {
   const provider = (options: Partial<OpenAIChatOptions> = {}): OpenAIChatProvider =>
     new OpenAIChatProvider({ model: 'gpt-test', apiKey: 'test-key', baseURL: server.openaiBaseURL, ...options });
   const replay = (name: string): void =>
-    server.enqueueRaw({ status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8' }, body: fixture(name) });
+    server.enqueueRaw({
+      status: 200,
+      headers: { 'content-type': 'text/event-stream; charset=utf-8' },
+      body: fixture(name),
+    });
   const end = async (): Promise<ProviderEvent | undefined> => {
     let last: ProviderEvent | undefined;
     for await (const event of provider().stream({ messages: [{ role: 'user', content: 'hi' }], tools: [] }, { signal: new AbortController().signal })) {
@@ -205,27 +229,47 @@ describe('OpenAIChatProvider', () => {
     replay('openai-refusal.sse');
     expect(await end()).toMatchObject({
       type: 'message-end',
-      message: { content: [{ type: 'text', text: "I'm sorry, I can't help with that." }], stop_reason: 'refusal', raw_stop_reason: 'stop' },
+      message: {
+        content: [{ type: 'text', text: "I'm sorry, I can't help with that." }],
+        stop_reason: 'refusal',
+        raw_stop_reason: 'stop',
+      },
     });
   });
 
   it('stops with refusal on finish_reason content_filter', async () => {
     replay('openai-content-filter.sse');
-    expect(await end()).toMatchObject({ type: 'message-end', message: { stop_reason: 'refusal', raw_stop_reason: 'content_filter' } });
+    expect(await end()).toMatchObject({
+      type: 'message-end',
+      message: { stop_reason: 'refusal', raw_stop_reason: 'content_filter' },
+    });
   });
 
   it('calls a message with tool calls tool_use even when a compatible server says stop', async () => {
     server.enqueue({ toolCalls: [{ name: 'clock', input: {} }], stopReason: 'stop' });
-    expect(await end()).toMatchObject({ type: 'message-end', message: { stop_reason: 'tool_use', raw_stop_reason: 'stop' } });
+    expect(await end()).toMatchObject({
+      type: 'message-end',
+      message: { stop_reason: 'tool_use', raw_stop_reason: 'stop' },
+    });
   });
 
   it('does not call a 429 for an exhausted quota retryable', async () => {
     server.enqueue({
       status: 429,
       headers: { 'x-should-retry': 'false' },
-      errorBody: { error: { message: 'You exceeded your current quota.', type: 'insufficient_quota', param: null, code: 'insufficient_quota' } },
+      errorBody: {
+        error: {
+          message: 'You exceeded your current quota.',
+          type: 'insufficient_quota',
+          param: null,
+          code: 'insufficient_quota',
+        },
+      },
     });
-    expect(await end()).toMatchObject({ type: 'error', error: { status: 429, type: 'insufficient_quota', retryable: false } });
+    expect(await end()).toMatchObject({
+      type: 'error',
+      error: { status: 429, type: 'insufficient_quota', retryable: false },
+    });
     expect(server.requests).toHaveLength(1);
   });
 });

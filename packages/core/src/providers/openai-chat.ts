@@ -70,10 +70,7 @@ export class OpenAIChatProvider implements Provider {
     const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY;
     if (apiKey === undefined || apiKey === '') {
       // Fail at construction, as the SDK would, rather than at the first call.
-      throw new ProviderNotConfiguredError(
-        'openai',
-        'no API key: set OPENAI_API_KEY or pass apiKey (any non-empty value for a server that needs none)',
-      );
+      throw new ProviderNotConfiguredError('openai', 'no API key: set OPENAI_API_KEY or pass apiKey (any non-empty value for a server that needs none)');
     }
     this.#clientOptions = {
       apiKey,
@@ -103,7 +100,10 @@ export class OpenAIChatProvider implements Provider {
           state.finishReason === undefined
             ? undefined
             : {
-                stopReason: normaliseOpenAIStopReason(state.finishReason, { hasToolCalls: assembler.hasToolCalls, refused: state.refused }),
+                stopReason: normaliseOpenAIStopReason(state.finishReason, {
+                  hasToolCalls: assembler.hasToolCalls,
+                  refused: state.refused,
+                }),
                 raw: state.finishReason,
               },
         toError: openaiError,
@@ -148,7 +148,10 @@ function applyChunk(chunk: ChatCompletionChunk, state: ChunkState, assembler: Me
     }
     assembler.appendThinking(state.thinking, reasoning);
   }
-  for (const [text, isRefusal] of [[delta.content, false], [delta.refusal, true]] as const) {
+  for (const [text, isRefusal] of [
+    [delta.content, false],
+    [delta.refusal, true],
+  ] as const) {
     if (typeof text !== 'string' || text === '') continue;
     if (isRefusal) state.refused = true;
     if (state.text === undefined) {

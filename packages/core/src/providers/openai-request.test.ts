@@ -17,7 +17,12 @@ describe('OpenAIChatProvider request settings (bodies as the fake server receive
 
   async function sent(request: ProviderRequest, options: Partial<OpenAIChatOptions> = {}): Promise<unknown> {
     server.enqueue({ text: 'ok' });
-    const provider = new OpenAIChatProvider({ model: 'gpt-test', apiKey: 'k', baseURL: server.openaiBaseURL, ...options });
+    const provider = new OpenAIChatProvider({
+      model: 'gpt-test',
+      apiKey: 'k',
+      baseURL: server.openaiBaseURL,
+      ...options,
+    });
     for await (const event of provider.stream(request, { signal: new AbortController().signal })) {
       if (event.type === 'error') throw event.error;
     }

@@ -132,5 +132,8 @@ function mergeAssistant(into: ChatCompletionAssistantMessageParam, next: ChatCom
 }
 
 function toOpenAITool(tool: ToolDefinition): ChatCompletionFunctionTool {
-  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.input_schema } };
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.input_schema },
+  };
 }

@@ -71,14 +71,18 @@ export function providerErrorFromSDK<E extends SDKAPIError>(error: unknown, rule
   if (classes && error instanceof classes.APIError) {
     const status = error.status;
     const { type, message, retryable: override } = rules.describe(error);
-    const retryable =
-      override ?? ((status !== undefined && isRetryableStatus(status)) || (type !== undefined && rules.retryableTypes.has(type)));
+    const retryable = override ?? ((status !== undefined && isRetryableStatus(status)) || (type !== undefined && rules.retryableTypes.has(type)));
     const where = status !== undefined ? `${provider} ${status}` : `${provider} stream error`;
-    return new ProviderError(provider, `${where} ${type ?? 'error'}: ${message}`, {
-      ...(status !== undefined ? { status } : {}),
-      ...(type !== undefined ? { type } : {}),
-      retryable,
-    }, { cause: error });
+    return new ProviderError(
+      provider,
+      `${where} ${type ?? 'error'}: ${message}`,
+      {
+        ...(status !== undefined ? { status } : {}),
+        ...(type !== undefined ? { type } : {}),
+        retryable,
+      },
+      { cause: error },
+    );
   }
   if (isConnectionDrop(error)) return droppedStreamError(provider, error);
   return new ProviderError(provider, `${provider}: ${errorMessage(error)}`, {}, { cause: error });

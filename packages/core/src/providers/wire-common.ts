@@ -23,9 +23,7 @@ export function compactionText(summary: string): string {
  * so the model knows there was one and what it was.
  */
 export function omittedImagesText(images: readonly ImageBlock[], why: string): string {
-  return images
-    .map((image) => `[${image.media_type} image of ${Math.round((image.data.length * 3) / 4 / 1024)} KB not shown: ${why}]`)
-    .join('\n');
+  return images.map((image) => `[${image.media_type} image of ${Math.round((image.data.length * 3) / 4 / 1024)} KB not shown: ${why}]`).join('\n');
 }
 
 /** How an error tool result is marked on wires without an `is_error` flag (OpenAI Chat). */
@@ -137,10 +135,15 @@ export function isConnectionDrop(error: unknown): boolean {
 /** A stream that ended (cleanly or not) before the message was complete. */
 export function droppedStreamError(provider: string, cause?: unknown): ProviderError {
   const detail = cause instanceof Error ? ` (${cause.message})` : '';
-  return new ProviderError(provider, `${provider}: the connection dropped before the message was complete${detail}`, {
-    type: 'stream_dropped',
-    retryable: true,
-  }, cause === undefined ? undefined : { cause });
+  return new ProviderError(
+    provider,
+    `${provider}: the connection dropped before the message was complete${detail}`,
+    {
+      type: 'stream_dropped',
+      retryable: true,
+    },
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 /** How one wire streams a message: open the HTTP stream, feed its events, say how it ended. */

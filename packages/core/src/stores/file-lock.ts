@@ -40,12 +40,7 @@ function locks(): NativeLocks {
  * for another holder with a short backoff; `LockTimeoutError` (naming `path`) after
  * `timeoutMs`. Two handles contend even inside one process.
  */
-export async function withFileLock<T>(
-  handle: FileHandle,
-  path: string,
-  fn: () => Promise<T>,
-  options: FileLockOptions = {},
-): Promise<T> {
+export async function withFileLock<T>(handle: FileHandle, path: string, fn: () => Promise<T>, options: FileLockOptions = {}): Promise<T> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   const deadline = Date.now() + timeoutMs;
   const { tryLock, unlock } = locks();

@@ -33,12 +33,8 @@ export async function listSessions(dir: string): Promise<SessionInfo[]> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  const infos = await Promise.all(
-    names.filter((name) => name.endsWith('.jsonl')).map((name) => sessionInfo(join(dir, name)).catch(() => null)),
-  );
-  return infos
-    .filter((info): info is SessionInfo => info !== null)
-    .sort((a, b) => b.modified.getTime() - a.modified.getTime() || b.id.localeCompare(a.id));
+  const infos = await Promise.all(names.filter((name) => name.endsWith('.jsonl')).map((name) => sessionInfo(join(dir, name)).catch(() => null)));
+  return infos.filter((info): info is SessionInfo => info !== null).sort((a, b) => b.modified.getTime() - a.modified.getTime() || b.id.localeCompare(a.id));
 }
 
 /** The most recently modified session in `dir`, or null. */

@@ -56,7 +56,7 @@ async function nextLine(w: Writer): Promise<string> {
 /** The committed entries of the file, each checked to follow the one before it. */
 async function committedChain(file: string): Promise<string[]> {
   const { entries } = decodeSession(await readFile(file), file);
-  entries.forEach((entry, i) => expect(entry.parent_id, `entry ${i} follows the one before`).toBe(i === 0 ? null : entries[i - 1]!.id));
+  for (const [i, entry] of entries.entries()) expect(entry.parent_id, `entry ${i} follows the one before`).toBe(i === 0 ? null : entries[i - 1]!.id);
   return entries.map((entry) => entry.id);
 }
 
@@ -87,7 +87,9 @@ describe('FSJSONLStore with many writer processes', () => {
     expect(await committedChain(file)).toEqual(acknowledged);
   });
 
-  it('loses no acknowledged batch while writers are SIGKILLed every 60–200 ms for 15 s', { timeout: 90_000 }, async () => {
+  it('loses no acknowledged batch while writers are SIGKILLed every 60–200 ms for 15 s', {
+    timeout: 90_000,
+  }, async () => {
     const file = await newSession();
     const acknowledged = new Set<string>();
     const live = new Set<Writer>();

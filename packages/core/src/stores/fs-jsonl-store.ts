@@ -80,7 +80,11 @@ export class FSJSONLStore implements SessionStore {
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     };
     const { clock, ids, lock } = options;
-    return FSJSONLStore.#createFile(resolve(dir), header, [], { ...(clock ? { clock } : {}), ...(ids ? { ids } : {}), ...(lock ? { lock } : {}) });
+    return FSJSONLStore.#createFile(resolve(dir), header, [], {
+      ...(clock ? { clock } : {}),
+      ...(ids ? { ids } : {}),
+      ...(lock ? { lock } : {}),
+    });
   }
 
   /** Opens an existing session file (any JSONL in the session format, wherever it is). */
@@ -98,12 +102,7 @@ export class FSJSONLStore implements SessionStore {
    * Writes a new session file `<folder>/<header.id>.jsonl` — the header and `entries` as one
    * batch — durably, refusing to replace a file that exists.
    */
-  static async #createFile(
-    folder: string,
-    header: SessionHeader,
-    entries: readonly SessionEntry[],
-    options: FSJSONLStoreOpenOptions,
-  ): Promise<FSJSONLStore> {
+  static async #createFile(folder: string, header: SessionHeader, entries: readonly SessionEntry[], options: FSJSONLStoreOpenOptions): Promise<FSJSONLStore> {
     // Prompts and tool output are private: the file is the owner's alone (0600), as is any
     // folder made for it (0700); existing folders keep their mode.
     await mkdir(folder, { recursive: true, mode: 0o700 });
@@ -157,7 +156,10 @@ export class FSJSONLStore implements SessionStore {
    * grown since it last read or wrote it).
    */
   async loadTree(): Promise<SessionTree> {
-    const size = await stat(this.#file).then(({ size }) => size, () => -1);
+    const size = await stat(this.#file).then(
+      ({ size }) => size,
+      () => -1,
+    );
     if (size === this.#knownSize) return this.#log.tree(this.#file);
     return SessionTree.of(decodeSession(await readSessionFile(this.#file), this.#file).entries, this.#file);
   }
@@ -277,7 +279,10 @@ const TAIL_CHECK_BYTES = 96;
 function tailOf(bytes: Buffer, end: number, base = 0): Tail {
   const lastNewline = bytes[end - 1] === 0x0a ? end - 1 : end;
   const start = lastNewline === 0 ? 0 : bytes.lastIndexOf(0x0a, lastNewline - 1) + 1;
-  return { offset: base + start, bytes: Buffer.from(bytes.subarray(start, Math.min(lastNewline, start + TAIL_CHECK_BYTES))) };
+  return {
+    offset: base + start,
+    bytes: Buffer.from(bytes.subarray(start, Math.min(lastNewline, start + TAIL_CHECK_BYTES))),
+  };
 }
 
 /** Whether the file still holds `tail` where this handle saw it. */
@@ -321,4 +326,3 @@ async function syncDirectory(dir: string): Promise<void> {
     // Some platforms cannot fsync a directory; the file itself is synced.
   }
 }
-

@@ -44,10 +44,7 @@ export class MemoryStore implements SessionStore {
   constructor(options: MemoryStoreOptions | { log: MemoryLog; clock?: Clock; ids?: IdGenerator } = {}) {
     this.#clock = options.clock ?? systemClock;
     this.#ids = options.ids ?? newId;
-    this.#shared =
-      'log' in options
-        ? options.log
-        : { id: options.sessionId ?? newId(), entries: structuredClone([...(options.entries ?? [])]) };
+    this.#shared = 'log' in options ? options.log : { id: options.sessionId ?? newId(), entries: structuredClone([...(options.entries ?? [])]) };
     this.#log = this.#read();
   }
 

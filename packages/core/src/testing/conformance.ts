@@ -111,13 +111,9 @@ export function describeSessionStoreConformance(name: string, factory: SessionSt
       const first = f.user('one');
       await store.appendMessages([first, f.assistant('two')]);
       const duplicate: DiskMessage = { ...f.user('dup'), id: first.id };
-      await expect(store.appendMessages([f.user('three'), f.assistant('four'), duplicate])).rejects.toBeInstanceOf(
-        InvalidBatchError,
-      );
+      await expect(store.appendMessages([f.user('three'), f.assistant('four'), duplicate])).rejects.toBeInstanceOf(InvalidBatchError);
       const repeatedInBatch = f.user('five');
-      await expect(store.appendMessages([repeatedInBatch, { ...repeatedInBatch }])).rejects.toBeInstanceOf(
-        InvalidBatchError,
-      );
+      await expect(store.appendMessages([repeatedInBatch, { ...repeatedInBatch }])).rejects.toBeInstanceOf(InvalidBatchError);
       const texts = (await (await factory.reopen(store)).loadConversation()).conversation.messages.map((m) =>
         'content' in m && typeof m.content === 'string' ? m.content : m.role === 'assistant' ? m.content[0] : null,
       );
@@ -134,7 +130,10 @@ export function describeSessionStoreConformance(name: string, factory: SessionSt
       await store.appendMessages(batch);
       const loaded = await (await factory.reopen(store)).loadConversation();
       expect(loaded.conversation.length).toBe(120);
-      expect(loaded.conversation.messages[119]).toMatchObject({ role: 'assistant', content: [{ text: `answer 59 ${'x'.repeat(100)}` }] });
+      expect(loaded.conversation.messages[119]).toMatchObject({
+        role: 'assistant',
+        content: [{ text: `answer 59 ${'x'.repeat(100)}` }],
+      });
     });
 
     it('returns a trailing unanswered user prompt as danglingUser, outside the conversation', async () => {
@@ -159,12 +158,7 @@ export function describeSessionStoreConformance(name: string, factory: SessionSt
       await resumed.appendMessages([f.assistant('edited answer')]);
       const loaded = await (await factory.reopen(store)).loadConversation();
       expect(loaded.danglingUser).toBeNull();
-      expect(loaded.conversation.messages.map((m) => (m.role === 'user' ? m.content : m.role))).toEqual([
-        'first',
-        'assistant',
-        'edited prompt',
-        'assistant',
-      ]);
+      expect(loaded.conversation.messages.map((m) => (m.role === 'user' ? m.content : m.role))).toEqual(['first', 'assistant', 'edited prompt', 'assistant']);
     });
 
     it('rebuilds a tail of tool calls without results into a conversation providers accept', async () => {
@@ -233,7 +227,7 @@ export function describeSessionStoreConformance(name: string, factory: SessionSt
       expect(store.activeModel()).toEqual({ provider: 'scripted', model: 'scripted-1' });
     });
 
-    it('rejects the second handle\'s append after the first\'s with SessionConflictError, writing nothing', async () => {
+    it("rejects the second handle's append after the first's with SessionConflictError, writing nothing", async () => {
       const first = await factory.create();
       const f = records();
       await first.appendMessages([f.user('base')]);
@@ -317,9 +311,7 @@ export function describeSessionStoreConformance(name: string, factory: SessionSt
         const q3 = f.user('q3');
         await resumed.appendMessages([q3, f.assistant('a3')]);
         expect((await resumed.loadTree()).get(q3.id)?.parent_id).toBe(a2.id);
-        expect((await (await factory.reopen(store)).loadConversation()).conversation.messages.map(said)).toEqual([
-          'q1', 'a1', 'q2', 'a2', 'q3', 'a3',
-        ]);
+        expect((await (await factory.reopen(store)).loadConversation()).conversation.messages.map(said)).toEqual(['q1', 'a1', 'q2', 'a2', 'q3', 'a3']);
         expect(q2.id).not.toBe(q3.id);
       });
 
@@ -457,9 +449,7 @@ export function describeSessionStoreConformance(name: string, factory: SessionSt
         const reopened = await factory.reopen(fork);
         expect((await reopened.loadConversation()).conversation.messages.map(said)).toEqual(['q1', 'a1']);
         await reopened.appendMessages([f.user('only in the fork'), f.assistant('forked')]);
-        expect((await (await factory.reopen(fork)).loadConversation()).conversation.messages.map(said)).toEqual([
-          'q1', 'a1', 'only in the fork', 'forked',
-        ]);
+        expect((await (await factory.reopen(fork)).loadConversation()).conversation.messages.map(said)).toEqual(['q1', 'a1', 'only in the fork', 'forked']);
         expect((await (await factory.reopen(store)).loadTree()).entries.map(content)).toEqual(before);
       });
 

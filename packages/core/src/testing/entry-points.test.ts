@@ -37,7 +37,7 @@ describe('@panto/core testing entry points', () => {
   function importWithoutVitest(specifier: string): Promise<{ ok: boolean; output: string }> {
     const script = `const module = await import(${JSON.stringify(specifier)}); console.log('exports: ' + Object.keys(module).sort().join(' '));`;
     const env = { ...process.env };
-    delete env['NODE_OPTIONS'];
+    delete env.NODE_OPTIONS;
     return new Promise((resolve) => {
       execFile(
         process.execPath,

@@ -85,10 +85,10 @@ export function describeExtensionHostConformance(name: string, harness: Extensio
       });
       const stored = kinds(run.entries).filter((kind) => kind !== 'system');
       expect(stored).toEqual(['user', 'assistant']);
-      expect(run.printed).toMatch(new RegExp(`after one turn \\S+ (system,)?user,assistant`));
+      expect(run.printed).toMatch(/after one turn \S+ (system,)?user,assistant/);
     });
 
-    it("turns a before-tool-call refusal into an error result the model sees, and does not run the tool", async () => {
+    it('turns a before-tool-call refusal into an error result the model sees, and does not run the tool', async () => {
       const run = await harness.run({
         extensions: {
           'probe.mjs': PROBE,

@@ -12,7 +12,11 @@ describe('FakeLLMServer', () => {
   });
 
   const post = (path: string, body: unknown): Promise<Response> =>
-    fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-test': 'yes' }, body: JSON.stringify(body) });
+    fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-test': 'yes' },
+      body: JSON.stringify(body),
+    });
 
   it('listens on 127.0.0.1 and gives each SDK its base URL', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -86,7 +90,10 @@ describe('FakeLLMServer', () => {
     const limited = await post('/v1/messages', {});
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after-ms')).toBe('1');
-    expect(await limited.json()).toEqual({ type: 'error', error: { type: 'rate_limit_error', message: 'fake 429 error' } });
+    expect(await limited.json()).toEqual({
+      type: 'error',
+      error: { type: 'rate_limit_error', message: 'fake 429 error' },
+    });
     const bad = await post('/v1/chat/completions', {});
     expect(bad.status).toBe(400);
     expect(bad.headers.get('retry-after-ms')).toBeNull();
@@ -123,13 +130,18 @@ describe('FakeLLMServer', () => {
     const call = { id: 'c1', name: 'read', input: {}, arguments: '{"path": oops' };
     server.enqueue({ toolCalls: [call] }, { toolCalls: [call] });
     /** The JSON of every `data:` line of an SSE body. */
-    const dataOf = (body: string): unknown[] =>
-      body.split('\n').flatMap((line) => (line.startsWith('data: {') ? [JSON.parse(line.slice(6)) as unknown] : []));
+    const dataOf = (body: string): unknown[] => body.split('\n').flatMap((line) => (line.startsWith('data: {') ? [JSON.parse(line.slice(6)) as unknown] : []));
     const anthropicArguments = (body: string): string =>
-      dataOf(body).map((event) => (event as { delta?: { partial_json?: string } }).delta?.partial_json ?? '').join('');
+      dataOf(body)
+        .map((event) => (event as { delta?: { partial_json?: string } }).delta?.partial_json ?? '')
+        .join('');
     const openaiArguments = (body: string): string =>
       dataOf(body)
-        .map((chunk) => (chunk as { choices?: { delta?: { tool_calls?: { function?: { arguments?: string } }[] } }[] }).choices?.[0]?.delta?.tool_calls?.[0]?.function?.arguments ?? '')
+        .map(
+          (chunk) =>
+            (chunk as { choices?: { delta?: { tool_calls?: { function?: { arguments?: string } }[] } }[] }).choices?.[0]?.delta?.tool_calls?.[0]?.function
+              ?.arguments ?? '',
+        )
         .join('');
     expect(anthropicArguments(await (await post('/v1/messages', {})).text())).toBe('{"path": oops');
     expect(openaiArguments(await (await post('/v1/chat/completions', {})).text())).toBe('{"path": oops');

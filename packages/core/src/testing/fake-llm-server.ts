@@ -202,7 +202,9 @@ export class FakeLLMServer {
 
     const protocol = protocolOf(request.method, path);
     if (!protocol) {
-      sendJSON(response, 404, { error: { type: 'not_found_error', message: `the fake LLM server does not serve ${request.method} ${path}` } });
+      sendJSON(response, 404, {
+        error: { type: 'not_found_error', message: `the fake LLM server does not serve ${request.method} ${path}` },
+      });
       return;
     }
     const next = this.#queue.shift();
@@ -210,8 +212,14 @@ export class FakeLLMServer {
       sendJSON(
         response,
         500,
-        errorBody(protocol, 'api_error', `FakeLLMServer: the reply queue is empty (request ${this.requests.length}, ${request.method} ${path}); enqueue a reply first`),
-        { 'x-should-retry': 'false' },
+        errorBody(
+          protocol,
+          'api_error',
+          `FakeLLMServer: the reply queue is empty (request ${this.requests.length}, ${request.method} ${path}); enqueue a reply first`,
+        ),
+        {
+          'x-should-retry': 'false',
+        },
       );
       return;
     }
@@ -223,29 +231,22 @@ export class FakeLLMServer {
     await this.#reply(protocol, next.reply, body, response);
   }
 
-  async #reply(
-    protocol: Protocol,
-    reply: FakeReply,
-    requestBody: unknown,
-    response: ServerResponse,
-  ): Promise<void> {
+  async #reply(protocol: Protocol, reply: FakeReply, requestBody: unknown, response: ServerResponse): Promise<void> {
     const closed = onceClosed(response);
     if (reply.delayMs !== undefined && reply.delayMs > 0) {
       await Promise.race([new Promise((resolve) => setTimeout(resolve, reply.delayMs)), closed]);
       if (response.destroyed) return;
     }
     if (reply.status !== undefined && reply.status >= 400) {
-      const retryHeaders: Record<string, string> =
-        reply.status === 429 || reply.status >= 500 ? { 'retry-after-ms': '1' } : {};
+      const retryHeaders: Record<string, string> = reply.status === 429 || reply.status >= 500 ? { 'retry-after-ms': '1' } : {};
       const body = reply.errorBody ?? errorBody(protocol, defaultErrorType(protocol, reply.status), `fake ${reply.status} error`);
       sendJSON(response, reply.status, body, { ...retryHeaders, ...reply.headers });
       return;
     }
 
-    const model = isRecord(requestBody) && typeof requestBody['model'] === 'string' ? requestBody['model'] : 'fake-model';
+    const model = isRecord(requestBody) && typeof requestBody.model === 'string' ? requestBody.model : 'fake-model';
     const id = ++this.#ids;
-    const frames =
-      protocol === 'anthropic' ? anthropicFrames(reply, model, id) : openaiFrames(reply, model, id, wantsUsage(requestBody));
+    const frames = protocol === 'anthropic' ? anthropicFrames(reply, model, id) : openaiFrames(reply, model, id, wantsUsage(requestBody));
     response.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
@@ -345,14 +346,20 @@ function anthropicFrames(reply: FakeReply, model: string, id: number): Frame[] {
   let index = 0;
   let pinged = false;
   const startBlock = (block: unknown): void => {
-    frames.push({ kind: 'head', data: event('content_block_start', { type: 'content_block_start', index, content_block: block }) });
+    frames.push({
+      kind: 'head',
+      data: event('content_block_start', { type: 'content_block_start', index, content_block: block }),
+    });
     if (!pinged) {
       frames.push({ kind: 'head', data: event('ping', { type: 'ping' }) });
       pinged = true;
     }
   };
   const delta = (value: unknown): void => {
-    frames.push({ kind: 'delta', data: event('content_block_delta', { type: 'content_block_delta', index, delta: value }) });
+    frames.push({
+      kind: 'delta',
+      data: event('content_block_delta', { type: 'content_block_delta', index, delta: value }),
+    });
   };
   const stopBlock = (): void => {
     frames.push({ kind: 'head', data: event('content_block_stop', { type: 'content_block_stop', index }) });
@@ -394,7 +401,13 @@ function anthropicFrames(reply: FakeReply, model: string, id: number): Frame[] {
 }
 
 function openaiFrames(reply: FakeReply, model: string, id: number, includeUsage: boolean): Frame[] {
-  const base = { id: `chatcmpl-fake-${id}`, object: 'chat.completion.chunk', created: 1_767_225_600, model, system_fingerprint: 'fp_fake' };
+  const base = {
+    id: `chatcmpl-fake-${id}`,
+    object: 'chat.completion.chunk',
+    created: 1_767_225_600,
+    model,
+    system_fingerprint: 'fp_fake',
+  };
   const chunk = (delta: unknown, finishReason: string | null = null): string =>
     `data: ${JSON.stringify({
       ...base,
@@ -410,7 +423,14 @@ function openaiFrames(reply: FakeReply, model: string, id: number, includeUsage:
     frames.push({
       kind: 'delta',
       data: chunk({
-        tool_calls: [{ index, id: call.id ?? `call_fake_${id}_${index}`, type: 'function', function: { name: call.name, arguments: '' } }],
+        tool_calls: [
+          {
+            index,
+            id: call.id ?? `call_fake_${id}_${index}`,
+            type: 'function',
+            function: { name: call.name, arguments: '' },
+          },
+        ],
       }),
     });
     for (const piece of jsonPieces(argumentsOf(call))) {
@@ -437,7 +457,12 @@ function openaiFrames(reply: FakeReply, model: string, id: number, includeUsage:
             audio_tokens: 0,
             ...(usage.cacheWrite !== undefined ? { cache_write_tokens: usage.cacheWrite } : {}),
           },
-          completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+          completion_tokens_details: {
+            reasoning_tokens: 0,
+            audio_tokens: 0,
+            accepted_prediction_tokens: 0,
+            rejected_prediction_tokens: 0,
+          },
         },
       })}\n\n`,
     });
@@ -448,17 +473,25 @@ function openaiFrames(reply: FakeReply, model: string, id: number, includeUsage:
 
 function errorFrame(protocol: Protocol, error: { type?: string; message?: string }): string {
   if (protocol === 'anthropic') {
-    const body = { type: 'error', error: { type: error.type ?? 'overloaded_error', message: error.message ?? 'Overloaded' } };
+    const body = {
+      type: 'error',
+      error: { type: error.type ?? 'overloaded_error', message: error.message ?? 'Overloaded' },
+    };
     return `event: error\ndata: ${JSON.stringify(body)}\n\n`;
   }
-  const body = { error: { message: error.message ?? 'The server had an error while processing your request.', type: error.type ?? 'server_error', param: null, code: null } };
+  const body = {
+    error: {
+      message: error.message ?? 'The server had an error while processing your request.',
+      type: error.type ?? 'server_error',
+      param: null,
+      code: null,
+    },
+  };
   return `data: ${JSON.stringify(body)}\n\n`;
 }
 
 function errorBody(protocol: Protocol, type: string, message: string): unknown {
-  return protocol === 'anthropic'
-    ? { type: 'error', error: { type, message } }
-    : { error: { message, type, param: null, code: null } };
+  return protocol === 'anthropic' ? { type: 'error', error: { type, message } } : { error: { message, type, param: null, code: null } };
 }
 
 function defaultErrorType(protocol: Protocol, status: number): string {
@@ -495,8 +528,8 @@ function jsonPieces(json: string): string[] {
 
 function wantsUsage(body: unknown): boolean {
   if (!isRecord(body)) return false;
-  const options = body['stream_options'];
-  return isRecord(options) && options['include_usage'] === true;
+  const options = body.stream_options;
+  return isRecord(options) && options.include_usage === true;
 }
 
 function sendJSON(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -52,7 +52,12 @@ export function everyKindOfMessage(): Exclude<Message, { role: 'compaction' }>[]
         { type: 'thinking', thinking: 'The user wants a file.', signature: 'sig-abc==' },
         { type: 'redacted_thinking', data: 'ENCRYPTED==' },
         { type: 'text', text: 'Reading it.' },
-        { type: 'tool_call', id: 'toolu_01', name: 'read', input: { path: 'a.txt', limit: 10, flags: [true, null, 1.5], nested: { k: 'v' } } },
+        {
+          type: 'tool_call',
+          id: 'toolu_01',
+          name: 'read',
+          input: { path: 'a.txt', limit: 10, flags: [true, null, 1.5], nested: { k: 'v' } },
+        },
         { type: 'tool_call', id: 'toolu_02', name: 'bash', input: {} },
         { type: 'tool_call', id: 'toolu_03', name: 'mcp__everything__get-tiny-image', input: {} },
       ],

@@ -13,7 +13,7 @@ import { ScriptedProvider, type ScriptedReply } from './scripted-provider.js';
 const AGENT_TOOL_CALL_ID = 'call_Clock01';
 
 function clockTools(): ToolRegistry {
-  return new ToolRegistry([{ ...CLOCK_TOOL, execute: async (input) => `12:00 in ${String(input['zone'])}` }]);
+  return new ToolRegistry([{ ...CLOCK_TOOL, execute: async (input) => `12:00 in ${String(input.zone)}` }]);
 }
 
 /**
@@ -83,13 +83,17 @@ export function describeAgentOverProvider(harness: ProviderConformanceHarness, s
       await twoTurns(new ScriptedProvider(script.map((reply) => reply.scripted)), scripted);
 
       expect(overHTTP.records.map((record) => record.type === 'message' && record.message.role)).toEqual([
-        'system', 'user', 'assistant', 'tool_result', 'assistant', 'user', 'assistant',
+        'system',
+        'user',
+        'assistant',
+        'tool_result',
+        'assistant',
+        'user',
+        'assistant',
       ]);
       expect(comparable(overHTTP.records)).toEqual(comparable(scripted.records));
       expect(overHTTP.batches.map((batch) => batch.length)).toEqual(scripted.batches.map((batch) => batch.length));
-      const assistants = overHTTP.records.flatMap((record) =>
-        record.type === 'message' && record.message.role === 'assistant' ? [record.message] : [],
-      );
+      const assistants = overHTTP.records.flatMap((record) => (record.type === 'message' && record.message.role === 'assistant' ? [record.message] : []));
       expect(assistants.map((message) => [message.provider, message.model, message.raw_stop_reason])).toEqual([
         [harness.name, harness.model, rawStopReasons.toolUse],
         [harness.name, harness.model, rawStopReasons.endTurn],
@@ -121,7 +125,11 @@ export function describeAgentOverProvider(harness: ProviderConformanceHarness, s
       const agent = new Agent({ provider: provider(), tools: clockTools() }, { store });
       await agent.submitUserMessage('Time?');
       const result = await agent.runStep();
-      expect(result).toMatchObject({ stopReason: 'error', incomplete: true, error: { name: 'ProviderError', retryable: true } });
+      expect(result).toMatchObject({
+        stopReason: 'error',
+        incomplete: true,
+        error: { name: 'ProviderError', retryable: true },
+      });
       const last = store.records[store.records.length - 1];
       expect(last?.type === 'message' && last.message).toMatchObject({
         role: 'assistant',
@@ -144,7 +152,10 @@ export function describeAgentOverProvider(harness: ProviderConformanceHarness, s
       );
       expect(result).toMatchObject({ stopReason: 'aborted', incomplete: true });
       const last = store.records[store.records.length - 1];
-      expect(last?.type === 'message' && last.message).toMatchObject({ content: [{ type: 'text', text: 'Counting' }], stop_reason: 'aborted' });
+      expect(last?.type === 'message' && last.message).toMatchObject({
+        content: [{ type: 'text', text: 'Counting' }],
+        stop_reason: 'aborted',
+      });
     });
   });
 }

@@ -82,7 +82,11 @@ export interface RecordedResponses {
   /** The text `Cached and ready.` with cache reads (and writes, where the wire reports them). */
   readonly cacheUsage: { readonly body: string; readonly usage: Usage };
   /** A reply the output limit cut short, and the content the provider must keep of it. */
-  readonly maxTokens: { readonly body: string; readonly content: readonly AssistantBlock[]; readonly rawStopReason: string };
+  readonly maxTokens: {
+    readonly body: string;
+    readonly content: readonly AssistantBlock[];
+    readonly rawStopReason: string;
+  };
   /** The text `The answer`, ` begins here`, then the wire's error event of the given type and message. */
   readonly errorMidStream: { readonly body: string; readonly type: string; readonly message: string };
 }

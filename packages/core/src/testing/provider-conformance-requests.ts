@@ -77,7 +77,14 @@ const STANDARD_CONVERSATIONS: Record<keyof ExpectedRequests, { request: Provider
     request: {
       messages: [
         { role: 'system', content: 'sys', mode: 'replace' },
-        { role: 'compaction', summary: 'We fixed the parser.', provider: 'any', model: 'm', usage: usage(1, 1), prior_usage: usage(9, 9) },
+        {
+          role: 'compaction',
+          summary: 'We fixed the parser.',
+          provider: 'any',
+          model: 'm',
+          usage: usage(1, 1),
+          prior_usage: usage(9, 9),
+        },
         { role: 'user', content: 'What next?' },
       ],
       tools: [],
@@ -102,7 +109,12 @@ const STANDARD_CONVERSATIONS: Record<keyof ExpectedRequests, { request: Provider
         assistant(
           [
             { type: 'thinking', thinking: 'reasoning a compatible server streamed', signature: '' },
-            { type: 'tool_call', id: 'call_DdmO9pD3xa9XTPNJ32zg2hcA', name: 'get_weather', input: { location: 'Paris' } },
+            {
+              type: 'tool_call',
+              id: 'call_DdmO9pD3xa9XTPNJ32zg2hcA',
+              name: 'get_weather',
+              input: { location: 'Paris' },
+            },
             { type: 'tool_call', id: DOTTED_ID, name: 'get_time', input: {} },
           ],
           'openai',
@@ -115,7 +127,12 @@ const STANDARD_CONVERSATIONS: Record<keyof ExpectedRequests, { request: Provider
           [
             { type: 'thinking', thinking: 'Use the calculator.', signature: 'EqQBCgIYAhIM1gbcDa9G==' },
             { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix==' },
-            { type: 'tool_call', id: 'toolu_01A09q90qw90lq917835lq9', name: 'calculator', input: { expression: '27 * 453' } },
+            {
+              type: 'tool_call',
+              id: 'toolu_01A09q90qw90lq917835lq9',
+              name: 'calculator',
+              input: { expression: '27 * 453' },
+            },
             { type: 'tool_call', id: LONG_ID, name: 'calculator', input: { expression: '1 + 1' } },
           ],
           'anthropic',

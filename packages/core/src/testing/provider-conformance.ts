@@ -47,8 +47,7 @@ export function describeProviderConformance(name: string, harness: ProviderConfo
     const provider = (options?: ProviderConformanceOptions): Provider => harness.create(server, options);
     const run = (options?: ProviderConformanceOptions, signal = new AbortController().signal): Promise<ProviderEvent[]> =>
       collect(provider(options).stream(request, { signal }));
-    const replay = (body: string): void =>
-      server.enqueueRaw({ status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8' }, body });
+    const replay = (body: string): void => server.enqueueRaw({ status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8' }, body });
     const { wire, recorded } = harness;
 
     describe('streaming', () => {
@@ -88,13 +87,20 @@ export function describeProviderConformance(name: string, harness: ProviderConfo
           { type: 'text-delta', index: 0, delta: ' the weather in San Francisco.' },
           { type: 'text-end', index: 0, text },
           { type: 'tool-call-start', index: 1, id, name: 'get_weather' },
-          ...['{"location":', '"San Fra', 'ncisco, CA"', ', "unit": "fah', 'renheit"}'].map((delta) => ({ type: 'tool-call-delta', index: 1, delta })),
+          ...['{"location":', '"San Fra', 'ncisco, CA"', ', "unit": "fah', 'renheit"}'].map((delta) => ({
+            type: 'tool-call-delta',
+            index: 1,
+            delta,
+          })),
           { type: 'tool-call-end', index: 1, toolCall: { type: 'tool_call', id, name: 'get_weather', input } },
           {
             type: 'message-end',
             message: {
               role: 'assistant',
-              content: [{ type: 'text', text }, { type: 'tool_call', id, name: 'get_weather', input }],
+              content: [
+                { type: 'text', text },
+                { type: 'tool_call', id, name: 'get_weather', input },
+              ],
               provider: harness.name,
               model: harness.model,
               usage: recorded.toolCall.usage,
@@ -108,7 +114,12 @@ export function describeProviderConformance(name: string, harness: ProviderConfo
       it('assembles several tool calls, each from its own pieces, ending them when the wire says they are complete', async () => {
         replay(recorded.parallelToolCalls.body);
         const [weatherId, timeId] = recorded.parallelToolCalls.ids;
-        const weather = { type: 'tool_call', id: weatherId, name: 'get_weather', input: { location: 'Paris' } } as const;
+        const weather = {
+          type: 'tool_call',
+          id: weatherId,
+          name: 'get_weather',
+          input: { location: 'Paris' },
+        } as const;
         const time = { type: 'tool_call', id: timeId, name: 'get_time', input: { timezone: 'Europe/Paris' } } as const;
         const first: ProviderStreamEvent[] = [
           { type: 'tool-call-start', index: 0, id: weatherId, name: 'get_weather' },
@@ -150,7 +161,10 @@ export function describeProviderConformance(name: string, harness: ProviderConfo
             { type: 'thinking-end', index: 0, thinking: whole },
           ]);
           const end = endOf(events);
-          expect(end).toMatchObject({ type: 'message-end', message: { usage: thinking.usage, stop_reason: thinking.stopReason } });
+          expect(end).toMatchObject({
+            type: 'message-end',
+            message: { usage: thinking.usage, stop_reason: thinking.stopReason },
+          });
           if (end?.type !== 'message-end') return;
           expect(end.message.content).toEqual(thinking.content);
           expect(end.message.content[0]).toMatchObject({ type: 'thinking', thinking: whole });
@@ -162,26 +176,41 @@ export function describeProviderConformance(name: string, harness: ProviderConfo
       it('reports cache reads and cache writes apart from the uncached input', async () => {
         replay(recorded.cacheUsage.body);
         const end = endOf(await run());
-        expect(end).toMatchObject({ type: 'message-end', message: { content: [{ type: 'text', text: 'Cached and ready.' }] } });
+        expect(end).toMatchObject({
+          type: 'message-end',
+          message: { content: [{ type: 'text', text: 'Cached and ready.' }] },
+        });
         expect(end?.type === 'message-end' && end.message.usage).toEqual(recorded.cacheUsage.usage);
       });
 
       it('reports cache writes when the server reports them, the four counts disjoint', async () => {
         server.enqueue({ text: 'ok', usage: { input: 10, output: 2, cacheRead: 30, cacheWrite: 50 } });
         const end = endOf(await run());
-        expect(end?.type === 'message-end' && end.message.usage).toEqual({ input_tokens: 10, output_tokens: 2, cache_read_tokens: 30, cache_write_tokens: 50 });
+        expect(end?.type === 'message-end' && end.message.usage).toEqual({
+          input_tokens: 10,
+          output_tokens: 2,
+          cache_read_tokens: 30,
+          cache_write_tokens: 50,
+        });
       });
 
       it('stops with max_tokens when the output limit cut the reply short', async () => {
         replay(recorded.maxTokens.body);
         expect(endOf(await run())).toMatchObject({
           type: 'message-end',
-          message: { content: recorded.maxTokens.content, stop_reason: 'max_tokens', raw_stop_reason: recorded.maxTokens.rawStopReason },
+          message: {
+            content: recorded.maxTokens.content,
+            stop_reason: 'max_tokens',
+            raw_stop_reason: recorded.maxTokens.rawStopReason,
+          },
         });
       });
 
       it('assembles one tool call after text, from the fake server', async () => {
-        server.enqueue({ text: 'Checking.', toolCalls: [{ id: 'call_1', name: 'read', input: { path: 'a.txt', lines: [1, 2] } }] });
+        server.enqueue({
+          text: 'Checking.',
+          toolCalls: [{ id: 'call_1', name: 'read', input: { path: 'a.txt', lines: [1, 2] } }],
+        });
         const input = { path: 'a.txt', lines: [1, 2] };
         const events = await run();
         expect(events.filter((event) => event.type.startsWith('tool-call'))).toEqual([
@@ -192,7 +221,10 @@ export function describeProviderConformance(name: string, harness: ProviderConfo
         expect(endOf(events)).toMatchObject({
           type: 'message-end',
           message: {
-            content: [{ type: 'text', text: 'Checking.' }, { type: 'tool_call', id: 'call_1', name: 'read', input }],
+            content: [
+              { type: 'text', text: 'Checking.' },
+              { type: 'tool_call', id: 'call_1', name: 'read', input },
+            ],
             stop_reason: 'tool_use',
             raw_stop_reason: wire.rawStopReasons.toolUse,
           },
@@ -203,13 +235,19 @@ export function describeProviderConformance(name: string, harness: ProviderConfo
         server.enqueue({ toolCalls: [{ id: 'call_bad', name: 'read', input: {}, arguments: '{"path": oops}' }] });
         expect(endOf(await run())).toMatchObject({
           type: 'message-end',
-          message: { content: [{ type: 'tool_call', id: 'call_bad', name: 'read', input: {} }], stop_reason: 'tool_use' },
+          message: {
+            content: [{ type: 'tool_call', id: 'call_bad', name: 'read', input: {} }],
+            stop_reason: 'tool_use',
+          },
         });
       });
 
       it.each(wire.stopReasons)('normalises the wire stop reason %s to %s and keeps the raw value', async (raw, normalised) => {
         server.enqueue({ text: 'Done.', stopReason: raw });
-        expect(endOf(await run())).toMatchObject({ type: 'message-end', message: { stop_reason: normalised, raw_stop_reason: raw } });
+        expect(endOf(await run())).toMatchObject({
+          type: 'message-end',
+          message: { stop_reason: normalised, raw_stop_reason: raw },
+        });
       });
     });
 
@@ -222,7 +260,12 @@ export function describeProviderConformance(name: string, harness: ProviderConfo
         expect(end?.type).toBe('error');
         if (end?.type !== 'error') return;
         expect(end.error).toBeInstanceOf(ProviderError);
-        expect(end.error).toMatchObject({ provider: harness.name, type: recorded.errorMidStream.type, status: undefined, retryable: true });
+        expect(end.error).toMatchObject({
+          provider: harness.name,
+          type: recorded.errorMidStream.type,
+          status: undefined,
+          retryable: true,
+        });
         expect(end.error.message).toContain(recorded.errorMidStream.message);
         expect(end.partial).toMatchObject({
           content: [{ type: 'text', text: 'The answer begins here' }],
@@ -232,10 +275,17 @@ export function describeProviderConformance(name: string, harness: ProviderConfo
       });
 
       it('reports a malformed stream as an error event instead of throwing', async () => {
-        server.enqueueRaw({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: wire.malformedStream });
+        server.enqueueRaw({
+          status: 200,
+          headers: { 'content-type': 'text/event-stream' },
+          body: wire.malformedStream,
+        });
         const events = await run();
         expect(events).toHaveLength(1);
-        expect(endOf(events)).toMatchObject({ type: 'error', error: { name: 'ProviderError', provider: harness.name, retryable: false } });
+        expect(endOf(events)).toMatchObject({
+          type: 'error',
+          error: { name: 'ProviderError', provider: harness.name, retryable: false },
+        });
       });
 
       it('retries a 429 after the retry-after the server sent, then succeeds', async () => {
@@ -247,7 +297,10 @@ export function describeProviderConformance(name: string, harness: ProviderConfo
         } finally {
           timers.restore();
         }
-        expect(endOf(events)).toMatchObject({ type: 'message-end', message: { content: [{ type: 'text', text: 'Second time lucky.' }] } });
+        expect(endOf(events)).toMatchObject({
+          type: 'message-end',
+          message: { content: [{ type: 'text', text: 'Second time lucky.' }] },
+        });
         expect(server.requests).toHaveLength(2);
         expect(timers.scheduled(RETRY_AFTER_MS)).toBe(true);
         const [first, second] = server.requests;
@@ -256,7 +309,10 @@ export function describeProviderConformance(name: string, harness: ProviderConfo
 
       it.each([503, 529])('retries a %i too', async (status) => {
         server.enqueue({ status }, { text: 'ok' });
-        expect(endOf(await run())).toMatchObject({ type: 'message-end', message: { content: [{ type: 'text', text: 'ok' }] } });
+        expect(endOf(await run())).toMatchObject({
+          type: 'message-end',
+          message: { content: [{ type: 'text', text: 'ok' }] },
+        });
         expect(server.requests).toHaveLength(2);
       });
 
@@ -264,7 +320,12 @@ export function describeProviderConformance(name: string, harness: ProviderConfo
         server.enqueue({ status: 429 }, { status: 429 });
         const end = endOf(await run({ maxRetries: 1 }));
         expect(end?.type === 'error' && end.error).toBeInstanceOf(ProviderError);
-        expect(end?.type === 'error' && end.error).toMatchObject({ provider: harness.name, status: 429, type: wire.rateLimitType, retryable: true });
+        expect(end?.type === 'error' && end.error).toMatchObject({
+          provider: harness.name,
+          status: 429,
+          type: wire.rateLimitType,
+          retryable: true,
+        });
         expect(server.requests).toHaveLength(2);
       });
 
@@ -274,7 +335,11 @@ export function describeProviderConformance(name: string, harness: ProviderConfo
         expect(events).toHaveLength(1);
         const end = endOf(events);
         expect(end?.type === 'error' && end.error).toBeInstanceOf(ProviderError);
-        expect(end?.type === 'error' && end.error).toMatchObject({ status: 400, type: wire.badRequest.type, retryable: false });
+        expect(end?.type === 'error' && end.error).toMatchObject({
+          status: 400,
+          type: wire.badRequest.type,
+          retryable: false,
+        });
         expect(end?.type === 'error' && end.error.message).toContain(wire.badRequest.message);
         expect(server.requests).toHaveLength(1);
       });
@@ -284,13 +349,24 @@ export function describeProviderConformance(name: string, harness: ProviderConfo
         const events = await run();
         expect(events.some((event) => event.type === 'message-end')).toBe(false);
         const end = endOf(events);
-        expect(end?.type === 'error' && end.error).toMatchObject({ name: 'ProviderError', type: 'stream_dropped', retryable: true });
-        expect(end?.type === 'error' && end.partial).toMatchObject({ content: [{ type: 'text', text: 'one two' }], stop_reason: 'error' });
+        expect(end?.type === 'error' && end.error).toMatchObject({
+          name: 'ProviderError',
+          type: 'stream_dropped',
+          retryable: true,
+        });
+        expect(end?.type === 'error' && end.partial).toMatchObject({
+          content: [{ type: 'text', text: 'one two' }],
+          stop_reason: 'error',
+        });
       });
 
       it('ends with a retryable error when the stream closes before the message is complete, keeping only the text', async () => {
         // The text's two deltas and the call's first piece arrive; then the stream ends cleanly.
-        server.enqueue({ text: 'Checking weather.', toolCalls: [{ id: 'call_1', name: 'get_weather', input: { location: 'Paris' } }], endAfterDeltas: 3 });
+        server.enqueue({
+          text: 'Checking weather.',
+          toolCalls: [{ id: 'call_1', name: 'get_weather', input: { location: 'Paris' } }],
+          endAfterDeltas: 3,
+        });
         const events = await run();
         expect(events.some((event) => event.type === 'tool-call-start')).toBe(true);
         expect(events.some((event) => event.type === 'tool-call-end' || event.type === 'message-end')).toBe(false);
@@ -301,7 +377,10 @@ export function describeProviderConformance(name: string, harness: ProviderConfo
       });
 
       it('offers no partial when a stream of tool calls alone closes before the message is complete', async () => {
-        server.enqueue({ toolCalls: [{ id: 'call_1', name: 'get_weather', input: { location: 'Paris' } }], endAfterDeltas: 2 });
+        server.enqueue({
+          toolCalls: [{ id: 'call_1', name: 'get_weather', input: { location: 'Paris' } }],
+          endAfterDeltas: 2,
+        });
         const events = await run();
         expect(events.some((event) => event.type === 'tool-call-end')).toBe(false);
         const end = endOf(events);
@@ -349,7 +428,9 @@ export function describeProviderConformance(name: string, harness: ProviderConfo
         const timers = watchTimers();
         try {
           const running = run(undefined, controller.signal);
-          await waitUntil(() => timers.scheduled(retryAfterMs), { message: `the SDK scheduled its ${retryAfterMs} ms retry-after backoff` });
+          await waitUntil(() => timers.scheduled(retryAfterMs), {
+            message: `the SDK scheduled its ${retryAfterMs} ms retry-after backoff`,
+          });
           controller.abort();
           expect(endOf(await running)).toMatchObject({ type: 'error', error: expect.any(AbortedError) as unknown });
         } finally {

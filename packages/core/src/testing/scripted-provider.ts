@@ -1,12 +1,5 @@
 import { ProviderError } from '../errors.js';
-import {
-  emptyUsage,
-  type AssistantBlock,
-  type AssistantMessage,
-  type JsonValue,
-  type StopReason,
-  type Usage,
-} from '../messages.js';
+import { emptyUsage, type AssistantBlock, type AssistantMessage, type JsonValue, type StopReason, type Usage } from '../messages.js';
 import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from '../provider.js';
 
 /** One scripted provider reply. */
@@ -134,7 +127,12 @@ export class ScriptedProvider implements Provider {
       index++;
     }
     for (const [i, call] of (reply.toolCalls ?? []).entries()) {
-      const toolCall = { type: 'tool_call' as const, id: call.id ?? `call_${callNumber}_${i}`, name: call.name, input: call.input };
+      const toolCall = {
+        type: 'tool_call' as const,
+        id: call.id ?? `call_${callNumber}_${i}`,
+        name: call.name,
+        input: call.input,
+      };
       yield { type: 'tool-call-start', index, id: toolCall.id, name: toolCall.name };
       yield { type: 'tool-call-delta', index, delta: JSON.stringify(call.input) };
       yield { type: 'tool-call-end', index, toolCall };

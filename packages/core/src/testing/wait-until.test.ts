@@ -25,9 +25,12 @@ describe('waitUntil', () => {
 
   it('rejects at once with the error a condition throws', async () => {
     await expect(
-      waitUntil(() => {
-        throw new Error('broken condition');
-      }, { message: 'never' }),
+      waitUntil(
+        () => {
+          throw new Error('broken condition');
+        },
+        { message: 'never' },
+      ),
     ).rejects.toThrow('broken condition');
   });
 });
