@@ -74,10 +74,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log(`${files.length} source files, ${functions.length} functions. Longest files:`);
     for (const file of [...files].sort((a, b) => b.lines - a.lines).slice(0, top)) console.log(`  ${String(file.lines).padStart(5)}  ${file.path}`);
     console.log('Longest functions:');
-    for (const fn of [...functions].sort((a, b) => b.lines - a.lines).slice(0, top)) console.log(`  ${String(fn.lines).padStart(5)}  ${fn.path}:${fn.line} ${fn.name}`);
+    for (const fn of [...functions].sort((a, b) => b.lines - a.lines).slice(0, top))
+      console.log(`  ${String(fn.lines).padStart(5)}  ${fn.path}:${fn.line} ${fn.name}`);
   }
   for (const file of longFiles) console.error(`${file.path}: ${file.lines} lines (at most ${MAX_FILE_LINES}): split it by responsibility`);
   for (const fn of longFunctions) console.error(`${fn.path}:${fn.line}: ${fn.name} is ${fn.lines} lines (at most ${MAX_FUNCTION_LINES})`);
   if (longFiles.length + longFunctions.length > 0) process.exit(1);
-  if (topIndex === -1) console.log(`sizes: ${files.length} source files within ${MAX_FILE_LINES} lines, ${functions.length} functions within ${MAX_FUNCTION_LINES}`);
+  if (topIndex === -1)
+    console.log(`sizes: ${files.length} source files within ${MAX_FILE_LINES} lines, ${functions.length} functions within ${MAX_FUNCTION_LINES}`);
 }
