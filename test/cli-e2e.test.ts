@@ -9,7 +9,7 @@ import { FakeLLMServer, type RecordedRequest } from '@panto/core/testing';
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sessionDirFor } from '../packages/cli/src/session-dir.js';
+import { sessionDirFor } from '../packages/cli/src/session/session-dir.js';
 import { assertBuilt, jsonlFiles, runPanto, sandbox, startPanto, until, type Sandbox } from './cli-harness.js';
 
 let server: FakeLLMServer;

@@ -36,7 +36,7 @@ afterAll(async () => {
 
 describe('a fresh clone after npm install', { timeout: 120_000 }, () => {
   it('has an executable node_modules/.bin/panto that runs a turn from the sources, with no build', async () => {
-    expect(existsSync(join(clone, 'packages/cli/dist/main.js')), 'nothing was built').toBe(false);
+    expect(existsSync(join(clone, 'packages/cli/dist/entry/process-main.js')), 'nothing was built').toBe(false);
     const bin = join(clone, 'node_modules/.bin/panto');
     const version = await run(bin, ['--version']);
     expect(version.stdout).toBe('panto 0.1.0\n');

@@ -1,5 +1,5 @@
 /**
- * Runs the built `panto` CLI (packages/cli/dist/main.js) as a child process, for the
+ * Runs the built `panto` CLI (packages/cli/dist/entry/process-main.js) as a child process, for the
  * end-to-end tests in test/cli-*.test.ts. `npm test` builds it first (`tsc -b`).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { waitUntil } from '@panto/core/testing';
 
-export const CLI = fileURLToPath(new URL('../packages/cli/dist/main.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../packages/cli/dist/entry/process-main.js', import.meta.url));
 
 export function assertBuilt(): void {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npx tsc -b, or npm test)`);

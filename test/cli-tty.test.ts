@@ -10,8 +10,8 @@ import { FakeLLMServer } from '@panto/core/testing';
 import { spawn, spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionDirFor } from '../packages/cli/src/session-dir.js';
-import { defaultSystemPrompt } from '../packages/cli/src/system-prompt.js';
+import { sessionDirFor } from '../packages/cli/src/session/session-dir.js';
+import { defaultSystemPrompt } from '../packages/cli/src/agent/system-prompt.js';
 import { assertBuilt, CLI, sandbox, until, type Sandbox } from './cli-harness.js';
 
 const script = spawnSync('script', ['--version'], { encoding: 'utf8' });
