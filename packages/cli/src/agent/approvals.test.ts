@@ -1,7 +1,7 @@
 import type { ToolCallBlock } from '@panto/core';
 import { describe, expect, it } from 'vitest';
 import { Approvals, chainToolGuards, type ApprovalAnswer } from './approvals.js';
-import { toolContext } from '../test-support.js';
+import { toolContext } from '../../../../test/support/tool-context.js';
 
 function call(name: string, input: ToolCallBlock['input'] = {}): ToolCallBlock {
   return { type: 'tool_call', id: `call_${name}`, name, input };

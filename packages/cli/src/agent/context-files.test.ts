@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findContextFiles, MAX_CONTEXT_FILE_BYTES, withContextFiles } from './context-files.js';
-import { tempDir } from '../test-support.js';
+import { tempDir } from '../../../../test/support/temp-dir.js';
 
 let root: string;
 let cleanup: () => Promise<void>;

@@ -8,7 +8,8 @@ import { App } from '../entry/running-agent.js';
 import { parseSlashCommand, runSlashCommand } from './slash-commands.js';
 import type { ProviderChoice } from '../agent/provider-choice.js';
 import { Terminal } from '../ui/terminal.js';
-import { CapturedOutput, tempDir } from '../test-support.js';
+import { CapturedOutput } from '../../../../test/support/streams.js';
+import { tempDir } from '../../../../test/support/temp-dir.js';
 
 let cwd: string;
 let cleanup: () => Promise<void>;

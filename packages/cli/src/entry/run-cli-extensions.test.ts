@@ -12,7 +12,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from './run-cli.js';
 import type { ProviderFactory } from '../agent/provider-choice.js';
 import { sessionDirFor } from '../session/session-dir.js';
-import { CapturedOutput, pipedStdin, tempDir } from '../test-support.js';
+import { CapturedOutput, pipedStdin } from '../../../../test/support/streams.js';
+import { tempDir } from '../../../../test/support/temp-dir.js';
 
 let root: string;
 let cwd: string;

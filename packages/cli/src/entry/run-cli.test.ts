@@ -10,7 +10,8 @@ import type { ProviderFactory, ProviderChoice } from '../agent/provider-choice.j
 import { sessionDirFor } from '../session/session-dir.js';
 import { shortIds } from '../session/short-id.js';
 import { defaultSystemPrompt } from '../agent/system-prompt.js';
-import { CapturedOutput, pipedStdin, tempDir } from '../test-support.js';
+import { CapturedOutput, pipedStdin } from '../../../../test/support/streams.js';
+import { tempDir } from '../../../../test/support/temp-dir.js';
 
 interface Harness {
   cwd: string;

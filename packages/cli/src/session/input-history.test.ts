@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HISTORY_SIZE, historyFileFor, InputHistory } from './input-history.js';
-import { tempDir } from '../test-support.js';
+import { tempDir } from '../../../../test/support/temp-dir.js';
 
 describe('InputHistory', () => {
   let dir: { path: string; cleanup: () => Promise<void> };

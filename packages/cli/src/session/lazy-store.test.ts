@@ -5,7 +5,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LazyFSJSONLStore } from './lazy-store.js';
-import { tempDir } from '../test-support.js';
+import { tempDir } from '../../../../test/support/temp-dir.js';
 
 const shared = await tempDir();
 afterAll(() => shared.cleanup());

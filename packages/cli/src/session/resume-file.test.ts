@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { placeResumedFile } from './resume-file.js';
-import { tempDir } from '../test-support.js';
+import { tempDir } from '../../../../test/support/temp-dir.js';
 
 let root: string;
 let cleanup: () => Promise<void>;

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveSession, shortIds } from './short-id.js';
-import { tempDir } from '../test-support.js';
+import { tempDir } from '../../../../test/support/temp-dir.js';
 
 // Two sessions of the same minute: their first 8 characters are the same timestamp.
 const A = '01a22fd6-1234-7abc-8def-00000000aaaa';

@@ -2,7 +2,7 @@ import type { StepResult, ToolCallBlock } from '@panto/core';
 import { describe, expect, it } from 'vitest';
 import { createTurnReceiver, describeToolCall, formatUsage, toolLine } from './render-turn.js';
 import { Terminal } from './terminal.js';
-import { CapturedOutput } from '../test-support.js';
+import { CapturedOutput } from '../../../../test/support/streams.js';
 
 const call = (name: string, input: ToolCallBlock['input']): ToolCallBlock => ({
   type: 'tool_call',
