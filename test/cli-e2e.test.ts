@@ -9,7 +9,7 @@ import type { RecordedRequest } from '@panto/core/testing';
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { sessionDirFor } from '../packages/cli/src/session/session-dir.js';
+import { sessionDirFor } from '@panto/cli';
 import { fakeServerSandbox, jsonlFiles, runPanto, startPanto, until } from './cli-harness.js';
 
 let sessionDir: string;

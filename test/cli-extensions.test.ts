@@ -12,7 +12,7 @@ import { cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { sessionDirFor } from '../packages/cli/src/session/session-dir.js';
+import { sessionDirFor } from '@panto/cli';
 import { fakeServerSandbox, jsonlFiles, runPanto } from './cli-harness.js';
 import { everythingStdio } from './mcp-harness.js';
 

@@ -9,8 +9,7 @@ import { decodeSession } from '@panto/core/store-kit';
 import { FakeLLMServer } from '@panto/core/testing';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionDirFor } from '../packages/cli/src/session/session-dir.js';
-import { defaultSystemPrompt } from '../packages/cli/src/agent/system-prompt.js';
+import { defaultSystemPrompt, sessionDirFor } from '@panto/cli';
 import { assertBuilt, sandbox, until, type Sandbox } from './cli-harness.js';
 import { hasScript, startPtyPanto } from './pty-harness.js';
 
