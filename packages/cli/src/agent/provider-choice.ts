@@ -71,3 +71,8 @@ export function parseModelSpec(spec: string, current: ProviderChoice): ProviderC
     ...(provider === current.provider && current.baseURL !== undefined ? { baseURL: current.baseURL } : {}),
   };
 }
+
+/** A provider choice in words: `anthropic/claude-… at http://…`. */
+export function describeProviderChoice(settings: ProviderChoice & { model?: string }): string {
+  return `${settings.provider}/${settings.model ?? '(default model)'}${settings.baseURL ? ` at ${settings.baseURL}` : ''}`;
+}

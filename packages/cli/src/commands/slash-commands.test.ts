@@ -4,7 +4,7 @@ import { ScriptedProvider, type ScriptedReply } from '@panto/core/testing';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { App } from '../entry/running-agent.js';
+import { RunningAgent } from '../entry/running-agent.js';
 import { parseSlashCommand, runSlashCommand } from './slash-commands.js';
 import type { ProviderChoice } from '../agent/provider-choice.js';
 import { Terminal } from '../ui/terminal.js';
@@ -24,7 +24,7 @@ function setup(options: { replies?: ScriptedReply[]; store?: SessionStore; sessi
   const provider = new ScriptedProvider(options.replies ?? [], { name: 'openai', model: 'gpt-a' });
   const agent = new Agent({ provider }, { store: options.store ?? new MemoryStore({ sessionId: 'session-1' }) });
   const built: ProviderChoice[] = [];
-  const app = new App({
+  const app = new RunningAgent({
     agent,
     terminal: new Terminal(stdout, stderr),
     cwd,

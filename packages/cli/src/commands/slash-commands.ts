@@ -1,81 +1,39 @@
-import { AbortedError, DEFAULT_MODELS, errorMessage, type Agent, type ExtensionHost } from '@panto/core';
-import type { MCPServerInfo, MCPServers } from '@panto/core/mcp';
+import { AbortedError, DEFAULT_MODELS, errorMessage, type ExtensionHost } from '@panto/core';
+import type { MCPServerInfo } from '@panto/core/mcp';
+import type { CommandContext, CommandOutcome, SlashCommand } from './command-context.js';
 import { exportSessionFile } from '../session/export-session.js';
-import { parseModelSpec, type ProviderChoice } from '../agent/provider-choice.js';
+import { describeProviderChoice, parseModelSpec, type ProviderChoice } from '../agent/provider-choice.js';
 import { formatUsage } from '../ui/render-turn.js';
 import { costSuffix, describeCost, messagesCost, modelsText, sessionCost, uncataloguedNote } from '../agent/model-catalog.js';
-import type { Terminal } from '../ui/terminal.js';
 import { formatBytes } from '../tools/truncate.js';
 import { TREE_COMMANDS } from './tree-commands.js';
 
-/** Where the CLI looks for extensions and MCP configs (shown when it found none). */
-export interface LookupPlaces {
-  extensionDirs: readonly string[];
-  mcpFiles: readonly string[];
-}
-
-/** What commands work on. */
-export interface CommandContext {
-  readonly agent: Agent;
-  readonly terminal: Terminal;
-  readonly cwd: string;
-  /** The session file, when the session is saved and the file exists. */
-  sessionFile(): string | undefined;
-  /** Why there is no file, when there is none ("--no-session", "created with the first prompt"). */
-  readonly unsavedReason: string | undefined;
-  /** The provider settings in force. */
-  providerChoice(): ProviderChoice;
-  /** Builds the provider for `settings` and gives it to the agent; throws when it cannot be built. */
-  switchProvider(settings: ProviderChoice): void;
-  /** Runs `task` so that Ctrl-C aborts it through the signal. */
-  interruptible<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T>;
-  /** The loaded extensions, whose commands run here too. */
-  readonly extensions: ExtensionHost;
-  /** The MCP servers, when any is configured. */
-  readonly mcp: MCPServers | undefined;
-  readonly places: LookupPlaces;
-  /** The AGENTS.md files in the system prompt (absolute paths); none when absent. */
-  readonly contextFiles?: readonly string[];
-  /** The environment, to tell which providers have keys; none when absent. */
-  readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Where `/export` writes when given no path (`$PANTO_HOME/exports`); the working folder when absent. */
-  readonly exportsDir?: string | undefined;
-}
-
-export type CommandOutcome = 'continue' | 'quit';
-
-export interface SlashCommand {
-  name: string;
-  /** The rest of the line, trimmed. */
-  args: string;
-}
-
-export const COMMANDS: readonly { usage: string; summary: string }[] = [
+export const COMMANDS: readonly { synopsis: string; summary: string }[] = [
   {
-    usage: '/compact [instructions]',
+    synopsis: '/compact [instructions]',
     summary: 'summarise the conversation so far to free the context (optionally: what to keep)',
   },
-  { usage: '/export [path]', summary: 'write the session as JSONL (default: $PANTO_HOME/exports/<session id>.jsonl)' },
+  { synopsis: '/export [path]', summary: 'write the session as JSONL (default: $PANTO_HOME/exports/<session id>.jsonl)' },
   {
-    usage: '/session',
+    synopsis: '/session',
     summary: 'show the session id, file, model, the AGENTS.md files loaded, message count, tokens and cost so far',
   },
   {
-    usage: '/model [provider/model]',
+    synopsis: '/model [provider/model]',
     summary: `show the model, or switch (e.g. /model anthropic/${DEFAULT_MODELS.anthropic}, /model openai)`,
   },
   {
-    usage: '/extensions',
+    synopsis: '/extensions',
     summary: 'list the extensions loaded (and those that failed), where from, and what they added',
   },
-  { usage: '/mcp', summary: 'list the MCP servers, their status and their tools' },
+  { synopsis: '/mcp', summary: 'list the MCP servers, their status and their tools' },
   ...TREE_COMMANDS,
-  { usage: '/help', summary: 'show this help' },
-  { usage: '/quit', summary: 'leave panto (also Ctrl-D, or Ctrl-C at an empty prompt)' },
+  { synopsis: '/help', summary: 'show this help' },
+  { synopsis: '/quit', summary: 'leave panto (also Ctrl-D, or Ctrl-C at an empty prompt)' },
 ];
 
 /** The CLI's own command names, which extensions cannot take. */
-export const BUILT_IN_COMMANDS: readonly string[] = [...COMMANDS.map((command) => command.usage.split(' ')[0]!.slice(1)), 'exit'];
+export const BUILT_IN_COMMANDS: readonly string[] = [...COMMANDS.map((command) => command.synopsis.split(' ')[0]!.slice(1)), 'exit'];
 
 /**
  * A line that is a command: `/name args…`. Lines starting with `//` are prompts that start
@@ -129,11 +87,11 @@ export async function runSlashCommand(command: SlashCommand, context: CommandCon
 export function helpText(extensions?: ExtensionHost): string {
   const added = extensions?.commands() ?? [];
   const rows = [
-    ...COMMANDS.map((command) => [command.usage, command.summary] as const),
+    ...COMMANDS.map((command) => [command.synopsis, command.summary] as const),
     ...added.map((command) => [`/${command.name}`, `${command.description} (${command.source.path})`] as const),
   ];
-  const width = Math.max(...rows.map(([usage]) => usage.length));
-  const line = ([usage, summary]: readonly [string, string]) => `  ${usage.padEnd(width)}  ${summary}`;
+  const width = Math.max(...rows.map(([synopsis]) => synopsis.length));
+  const line = ([synopsis, summary]: readonly [string, string]) => `  ${synopsis.padEnd(width)}  ${summary}`;
   return [
     'Commands:',
     ...rows.slice(0, COMMANDS.length).map(line),
@@ -156,7 +114,7 @@ function sessionText(context: CommandContext): string {
     `session   ${agent.sessionStore.sessionId()}`,
     `file      ${file}`,
     `folder    ${context.cwd}`,
-    `model     ${describeSettings(settings)}`,
+    `model     ${describeProviderChoice(settings)}`,
     `context   ${context.contextFiles?.length ? context.contextFiles.join(', ') : 'no AGENTS.md loaded'}`,
     `messages  ${messages.length}${breakdown ? ` (${breakdown})` : ''}`,
     `usage     ${formatUsage(agent.conversation.usage())}`,
@@ -166,7 +124,7 @@ function sessionText(context: CommandContext): string {
 function model(args: string, context: CommandContext): void {
   const { terminal } = context;
   if (args === '') {
-    terminal.result(modelsText(describeSettings(context.providerChoice()), context.env ?? {}));
+    terminal.result(modelsText(describeProviderChoice(context.providerChoice()), context.env ?? {}));
     return;
   }
   let settings: ProviderChoice;
@@ -177,7 +135,7 @@ function model(args: string, context: CommandContext): void {
     terminal.error(`cannot switch to ${args}: ${errorMessage(error)}`);
     return;
   }
-  terminal.result(`model: ${describeSettings(context.providerChoice())}`);
+  terminal.result(`model: ${describeProviderChoice(context.providerChoice())}`);
   const unknown = uncataloguedNote(context.agent.provider.name, context.agent.provider.model);
   if (unknown !== undefined) terminal.note(unknown);
   if (context.agent.provider.name === 'offline') terminal.warn('the offline provider gives canned answers; no model is called');
@@ -277,8 +235,4 @@ function serverText(server: MCPServerInfo): string {
 
 function firstLine(text: string): string {
   return text.split('\n').find((line) => line.trim() !== '') ?? text;
-}
-
-export function describeSettings(settings: ProviderChoice & { model?: string }): string {
-  return `${settings.provider}/${settings.model ?? '(default model)'}${settings.baseURL ? ` at ${settings.baseURL}` : ''}`;
 }

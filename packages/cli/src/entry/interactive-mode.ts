@@ -1,10 +1,53 @@
-import type { StepResult } from '@panto/core';
-import type { App } from './running-agent.js';
+/**
+ * Interactive panto: the input (the terminal, with this folder's history, or piped lines),
+ * the banner and the replay of a resumed session, then the REPL until the user leaves.
+ */
 import { parseSlashCommand, runSlashCommand } from '../commands/slash-commands.js';
-import { EXIT_FAILURE, EXIT_OK } from '../errors.js';
-import type { LineInput } from '../ui/line-input.js';
-import { turnSummary } from '../ui/render-turn.js';
 import { isTreeCommand, runTreeCommand } from '../commands/tree-commands.js';
+import { describeProviderChoice } from '../agent/provider-choice.js';
+import { EXIT_FAILURE, EXIT_OK } from '../errors.js';
+import { historyFileFor, InputHistory } from '../session/input-history.js';
+import { replayLines } from '../session/replay.js';
+import type { SwitchableSession } from '../session/switchable-store.js';
+import { PipedLineInput, TerminalLineInput, type LineInput } from '../ui/line-input.js';
+import { reportTurn } from '../ui/render-turn.js';
+import type { Terminal } from '../ui/terminal.js';
+import type { CliOptions } from './args.js';
+import type { CliEnvironment, RunPlaces } from './cli-environment.js';
+import type { RunningAgent } from './running-agent.js';
+import type { StartedAgent } from './start-agent.js';
+import { CLI_VERSION } from './version.js';
+
+/** Starts interactive mode and resolves to its exit code (see {@link runRepl}). */
+export async function runInteractiveMode(
+  started: StartedAgent,
+  run: { session: SwitchableSession; options: CliOptions; environment: CliEnvironment; places: RunPlaces },
+): Promise<number> {
+  const { running, ui } = started;
+  const { terminal, agent } = running;
+  const input = run.environment.lineInput ?? (await defaultLineInput(run.environment, run.places, terminal));
+  ui.useInput(input);
+  terminal.note(banner(running, run.session, run.options));
+  if (run.session.resumed) for (const line of replayLines(agent.conversation.messages)) terminal.note(line);
+  return await runRepl(running, input, started.danglingUser);
+}
+
+/** The terminal (with this folder's input history) when stdin is one, else the lines piped in. */
+async function defaultLineInput(environment: CliEnvironment, places: RunPlaces, terminal: Terminal): Promise<LineInput> {
+  const { stdin, stdout, stderr } = environment;
+  if (!stdin.isTTY) return new PipedLineInput(stdin);
+  const history = await InputHistory.load(historyFileFor(places.dataDir, places.cwd), (error) => terminal.warn(`panto: input history: ${error.message}`));
+  // With stdout redirected to a file, the prompt and the echo belong on the terminal.
+  return new TerminalLineInput(stdin, stdout.isTTY ? stdout : stderr, history);
+}
+
+function banner(running: RunningAgent, session: SwitchableSession, options: CliOptions): string {
+  const id = running.agent.sessionStore.sessionId();
+  const where = session.resumed
+    ? `resumed ${id} (${running.agent.conversation.length} messages)`
+    : `new session ${id}${options.noSession ? ' (not saved)' : ''}`;
+  return `panto ${CLI_VERSION} · ${describeProviderChoice(running.providerChoice())} · ${where} · /help for commands`;
+}
 
 export const PROMPT = '> ';
 
@@ -16,18 +59,18 @@ export const PROMPT = '> ';
  * Returns the exit code: 0, or 1 when the input was piped and a turn failed (so scripts
  * notice).
  */
-export async function runRepl(app: App, input: LineInput, danglingUser: string | null): Promise<number> {
-  const { terminal } = app;
+export async function runRepl(running: RunningAgent, input: LineInput, danglingUser: string | null): Promise<number> {
+  const { terminal } = running;
   let prefill: string | undefined;
   if (danglingUser !== null) {
     if (input.interactive) {
       terminal.warn('The last prompt of this session was never answered. It is in the input line: press Enter to send it, edit it, or clear it.');
       prefill = danglingUser;
     } else {
-      terminal.warn(`The last prompt of this session was never answered (it is not resent): ${oneLine(danglingUser)}`);
+      terminal.warn(`The last prompt of this session was never answered (it is not resent): ${promptPreview(danglingUser)}`);
     }
   }
-  app.onIdleInterrupt = () => input.close();
+  running.onIdleInterrupt = () => input.close();
   let failed = false;
   try {
     for (;;) {
@@ -41,54 +84,25 @@ export async function runRepl(app: App, input: LineInput, danglingUser: string |
 
       const command = parseSlashCommand(line);
       if (command && isTreeCommand(command)) {
-        ({ prefill } = await runTreeCommand(command, app, input.terminal));
+        ({ prefill } = await runTreeCommand(command, running, input.terminal));
         continue;
       }
       if (command) {
-        if ((await runSlashCommand(command, app)) === 'quit') break;
+        if ((await runSlashCommand(command, running)) === 'quit') break;
         continue;
       }
       const prompt = line.startsWith('//') ? line.slice(1) : line;
-      const result = await app.turn(prompt, 'stream');
-      if (!reportTurn(app, result)) failed = true;
+      const result = await running.turn(prompt, 'stream');
+      if (!reportTurn(terminal, result)) failed = true;
     }
   } finally {
-    app.onIdleInterrupt = undefined;
+    running.onIdleInterrupt = undefined;
   }
   return failed && !input.interactive ? EXIT_FAILURE : EXIT_OK;
 }
 
-/** Tells how a turn ended and what it cost; false when it failed. */
-export function reportTurn(app: App, result: StepResult): boolean {
-  const { terminal } = app;
-  switch (result.stopReason) {
-    case 'aborted':
-      terminal.warn('⏹ aborted — what was already said is kept');
-      break;
-    case 'error':
-      terminal.error(`error: ${result.error?.message ?? 'the provider failed'}`);
-      break;
-    case 'max_tokens':
-      terminal.warn('the answer was cut off: the model reached its output token limit');
-      break;
-    case 'refusal':
-      terminal.warn('the model refused to answer');
-      break;
-    case 'end_turn':
-    case 'tool_use':
-    case 'stop_sequence':
-      if (result.incomplete) terminal.warn(`stopped after ${result.providerCalls} model calls in one turn; send a prompt to go on`);
-      break;
-    default: {
-      const unexpected: never = result.stopReason;
-      return unexpected;
-    }
-  }
-  terminal.note(turnSummary(result));
-  return result.stopReason !== 'error';
-}
-
-function oneLine(text: string): string {
+/** A prompt on one line, cut at 200 characters. */
+function promptPreview(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }

@@ -1,11 +1,11 @@
 import { AbortedError, ExtensionHost, type Agent, type StepResult } from '@panto/core';
 import type { MCPServers } from '@panto/core/mcp';
-import type { CommandContext, LookupPlaces } from '../commands/slash-commands.js';
+import type { CommandContext, LookupPlaces } from '../commands/command-context.js';
 import type { ProviderFactory, ProviderChoice } from '../agent/provider-choice.js';
 import { createTurnReceiver, type RenderMode } from '../ui/render-turn.js';
 import type { Terminal } from '../ui/terminal.js';
 
-export interface AppOptions {
+export interface RunningAgentOptions {
   agent: Agent;
   terminal: Terminal;
   cwd: string;
@@ -34,10 +34,11 @@ export interface AppOptions {
 }
 
 /**
- * A running agent and what the user sees of it: runs turns and commands, and turns Ctrl-C
+ * A running agent and what the user sees of it — what both modes (`-p` and interactive) drive
+ * and what commands work on: runs turns and commands, switches the provider, and turns Ctrl-C
  * into an abort of whatever is running.
  */
-export class App implements CommandContext {
+export class RunningAgent implements CommandContext {
   readonly agent: Agent;
   readonly terminal: Terminal;
   readonly cwd: string;
@@ -58,7 +59,7 @@ export class App implements CommandContext {
   /** What Ctrl-C does when nothing runs (the REPL ends its input). */
   onIdleInterrupt: (() => void) | undefined;
 
-  constructor(options: AppOptions) {
+  constructor(options: RunningAgentOptions) {
     this.agent = options.agent;
     this.terminal = options.terminal;
     this.cwd = options.cwd;

@@ -1,7 +1,9 @@
 /** The CLI's MCP servers: where their config is read from, and how their tools reach the agent. */
 import type { ToolRegistry } from '@panto/core';
-import { mergeMCPConfigs, parseMCPConfig, type MCPServers, type ParsedMCPConfig } from '@panto/core/mcp';
+import { MCPServers, mergeMCPConfigs, parseMCPConfig, type ParsedMCPConfig } from '@panto/core/mcp';
 import { readFile } from 'node:fs/promises';
+import { CLI_VERSION } from '../entry/version.js';
+import type { Terminal } from '../ui/terminal.js';
 
 export interface MCPConfigFiles {
   /** `$PANTO_HOME/mcp.json` */
@@ -52,4 +54,46 @@ export async function registerMCPTools(mcp: MCPServers, registry: ToolRegistry, 
     }
     registry.register(tool);
   }
+}
+
+/**
+ * The MCP servers of `$PANTO_HOME/mcp.json` and `.panto/mcp.json`, connecting in the
+ * background from now on (the first turn waits for those still starting); undefined when
+ * none is configured. Config problems and servers that fail are warnings, never fatal.
+ */
+export async function startMCP(
+  files: MCPConfigFiles,
+  options: {
+    env: Readonly<Record<string, string | undefined>>;
+    cwd: string;
+    terminal: Terminal;
+    show: (path: string) => string;
+  },
+): Promise<MCPServers | undefined> {
+  const { terminal } = options;
+  const config = await readMCPConfig(files, options.env, options.show);
+  for (const problem of config.problems) terminal.warn(`panto: ${problem}`);
+  if (config.servers.length === 0) return undefined;
+  const mcp = new MCPServers(config.servers, {
+    // Loaded on first use: a run with no server configured never loads the SDK.
+    sdk: () => import('@panto/core/mcp/sdk'),
+    cwd: options.cwd,
+    clientInfo: { name: 'panto', version: CLI_VERSION },
+    onNotice: (notice) => terminal.warn(`panto: ${notice.message}`),
+  });
+  void mcp.connect();
+  return mcp;
+}
+
+/**
+ * What runs before each turn when MCP servers are configured: waits for the servers still
+ * starting (with a spinner) and registers the tools of those connected. Never throws.
+ */
+export function mcpBeforeTurn(mcp: MCPServers, registry: ToolRegistry, terminal: Terminal): () => Promise<void> {
+  const reported = new Set<string>();
+  return async () => {
+    if (mcp.info().some((server) => server.status === 'connecting')) terminal.spin('starting MCP servers…');
+    await registerMCPTools(mcp, registry, (message) => terminal.warn(`panto: ${message}`), reported);
+    terminal.stopSpinner();
+  };
 }

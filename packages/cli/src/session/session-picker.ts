@@ -1,7 +1,8 @@
 /** `panto -r` with no id: pick the session to resume from this folder's sessions. */
-import type { InputStream } from '../ui/line-input.js';
+import { CliError, UsageError } from '../errors.js';
 import { selectFromList } from '../ui/select-list.js';
-import { age, type ListedSession } from './list-sessions.js';
+import type { InputStream, Terminal } from '../ui/terminal.js';
+import { age, findSessions, type ListedSession } from './list-sessions.js';
 
 /** The label of a session in the picker: short id, age, message count, first and last prompt. */
 export function pickerLabel(session: ListedSession, now: Date = new Date()): string {
@@ -29,4 +30,25 @@ export function pickSession(
       search: `${session.id} ${session.firstPrompt ?? ''} ${session.lastPrompt ?? ''}`,
     })),
   }).then((chosen) => chosen?.value);
+}
+
+/** The streams `pickResume` draws the picker on: stdin for keys; stdout, or stderr when stdout is not a terminal. */
+export interface PickerStreams {
+  stdin: InputStream;
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { columns?: number };
+}
+
+/** `panto -r` without an id: the file of the session picked, or undefined when the user cancelled. */
+export async function pickResume(sessionDir: string, streams: PickerStreams, terminal: Terminal): Promise<string | undefined> {
+  if (streams.stdin.isTTY !== true) {
+    throw new UsageError('--resume without a session id opens a picker, which needs a terminal: give the id (panto --list shows them)');
+  }
+  const sessions = await findSessions({ dir: sessionDir });
+  if (sessions.length === 0)
+    throw new CliError(`no sessions to resume in ${sessionDir} (sessions belong to the folder panto was started in; panto --list --all shows every folder's)`);
+  const output = streams.stdout.isTTY ? streams.stdout : streams.stderr;
+  const chosen = await pickSession(sessions, streams.stdin, output);
+  if (chosen === undefined) terminal.note('nothing resumed');
+  return chosen?.file;
 }

@@ -2,9 +2,8 @@ import { createInterface } from 'node:readline';
 import type { ToolCallBlock } from '@panto/core';
 import type { ApprovalAnswer, AskApproval } from '../agent/approvals.js';
 import { readKeys } from './keys.js';
-import type { InputStream } from './line-input.js';
 import { describeToolCall, visible } from './render-turn.js';
-import type { Terminal } from './terminal.js';
+import type { InputStream, Terminal } from './terminal.js';
 
 /**
  * Asks on the terminal before a tool call runs: `y` allow once, `a` allow this tool for the

@@ -1,5 +1,5 @@
 import { emitKeypressEvents } from 'node:readline';
-import type { InputStream } from './line-input.js';
+import type { InputStream } from './terminal.js';
 
 /** A key as node's readline decodes it (`name` is absent for plain characters; `sequence` is what was typed). */
 export interface Key {

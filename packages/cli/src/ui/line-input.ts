@@ -1,6 +1,7 @@
 import { createInterface, type Interface } from 'node:readline';
 import { HISTORY_SIZE, InputHistory } from '../session/input-history.js';
 import type { Key } from './keys.js';
+import type { InputStream } from './terminal.js';
 
 /** What reading a line gave. */
 export type LineRead =
@@ -21,9 +22,6 @@ export interface LineInput {
   /** The terminal's streams, for commands that read keys (`/tree`); absent for piped input. */
   readonly terminal?: { input: InputStream; output: NodeJS.WritableStream & { columns?: number } };
 }
-
-/** The stdin a LineInput reads from. */
-export type InputStream = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?(mode: boolean): unknown };
 
 /** The prompt of the second and later lines of a prompt of several lines. */
 export const CONTINUATION_PROMPT = '… ';

@@ -139,6 +139,35 @@ export function turnSummary(result: StepResult): string {
   return `  ${formatUsage(result.usage)}${costSuffix(messagesCost(result.messages))} (${calls})`;
 }
 
+/** Tells how a turn ended and what it cost; false when it failed. */
+export function reportTurn(terminal: Terminal, result: StepResult): boolean {
+  switch (result.stopReason) {
+    case 'aborted':
+      terminal.warn('⏹ aborted — what was already said is kept');
+      break;
+    case 'error':
+      terminal.error(`error: ${result.error?.message ?? 'the provider failed'}`);
+      break;
+    case 'max_tokens':
+      terminal.warn('the answer was cut off: the model reached its output token limit');
+      break;
+    case 'refusal':
+      terminal.warn('the model refused to answer');
+      break;
+    case 'end_turn':
+    case 'tool_use':
+    case 'stop_sequence':
+      if (result.incomplete) terminal.warn(`stopped after ${result.providerCalls} model calls in one turn; send a prompt to go on`);
+      break;
+    default: {
+      const unexpected: never = result.stopReason;
+      return unexpected;
+    }
+  }
+  terminal.note(turnSummary(result));
+  return result.stopReason !== 'error';
+}
+
 function count(value: number): string {
   return value.toLocaleString('en-US');
 }

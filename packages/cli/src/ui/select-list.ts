@@ -5,7 +5,7 @@
  * done. Used by the session picker and `/tree`.
  */
 import { printable, readKeys } from './keys.js';
-import type { InputStream } from './line-input.js';
+import type { InputStream } from './terminal.js';
 
 export interface SelectItem<T> {
   value: T;

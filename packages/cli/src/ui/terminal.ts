@@ -1,5 +1,8 @@
 import type { MarkdownRenderer } from './markdown.js';
 
+/** The stdin the CLI reads lines and keys from (a terminal, or piped input). */
+export type InputStream = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?(mode: boolean): unknown };
+
 /** A stream the CLI writes to; `isTTY` decides about colours and the spinner. */
 export interface OutputStream {
   write(text: string): unknown;
