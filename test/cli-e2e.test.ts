@@ -5,12 +5,11 @@
  */
 import { listSessions, type SessionEntry } from '@panto/core';
 import { decodeSession } from '@panto/core/store-kit';
-import type { RecordedRequest } from '@panto/core/testing';
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { sessionDirFor } from '@panto/cli';
-import { fakeServerSandbox, jsonlFiles, runPanto, startPanto, until } from './cli-harness.js';
+import { fakeServerSandbox, jsonlFiles, requestBody, runPanto, startPanto, until } from './cli-harness.js';
 
 let sessionDir: string;
 
@@ -33,10 +32,6 @@ async function entries(file: string): Promise<SessionEntry[]> {
 
 function kinds(list: readonly SessionEntry[]): string[] {
   return list.map((entry) => (entry.type === 'message' ? entry.message.role : entry.type));
-}
-
-function body(request: RecordedRequest | undefined): string {
-  return JSON.stringify(request?.body);
 }
 
 describe('panto -p (one shot)', { timeout: 60_000 }, () => {
@@ -82,7 +77,7 @@ describe('panto -p (one shot)', { timeout: 60_000 }, () => {
     expect(result.stdout).toBe('Piped answer.\n');
     expect(e2e.server.requests[0]!.path).toBe('/v1/messages');
     expect(e2e.server.requests[0]!.body).toMatchObject({ model: 'claude-e2e', messages: [{ role: 'user' }] });
-    expect(body(e2e.server.requests[0])).toContain('a prompt\\nover two lines');
+    expect(requestBody(e2e.server.requests[0])).toContain('a prompt\\nover two lines');
   });
 
   it('reads the prompt from stdin with a bare -p before other flags, as claude -p does', async () => {
@@ -91,7 +86,7 @@ describe('panto -p (one shot)', { timeout: 60_000 }, () => {
     const result = await runPanto(['-p', ...args], { cwd: e2e.box.cwd, env, stdin: 'explain this diff\n' });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('Piped again.\n');
-    expect(body(e2e.server.requests[0])).toContain('explain this diff');
+    expect(requestBody(e2e.server.requests[0])).toContain('explain this diff');
   });
 
   it('--no-session writes nothing', async () => {
@@ -142,8 +137,8 @@ describe('continuing, resuming and listing', { timeout: 60_000 }, () => {
     expect(second.stdout).toBe('You asked about 42.\n');
     const sent = e2e.server.requests[1]!.body as { system: unknown; messages: { role: string }[] };
     expect(sent.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
-    expect(body(e2e.server.requests[1])).toContain('remember the number 42');
-    expect(body(e2e.server.requests[1])).toContain('The number is 42.');
+    expect(requestBody(e2e.server.requests[1])).toContain('remember the number 42');
+    expect(requestBody(e2e.server.requests[1])).toContain('The number is 42.');
     const [file, ...more] = await jsonlFiles(sessionDir);
     expect(more).toEqual([]);
     expect(kinds(await entries(file!))).toEqual(['system', 'user', 'assistant', 'user', 'assistant']);
@@ -162,8 +157,8 @@ describe('continuing, resuming and listing', { timeout: 60_000 }, () => {
     while (b.id.startsWith(a.id.slice(0, length))) length++;
     const result = await runPanto([...args, '-r', a.id.slice(0, length), '-p', 'go on'], { cwd: e2e.box.cwd, env });
     expect(result.code).toBe(0);
-    expect(body(e2e.server.requests[2])).toContain('session A');
-    expect(body(e2e.server.requests[2])).not.toContain('session B');
+    expect(requestBody(e2e.server.requests[2])).toContain('session A');
+    expect(requestBody(e2e.server.requests[2])).not.toContain('session B');
     expect(kinds(await entries(a.file))).toEqual(['system', 'user', 'assistant', 'user', 'assistant']);
   });
 
@@ -179,7 +174,7 @@ describe('continuing, resuming and listing', { timeout: 60_000 }, () => {
     const result = await runPanto([...args, '-r', elsewhere, '-p', 'what is the secret?'], { cwd: e2e.box.cwd, env });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('from the copy\n');
-    expect(body(e2e.server.requests[1])).toContain('the secret is swordfish');
+    expect(requestBody(e2e.server.requests[1])).toContain('the secret is swordfish');
     expect(result.stderr).toContain(`${elsewhere} is an export of session`);
     expect(kinds(await entries(elsewhere))).toEqual(['system', 'user', 'assistant']);
     expect(kinds(await entries(original!))).toEqual(['system', 'user', 'assistant', 'user', 'assistant']);
@@ -194,7 +189,7 @@ describe('continuing, resuming and listing', { timeout: 60_000 }, () => {
       const result = await runPanto([...args, '-p', 'read it'], { cwd: e2e.box.cwd, env });
       expect(result.code).toBe(0);
       expect(result.stdout).toBe('I will nest less.\n');
-      expect(body(e2e.server.requests[1])).toContain('nested deeper than 128 levels');
+      expect(requestBody(e2e.server.requests[1])).toContain('nested deeper than 128 levels');
       const [file] = await jsonlFiles(sessionDir);
       const stored = await entries(file!);
       expect(kinds(stored)).toEqual(['system', 'user', 'assistant', 'tool_result', 'assistant']);
@@ -218,7 +213,7 @@ describe('continuing, resuming and listing', { timeout: 60_000 }, () => {
     const continued = await runPanto([...args, '-c', '-p', 'go on'], { cwd: e2e.box.cwd, env });
     expect(continued.code, continued.stderr).toBe(0);
     expect(continued.stdout).toBe('continued\n');
-    expect(body(e2e.server.requests[1])).toContain('"id":"toolu_old","name":"read","input":{}');
+    expect(requestBody(e2e.server.requests[1])).toContain('"id":"toolu_old","name":"read","input":{}');
   });
 
   it('-r fails with exit 1 and a clear message for an unknown id', async () => {
@@ -268,13 +263,13 @@ describe('interactive, with piped stdin', { timeout: 60_000 }, () => {
     expect(result.stderr).toContain('tokens: 100 in · 10 out');
 
     // The tool result went back to the model.
-    expect(body(e2e.server.requests[1])).toContain('1\\talpha\\n2\\tbeta');
+    expect(requestBody(e2e.server.requests[1])).toContain('1\\talpha\\n2\\tbeta');
     // The compaction request asked for a summary with the user's instructions.
-    expect(body(e2e.server.requests[2])).toContain('Additional instructions: mention the file');
+    expect(requestBody(e2e.server.requests[2])).toContain('Additional instructions: mention the file');
     // After compaction, the model sees the summary instead of the earlier turns.
-    expect(body(e2e.server.requests[3])).toContain('Summary: notes.txt has alpha and beta.');
-    expect(body(e2e.server.requests[3])).toContain('and now?');
-    expect(body(e2e.server.requests[3])).not.toContain('Let me look.');
+    expect(requestBody(e2e.server.requests[3])).toContain('Summary: notes.txt has alpha and beta.');
+    expect(requestBody(e2e.server.requests[3])).toContain('and now?');
+    expect(requestBody(e2e.server.requests[3])).not.toContain('Let me look.');
 
     const [file] = await jsonlFiles(sessionDir);
     const log = await entries(file!);
@@ -335,7 +330,7 @@ describe('short ids (issue 15)', { timeout: 60_000 }, () => {
     const resumed = await runPanto([...args, '-r', short, '-p', 'and now?'], { cwd: e2e.box.cwd, env });
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toBe('resumed\n');
-    expect(body(e2e.server.requests.at(-1))).toContain('first session prompt');
+    expect(requestBody(e2e.server.requests.at(-1))).toContain('first session prompt');
     expect(kinds(await entries(file!))).toEqual(['system', 'user', 'assistant', 'user', 'assistant']);
 
     const all = await runPanto(['--list', '--all'], { cwd: e2e.box.cwd, env: e2e.box.env });
@@ -374,7 +369,7 @@ describe('approvals with -p (issue 15)', { timeout: 60_000 }, () => {
     const refused = await runPanto([...args, '-p', 'make the file'], { cwd: e2e.box.cwd, env });
     expect(refused.code).toBe(0);
     expect(refused.stderr).toMatch(/✗ bash \$ touch made-by-bash · .* Tool call refused: bash needs the user's approval, and panto -p cannot ask/);
-    expect(body(e2e.server.requests[1])).toContain('run panto again with --yolo');
+    expect(requestBody(e2e.server.requests[1])).toContain('run panto again with --yolo');
     await expect(readdir(e2e.box.cwd)).resolves.not.toContain('made-by-bash');
 
     e2e.server.enqueue({ text: 'Running it.', toolCalls: [touch] }, { text: 'Done.' });
@@ -398,7 +393,7 @@ describe('--fork, /tree and /fork without a terminal (issue 11)', { timeout: 60_
     expect(forked.code).toBe(0);
     expect(forked.stderr).toMatch(/forked session \S+ into a new session \S+/);
     expect(forked.stdout).toBe('in the fork\n');
-    expect(body(e2e.server.requests[1])).toContain('original prompt');
+    expect(requestBody(e2e.server.requests[1])).toContain('original prompt');
     expect(await readFile(original!, 'utf8')).toBe(before);
     const files = await jsonlFiles(sessionDir);
     expect(files).toHaveLength(2);

@@ -13,16 +13,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sessionDirFor } from '@panto/cli';
-import { fakeServerSandbox, jsonlFiles, runPanto } from './cli-harness.js';
+import { fakeServerSandbox, jsonlFiles, requestBody, runPanto } from './cli-harness.js';
 import { everythingStdio } from './mcp-harness.js';
 
 const EXAMPLES = resolve(dirname(fileURLToPath(import.meta.url)), '../examples/extensions');
 
 const e2e = fakeServerSandbox();
-
-function body(request: RecordedRequest | undefined): string {
-  return JSON.stringify(request?.body);
-}
 
 function toolNames(request: RecordedRequest | undefined): string[] {
   return ((request?.body as { tools?: { function: { name: string } }[] } | undefined)?.tools ?? []).map((tool) => tool.function.name);
@@ -54,13 +50,13 @@ describe('panto with extensions', { timeout: 90_000 }, () => {
     // The tool: offered, called, its result went back to the model.
     expect(toolNames(e2e.server.requests[0])).toEqual(['read', 'write', 'edit', 'bash', 'word_count']);
     expect(result.stderr).toContain('✓ word_count {"text":"one two three"}');
-    expect(body(e2e.server.requests[1])).toContain('1 lines, 3 words, 13 characters');
+    expect(requestBody(e2e.server.requests[1])).toContain('1 lines, 3 words, 13 characters');
 
     // The hook: the command never ran, and the model was told why.
     expect((await stat(join(e2e.box.cwd, 'build'))).isDirectory()).toBe(true);
     expect(result.stderr).toContain('bash-guard: refused "rm -rf build"');
     expect(result.stderr).toMatch(/✗ bash \$ rm -rf build · \d+ B · Tool call refused: this command matches the deny pattern/);
-    expect(body(e2e.server.requests[3])).toContain('Tool call refused: this command matches the deny pattern');
+    expect(requestBody(e2e.server.requests[3])).toContain('Tool call refused: this command matches the deny pattern');
 
     // The command: it read the session's entries as stored.
     const log = await sessionEntries();
@@ -123,8 +119,8 @@ describe('panto with MCP servers', { timeout: 90_000 }, () => {
     expect(result.code).toBe(0);
 
     expect(toolNames(e2e.server.requests[0])).toEqual(expect.arrayContaining(['bash', 'mcp__everything__echo', 'mcp__everything__get-sum']));
-    expect(body(e2e.server.requests[1])).toContain('Echo: hello from panto');
-    expect(body(e2e.server.requests[1])).toContain('The sum of 19 and 23 is 42.');
+    expect(requestBody(e2e.server.requests[1])).toContain('Echo: hello from panto');
+    expect(requestBody(e2e.server.requests[1])).toContain('The sum of 19 and 23 is 42.');
     expect(result.stderr).toContain('✓ mcp__everything__echo {"message":"hello from panto"}');
     expect(result.stdout).toContain('Echoed, and 19 + 23 = 42.');
 
@@ -152,6 +148,6 @@ describe('panto with MCP servers', { timeout: 90_000 }, () => {
     const result = await runPanto([...args, '-p', 'echo global'], { cwd: e2e.box.cwd, env });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/panto: \.panto\/mcp\.json: not JSON: /);
-    expect(body(e2e.server.requests[1])).toContain('Echo: global');
+    expect(requestBody(e2e.server.requests[1])).toContain('Echo: global');
   });
 });

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FakeLLMServer, waitUntil } from '@panto/core/testing';
+import { FakeLLMServer, waitUntil, type RecordedRequest } from '@panto/core/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { tempDir } from './support/temp-dir.js';
 
@@ -146,6 +146,11 @@ export async function jsonlFiles(dir: string): Promise<string[]> {
   } catch {
     return [];
   }
+}
+
+/** A request the fake server recorded, its body as JSON text (to look for what was sent). */
+export function requestBody(request: RecordedRequest | undefined): string {
+  return JSON.stringify(request?.body);
 }
 
 /** Polls until `condition` holds, or fails after `timeoutMs`, saying what it waited for. */

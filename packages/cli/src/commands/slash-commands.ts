@@ -5,7 +5,7 @@ import { exportSessionFile } from '../session/export-session.js';
 import { describeProviderChoice, parseModelSpec, type ProviderChoice } from '../agent/provider-choice.js';
 import { formatUsage } from '../ui/render-turn.js';
 import { costSuffix, describeCost, messagesCost, modelsText, sessionCost, uncataloguedNote } from '../agent/model-catalog.js';
-import { formatBytes } from '../tools/truncate.js';
+import { formatSize } from '../tools/truncate.js';
 import { TREE_COMMANDS } from './tree-commands.js';
 
 export const COMMANDS: readonly { synopsis: string; summary: string }[] = [
@@ -153,7 +153,7 @@ async function exportCommand(args: string, context: CommandContext): Promise<voi
       },
       args === '' ? undefined : args,
     );
-    context.terminal.result(`exported ${result.entries} entries (${formatBytes(result.bytes)}) to ${result.path}`);
+    context.terminal.result(`exported ${result.entries} entries (${formatSize(result.bytes)}) to ${result.path}`);
   } catch (error) {
     context.terminal.error(`export failed: ${errorMessage(error)}`);
   }

@@ -5,8 +5,9 @@
 import { errorMessage, ExtensionError, type ExtensionHost, type ExtensionSource } from '@panto/core';
 import { spawnSync } from 'node:child_process';
 import { readdir, stat } from 'node:fs/promises';
-import { extname, join, relative, resolve, sep } from 'node:path';
+import { extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { displayPath } from '../user-paths.js';
 
 /** The files the CLI loads as extensions. */
 export const EXTENSION_FILE_TYPES: readonly string[] = ['.ts', '.js', '.mjs'];
@@ -82,7 +83,7 @@ export async function loadExtensions(host: ExtensionHost, candidates: readonly E
       exports = unwrapDefault(await importModule(candidate.file));
     } catch (error) {
       const where = error instanceof SyntaxError ? syntaxErrorLine(candidate.file) : undefined;
-      const message = `could not be imported: ${oneLine(errorMessage(error))}${where === undefined ? '' : ` (at ${where})`}`;
+      const message = `could not be imported: ${flattenLines(errorMessage(error))}${where === undefined ? '' : ` (at ${where})`}`;
       host.fail(candidate.source, new ExtensionError(message, { cause: error }));
       continue;
     }
@@ -160,18 +161,11 @@ function syntaxErrorLine(file: string): string | undefined {
   return /^.+:\d+$/.test(first) ? first : undefined;
 }
 
-function oneLine(text: string): string {
+/** The non-empty lines of `text`, trimmed, joined with spaces. */
+function flattenLines(text: string): string {
   return text
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '')
     .join(' ');
-}
-
-/** A path as the user would write it: relative inside the working folder, `~/…` in the home folder. */
-export function displayPath(path: string, cwd: string, home: string): string {
-  const inside = (root: string) => path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
-  if (inside(cwd)) return relative(cwd, path) || '.';
-  if (inside(home)) return `~${sep}${relative(home, path)}`;
-  return path;
 }

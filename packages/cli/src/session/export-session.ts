@@ -1,8 +1,9 @@
 import { newId, SESSION_FORMAT_VERSION, type Conversation, type DiskMessage } from '@panto/core';
 import { decodeSession, encodeBatch, encodeHeader, SessionLog } from '@panto/core/store-kit';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { CliError } from '../errors.js';
+import { committedPart, isDirectory, writeWholeFile } from './file-io.js';
 
 export interface ExportSource {
   sessionId: string;
@@ -44,7 +45,7 @@ export async function exportSessionFile(source: ExportSource, target?: string): 
   if (source.sessionFile !== undefined) {
     const bytes = await readFile(source.sessionFile);
     const decoded = decodeSession(bytes, source.sessionFile);
-    text = Buffer.concat([bytes.subarray(0, decoded.committedBytes), Buffer.from(decoded.needsNewline ? '\n' : '')]);
+    text = committedPart(bytes, decoded);
     entries = decoded.entries.length;
   } else {
     const now = (source.now ?? (() => new Date()))();
@@ -66,24 +67,8 @@ export async function exportSessionFile(source: ExportSource, target?: string): 
     );
     entries = records.length;
   }
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    await writeFile(temporary, text, { mode: 0o600 }); // a session's prompts and tool output: the owner's alone
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeWholeFile(path, text);
   return { path, bytes: text.length, entries };
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function conversationRecords(conversation: Conversation, now: Date): DiskMessage[] {

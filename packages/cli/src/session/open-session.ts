@@ -1,10 +1,10 @@
 import { findMostRecentSession, FSJSONLStore, MemoryStore, NullStore, SessionNotFoundError, type ActiveModel, type SessionStore } from '@panto/core';
 import { decodeSession } from '@panto/core/store-kit';
 import { readFile } from 'node:fs/promises';
-import { stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { CliError } from '../errors.js';
+import { expandPath } from '../user-paths.js';
+import { isFile } from './file-io.js';
 import { LazyFSJSONLStore } from './lazy-store.js';
 import { findSessions } from './list-sessions.js';
 import { namesSession, resolveSession, sessionQuery } from './short-id.js';
@@ -104,7 +104,7 @@ export async function openSession(request: SessionRequest, context: { cwd: strin
 }
 
 async function resumeTarget(value: string, context: { cwd: string; sessionDir: string; sessionsRoot?: string }): Promise<string> {
-  const path = expandHome(value, context.cwd);
+  const path = expandPath(value, context.cwd);
   if (value.includes('/') || value.includes('\\') || (await isFile(path))) return path;
   try {
     return (await resolveSession(context.sessionDir, value)).file;
@@ -138,17 +138,4 @@ async function sessionsOfOtherFolders(value: string, context: { sessionDir: stri
   }
   const where = only.folder === undefined ? `panto -r ${only.file}` : `cd ${only.folder} && panto -r ${only.id}`;
   return `session not found in this folder: ${value} is a session of ${only.folder ?? dirname(only.file)}; resume it there: ${where}`;
-}
-
-function expandHome(value: string, cwd: string): string {
-  if (value === '~' || value.startsWith('~/')) return join(homedir(), value.slice(1));
-  return isAbsolute(value) ? value : resolve(cwd, value);
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
 }

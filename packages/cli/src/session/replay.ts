@@ -5,6 +5,7 @@
  */
 import { assistantText, type Message } from '@panto/core';
 import { describeToolCall } from '../ui/render-turn.js';
+import { ellipsize } from '../ui/terminal.js';
 
 export const REPLAY_TURNS = 3;
 const ANSWER_LINES = 4;
@@ -42,7 +43,7 @@ function turnLines(turn: readonly Message[]): string[] {
     switch (message.role) {
       case 'user': {
         const [first = '', ...rest] = message.content.split('\n');
-        lines.push(`› ${cut(first)}${rest.length > 0 ? ` (+${rest.length} line${rest.length === 1 ? '' : 's'})` : ''}`);
+        lines.push(`› ${ellipsize(first, LINE_LENGTH)}${rest.length > 0 ? ` (+${rest.length} line${rest.length === 1 ? '' : 's'})` : ''}`);
         break;
       }
       case 'assistant': {
@@ -67,12 +68,7 @@ function turnLines(turn: readonly Message[]): string[] {
     return lines;
   }
   const answerLines = answer.split('\n').filter((line) => line.trim() !== '');
-  for (const line of answerLines.slice(0, ANSWER_LINES)) lines.push(`  ${cut(line)}`);
+  for (const line of answerLines.slice(0, ANSWER_LINES)) lines.push(`  ${ellipsize(line, LINE_LENGTH)}`);
   if (answerLines.length > ANSWER_LINES) lines.push(`  … (${answerLines.length - ANSWER_LINES} more lines)`);
   return lines;
-}
-
-function cut(text: string): string {
-  const chars = Array.from(text);
-  return chars.length > LINE_LENGTH ? `${chars.slice(0, LINE_LENGTH - 1).join('')}…` : text;
 }

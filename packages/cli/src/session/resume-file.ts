@@ -1,6 +1,7 @@
 import { decodeSession } from '@panto/core/store-kit';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { committedPart, isFile, writeWholeFile } from './file-io.js';
 
 /** Where resumed sessions are written: this folder's session folder, and the root of every folder's. */
 export interface SessionPlaces {
@@ -30,29 +31,14 @@ export async function placeResumedFile(file: string, places: SessionPlaces): Pro
   const name = `${id}.jsonl`;
 
   const here = join(places.sessionDir, name);
-  if (await isFile(here))
+  const existing = (await isFile(here)) ? here : await findInOtherFolders(places.sessionsRoot, name);
+  if (existing !== undefined) {
     return {
-      file: here,
-      notice: `${path} is an export of session ${id}: continuing the session itself (${here}); the export is left as it is`,
-    };
-  const elsewhere = await findInOtherFolders(places.sessionsRoot, name);
-  if (elsewhere !== undefined) {
-    return {
-      file: elsewhere,
-      notice: `${path} is an export of session ${id}: continuing the session itself (${elsewhere}); the export is left as it is`,
+      file: existing,
+      notice: `${path} is an export of session ${id}: continuing the session itself (${existing}); the export is left as it is`,
     };
   }
-
-  await mkdir(places.sessionDir, { recursive: true, mode: 0o700 });
-  const committed = Buffer.concat([bytes.subarray(0, decoded.committedBytes), Buffer.from(decoded.needsNewline ? '\n' : '')]);
-  const temporary = `${here}.${process.pid}.tmp`;
-  try {
-    await writeFile(temporary, committed, { flag: 'wx', mode: 0o600 });
-    await rename(temporary, here);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeWholeFile(here, committedPart(bytes, decoded), { flag: 'wx' });
   return {
     file: here,
     notice: `imported ${path} as session ${id} of this folder (${here}); the file itself is left as it is`,
@@ -76,12 +62,4 @@ async function findInOtherFolders(root: string, name: string): Promise<string | 
 function isInside(path: string, dir: string): boolean {
   const rel = relative(resolve(dir), path);
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { homedir as osHomedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { expandPath } from '../user-paths.js';
 
 /** Folder names longer than this get a hash in place of their middle (file systems cap names at 255 bytes). */
 const MAX_FOLDER_NAME = 200;
@@ -12,9 +13,7 @@ const MAX_FOLDER_NAME = 200;
 export function pantoHome(env: Readonly<Record<string, string | undefined>>, cwd: string, homedir: string = osHomedir()): string {
   const value = env.PANTO_HOME;
   if (value === undefined || value === '') return join(homedir, '.panto');
-  if (value === '~') return homedir;
-  if (value.startsWith('~/')) return join(homedir, value.slice(2));
-  return isAbsolute(value) ? value : resolve(cwd, value);
+  return expandPath(value, cwd, homedir);
 }
 
 /** The folder holding the sessions of `cwd`: `$PANTO_HOME/sessions/<sessionFolderName(cwd)>`. */

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { commandEnvironment } from './command-env.js';
 import { errorResult, optionalPositiveInteger, requiredString, type ToolInput } from './input.js';
 import { killProcessTree, newRunId, withRunId, type ProcessTree } from './process-tree.js';
-import { DEFAULT_LIMITS, formatBytes, truncateTail, type Limits } from './truncate.js';
+import { DEFAULT_LIMITS, formatSize, truncateTail, type Limits } from './truncate.js';
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 /** The most a model may ask for: an hour. */
@@ -42,7 +42,7 @@ export function createBashTool(options: BashToolOptions): Tool {
     name: 'bash',
     description:
       'Run a shell command with bash -c in the working folder. stdin is closed; stdout and stderr are ' +
-      `combined. Output over ${limits.maxLines} lines or ${formatBytes(limits.maxBytes)} is cut to its end. ` +
+      `combined. Output over ${limits.maxLines} lines or ${formatSize(limits.maxBytes)} is cut to its end. ` +
       `The exit code is reported. timeout_ms defaults to ${defaultTimeout} ms; on timeout the command and ` +
       'everything it started is killed. Do not start interactive programs.',
     input_schema: {
@@ -205,8 +205,7 @@ class OutputTail {
     const tail = truncateTail(text, limits);
     if (this.#dropped === 0 && !tail.truncated) return text.endsWith('\n') ? text.slice(0, -1) : text;
     return (
-      `[output cut: showing the last ${tail.keptLines} of ${totalLines} lines ` +
-      `(${formatBytes(tail.keptBytes)} of ${formatBytes(totalBytes)})]\n${tail.text}`
+      `[output cut: showing the last ${tail.keptLines} of ${totalLines} lines ` + `(${formatSize(tail.keptBytes)} of ${formatSize(totalBytes)})]\n${tail.text}`
     );
   }
 }

@@ -54,10 +54,10 @@ export function terminalApproval(input: InputStream, terminal: Terminal, onInter
  * a carriage return or an escape sequence in a command would hide what runs behind what is shown.
  */
 export function describeForApproval(call: ToolCallBlock): string[] {
-  return describeCall(call).map(visible);
+  return approvalLines(call).map(visible);
 }
 
-function describeCall(call: ToolCallBlock): string[] {
+function approvalLines(call: ToolCallBlock): string[] {
   const input = call.input;
   if (call.name === 'bash' && typeof input.command === 'string') {
     // Every line: what is approved is what runs (a cut-off tail could hide anything).

@@ -5,13 +5,11 @@
  * otherwise. Streamed answers are rendered a block at a time: a block is complete at a blank
  * line outside a fenced code block.
  */
+import { wantsStyles, type MarkdownRenderer } from './terminal.js';
 
-/** Turns a markdown text into terminal text (ANSI styles). Must not throw. */
-export type MarkdownRenderer = (markdown: string) => string;
-
-/** Whether answers are rendered: stdout is a terminal, NO_COLOR is unset or empty, TERM is not dumb. */
+/** Whether answers are rendered: when stdout is styled (see {@link wantsStyles}). */
 export function wantsMarkdown(stdout: { isTTY?: boolean }, env: Readonly<Record<string, string | undefined>>): boolean {
-  return stdout.isTTY === true && (env.NO_COLOR === undefined || env.NO_COLOR === '') && env.TERM !== 'dumb';
+  return wantsStyles(stdout, env);
 }
 
 /**

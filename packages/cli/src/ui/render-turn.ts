@@ -2,7 +2,7 @@ import type { AgentEvent, JsonValue, Receiver, StepResult, ToolCallBlock, ToolRe
 import { MarkdownStream } from './markdown.js';
 import { costSuffix, messagesCost } from '../agent/model-catalog.js';
 import type { Terminal } from './terminal.js';
-import { formatBytes } from '../tools/truncate.js';
+import { formatSize } from '../tools/truncate.js';
 
 /** How a turn's answer is shown: streamed to stdout (interactive) or printed once at the end (`-p`). */
 export type RenderMode = 'stream' | 'print';
@@ -41,11 +41,6 @@ export function createTurnReceiver(terminal: Terminal, mode: RenderMode): Receiv
       case 'tool-call-start':
         terminal.spin(`preparing ${event.name}…`);
         return;
-      case 'message-end':
-        terminal.stopSpinner();
-        markdown?.flush();
-        if (mode === 'stream') terminal.endLine();
-        return;
       case 'tool-execution-start':
         terminal.spin(describeToolCall(event.toolCall));
         return;
@@ -53,6 +48,7 @@ export function createTurnReceiver(terminal: Terminal, mode: RenderMode): Receiv
         terminal.stopSpinner();
         terminal.note(toolLine(event.toolCall, event.result));
         return;
+      case 'message-end':
       case 'step-end':
         terminal.stopSpinner();
         markdown?.flush();
@@ -80,7 +76,7 @@ export function createTurnReceiver(terminal: Terminal, mode: RenderMode): Receiv
 /** One line for a finished tool call: what it was, and how big its result is. */
 export function toolLine(call: ToolCallBlock, result: ToolResultMessage): string {
   const images = result.images?.length ?? 0;
-  const size = `${formatBytes(Buffer.byteLength(result.content))}${images > 0 ? ` + ${images} image${images === 1 ? '' : 's'}` : ''}`;
+  const size = `${formatSize(Buffer.byteLength(result.content))}${images > 0 ? ` + ${images} image${images === 1 ? '' : 's'}` : ''}`;
   if (!result.is_error) return `  ✓ ${describeToolCall(call)} · ${size}`;
   const firstLine = result.content.split('\n').find((line) => line.trim() !== '') ?? '';
   return `  ✗ ${describeToolCall(call)} · ${size} · ${cut(visible(firstLine), 100)}`;
@@ -127,9 +123,9 @@ function describeCall(call: ToolCallBlock): string {
 
 /** `tokens: 1,234 in · 56 out · 1,000 cache read` — cache figures only when there are any. */
 export function formatUsage(usage: Usage): string {
-  const parts = [`${count(usage.input_tokens)} in`, `${count(usage.output_tokens)} out`];
-  if (usage.cache_read_tokens > 0) parts.push(`${count(usage.cache_read_tokens)} cache read`);
-  if (usage.cache_write_tokens > 0) parts.push(`${count(usage.cache_write_tokens)} cache write`);
+  const parts = [`${groupDigits(usage.input_tokens)} in`, `${groupDigits(usage.output_tokens)} out`];
+  if (usage.cache_read_tokens > 0) parts.push(`${groupDigits(usage.cache_read_tokens)} cache read`);
+  if (usage.cache_write_tokens > 0) parts.push(`${groupDigits(usage.cache_write_tokens)} cache write`);
   return `tokens: ${parts.join(' · ')}`;
 }
 
@@ -168,7 +164,7 @@ export function reportTurn(terminal: Terminal, result: StepResult): boolean {
   return result.stopReason !== 'error';
 }
 
-function count(value: number): string {
+function groupDigits(value: number): string {
   return value.toLocaleString('en-US');
 }
 

@@ -5,7 +5,7 @@
  * done. Used by the session picker and `/tree`.
  */
 import { printable, readKeys, type Key } from './keys.js';
-import type { InputStream } from './terminal.js';
+import { ellipsize, type InputStream } from './terminal.js';
 
 export interface SelectItem<T> {
   value: T;
@@ -96,14 +96,14 @@ class ListState<T> {
     this.#selected = Math.max(0, Math.min(this.#selected, items.length - 1));
     if (this.#selected < this.#top) this.#top = this.#selected;
     if (this.#selected >= this.#top + rows) this.#top = this.#selected - rows + 1;
-    const lines = [fit(`${this.#options.title}${this.#filtering ? `  filter: ${this.#query}` : ''}`, width)];
+    const lines = [ellipsize(`${this.#options.title}${this.#filtering ? `  filter: ${this.#query}` : ''}`, width)];
     if (items.length === 0) lines.push('  (nothing matches)');
     for (let i = this.#top; i < Math.min(items.length, this.#top + rows); i++) {
-      const line = fit(`${i === this.#selected ? '❯ ' : '  '}${items[i]!.label}`, width);
+      const line = ellipsize(`${i === this.#selected ? '❯ ' : '  '}${items[i]!.label}`, width);
       lines.push(i === this.#selected ? `\x1b[7m${line}\x1b[27m` : line);
     }
     if (items.length > rows) lines.push(`  (${this.#selected + 1}/${items.length})`);
-    lines.push(fit(this.#options.help, width));
+    lines.push(ellipsize(this.#options.help, width));
     return lines;
   }
 
@@ -181,9 +181,4 @@ class Frame {
     if (this.#drawn > 0) this.#output.write(`\x1b[${this.#drawn}A`);
     this.#output.write('\r\x1b[J');
   }
-}
-
-function fit(line: string, width: number): string {
-  const chars = Array.from(line);
-  return chars.length > width ? `${chars.slice(0, width - 1).join('')}…` : line;
 }

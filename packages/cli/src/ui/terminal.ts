@@ -1,4 +1,19 @@
-import type { MarkdownRenderer } from './markdown.js';
+/** Turns a markdown text into terminal text (ANSI styles). Must not throw. */
+export type MarkdownRenderer = (markdown: string) => string;
+
+/**
+ * Whether what goes to `stream` is styled (colours, rendered markdown): it is a terminal,
+ * NO_COLOR is unset or empty, and TERM is not dumb.
+ */
+export function wantsStyles(stream: { isTTY?: boolean }, env: Readonly<Record<string, string | undefined>>): boolean {
+  return stream.isTTY === true && (env.NO_COLOR === undefined || env.NO_COLOR === '') && env.TERM !== 'dumb';
+}
+
+/** `text` cut to at most `max` characters (code points), ending in `…` when it was cut. */
+export function ellipsize(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text;
+}
 
 /** The stdin the CLI reads lines and keys from (a terminal, or piped input). */
 export type InputStream = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?(mode: boolean): unknown };
@@ -36,7 +51,7 @@ export class Terminal {
     this.stdout = stdout;
     this.stderr = stderr;
     this.#spinnerEnabled = stderr.isTTY === true;
-    this.#color = stderr.isTTY === true && (env.NO_COLOR === undefined || env.NO_COLOR === '') && env.TERM !== 'dumb';
+    this.#color = wantsStyles(stderr, env);
   }
 
   /** Streamed answer text, to stdout. */
