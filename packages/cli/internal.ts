@@ -4,6 +4,7 @@
  * under the `@panto/source` condition (tsx, vitest, the type checker here), this file is
  * outside `src/` so the build never compiles it, and `files` leaves it out of the package.
  */
-export { HISTORY_SIZE, historyFileFor, InputHistory } from './src/session/input-history.js';
+export { historyFileFor } from './src/session/session-dir.js';
+export { HISTORY_SIZE, InputHistory } from './src/ui/input-history.js';
 export { loadMarkdownRenderer, MarkdownStream } from './src/ui/markdown.js';
 export { resolveSession } from './src/session/short-id.js';

@@ -5,7 +5,7 @@
 export { run } from './entry/run-cli.js';
 export type { CliEnvironment } from './entry/cli-environment.js';
 // The public name of CLI_VERSION (renamed inside the package: @panto/functions has a VERSION of its own).
-export { CLI_VERSION as VERSION } from './entry/version.js';
+export { CLI_VERSION as VERSION } from './version.js';
 export { HELP, parseArgs, USAGE, type CliOptions } from './entry/args.js';
 export { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CliError, UsageError } from './errors.js';
 export { folderFromSessionFolderName, pantoHome, sessionDirFor, sessionFolderName } from './session/session-dir.js';

@@ -1,5 +1,5 @@
 import { createProvider, defaultProviderName, PROVIDER_NAMES, type ActiveModel, type Provider, type ProviderName } from '@panto/core';
-import { providerName, type CliOptions } from '../entry/args.js';
+import { UsageError } from '../errors.js';
 
 /** Which provider to build, and how. */
 export interface ProviderChoice {
@@ -10,6 +10,15 @@ export interface ProviderChoice {
 
 /** Builds a provider; throws (with a clear message) when it cannot, e.g. an API key is missing. */
 export type ProviderFactory = (settings: ProviderChoice) => Provider;
+
+/** Checks a provider name from a flag or an environment variable. */
+export function providerName(value: string, source: string): ProviderName {
+  const name = PROVIDER_NAMES.find((candidate) => candidate === value);
+  if (name === undefined) {
+    throw new UsageError(`${source}: unknown provider ${JSON.stringify(value)} (expected ${PROVIDER_NAMES.join(', ')})`);
+  }
+  return name;
+}
 
 /** The real providers of @panto/core. */
 export const defaultProviderFactory: ProviderFactory = (settings) =>
@@ -29,7 +38,7 @@ export const defaultProviderFactory: ProviderFactory = (settings) =>
  * @throws UsageError for an unknown `$PANTO_PROVIDER`
  */
 export function chooseProvider(
-  options: Pick<CliOptions, 'provider' | 'model' | 'baseURL'>,
+  options: { provider?: ProviderName; model?: string; baseURL?: string },
   env: Readonly<Record<string, string | undefined>>,
   resumedModel: ActiveModel | null,
 ): ProviderChoice {

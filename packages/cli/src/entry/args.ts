@@ -1,5 +1,6 @@
-import { PROVIDER_NAMES, type ProviderName } from '@panto/core';
+import type { ProviderName } from '@panto/core';
 import { parseArgs as parseNodeArgs } from 'node:util';
+import { providerName } from '../agent/provider-choice.js';
 import { UsageError } from '../errors.js';
 
 /** What the command line asks for. Flags that were not given are absent. */
@@ -188,15 +189,6 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     if (other) throw new UsageError(`--list cannot be used with ${other}`);
   }
   return options;
-}
-
-/** Checks a provider name from a flag or an environment variable. */
-export function providerName(value: string, source: string): ProviderName {
-  const name = PROVIDER_NAMES.find((candidate) => candidate === value);
-  if (name === undefined) {
-    throw new UsageError(`${source}: unknown provider ${JSON.stringify(value)} (expected ${PROVIDER_NAMES.join(', ')})`);
-  }
-  return name;
 }
 
 function parse(argv: readonly string[]) {

@@ -6,9 +6,10 @@ import { parseSlashCommand, runSlashCommand } from '../commands/slash-commands.j
 import { isTreeCommand, runTreeCommand } from '../commands/tree-commands.js';
 import { describeProviderChoice } from '../agent/provider-choice.js';
 import { EXIT_FAILURE, EXIT_OK } from '../errors.js';
-import { historyFileFor, InputHistory } from '../session/input-history.js';
 import { replayLines } from '../session/replay.js';
+import { historyFileFor } from '../session/session-dir.js';
 import type { SwitchableSession } from '../session/switchable-store.js';
+import { InputHistory } from '../ui/input-history.js';
 import { PipedLineInput, TerminalLineInput, type LineInput } from '../ui/line-input.js';
 import { reportTurn } from '../ui/render-turn.js';
 import type { Terminal } from '../ui/terminal.js';
@@ -16,7 +17,7 @@ import type { CliOptions } from './args.js';
 import type { CliEnvironment, RunPlaces } from './cli-environment.js';
 import type { RunningAgent } from './running-agent.js';
 import type { StartedAgent } from './start-agent.js';
-import { CLI_VERSION } from './version.js';
+import { CLI_VERSION } from '../version.js';
 
 /** Starts interactive mode and resolves to its exit code (see {@link runRepl}). */
 export async function runInteractiveMode(

@@ -20,7 +20,7 @@ import type { CliEnvironment, RunPlaces } from './cli-environment.js';
 import { runInteractiveMode } from './interactive-mode.js';
 import { readPrintPrompt, runPrintMode } from './print-mode.js';
 import { startAgent, type HeldResources } from './start-agent.js';
-import { CLI_VERSION } from './version.js';
+import { CLI_VERSION } from '../version.js';
 
 /**
  * Runs the `panto` command and resolves to its exit code: 0 ok, 1 runtime failure, 2 usage

@@ -2,7 +2,7 @@
 import type { ToolRegistry } from '@panto/core';
 import { MCPServers, mergeMCPConfigs, parseMCPConfig, type ParsedMCPConfig } from '@panto/core/mcp';
 import { readFile } from 'node:fs/promises';
-import { CLI_VERSION } from '../entry/version.js';
+import { CLI_VERSION } from '../version.js';
 import type { Terminal } from '../ui/terminal.js';
 
 export interface MCPConfigFiles {

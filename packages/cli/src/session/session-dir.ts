@@ -22,6 +22,14 @@ export function sessionDirFor(cwd: string, env: Readonly<Record<string, string |
 }
 
 /**
+ * The input history file of the working folder `cwd`: `$PANTO_HOME/history/<folder name>.jsonl`
+ * (the folder name as for sessions).
+ */
+export function historyFileFor(dataDir: string, cwd: string): string {
+  return join(dataDir, 'history', `${sessionFolderName(cwd)}.jsonl`);
+}
+
+/**
  * Turns a working folder into one folder name, readably and injectively (two folders never
  * share a name):
  *

@@ -1,5 +1,5 @@
 import { createInterface, type Interface } from 'node:readline';
-import { HISTORY_SIZE, InputHistory } from '../session/input-history.js';
+import { HISTORY_SIZE, InputHistory } from './input-history.js';
 import type { Key } from './keys.js';
 import type { InputStream } from './terminal.js';
 

@@ -1,18 +1,12 @@
 /**
- * Input history per working folder, kept across runs: `$PANTO_HOME/history/<folder name>.jsonl`
- * (the folder name as for sessions), one JSON string per line, oldest first — so a prompt of
- * several lines is one entry. Only the newest {@link HISTORY_SIZE} are kept.
+ * The input line's history (Up/Down), kept across runs in a file (one per working folder:
+ * `historyFileFor` in session-dir.ts), one JSON string per line, oldest first — so a prompt
+ * of several lines is one entry. Only the newest {@link HISTORY_SIZE} are kept.
  */
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { sessionFolderName } from './session-dir.js';
+import { dirname } from 'node:path';
 
 export const HISTORY_SIZE = 1000;
-
-/** The history file of the working folder `cwd`. */
-export function historyFileFor(dataDir: string, cwd: string): string {
-  return join(dataDir, 'history', `${sessionFolderName(cwd)}.jsonl`);
-}
 
 /** A folder's input history: read once at start, appended to as prompts are sent. */
 export class InputHistory {

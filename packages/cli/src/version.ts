@@ -5,7 +5,7 @@ export const CLI_VERSION = readVersion();
 
 function readVersion(): string {
   try {
-    const json = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+    const json = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown };
     return typeof json.version === 'string' ? json.version : 'unknown';
   } catch {
     return 'unknown';

@@ -1,7 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HISTORY_SIZE, historyFileFor, InputHistory } from './input-history.js';
+import { historyFileFor } from '../session/session-dir.js';
+import { HISTORY_SIZE, InputHistory } from './input-history.js';
 import { tempDir } from '../../../../test/support/temp-dir.js';
 
 describe('InputHistory', () => {
