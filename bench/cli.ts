@@ -10,9 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { HISTORY_SIZE, InputHistory } from '../packages/cli/src/history.js';
-import { loadMarkdownRenderer, MarkdownStream } from '../packages/cli/src/markdown.js';
-import { resolveSession } from '../packages/cli/src/short-id.js';
+import { HISTORY_SIZE, InputHistory, loadMarkdownRenderer, MarkdownStream, resolveSession } from '@panto/cli/internal';
 import { median, printTable, time } from './util.js';
 
 const CLI_DIR = fileURLToPath(new URL('../packages/cli/', import.meta.url));

@@ -7,79 +7,56 @@
  */
 import type { SessionEntry } from '@panto/core';
 import { decodeSession } from '@panto/core/store-kit';
-import { FakeLLMServer, type RecordedRequest } from '@panto/core/testing';
+import type { RecordedRequest } from '@panto/core/testing';
 import { cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sessionDirFor } from '../packages/cli/src/session-dir.js';
-import { assertBuilt, jsonlFiles, runPanto, sandbox, type Sandbox } from './cli-harness.js';
+import { describe, expect, it } from 'vitest';
+import { sessionDirFor } from '@panto/cli';
+import { fakeServerSandbox, jsonlFiles, requestBody, runPanto } from './cli-harness.js';
 import { everythingStdio } from './mcp-harness.js';
 
 const EXAMPLES = resolve(dirname(fileURLToPath(import.meta.url)), '../examples/extensions');
 
-let server: FakeLLMServer;
-let box: Sandbox;
-
-beforeAll(async () => {
-  assertBuilt();
-  server = await FakeLLMServer.start();
-});
-afterAll(async () => server.close());
-beforeEach(async () => {
-  box = await sandbox();
-  server.requests.length = 0;
-});
-afterEach(async () => {
-  expect(server.queued, 'every queued reply was used').toBe(0);
-  await box.cleanup();
-});
-
-function openai(): { args: string[]; env: Record<string, string> } {
-  return { args: ['--provider', 'openai', '--model', 'gpt-e2e', '--base-url', server.openaiBaseURL], env: { ...box.env, OPENAI_API_KEY: 'sk-test' } };
-}
-
-function body(request: RecordedRequest | undefined): string {
-  return JSON.stringify(request?.body);
-}
+const e2e = fakeServerSandbox();
 
 function toolNames(request: RecordedRequest | undefined): string[] {
   return ((request?.body as { tools?: { function: { name: string } }[] } | undefined)?.tools ?? []).map((tool) => tool.function.name);
 }
 
 async function sessionEntries(): Promise<SessionEntry[]> {
-  const [file] = await jsonlFiles(sessionDirFor(box.cwd, { PANTO_HOME: box.home }));
+  const [file] = await jsonlFiles(sessionDirFor(e2e.box.cwd, { PANTO_HOME: e2e.box.home }));
   return decodeSession(await readFile(file!), file!).entries;
 }
 
 describe('panto with extensions', { timeout: 90_000 }, () => {
   it('runs the example extensions from .panto/extensions: the model calls word_count, /stats reads the entries, bash-guard refuses rm -rf', async () => {
-    const extensions = join(box.cwd, '.panto/extensions');
+    const extensions = join(e2e.box.cwd, '.panto/extensions');
     await mkdir(extensions, { recursive: true });
     for (const name of ['word-count.ts', 'session-stats.ts', 'bash-guard.ts']) await cp(join(EXAMPLES, name), join(extensions, name));
-    await mkdir(join(box.cwd, 'build'));
-    server.enqueue(
+    await mkdir(join(e2e.box.cwd, 'build'));
+    e2e.server.enqueue(
       { text: 'Counting.', toolCalls: [{ id: 'call_1', name: 'word_count', input: { text: 'one two three' } }] },
       { text: 'Three words.' },
       { text: 'Cleaning.', toolCalls: [{ id: 'call_2', name: 'bash', input: { command: 'rm -rf build' } }] },
       { text: 'I was not allowed to.' },
     );
-    const { args, env } = openai();
+    const { args, env } = e2e.openai();
     const input = ['how many words in "one two three"?', 'remove the build folder', '/stats', '/help', '/extensions', ''].join('\n');
-    const result = await runPanto(args, { cwd: box.cwd, env, stdin: input });
+    const result = await runPanto(args, { cwd: e2e.box.cwd, env, stdin: input });
     expect(result.stderr).not.toContain('failed');
     expect(result.code).toBe(0);
 
     // The tool: offered, called, its result went back to the model.
-    expect(toolNames(server.requests[0])).toEqual(['read', 'write', 'edit', 'bash', 'word_count']);
+    expect(toolNames(e2e.server.requests[0])).toEqual(['read', 'write', 'edit', 'bash', 'word_count']);
     expect(result.stderr).toContain('✓ word_count {"text":"one two three"}');
-    expect(body(server.requests[1])).toContain('1 lines, 3 words, 13 characters');
+    expect(requestBody(e2e.server.requests[1])).toContain('1 lines, 3 words, 13 characters');
 
     // The hook: the command never ran, and the model was told why.
-    expect((await stat(join(box.cwd, 'build'))).isDirectory()).toBe(true);
+    expect((await stat(join(e2e.box.cwd, 'build'))).isDirectory()).toBe(true);
     expect(result.stderr).toContain('bash-guard: refused "rm -rf build"');
     expect(result.stderr).toMatch(/✗ bash \$ rm -rf build · \d+ B · Tool call refused: this command matches the deny pattern/);
-    expect(body(server.requests[3])).toContain('Tool call refused: this command matches the deny pattern');
+    expect(requestBody(e2e.server.requests[3])).toContain('Tool call refused: this command matches the deny pattern');
 
     // The command: it read the session's entries as stored.
     const log = await sessionEntries();
@@ -100,25 +77,25 @@ describe('panto with extensions', { timeout: 90_000 }, () => {
   });
 
   it('reports a broken extension file with its file and error, and starts anyway', async () => {
-    await mkdir(join(box.cwd, '.panto/extensions'), { recursive: true });
-    await writeFile(join(box.cwd, '.panto/extensions/broken.ts'), 'export default (panto: any => {};\n');
-    await cp(join(EXAMPLES, 'word-count.ts'), join(box.cwd, '.panto/extensions/word-count.ts'));
-    server.enqueue({ text: 'Still working.' });
-    const { args, env } = openai();
-    const result = await runPanto([...args, '-p', 'hello'], { cwd: box.cwd, env });
+    await mkdir(join(e2e.box.cwd, '.panto/extensions'), { recursive: true });
+    await writeFile(join(e2e.box.cwd, '.panto/extensions/broken.ts'), 'export default (panto: any => {};\n');
+    await cp(join(EXAMPLES, 'word-count.ts'), join(e2e.box.cwd, '.panto/extensions/word-count.ts'));
+    e2e.server.enqueue({ text: 'Still working.' });
+    const { args, env } = e2e.openai();
+    const result = await runPanto([...args, '-p', 'hello'], { cwd: e2e.box.cwd, env });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('Still working.\n');
     expect(result.stderr).toMatch(/^panto: extension \.panto\/extensions\/broken\.ts failed to load: could not be imported: .*broken\.ts:1:\d+: ERROR: .+$/m);
     expect(result.stderr).not.toMatch(/\n\s+at /);
-    expect(toolNames(server.requests[0])).toContain('word_count');
+    expect(toolNames(e2e.server.requests[0])).toContain('word_count');
   });
 });
 
 describe('panto with MCP servers', { timeout: 90_000 }, () => {
   it("calls the everything server's echo and get-sum tools over stdio, and reports a server that cannot start", async () => {
-    await mkdir(join(box.cwd, '.panto'), { recursive: true });
+    await mkdir(join(e2e.box.cwd, '.panto'), { recursive: true });
     await writeFile(
-      join(box.cwd, '.panto/mcp.json'),
+      join(e2e.box.cwd, '.panto/mcp.json'),
       JSON.stringify({
         mcpServers: {
           everything: everythingStdio(),
@@ -126,7 +103,7 @@ describe('panto with MCP servers', { timeout: 90_000 }, () => {
         },
       }),
     );
-    server.enqueue(
+    e2e.server.enqueue(
       {
         text: 'Using the MCP tools.',
         toolCalls: [
@@ -136,14 +113,14 @@ describe('panto with MCP servers', { timeout: 90_000 }, () => {
       },
       { text: 'Echoed, and 19 + 23 = 42.' },
     );
-    const { args, env } = openai();
-    const result = await runPanto(args, { cwd: box.cwd, env, stdin: ['echo and add, please', '/mcp', ''].join('\n') });
+    const { args, env } = e2e.openai();
+    const result = await runPanto(args, { cwd: e2e.box.cwd, env, stdin: ['echo and add, please', '/mcp', ''].join('\n') });
     expect(result.stderr).not.toContain('    at ');
     expect(result.code).toBe(0);
 
-    expect(toolNames(server.requests[0])).toEqual(expect.arrayContaining(['bash', 'mcp__everything__echo', 'mcp__everything__get-sum']));
-    expect(body(server.requests[1])).toContain('Echo: hello from panto');
-    expect(body(server.requests[1])).toContain('The sum of 19 and 23 is 42.');
+    expect(toolNames(e2e.server.requests[0])).toEqual(expect.arrayContaining(['bash', 'mcp__everything__echo', 'mcp__everything__get-sum']));
+    expect(requestBody(e2e.server.requests[1])).toContain('Echo: hello from panto');
+    expect(requestBody(e2e.server.requests[1])).toContain('The sum of 19 and 23 is 42.');
     expect(result.stderr).toContain('✓ mcp__everything__echo {"message":"hello from panto"}');
     expect(result.stdout).toContain('Echoed, and 19 + 23 = 42.');
 
@@ -162,15 +139,15 @@ describe('panto with MCP servers', { timeout: 90_000 }, () => {
   });
 
   it('reads $PANTO_HOME/mcp.json, and reports a config that is not JSON without stopping', async () => {
-    await mkdir(box.home, { recursive: true });
-    await writeFile(join(box.home, 'mcp.json'), JSON.stringify({ mcpServers: { everything: everythingStdio() } }));
-    await mkdir(join(box.cwd, '.panto'), { recursive: true });
-    await writeFile(join(box.cwd, '.panto/mcp.json'), '{ "mcpServers": ');
-    server.enqueue({ toolCalls: [{ id: 'call_1', name: 'mcp__everything__echo', input: { message: 'global' } }] }, { text: 'done' });
-    const { args, env } = openai();
-    const result = await runPanto([...args, '-p', 'echo global'], { cwd: box.cwd, env });
+    await mkdir(e2e.box.home, { recursive: true });
+    await writeFile(join(e2e.box.home, 'mcp.json'), JSON.stringify({ mcpServers: { everything: everythingStdio() } }));
+    await mkdir(join(e2e.box.cwd, '.panto'), { recursive: true });
+    await writeFile(join(e2e.box.cwd, '.panto/mcp.json'), '{ "mcpServers": ');
+    e2e.server.enqueue({ toolCalls: [{ id: 'call_1', name: 'mcp__everything__echo', input: { message: 'global' } }] }, { text: 'done' });
+    const { args, env } = e2e.openai();
+    const result = await runPanto([...args, '-p', 'echo global'], { cwd: e2e.box.cwd, env });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/panto: \.panto\/mcp\.json: not JSON: /);
-    expect(body(server.requests[1])).toContain('Echo: global');
+    expect(requestBody(e2e.server.requests[1])).toContain('Echo: global');
   });
 });

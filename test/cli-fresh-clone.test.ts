@@ -5,23 +5,24 @@
  * (from npm's cache when it is warm).
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, realpath, rm, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from './support/temp-dir.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 let temp: string;
+let cleanup: (() => Promise<void>) | undefined;
 let clone: string;
 let install: { stdout: string; stderr: string };
 
 beforeAll(async () => {
-  temp = await realpath(await mkdtemp(join(tmpdir(), 'panto-clone-')));
+  ({ path: temp, cleanup } = await tempDir('panto-clone-'));
   clone = join(temp, 'panto');
   await run('git', ['clone', '-q', ROOT, clone]);
   install = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], {
@@ -31,12 +32,12 @@ beforeAll(async () => {
   });
 }, 600_000);
 afterAll(async () => {
-  if (temp) await rm(temp, { recursive: true, force: true });
+  await cleanup?.();
 });
 
 describe('a fresh clone after npm install', { timeout: 120_000 }, () => {
   it('has an executable node_modules/.bin/panto that runs a turn from the sources, with no build', async () => {
-    expect(existsSync(join(clone, 'packages/cli/dist/main.js')), 'nothing was built').toBe(false);
+    expect(existsSync(join(clone, 'packages/cli/dist/entry/process-main.js')), 'nothing was built').toBe(false);
     const bin = join(clone, 'node_modules/.bin/panto');
     const version = await run(bin, ['--version']);
     expect(version.stdout).toBe('panto 0.1.0\n');

@@ -1,16 +1,17 @@
 /**
- * Runs the built `panto` CLI (packages/cli/dist/main.js) as a child process, for the
+ * Runs the built `panto` CLI (packages/cli/dist/entry/process-main.js) as a child process, for the
  * end-to-end tests in test/cli-*.test.ts. `npm test` builds it first (`tsc -b`).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { waitUntil } from '@panto/core/testing';
+import { FakeLLMServer, waitUntil, type RecordedRequest } from '@panto/core/testing';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { tempDir } from './support/temp-dir.js';
 
-export const CLI = fileURLToPath(new URL('../packages/cli/dist/main.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../packages/cli/dist/entry/process-main.js', import.meta.url));
 
 export function assertBuilt(): void {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npx tsc -b, or npm test)`);
@@ -28,7 +29,7 @@ export interface Sandbox {
 }
 
 export async function sandbox(): Promise<Sandbox> {
-  const root = await realpath(await mkdtemp(join(tmpdir(), 'panto-e2e-')));
+  const { path: root, cleanup } = await tempDir('panto-e2e-');
   const cwd = join(root, 'project');
   const home = join(root, 'panto-home');
   await mkdir(cwd);
@@ -43,8 +44,56 @@ export async function sandbox(): Promise<Sandbox> {
       LANG: 'C.UTF-8',
       NO_COLOR: '1',
     },
-    cleanup: () => rm(root, { recursive: true, force: true }),
+    cleanup,
   };
+}
+
+/** What {@link fakeServerSandbox} gives the tests of a file. */
+export interface FakeServerSandbox {
+  /** The fake LLM server, one for the file; its recorded requests are cleared before each test. */
+  readonly server: FakeLLMServer;
+  /** A fresh sandbox for each test. */
+  readonly box: Sandbox;
+  /** The flags and environment that point panto at the server's OpenAI endpoint with `model`. */
+  openai(model?: string): { args: string[]; env: Record<string, string> };
+}
+
+/**
+ * The set-up of a file of tests that run the built CLI against a fake LLM server: the server
+ * started once for the file, a fresh sandbox for each test, and after each test a check that
+ * every queued reply was used. Call it at the top level of the file.
+ */
+export function fakeServerSandbox(): FakeServerSandbox {
+  let server: FakeLLMServer | undefined;
+  let box: Sandbox | undefined;
+  beforeAll(async () => {
+    assertBuilt();
+    server = await FakeLLMServer.start();
+  });
+  afterAll(async () => server?.close());
+  beforeEach(async () => {
+    box = await sandbox();
+    fake.server.requests.length = 0;
+  });
+  afterEach(async () => {
+    expect(fake.server.queued, 'every queued reply was used').toBe(0);
+    await fake.box.cleanup();
+  });
+  const fake: FakeServerSandbox = {
+    get server() {
+      if (server === undefined) throw new Error('the fake LLM server is not started yet (use it inside a test)');
+      return server;
+    },
+    get box() {
+      if (box === undefined) throw new Error('no sandbox yet (use it inside a test)');
+      return box;
+    },
+    openai: (model = 'gpt-e2e') => ({
+      args: ['--provider', 'openai', '--model', model, '--base-url', fake.server.openaiBaseURL],
+      env: { ...fake.box.env, OPENAI_API_KEY: 'sk-test' },
+    }),
+  };
+  return fake;
 }
 
 export interface RunResult {
@@ -97,6 +146,11 @@ export async function jsonlFiles(dir: string): Promise<string[]> {
   } catch {
     return [];
   }
+}
+
+/** A request the fake server recorded, its body as JSON text (to look for what was sent). */
+export function requestBody(request: RecordedRequest | undefined): string {
+  return JSON.stringify(request?.body);
 }
 
 /** Polls until `condition` holds, or fails after `timeoutMs`, saying what it waited for. */

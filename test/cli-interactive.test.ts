@@ -9,9 +9,9 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { historyFileFor } from '../packages/cli/src/history.js';
+import { historyFileFor } from '@panto/cli/internal';
 import { decodeSession } from '@panto/core/store-kit';
-import { sessionDirFor } from '../packages/cli/src/session-dir.js';
+import { sessionDirFor } from '@panto/cli';
 import { assertBuilt, jsonlFiles, sandbox, type Sandbox } from './cli-harness.js';
 import { hasScript, KEYS, startPtyPanto, type PtyCli } from './pty-harness.js';
 

@@ -7,21 +7,11 @@
 import { FSJSONLStore, type SessionEntry } from '@panto/core';
 import { decodeSession } from '@panto/core/store-kit';
 import { FakeLLMServer } from '@panto/core/testing';
-import { spawn, spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionDirFor } from '../packages/cli/src/session-dir.js';
-import { defaultSystemPrompt } from '../packages/cli/src/system-prompt.js';
-import { assertBuilt, CLI, sandbox, until, type Sandbox } from './cli-harness.js';
-
-const script = spawnSync('script', ['--version'], { encoding: 'utf8' });
-const hasScript = script.status === 0 && script.stdout.includes('util-linux');
-
-const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
-
-function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", "'\\''")}'`;
-}
+import { defaultSystemPrompt, sessionDirFor } from '@panto/cli';
+import { assertBuilt, sandbox, until, type Sandbox } from './cli-harness.js';
+import { hasScript, startPtyPanto } from './pty-harness.js';
 
 describe.skipIf(!hasScript)('panto in a terminal (pty via util-linux script)', { timeout: 90_000 }, () => {
   let server: FakeLLMServer;
@@ -50,25 +40,12 @@ describe.skipIf(!hasScript)('panto in a terminal (pty via util-linux script)', {
     ]);
     server.enqueue({ text: 'Looking into the flaky test now', hang: true });
 
-    const command = [
-      'stty cols 200 rows 50;',
-      'exec',
-      shellQuote(process.execPath),
-      shellQuote(CLI),
-      '-c --provider openai --model gpt-tty --base-url',
-      shellQuote(server.openaiBaseURL),
-    ].join(' ');
-    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    const cli = startPtyPanto(['-c', '--provider', 'openai', '--model', 'gpt-tty', '--base-url', server.openaiBaseURL], {
       cwd: box.cwd,
-      env: { ...box.env, OPENAI_API_KEY: 'sk-test', TERM: 'xterm-256color' },
-      stdio: 'pipe',
+      env: { ...box.env, OPENAI_API_KEY: 'sk-test' },
+      columns: 200,
     });
-    let raw = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (raw += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (raw += chunk));
-    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-    const screen = () => raw.replace(ANSI, '');
-    const type = (keys: string) => child.stdin.write(keys);
+    const { screen, type, exited } = cli;
 
     try {
       // 1. The dangling prompt is announced and sits in the input line.
@@ -97,7 +74,7 @@ describe.skipIf(!hasScript)('panto in a terminal (pty via util-linux script)', {
       type('\x03');
       expect(await exited).toBe(0);
     } finally {
-      child.kill('SIGKILL');
+      cli.kill();
     }
 
     expect(server.requests).toHaveLength(1);

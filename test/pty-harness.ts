@@ -33,8 +33,9 @@ export interface PtyCli {
   kill(): void;
 }
 
-export function startPtyPanto(args: readonly string[], options: { cwd: string; env: Record<string, string> }): PtyCli {
-  const command = ['stty cols 160 rows 50;', 'exec', shellQuote(process.execPath), shellQuote(CLI), ...args.map(shellQuote)].join(' ');
+/** Starts the built CLI with `args` in a pseudo-terminal of `columns` (default 160) by 50. */
+export function startPtyPanto(args: readonly string[], options: { cwd: string; env: Record<string, string>; columns?: number }): PtyCli {
+  const command = [`stty cols ${options.columns ?? 160} rows 50;`, 'exec', shellQuote(process.execPath), shellQuote(CLI), ...args.map(shellQuote)].join(' ');
   const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: options.cwd, env: { TERM: 'xterm-256color', ...options.env }, stdio: 'pipe' });
   let raw = '';
   let markAt = 0;

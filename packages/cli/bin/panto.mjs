@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // The `panto` command as npm links it (`node_modules/.bin/panto`, `npm link`, a global
 // install). It is committed and executable, so the link exists right after `npm install`:
-// it runs the build (`dist/main.js`) when there is one, and otherwise the TypeScript
+// it runs the build (`dist/entry/process-main.js`) when there is one, and otherwise the TypeScript
 // sources through tsx, with the `@panto/source` export condition so that the workspace
 // packages (`@panto/core`) resolve to their sources too.
 import { existsSync } from 'node:fs';
 import { register } from 'node:module';
 
-const built = new URL('../dist/main.js', import.meta.url);
+const built = new URL('../dist/entry/process-main.js', import.meta.url);
 if (existsSync(built)) {
   await import(built.href);
 } else {
@@ -19,5 +19,5 @@ if (existsSync(built)) {
     return next(specifier, { ...context, conditions });
   }`;
   register(`data:text/javascript,${encodeURIComponent(hooks)}`);
-  await import(new URL('../src/main.ts', import.meta.url).href);
+  await import(new URL('../src/entry/process-main.ts', import.meta.url).href);
 }

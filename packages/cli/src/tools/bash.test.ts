@@ -4,7 +4,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { commandName, processExists, processGone, StrayProcesses, tempDir, toolContext } from '../test-support.js';
+import { commandName, processExists, processGone, StrayProcesses } from '../../../../test/support/processes.js';
+import { tempDir } from '../../../../test/support/temp-dir.js';
+import { toolContext } from '../../../../test/support/tool-context.js';
 import { createBashTool, type BashToolOptions } from './bash.js';
 
 /** The pids a command printed, one a line, before the tool's closing note. */

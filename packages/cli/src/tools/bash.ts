@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { commandEnvironment } from './command-env.js';
 import { errorResult, optionalPositiveInteger, requiredString, type ToolInput } from './input.js';
 import { killProcessTree, newRunId, withRunId, type ProcessTree } from './process-tree.js';
-import { DEFAULT_LIMITS, formatBytes, truncateTail, type Limits } from './truncate.js';
+import { DEFAULT_LIMITS, formatSize, truncateTail, type Limits } from './truncate.js';
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 /** The most a model may ask for: an hour. */
@@ -42,7 +42,7 @@ export function createBashTool(options: BashToolOptions): Tool {
     name: 'bash',
     description:
       'Run a shell command with bash -c in the working folder. stdin is closed; stdout and stderr are ' +
-      `combined. Output over ${limits.maxLines} lines or ${formatBytes(limits.maxBytes)} is cut to its end. ` +
+      `combined. Output over ${limits.maxLines} lines or ${formatSize(limits.maxBytes)} is cut to its end. ` +
       `The exit code is reported. timeout_ms defaults to ${defaultTimeout} ms; on timeout the command and ` +
       'everything it started is killed. Do not start interactive programs.',
     input_schema: {
@@ -67,49 +67,64 @@ async function runBash(options: BashToolOptions, limits: Limits, defaultTimeout:
   const timeout = optionalPositiveInteger(input, 'timeout_ms') ?? defaultTimeout;
   if (timeout > MAX_BASH_TIMEOUT_MS) return errorResult(`timeout_ms may be at most ${MAX_BASH_TIMEOUT_MS}`);
   if (signal.aborted) return errorResult('Aborted before the command started.');
-
   const output = new OutputTail(limits.maxBytes * 2);
+  const outcome = await runCommand(command, { cwd: options.cwd, env: options.env ?? process.env, timeout, signal }, output);
+  return commandResult(outcome, output.render(limits), timeout);
+}
+
+/** How a command ended: its exit code or signal, or why it could not run; `ended` when panto ended it. */
+interface CommandOutcome {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  error?: Error;
+  ended?: 'timeout' | 'abort';
+}
+
+/**
+ * Runs `bash -c command` with stdin closed and both output streams into `output`; on a
+ * timeout or an abort, kills everything the command started. Resolves once the shell has
+ * exited and its pipes are closed (or their grace period is over).
+ */
+function runCommand(
+  command: string,
+  run: { cwd: string; env: Readonly<Record<string, string | undefined>>; timeout: number; signal: AbortSignal },
+  output: OutputTail,
+): Promise<CommandOutcome> {
   const runId = newRunId();
   const child = spawn('bash', ['-c', command], {
-    cwd: options.cwd,
+    cwd: run.cwd,
     // Its own process group, and a run id every child inherits, so that a timeout or an
     // abort can find and kill everything it started.
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: withRunId({ ...commandEnvironment(options.env ?? process.env), PAGER: 'cat', GIT_PAGER: 'cat' }, runId),
+    env: withRunId({ ...commandEnvironment(run.env), PAGER: 'cat', GIT_PAGER: 'cat' }, runId),
   });
   const tree: ProcessTree | undefined = child.pid === undefined ? undefined : { pid: child.pid, runId };
   if (tree) track(tree);
-  const kill = () => {
+  let ended: 'timeout' | 'abort' | undefined;
+  const end = (why: 'timeout' | 'abort') => {
+    ended ??= why;
     if (tree && running.has(tree)) killProcessTree(tree);
   };
-
-  let ended: 'timeout' | 'abort' | undefined;
-  const timer = setTimeout(() => {
-    ended ??= 'timeout';
-    kill();
-  }, timeout);
-  const onAbort = () => {
-    ended ??= 'abort';
-    kill();
-  };
-  signal.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => end('timeout'), run.timeout);
+  const onAbort = () => end('abort');
+  run.signal.addEventListener('abort', onAbort, { once: true });
   const finished = () => {
     // The shell is reaped: its pid may name another process now, and what it left in the
     // background is meant to stay.
     if (tree) running.delete(tree);
     clearTimeout(timer);
-    signal.removeEventListener('abort', onAbort);
+    run.signal.removeEventListener('abort', onAbort);
   };
   child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
   child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
-
-  const outcome = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+  return new Promise<CommandOutcome>((resolve) => {
     let grace: NodeJS.Timeout | undefined;
-    child.once('error', (error) => {
+    const settle = (outcome: CommandOutcome) => {
       finished();
-      resolve({ code: null, signal: null, error });
-    });
+      resolve(ended === undefined ? outcome : { ...outcome, ended });
+    };
+    child.once('error', (error) => settle({ code: null, signal: null, error }));
     child.once('exit', () => {
       finished();
       // Background processes may hold the pipes open; read what is there, then stop.
@@ -120,28 +135,24 @@ async function runBash(options: BashToolOptions, limits: Limits, defaultTimeout:
     });
     child.once('close', (code, exitSignal) => {
       if (grace) clearTimeout(grace);
-      resolve({ code, signal: exitSignal });
+      settle({ code, signal: exitSignal });
     });
   });
-  finished();
+}
 
+/** The tool result: the output, then how the command ended; an error result unless it exited 0. */
+function commandResult(outcome: CommandOutcome, shown: string, timeout: number): ToolOutput {
   if (outcome.error) return errorResult(`Could not run bash: ${outcome.error.message}`);
-  const parts = [output.render(limits)];
-  let isError = false;
-  if (ended === 'timeout') {
-    parts.push(`[timed out after ${timeout} ms; the command and its children were killed]`);
-    isError = true;
-  } else if (ended === 'abort') {
-    parts.push('[aborted; the command and its children were killed]');
-    isError = true;
-  } else if (outcome.signal !== null) {
-    parts.push(`[killed by ${outcome.signal}]`);
-    isError = true;
-  } else {
-    parts.push(`[exit code ${outcome.code ?? 'unknown'}]`);
+  let ending: string;
+  let isError = true;
+  if (outcome.ended === 'timeout') ending = `[timed out after ${timeout} ms; the command and its children were killed]`;
+  else if (outcome.ended === 'abort') ending = '[aborted; the command and its children were killed]';
+  else if (outcome.signal !== null) ending = `[killed by ${outcome.signal}]`;
+  else {
+    ending = `[exit code ${outcome.code ?? 'unknown'}]`;
     isError = outcome.code !== 0;
   }
-  const content = parts.join('\n');
+  const content = `${shown}\n${ending}`;
   return isError ? errorResult(content) : content;
 }
 
@@ -194,8 +205,7 @@ class OutputTail {
     const tail = truncateTail(text, limits);
     if (this.#dropped === 0 && !tail.truncated) return text.endsWith('\n') ? text.slice(0, -1) : text;
     return (
-      `[output cut: showing the last ${tail.keptLines} of ${totalLines} lines ` +
-      `(${formatBytes(tail.keptBytes)} of ${formatBytes(totalBytes)})]\n${tail.text}`
+      `[output cut: showing the last ${tail.keptLines} of ${totalLines} lines ` + `(${formatSize(tail.keptBytes)} of ${formatSize(totalBytes)})]\n${tail.text}`
     );
   }
 }

@@ -1,6 +1,6 @@
 import type { Tool, ToolOutput } from '@panto/core';
 import { readFile, writeFile } from 'node:fs/promises';
-import { describeFsError, displayPath, errorResult, requiredString, resolvePath, type ToolInput } from './input.js';
+import { describeFsError, relativeToCwd, errorResult, requiredString, resolvePath, type ToolInput } from './input.js';
 
 export interface EditToolOptions {
   cwd: string;
@@ -39,7 +39,7 @@ async function edit(cwd: string, input: ToolInput): Promise<ToolOutput> {
   let oldText = requiredString(input, 'old_text');
   let newText = requiredString(input, 'new_text', { allowEmpty: true });
   const absolute = resolvePath(cwd, path);
-  const shown = displayPath(cwd, absolute);
+  const shown = relativeToCwd(cwd, absolute);
   if (oldText === newText) return errorResult('old_text and new_text are the same; nothing to change');
 
   let content: string;

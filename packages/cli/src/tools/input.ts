@@ -33,7 +33,7 @@ export function resolvePath(cwd: string, path: string): string {
 }
 
 /** How a path is shown to the user: relative to the working folder when it is inside it. */
-export function displayPath(cwd: string, absolute: string): string {
+export function relativeToCwd(cwd: string, absolute: string): string {
   const rel = relative(cwd, absolute);
   if (rel === '') return '.';
   return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? absolute : rel;

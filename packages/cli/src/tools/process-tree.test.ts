@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { commandName, processGone, StrayProcesses } from '../test-support.js';
+import { commandName, processGone, StrayProcesses } from '../../../../test/support/processes.js';
 import { killProcessTree, newRunId, RUN_ID_VARIABLE, withRunId, type ProcessTree } from './process-tree.js';
 
 /** Whether the process exists and is not a zombie (killed, awaiting its reaper). */

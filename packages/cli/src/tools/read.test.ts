@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir, toolContext } from '../test-support.js';
+import { tempDir } from '../../../../test/support/temp-dir.js';
+import { toolContext } from '../../../../test/support/tool-context.js';
 import { createReadTool } from './read.js';
 
 describe('read tool', () => {

@@ -1,7 +1,7 @@
 import type { Tool, ToolOutput } from '@panto/core';
 import { readFile, stat } from 'node:fs/promises';
-import { describeFsError, displayPath, errorResult, optionalPositiveInteger, requiredString, resolvePath, type ToolInput } from './input.js';
-import { DEFAULT_LIMITS, formatBytes, splitLines, type Limits } from './truncate.js';
+import { describeFsError, relativeToCwd, errorResult, optionalPositiveInteger, requiredString, resolvePath, type ToolInput } from './input.js';
+import { DEFAULT_LIMITS, formatSize, linesOf, type Limits } from './truncate.js';
 
 /** Files bigger than this are not read whole; the model is told to use bash (head, sed, grep). */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -28,7 +28,7 @@ export function createReadTool(options: ReadToolOptions): Tool {
     description:
       'Read a text file. Lines are numbered from 1. Use offset (first line to show, 1-based) and limit ' +
       `(number of lines) to page through long files; at most ${limits.maxLines} lines or ` +
-      `${formatBytes(limits.maxBytes)} are returned at once. Relative paths resolve against the working folder.`,
+      `${formatSize(limits.maxBytes)} are returned at once. Relative paths resolve against the working folder.`,
     input_schema: {
       type: 'object',
       properties: {
@@ -47,7 +47,7 @@ async function read(cwd: string, input: ToolInput, limits: Limits): Promise<Tool
   const offset = optionalPositiveInteger(input, 'offset') ?? 1;
   const limit = optionalPositiveInteger(input, 'limit');
   const absolute = resolvePath(cwd, path);
-  const shown = displayPath(cwd, absolute);
+  const shown = relativeToCwd(cwd, absolute);
 
   let size: number;
   try {
@@ -58,7 +58,7 @@ async function read(cwd: string, input: ToolInput, limits: Limits): Promise<Tool
     return errorResult(describeFsError(error, shown));
   }
   if (size > MAX_FILE_BYTES) {
-    return errorResult(`${shown} is ${formatBytes(size)}, too big to read whole; use bash (head, tail, sed -n, grep) to read parts of it`);
+    return errorResult(`${shown} is ${formatSize(size)}, too big to read whole; use bash (head, tail, sed -n, grep) to read parts of it`);
   }
   let bytes: Buffer;
   try {
@@ -67,9 +67,9 @@ async function read(cwd: string, input: ToolInput, limits: Limits): Promise<Tool
     return errorResult(describeFsError(error, shown));
   }
   if (bytes.subarray(0, 8192).includes(0)) {
-    return errorResult(`${shown} looks like a binary file (${formatBytes(bytes.length)}); it was not read`);
+    return errorResult(`${shown} looks like a binary file (${formatSize(bytes.length)}); it was not read`);
   }
-  const lines = splitLines(bytes.toString('utf8'));
+  const lines = linesOf(bytes.toString('utf8'));
   if (lines.length === 0) return `(${shown} is empty)`;
   if (offset > lines.length) {
     return errorResult(`offset ${offset} is past the end of ${shown}, which has ${lines.length} lines`);
@@ -97,7 +97,7 @@ async function read(cwd: string, input: ToolInput, limits: Limits): Promise<Tool
 
   const notes: string[] = [];
   if (last < lines.length) {
-    const reason = limit !== undefined && out.length === limit ? '' : ` (output capped at ${limits.maxLines} lines / ${formatBytes(limits.maxBytes)})`;
+    const reason = limit !== undefined && out.length === limit ? '' : ` (output capped at ${limits.maxLines} lines / ${formatSize(limits.maxBytes)})`;
     notes.push(`[Showing lines ${offset}–${last} of ${lines.length}${reason}. Use offset=${last + 1} to read on.]`);
   }
   if (cutLines > 0) notes.push(`[${cutLines} line(s) longer than ${MAX_LINE_CHARS} characters were cut.]`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, splitLines, truncateHead, truncateTail } from './truncate.js';
+import { formatSize, linesOf, truncateHead, truncateTail } from './truncate.js';
 
 describe('truncateHead / truncateTail', () => {
   const text = ['one', 'two', 'three', 'four', 'five'].join('\n');
@@ -41,16 +41,16 @@ describe('truncateHead / truncateTail', () => {
   });
 });
 
-describe('splitLines and formatBytes', () => {
+describe('linesOf and formatSize', () => {
   it('does not count a final newline as a line', () => {
-    expect(splitLines('a\nb\n')).toEqual(['a', 'b']);
-    expect(splitLines('')).toEqual([]);
-    expect(splitLines('\n')).toEqual(['']);
+    expect(linesOf('a\nb\n')).toEqual(['a', 'b']);
+    expect(linesOf('')).toEqual([]);
+    expect(linesOf('\n')).toEqual(['']);
   });
 
   it('formats sizes in B, KB and MB', () => {
-    expect(formatBytes(512)).toBe('512 B');
-    expect(formatBytes(2048)).toBe('2.0 KB');
-    expect(formatBytes(3 * 1024 * 1024)).toBe('3.0 MB');
+    expect(formatSize(512)).toBe('512 B');
+    expect(formatSize(2048)).toBe('2.0 KB');
+    expect(formatSize(3 * 1024 * 1024)).toBe('3.0 MB');
   });
 });

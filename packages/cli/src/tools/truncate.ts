@@ -20,7 +20,7 @@ export interface Truncation {
 }
 
 /** Splits text into lines; a final newline does not start another line. */
-export function splitLines(text: string): string[] {
+export function linesOf(text: string): string[] {
   if (text === '') return [];
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
@@ -42,7 +42,7 @@ export function truncateTail(text: string, limits: Limits = DEFAULT_LIMITS): Tru
  * cap is cut (at a character boundary) on the side away from the kept end.
  */
 function truncate(text: string, limits: Limits, keep: 'head' | 'tail'): Truncation {
-  const lines = splitLines(text);
+  const lines = linesOf(text);
   const totalBytes = Buffer.byteLength(text);
   const ordered = keep === 'head' ? lines : [...lines].reverse();
   const kept: string[] = [];
@@ -75,7 +75,7 @@ function truncate(text: string, limits: Limits, keep: 'head' | 'tail'): Truncati
 }
 
 /** "12.3 KB", "512 B": sizes as the CLI shows them. */
-export function formatBytes(bytes: number): string {
+export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;

@@ -1,8 +1,8 @@
 import type { Tool, ToolOutput } from '@panto/core';
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { describeFsError, displayPath, errorResult, requiredString, resolvePath, type ToolInput } from './input.js';
-import { formatBytes, splitLines } from './truncate.js';
+import { describeFsError, relativeToCwd, errorResult, requiredString, resolvePath, type ToolInput } from './input.js';
+import { formatSize, linesOf } from './truncate.js';
 
 export interface WriteToolOptions {
   cwd: string;
@@ -36,7 +36,7 @@ async function write(cwd: string, input: ToolInput): Promise<ToolOutput> {
   const path = requiredString(input, 'path');
   const content = requiredString(input, 'content', { allowEmpty: true });
   const absolute = resolvePath(cwd, path);
-  const shown = displayPath(cwd, absolute);
+  const shown = relativeToCwd(cwd, absolute);
   let existed = false;
   try {
     const info = await stat(absolute);
@@ -52,5 +52,5 @@ async function write(cwd: string, input: ToolInput): Promise<ToolOutput> {
     return errorResult(describeFsError(error, shown));
   }
   const bytes = Buffer.byteLength(content);
-  return `${existed ? 'Overwrote' : 'Created'} ${shown} (${formatBytes(bytes)}, ${splitLines(content).length} lines)`;
+  return `${existed ? 'Overwrote' : 'Created'} ${shown} (${formatSize(bytes)}, ${linesOf(content).length} lines)`;
 }

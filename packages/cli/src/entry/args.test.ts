@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { parseArgs } from './args.js';
+import { UsageError } from '../errors.js';
+
+describe('parseArgs', () => {
+  it('gives defaults when no flag is given', () => {
+    expect(parseArgs([])).toEqual({
+      continue: false,
+      pick: false,
+      fork: false,
+      list: false,
+      all: false,
+      yolo: false,
+      noSession: false,
+      help: false,
+      version: false,
+      extensions: [],
+    });
+  });
+
+  it('reads every flag, long and short', () => {
+    expect(
+      parseArgs([
+        '--print',
+        'hi',
+        '--no-session',
+        '--provider',
+        'openai',
+        '--model',
+        'gpt-x',
+        '--base-url',
+        'http://127.0.0.1:9/v1',
+        '--system',
+        '@prompt.md',
+        '--session-dir',
+        'here',
+        '--extension',
+        'a.ts',
+        '--extension',
+        'tools/',
+      ]),
+    ).toEqual({
+      print: 'hi',
+      continue: false,
+      pick: false,
+      fork: false,
+      list: false,
+      all: false,
+      yolo: false,
+      noSession: true,
+      provider: 'openai',
+      model: 'gpt-x',
+      baseURL: 'http://127.0.0.1:9/v1',
+      system: '@prompt.md',
+      sessionDir: 'here',
+      help: false,
+      version: false,
+      extensions: ['a.ts', 'tools/'],
+    });
+    expect(parseArgs(['-p', 'hi', '-c'])).toMatchObject({ print: 'hi', continue: true });
+    expect(parseArgs(['-r', '0197ab'])).toMatchObject({ resume: '0197ab' });
+    expect(parseArgs(['--resume', './x.jsonl'])).toMatchObject({ resume: './x.jsonl' });
+    expect(parseArgs(['--continue'])).toMatchObject({ continue: true });
+    expect(parseArgs(['--list'])).toMatchObject({ list: true });
+    expect(parseArgs(['--help'])).toMatchObject({ help: true });
+    expect(parseArgs(['-h'])).toMatchObject({ help: true });
+    expect(parseArgs(['--version'])).toMatchObject({ version: true });
+    expect(parseArgs(['-v'])).toMatchObject({ version: true });
+  });
+
+  it('reads -r with no value as "pick a session", last or before another flag', () => {
+    expect(parseArgs(['-r'])).toMatchObject({ pick: true });
+    expect(parseArgs(['--resume', '--fork'])).toMatchObject({ pick: true, fork: true });
+    expect(parseArgs(['-r', 'abc'])).toMatchObject({ pick: false, resume: 'abc' });
+    expect(parseArgs(['--list', '--all', '--yolo'])).toMatchObject({ list: true, all: true, yolo: true });
+  });
+
+  it.each([
+    [['-r', '-p', 'x'], '--print cannot use'],
+    [['--fork'], '--fork needs --continue or --resume'],
+    [['--all'], '--all goes with --list'],
+    [['-c', '-r'], '--continue and --resume cannot be used together'],
+  ])('%j is a usage error', (argv, message) => {
+    expect(() => parseArgs(argv)).toThrow(message);
+  });
+
+  it('takes "-" as the prompt of --print (read from stdin)', () => {
+    expect(parseArgs(['-p', '-'])).toMatchObject({ print: '-' });
+  });
+
+  it('reads the prompt from stdin for a --print without a value, last or before another flag, as claude -p does', () => {
+    expect(parseArgs(['-p'])).toMatchObject({ print: '-' });
+    expect(parseArgs(['--print', '--model', 'm'])).toMatchObject({ print: '-', model: 'm' });
+    expect(parseArgs(['-p', '--yolo'])).toMatchObject({ print: '-', yolo: true });
+    expect(parseArgs(['-p', '-c'])).toMatchObject({ print: '-', continue: true });
+  });
+
+  it('takes a prompt that starts with a dash when written --print=-…', () => {
+    expect(parseArgs(['--print=-1 is negative?'])).toMatchObject({ print: '-1 is negative?' });
+  });
+
+  it.each(['anthropic', 'openai', 'offline'])('accepts --provider %s', (name) => {
+    expect(parseArgs(['--provider', name]).provider).toBe(name);
+  });
+
+  it.each([
+    [['--frobnicate'], /unknown option '--frobnicate'/],
+    [['-x'], /unknown option '-x'/],
+    [['hello'], /unexpected argument "hello": to send it as a prompt, run panto -p hello \(/],
+    [['--model', 'm', 'fix the tests'], /unexpected argument "fix the tests": .*panto -p 'fix the tests'/],
+    [['-p', '--list'], /--list cannot be used with --print/],
+    [['-p', '-1 is negative?'], /ambiguous.*--print=-XYZ/],
+    [['--list=yes'], /does not take an argument/],
+    [['--provider', 'gemini'], /unknown provider "gemini"/],
+    [['--provider'], /argument missing/],
+    [['--model', ''], /--model needs a non-empty value/],
+    [['--base-url', 'not a url'], /--base-url: not a URL/],
+    [['--base-url', 'ftp://example.com'], /expected an http\(s\) URL/],
+    [['-r', ''], /--resume needs a non-empty value/],
+    [['-c', '-r', 'abc'], /--continue and --resume cannot be used together/],
+    [['--list', '-c'], /--list cannot be used with --continue/],
+    [['--list', '-p', 'x'], /--list cannot be used with --print/],
+    [['--system', '  '], /--system needs a non-empty value/],
+    [['--extension', ''], /--extension needs a non-empty value/],
+    [['--extension'], /argument missing/],
+  ])('rejects %j with a UsageError', (argv, message) => {
+    expect(() => parseArgs(argv)).toThrow(UsageError);
+    expect(() => parseArgs(argv)).toThrow(message);
+  });
+});

@@ -1,0 +1,234 @@
+import type { ProviderName } from '@panto/core';
+import { parseArgs as parseNodeArgs } from 'node:util';
+import { providerName } from '../agent/provider-choice.js';
+import { UsageError } from '../errors.js';
+
+/** What the command line asks for. Flags that were not given are absent. */
+export interface CliOptions {
+  /** `-p, --print <prompt>`: one turn, print the answer, exit. `-` means "read it from stdin". */
+  print?: string;
+  /** `-c, --continue`: the most recent session of this folder. */
+  continue: boolean;
+  /** `-r, --resume <id | unique prefix | path to a .jsonl>`. */
+  resume?: string;
+  /** `-r` / `--resume` with no value: choose the session in a picker. */
+  pick: boolean;
+  /** `--fork` (with `-c`/`-r`): continue in a new session copied from the chosen one's current path. */
+  fork: boolean;
+  /** `--list`: this folder's sessions. */
+  list: boolean;
+  /** `--all` (with `--list`): every folder's sessions. */
+  all: boolean;
+  /** `--yolo`: run bash, write and edit without asking. */
+  yolo: boolean;
+  /** `--no-session`: persist nothing (a NullStore). */
+  noSession: boolean;
+  provider?: ProviderName;
+  model?: string;
+  baseURL?: string;
+  /** `--system <text|@file>`, as given. */
+  system?: string;
+  /** `--session-dir <dir>`: where this folder's sessions live, instead of `$PANTO_HOME/sessions/…`. */
+  sessionDir?: string;
+  /** `--extension <path>` (repeatable): extension files or folders to load besides the usual places. */
+  extensions: string[];
+  help: boolean;
+  version: boolean;
+}
+
+export const USAGE =
+  'usage: panto [-p PROMPT | -c | -r [ID|FILE] | --list [--all]] [--fork] [--yolo] [--no-session] [--provider anthropic|openai|offline] ' +
+  '[--model NAME] [--base-url URL] [--system TEXT|@FILE] [--session-dir DIR] [--extension PATH]… [--help] [--version]';
+
+export const HELP = `panto — a local coding agent whose sessions persist themselves
+
+${USAGE}
+
+Without -p, panto is interactive: it reads prompts and /commands from the terminal, or one
+per line from piped stdin (and exits at the end of the input).
+
+Options:
+  -p, --print [prompt]     Run one turn, print the answer to stdout, exit. Without a
+                           prompt (or with "-") it is read from stdin. Progress and tool
+                           lines go to stderr.
+  -c, --continue           Continue the most recent session of this folder.
+  -r, --resume [session]   Resume a session: its short id (from --list), a unique prefix of
+                           its id, or the path of a .jsonl file in the session format (e.g.
+                           an export). Without a value: pick one from a list.
+      --fork               With -c/-r: continue in a new session copied from that one.
+      --list               List this folder's sessions (short id, last change, messages,
+                           first prompt); with --all, every folder's.
+      --yolo               Run bash, write and edit without asking first (-p refuses
+                           them without it).
+      --no-session         Do not save the session (with -c/-r: load it, write nothing back).
+      --provider <name>    anthropic, openai or offline. Default: $PANTO_PROVIDER, else
+                           anthropic if ANTHROPIC_API_KEY is set, else openai if
+                           OPENAI_API_KEY is set, else offline.
+      --model <name>       The model. Default: $PANTO_MODEL, else the model the resumed
+                           session last used with this provider, else the provider's default.
+      --base-url <url>     The provider's API endpoint (also ANTHROPIC_BASE_URL / OPENAI_BASE_URL).
+      --system <text|@file>
+                           The system prompt, or @path to read it from a file.
+      --session-dir <dir>  Keep this folder's sessions in <dir>.
+      --extension <path>   Load an extension (.ts, .js or .mjs file, or a folder with an
+                           index); repeatable. Extensions also load from
+                           $PANTO_HOME/extensions/ and .panto/extensions/.
+  -h, --help               Show this help.
+  -v, --version            Show the version.
+
+Sessions live in $PANTO_HOME/sessions/<working folder>/ (PANTO_HOME defaults to ~/.panto);
+/export writes to $PANTO_HOME/exports/. Resuming a file outside the session folders never
+writes to it: the session itself is continued, or the file is imported as a session.
+AGENTS.md files (the repository root down to this folder, and $PANTO_HOME/AGENTS.md) are
+added to the system prompt.
+MCP servers are read from $PANTO_HOME/mcp.json and .panto/mcp.json ({ "mcpServers": … }).
+
+Commands (interactive): /compact [instructions], /export [path], /session,
+  /model [provider/model], /extensions, /mcp, /tree, /fork, /help, /quit, and extensions' commands
+
+Interactive panto asks before bash, write and edit run; --yolo skips the questions, and
+-p (or piped input) refuses them without it. A line ending in \\ or Alt-Enter starts a new
+line of the prompt; Up/Down recall this folder's earlier prompts.
+
+Exit codes: 0 ok, 1 runtime failure, 2 usage error. PANTO_DEBUG=1 prints stack traces.`;
+
+const OPTIONS = {
+  print: { type: 'string', short: 'p' },
+  continue: { type: 'boolean', short: 'c' },
+  resume: { type: 'string', short: 'r' },
+  list: { type: 'boolean' },
+  all: { type: 'boolean' },
+  fork: { type: 'boolean' },
+  yolo: { type: 'boolean' },
+  'no-session': { type: 'boolean' },
+  provider: { type: 'string' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  system: { type: 'string' },
+  'session-dir': { type: 'string' },
+  extension: { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+/**
+ * Parses the command line (without `node` and the script). Throws `UsageError` for an
+ * unknown flag, a missing or bad value, a positional argument, or flags that conflict.
+ *
+ * @example
+ * parseArgs(['-c', '--model', 'claude-sonnet-5-5']); // { continue: true, model: 'claude-sonnet-5-5', … }
+ */
+export function parseArgs(argv: readonly string[]): CliOptions {
+  let values: ReturnType<typeof parse>['values'];
+  // `-r` with no value (last, or before another flag) opens the picker; node's parseArgs
+  // would call the next flag its value, or fail.
+  const args = [...argv];
+  // Likewise `-p` with no value reads the prompt from stdin (`git diff | panto -p`, as
+  // `claude -p` does): it stands for `-p -`. A value that starts with a dash but is not a
+  // flag (`-p "-1 is negative?"`) is left to node's parseArgs, which asks for `--print=-1…`.
+  let pick = false;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--') break;
+    if ((args[i] === '-r' || args[i] === '--resume') && (i + 1 === args.length || args[i + 1]!.startsWith('-'))) {
+      pick = true;
+      args.splice(i--, 1);
+    } else if ((args[i] === '-p' || args[i] === '--print') && (i + 1 === args.length || isFlag(args[i + 1]!))) {
+      args.splice(i + 1, 0, '-');
+    }
+  }
+  try {
+    values = parse(args).values;
+  } catch (error) {
+    // `panto "fix the tests"`, as other coding agents take it: say how panto takes a prompt.
+    if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+      const positional = /'(.*)'/s.exec((error as Error).message.split('\n')[0]!)?.[1] ?? '';
+      throw new UsageError(
+        `unexpected argument ${JSON.stringify(positional)}: to send it as a prompt, run panto -p ${shellWord(positional)} (or panto, then type it)`,
+        {
+          cause: error,
+        },
+      );
+    }
+    throw new UsageError(nodeParseMessage(error), { cause: error });
+  }
+
+  const options: CliOptions = {
+    continue: values.continue ?? false,
+    pick,
+    fork: values.fork ?? false,
+    list: values.list ?? false,
+    all: values.all ?? false,
+    yolo: values.yolo ?? false,
+    noSession: values['no-session'] ?? false,
+    help: values.help ?? false,
+    version: values.version ?? false,
+    extensions: (values.extension ?? []).map((path) => nonEmpty('--extension', path)),
+  };
+  if (values.print !== undefined) options.print = nonEmpty('--print', values.print);
+  if (values.resume !== undefined) options.resume = nonEmpty('--resume', values.resume);
+  if (values.provider !== undefined) options.provider = providerName(values.provider, '--provider');
+  if (values.model !== undefined) options.model = nonEmpty('--model', values.model);
+  if (values['base-url'] !== undefined) options.baseURL = baseURL(values['base-url']);
+  if (values.system !== undefined) options.system = nonEmpty('--system', values.system);
+  if (values['session-dir'] !== undefined) options.sessionDir = nonEmpty('--session-dir', values['session-dir']);
+
+  if (options.pick && options.resume !== undefined) throw new UsageError('--resume given twice');
+  if (options.continue && (options.resume !== undefined || options.pick)) {
+    throw new UsageError('--continue and --resume cannot be used together');
+  }
+  if (options.pick && options.print !== undefined) {
+    throw new UsageError('--resume without a session id opens a picker, which --print cannot use: give the id (panto --list shows them)');
+  }
+  if (options.fork && !options.continue && options.resume === undefined && !options.pick) {
+    throw new UsageError('--fork needs --continue or --resume: it copies the session they open');
+  }
+  if (options.all && !options.list) throw new UsageError('--all goes with --list');
+  if (options.list) {
+    const other =
+      options.print !== undefined ? '--print' : options.continue ? '--continue' : options.resume !== undefined || options.pick ? '--resume' : undefined;
+    if (other) throw new UsageError(`--list cannot be used with ${other}`);
+  }
+  return options;
+}
+
+function parse(argv: readonly string[]) {
+  return parseNodeArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false });
+}
+
+function nonEmpty(flag: string, value: string): string {
+  if (value.trim() === '') throw new UsageError(`${flag} needs a non-empty value`);
+  return value;
+}
+
+function baseURL(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--base-url: not a URL: ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`--base-url: expected an http(s) URL, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function shellWord(value: string): string {
+  return /^[\w./:@=+-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+/** Whether a word is one of panto's flags (`--model`, `-c`, `--model=x`), not a value that starts with a dash. */
+function isFlag(word: string): boolean {
+  const long = /^--([a-z-]+)(=.*)?$/s.exec(word);
+  if (long) return Object.hasOwn(OPTIONS, long[1]!);
+  const short = /^-([a-zA-Z])$/.exec(word);
+  return short !== null && Object.values(OPTIONS).some((option) => 'short' in option && option.short === short[1]);
+}
+
+/** Node's parseArgs messages, first line only, in the CLI's voice. */
+function nodeParseMessage(error: unknown): string {
+  const lines = error instanceof Error ? error.message.split('\n') : [String(error)];
+  // Node's "ambiguous" message ends with the way out ("use '--print=-XYZ'"); keep it.
+  const message = lines.length > 1 && lines[0]!.includes('ambiguous') ? `${lines[0]} ${lines[lines.length - 1]}` : lines[0]!;
+  return message.charAt(0).toLowerCase() + message.slice(1);
+}

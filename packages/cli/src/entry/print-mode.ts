@@ -1,0 +1,51 @@
+/** `panto -p`: one turn, the answer printed to stdout once it is complete, then exit. */
+import { assistantText, type StepResult } from '@panto/core';
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, UsageError } from '../errors.js';
+import { reportTurn } from '../ui/render-turn.js';
+import type { InputStream } from '../ui/terminal.js';
+import type { RunningAgent } from './running-agent.js';
+
+/** The prompt of `-p VALUE`: VALUE itself, or stdin read to its end when VALUE is `-`. */
+export async function readPrintPrompt(value: string, stdin: InputStream): Promise<string> {
+  if (value !== '-') return value;
+  if (stdin.isTTY === true) throw new UsageError("--print needs a prompt: panto -p 'PROMPT', or pipe one in (git diff | panto -p)");
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  const text = Buffer.concat(chunks).toString('utf8').trimEnd();
+  if (text.trim() === '') throw new UsageError('--print -: the prompt read from stdin is empty');
+  return text;
+}
+
+/**
+ * Runs the one turn and prints its answer (rendered as markdown once `markdownReady` has
+ * settled, when a renderer was loaded). Resolves to the exit code: 130 when interrupted, 1
+ * when the turn failed or stopped before it was complete.
+ */
+export async function runPrintMode(running: RunningAgent, prompt: string, danglingUser: string | null, markdownReady: Promise<void>): Promise<number> {
+  const { terminal } = running;
+  if (danglingUser !== null) {
+    terminal.warn('note: the last prompt of this session was never answered; it is not resent');
+  }
+  const result = await running.turn(prompt, 'print');
+  // The answer first, then the usage line (and any warning): on a terminal, where both show,
+  // it reads as an interactive turn does.
+  if (result.stopReason !== 'aborted' && result.stopReason !== 'error') {
+    const answer = finalAnswer(result);
+    await markdownReady;
+    const shown = answer === '' || terminal.renderMarkdown === undefined ? answer : `${terminal.renderMarkdown(answer).trimEnd()}\n`;
+    if (shown !== '') terminal.text(shown.endsWith('\n') ? shown : `${shown}\n`);
+  }
+  const ok = reportTurn(terminal, result);
+  if (result.stopReason === 'aborted') return EXIT_INTERRUPTED;
+  if (!ok) return EXIT_FAILURE;
+  return result.incomplete ? EXIT_FAILURE : EXIT_OK;
+}
+
+/** The text of the step's last assistant message: the answer, without what came before tool calls. */
+function finalAnswer(result: StepResult): string {
+  for (let i = result.messages.length - 1; i >= 0; i--) {
+    const message = result.messages[i]!;
+    if (message.role === 'assistant') return assistantText(message);
+  }
+  return '';
+}

@@ -1,0 +1,181 @@
+/**
+ * Starting the agent of a run, in the construction order of seed-plan phase 4: store →
+ * tool registry → agent (resumed from the store, or new) → system prompt reconciled
+ * (resumed) or seeded with the first prompt (new: so a run without one leaves no session) →
+ * tools registered → extensions loaded into the registry → MCP servers' tools, as they
+ * connect.
+ */
+import { Agent, ExtensionHost, extensionAgent, ToolRegistry, type AgentConfig, type Provider } from '@panto/core';
+import type { MCPServers } from '@panto/core/mcp';
+import { join } from 'node:path';
+import { Approvals, chainToolGuards, type ApprovalMode } from '../agent/approvals.js';
+import { checkedProviderFactory } from '../agent/model-catalog.js';
+import { chooseProvider, defaultProviderFactory } from '../agent/provider-choice.js';
+import { applySystemPrompt } from '../agent/system-prompt.js';
+import { BUILT_IN_COMMANDS } from '../commands/slash-commands.js';
+import { EXIT_INTERRUPTED } from '../errors.js';
+import { CliUI, cliSession } from '../extensions/extension-context.js';
+import { findExtensions, loadExtensions } from '../extensions/load-extensions.js';
+import { mcpBeforeTurn, startMCP } from '../extensions/mcp-servers.js';
+import type { SwitchableSession } from '../session/switchable-store.js';
+import { createCodingTools } from '../tools/index.js';
+import { terminalApproval } from '../ui/approval-prompt.js';
+import { reportTurn } from '../ui/render-turn.js';
+import type { Terminal } from '../ui/terminal.js';
+import { displayPath } from '../user-paths.js';
+import type { CliOptions } from './args.js';
+import type { CliEnvironment, RunPlaces } from './cli-environment.js';
+import { RunningAgent } from './running-agent.js';
+
+/** What a run must release on the way out, whatever happened: set as each is acquired. */
+export interface HeldResources {
+  /** Stops listening for Ctrl-C. */
+  unsubscribe?: () => void;
+  /** Detaches the extensions from the agent. */
+  detachExtensions?: () => void;
+  /** The MCP servers, to close. */
+  mcp?: MCPServers;
+}
+
+/** What the agent of a run is started from. */
+export interface AgentStart {
+  options: CliOptions;
+  environment: CliEnvironment;
+  places: RunPlaces;
+  terminal: Terminal;
+  session: SwitchableSession;
+  /** The system prompt in force (with the AGENTS.md files). */
+  systemPrompt: string;
+  /** The AGENTS.md files in it (absolute paths). */
+  contextFiles: readonly string[];
+  /** Whether this is a `-p` run. */
+  print: boolean;
+}
+
+/** The agent of a run, started. */
+export interface StartedAgent {
+  running: RunningAgent;
+  /** The resumed session's last prompt, when it was never answered. */
+  danglingUser: string | null;
+  /** The extensions' UI: it asks its questions on the interactive input, once there is one. */
+  ui: CliUI;
+}
+
+/** Starts the agent of a run; what has to be released is put in `held` as it is acquired. */
+export async function startAgent(start: AgentStart, held: HeldResources): Promise<StartedAgent> {
+  const { environment, places, terminal, session } = start;
+  const { env } = environment;
+  const { cwd, home, dataDir } = places;
+  const tools = new ToolRegistry();
+  const extensions = new ExtensionHost({
+    tools,
+    reservedCommands: BUILT_IN_COMMANDS,
+    onError: (failure) => terminal.warn(`panto: extension ${failure.source.path}: ${failure.where} failed: ${failure.error.message}`),
+  });
+  const providerFactory = environment.providerFactory ?? checkedProviderFactory(env, defaultProviderFactory);
+  const settings = chooseProvider(start.options, env, session.activeModel);
+  const provider = providerFactory(settings);
+  let running: RunningAgent | undefined;
+  const approvals = new Approvals(approvalMode(start, () => running?.interrupt()));
+  const beforeToolCall = chainToolGuards(extensions.beforeToolCall, approvals.beforeToolCall);
+  const { agent, danglingUser } = await createAgent(session, { provider, tools, beforeToolCall }, start.systemPrompt);
+  for (const tool of createCodingTools({ cwd, bash: { env } })) tools.register(tool);
+
+  const show = (path: string) => displayPath(path, cwd, home);
+  const extensionDirs = { global: join(dataDir, 'extensions'), project: join(cwd, '.panto', 'extensions') };
+  const mcpFiles = { global: join(dataDir, 'mcp.json'), project: join(cwd, '.panto', 'mcp.json') };
+  const mcp = await startMCP(mcpFiles, { env, cwd, terminal, show });
+  if (mcp !== undefined) held.mcp = mcp;
+  running = new RunningAgent({
+    agent,
+    terminal,
+    cwd,
+    providerChoice: settings,
+    providerFactory,
+    sessionFile: session.sessionFile,
+    ...(session.resumed ? {} : { beforeFirstTurn: () => applySystemPrompt(agent, start.systemPrompt, false) }),
+    unsavedReason: start.options.noSession ? 'not saved: --no-session' : 'it is created with the first prompt',
+    forceExit: environment.forceExit ?? (() => process.exit(EXIT_INTERRUPTED)),
+    extensions,
+    contextFiles: start.contextFiles,
+    env,
+    exportsDir: join(dataDir, 'exports'),
+    places: {
+      extensionDirs: [extensionDirs.global, extensionDirs.project].map(show),
+      mcpFiles: [mcpFiles.global, mcpFiles.project].map(show),
+    },
+    ...(mcp === undefined ? {} : { mcp, beforeTurn: mcpBeforeTurn(mcp, tools, terminal) }),
+  });
+  const started = { running, danglingUser, ui: new CliUI(terminal) };
+  held.unsubscribe = (environment.onInterrupt ?? onProcessInterrupt)(() => started.running.interrupt());
+  held.detachExtensions = await attachExtensions(start, started, extensions, extensionDirs);
+  noteProvider(start, provider);
+  return started;
+}
+
+/** How calls of bash, write and edit are decided: `--yolo` runs them, a person is asked, and where nobody can be they are refused. */
+function approvalMode(start: AgentStart, interrupt: () => void): ApprovalMode {
+  const { options, environment } = start;
+  if (options.yolo) return { type: 'yolo' };
+  if (start.print) return { type: 'refuse', where: 'panto -p' };
+  const interactive = environment.lineInput?.interactive ?? environment.stdin.isTTY === true;
+  if (!interactive) return { type: 'refuse', where: 'panto with piped input' };
+  return { type: 'ask', ask: environment.askApproval ?? terminalApproval(environment.stdin, start.terminal, interrupt) };
+}
+
+/** The agent: resumed from the session (its system prompt reconciled with `systemPrompt`), or new. */
+async function createAgent(session: SwitchableSession, config: AgentConfig, systemPrompt: string): Promise<{ agent: Agent; danglingUser: string | null }> {
+  if (!session.resumed) return { agent: new Agent(config, { store: session.store }), danglingUser: null };
+  const { agent, danglingUser } = await Agent.resume(session.store, config);
+  await applySystemPrompt(agent, systemPrompt, true);
+  return { agent, danglingUser };
+}
+
+/**
+ * Loads the extensions of `$PANTO_HOME/extensions/`, `.panto/extensions/` and `--extension`,
+ * reports those that failed, and attaches the rest to the agent; returns the detach.
+ */
+async function attachExtensions(
+  start: AgentStart,
+  started: StartedAgent,
+  extensions: ExtensionHost,
+  dirs: { global: string; project: string },
+): Promise<() => void> {
+  const { running, ui } = started;
+  const { agent, terminal } = running;
+  const agentOfExtensions = extensionAgent(agent, async (text) => {
+    const result = await running.turn(text, 'stream');
+    reportTurn(terminal, result);
+    return result;
+  });
+  const session = cliSession(start.session.store, start.session.sessionFile);
+  const { cwd, home } = start.places;
+  await loadExtensions(extensions, await findExtensions({ globalDir: dirs.global, projectDir: dirs.project, flags: start.options.extensions, cwd, home }));
+  for (const record of extensions.records) {
+    if (record.status !== 'failed') continue;
+    terminal.error(`panto: extension ${record.source.path} failed to load: ${record.error.message}`);
+    if (start.environment.env.PANTO_DEBUG === '1' && record.error.stack) terminal.note(record.error.stack);
+  }
+  return extensions.attach(agent, { agent: agentOfExtensions, session, ui });
+}
+
+/** Says when no model is called (the offline provider), and when the model differs from the one the session last used. */
+function noteProvider(start: AgentStart, provider: Provider): void {
+  const { terminal, options } = start;
+  if (provider.name === 'offline') {
+    terminal.warn(
+      options.provider === 'offline' || start.environment.env.PANTO_PROVIDER === 'offline'
+        ? 'panto: using the offline provider: answers are canned, no model is called'
+        : 'panto: no ANTHROPIC_API_KEY or OPENAI_API_KEY set, so using the offline provider: answers are canned, no model is called',
+    );
+  }
+  const previous = start.session.activeModel;
+  if (previous && (previous.provider !== provider.name || previous.model !== provider.model)) {
+    terminal.note(`this session last used ${previous.provider}/${previous.model}; now using ${provider.name}/${provider.model}`);
+  }
+}
+
+function onProcessInterrupt(handler: () => void): () => void {
+  process.on('SIGINT', handler);
+  return () => process.off('SIGINT', handler);
+}
