@@ -9,7 +9,7 @@ import { serve } from '@hono/node-server';
 import { FakeLLMServer } from '@panto/core/testing';
 import {
   createApp,
-  DEFAULT_LIMITS,
+  DEFAULT_SERVICE_LIMITS,
   offeredModels,
   providerResolver,
   type AppDeps,
@@ -83,7 +83,7 @@ export async function startApi(
     providers: providerResolver(providerConfig),
     models: offeredModels(providerConfig),
     verifier: hs256Verifier(TEST_SECRET),
-    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    limits: { ...DEFAULT_SERVICE_LIMITS, ...options.limits },
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     ...(options.tools ? { tools: options.tools } : {}),
     ...(options.clock ? { clock: options.clock } : {}),

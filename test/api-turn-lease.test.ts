@@ -8,7 +8,7 @@ import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { acquireSessionLease } from '@panto/aws';
 import type { Message } from '@panto/core';
 import { ManualClock, waitUntil } from '@panto/core/testing';
-import { DEFAULT_LIMITS } from '@panto/functions';
+import { DEFAULT_SERVICE_LIMITS } from '@panto/functions';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { snapshot, sseReader, startApi, type ApiHarness, type SSEEvent } from './api-harness.js';
 
@@ -27,7 +27,7 @@ interface ErrorJson {
   error: { code: string; message: string };
 }
 
-const { leaseMs: LEASE_MS, leaseRenewMs: RENEW_MS } = DEFAULT_LIMITS;
+const { leaseMs: LEASE_MS, leaseRenewMs: RENEW_MS } = DEFAULT_SERVICE_LIMITS;
 /** How long a wait may take on a machine shared by parallel test files: a deadline, never a pause. */
 const WAIT_MS = 15_000;
 

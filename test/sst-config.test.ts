@@ -20,7 +20,7 @@ import {
   CORS_EXPOSE_HEADERS,
   CORS_MAX_AGE_SECONDS,
   createApp,
-  DEFAULT_LIMITS,
+  DEFAULT_SERVICE_LIMITS,
   ttlExpiredSessionId,
   type DynamoDBStreamRecord,
 } from '@panto/functions';
@@ -284,7 +284,7 @@ describe('sst.config.ts, with an issuer of your own', () => {
         throw new Error('not called');
       },
       verifier: hs256Verifier(new Uint8Array(32)),
-      limits: DEFAULT_LIMITS,
+      limits: DEFAULT_SERVICE_LIMITS,
     });
     const appRoutes = app.routes
       .filter((route) => route.method !== 'ALL')

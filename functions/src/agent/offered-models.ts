@@ -5,28 +5,16 @@
  * names come from the one catalog in @panto/core (`KNOWN_MODELS`), plus `PANTO_EXTRA_MODELS`
  * and the configured default model.
  */
-import { DEFAULT_MODELS, KNOWN_MODELS, modelStatus, PROVIDER_NAMES, type ModelStatus } from '@panto/core';
-import type { ProviderConfig } from './config.js';
+import { DEFAULT_MODELS, KNOWN_MODELS, modelStatus, PROVIDER_NAMES } from '@panto/core';
+import type { ModelsJson } from '../api/response-schemas.js';
+import type { ProviderConfig } from '../config.js';
 
-export interface OfferedModel {
-  id: string;
-  /** The catalog's status; `null` for a model the catalog does not list (an extra model, or the server's own default). */
-  status: ModelStatus | null;
-}
-
-export interface OfferedProvider {
-  name: string;
-  /** The model a session of this provider uses when it names none. */
-  default_model: string;
-  models: OfferedModel[];
-  /** True when the provider has a base URL here (a server of one's own): any model name is accepted. */
-  any_model: boolean;
-}
-
-export interface OfferedModels {
-  default: { provider: string; model: string };
-  providers: OfferedProvider[];
-}
+/** What `GET /models` answers, as its response schema says (`models` in api/response-schemas.ts). */
+export type OfferedModels = ModelsJson;
+/** A provider a session may choose, with its models and its default. */
+export type OfferedProvider = OfferedModels['providers'][number];
+/** A model of a provider; `status` is the catalog's, `null` for a model the catalog does not list (an extra model, or the server's own default). */
+export type OfferedModel = OfferedProvider['models'][number];
 
 /** Providers that run without a key. */
 const KEYLESS = new Set(['offline']);

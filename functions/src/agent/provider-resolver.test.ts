@@ -1,7 +1,7 @@
 import { DEFAULT_MODELS, ProviderNotConfiguredError, UnknownProviderError, UnsupportedModelError } from '@panto/core';
 import { describe, expect, it } from 'vitest';
-import type { ProviderConfig } from './config.js';
-import { providerResolver } from './providers.js';
+import type { ProviderConfig } from '../config.js';
+import { providerResolver } from './provider-resolver.js';
 
 const config: ProviderConfig = {
   provider: 'anthropic',

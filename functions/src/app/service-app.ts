@@ -1,12 +1,14 @@
+/** The app as a deployment configures it (`ServiceConfig`): what the Lambda handlers and the local stack serve. */
 import type { Hono } from 'hono';
 import type { MCPServers } from '@panto/core/mcp';
-import { createApp, type AppDeps, type AppEnv } from './app.js';
-import type { AuthVerifier } from './auth.js';
-import { createAwsClients, type AwsClients } from './clients.js';
-import type { ServiceConfig } from './config.js';
-import { offeredModels } from './models.js';
-import { providerResolver } from './providers.js';
-import { serviceMCPServers, toolsWithMCP } from './tools.js';
+import type { AppEnv } from './app-env.js';
+import { createApp, type AppDeps } from './create-app.js';
+import type { AuthVerifier } from '../auth/verifier.js';
+import { createAwsClients, type AwsClients } from '../aws-clients.js';
+import type { ServiceConfig } from '../config.js';
+import { offeredModels } from '../agent/offered-models.js';
+import { providerResolver } from '../agent/provider-resolver.js';
+import { serviceMCPServers, toolsWithMCP } from '../agent/service-tools.js';
 
 /**
  * The app as configured: AWS clients (built once; share them), the configured providers,

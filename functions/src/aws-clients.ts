@@ -9,7 +9,7 @@ export interface AwsClients {
 
 /**
  * The DynamoDB and S3 clients for AWS. Build them once, at module scope, and share them
- * between requests. (The local stack's, pointed at the emulators, are in `local/clients.ts`.)
+ * between requests. (The local stack's, pointed at the emulators, are in `local/emulator-clients.ts`.)
  */
 export function createAwsClients(endpoints: Pick<AwsEndpoints, 'region'>): AwsClients {
   return { dynamo: new DynamoDBClient({ region: endpoints.region }), s3: new S3Client({ region: endpoints.region }) };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentTimeTool, serviceTools } from './tools.js';
+import { currentTimeTool, serviceTools } from './service-tools.js';
 
 const context = { signal: new AbortController().signal, toolCallId: 'call-1' };
 const noon = (): Date => new Date('2026-03-01T12:00:00.000Z');

@@ -9,8 +9,8 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { AppDeps } from './app.js';
-import type { Telemetry } from './telemetry.js';
+import type { AppDeps } from '../app/create-app.js';
+import type { Telemetry } from './request-telemetry.js';
 
 export const SERVICE_NAME = 'panto';
 export const METRICS_NAMESPACE = 'panto';

@@ -1,7 +1,7 @@
 /** AWS clients pointed at the local emulators (DynamoDB Local, s3rver). Local stack and tests only. */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
-import type { AwsClients } from '../clients.js';
+import type { AwsClients } from '../aws-clients.js';
 import type { AwsEndpoints } from '../config.js';
 
 /** Credentials the S3 emulator (s3rver) accepts; DynamoDB Local accepts any. */

@@ -1,7 +1,7 @@
 /**
  * What the API answers, as zod/mini schemas: the OpenAPI document is generated from them
  * (`openapi.ts`), the HTTP tests check every real response against that document, and the
- * routes build their bodies as these schemas' types. The requests are in `schemas.ts`.
+ * routes build their bodies as these schemas' types (the `…Json` types below). The requests are in `request-schemas.ts`.
  *
  * Every schema here is strict (no field beyond those listed): a field added to a response
  * without its schema makes the conformance tests fail.
@@ -139,9 +139,12 @@ export const importedSession = z.strictObject({
   imported_from: z.string().check(z.describe("the session id in the imported log's header; the new session always has a new id")),
 });
 
+/** Where the next page of a list starts. */
+const nextCursor = z.nullable(z.string().check(z.describe('pass back as `cursor` for the next page; null on the last page')));
+
 export const sessionList = z.strictObject({
   sessions: z.array(sessionSummary),
-  next_cursor: z.nullable(z.string().check(z.describe('pass back as `cursor` for the next page; null on the last page'))),
+  next_cursor: nextCursor,
 });
 
 export const sessionContents = z.strictObject({
@@ -156,7 +159,7 @@ export const sessionContents = z.strictObject({
 
 export const entriesPage = z.strictObject({
   entries: z.array(entry),
-  next_cursor: z.nullable(z.string().check(z.describe('pass back as `cursor` for the next page; null on the last page'))),
+  next_cursor: nextCursor,
 });
 
 export const sessionTree = z.strictObject({
@@ -255,10 +258,22 @@ export const NAMED_SCHEMAS = {
   Models: models,
 } as const;
 
+// The bodies' types, as the routes build them: from these schemas, so that a route cannot
+// answer what the OpenAPI document does not describe.
+export type StoredMessageJson = z.output<typeof storedMessage>;
+export type RunningTurnJson = z.output<typeof runningTurn>;
+export type EntryJson = z.output<typeof entry>;
 export type SessionSummaryJson = z.output<typeof sessionSummary>;
+export type ImportedSessionJson = z.output<typeof importedSession>;
 export type SessionListJson = z.output<typeof sessionList>;
 export type SessionContentsJson = z.output<typeof sessionContents>;
+export type EntriesPageJson = z.output<typeof entriesPage>;
+export type SessionTreeJson = z.output<typeof sessionTree>;
+export type StoppedTurnJson = z.output<typeof stoppedTurn>;
+export type IncompleteReason = z.output<typeof incompleteReason>;
 export type TurnJson = z.output<typeof turn>;
+export type CompactionJson = z.output<typeof compaction>;
+export type SessionExportJson = z.output<typeof sessionExport>;
+export type ExportListJson = z.output<typeof exportList>;
 export type HealthJson = z.output<typeof health>;
 export type ModelsJson = z.output<typeof models>;
-export type IncompleteReason = z.output<typeof incompleteReason>;

@@ -1,38 +1,39 @@
 /**
  * The HTTP API, as a Hono app: the same app behind API Gateway (`handlers/api.ts`), behind
  * the streaming function URL (`handlers/stream.ts`) and in the local stack (`npm start`).
- * This module is the middleware every route shares (body limit, the caller, query rules,
- * errors); the routes live by family in `routes/`, and every error becomes a status in
- * `errors.ts`.
+ * This module builds it: the middleware every route shares (body limit, CORS, the caller,
+ * query rules, errors), then the routes, which live by family in `routes/`; every error
+ * becomes a status in `errors.ts`.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { DynamoIdempotencyStore, SessionCache, type IdempotencyStore, type LeaseClock } from '@panto/aws';
 import type { ToolRegistry } from '@panto/core';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { PUBLIC_ROUTES } from './api-routes.js';
-import type { AuthVerifier } from './auth.js';
-import type { ServiceLimits } from './config.js';
-import { invalidField, payloadTooLarge, routeNotFound, toHttpError, type HttpError } from './errors.js';
-import { retryAfter, type App, type AppEnv, type RouteDeps } from './http.js';
+import { PUBLIC_ROUTES } from '../api/route-table.js';
+import type { AuthVerifier } from '../auth/verifier.js';
+import type { ServiceLimits } from '../config.js';
+import { invalidField, payloadTooLarge, retryAfter, routeNotFound, toHttpError, type HttpError } from '../errors.js';
+import type { ApiApp, AppEnv } from './app-env.js';
+import { corsOptions } from './cors.js';
 import { idempotency } from './idempotency.js';
-import { telemetryMiddleware, type Telemetry } from './telemetry.js';
-import type { ProviderResolver } from './providers.js';
-import { eventRoutes } from './routes/events.js';
-import { exportRoutes } from './routes/exports.js';
-import { metaRoutes } from './routes/meta.js';
-import { modelRoutes } from './routes/models.js';
-import { sessionRoutes } from './routes/sessions.js';
-import { streamRoutes } from './routes/stream.js';
-import { treeRoutes } from './routes/tree.js';
-import { turnRoutes } from './routes/turns.js';
-import type { OfferedModels } from './models.js';
-import { SessionService } from './session-service.js';
-import { serviceTools } from './tools.js';
-
-export type { AppEnv } from './http.js';
+import { telemetryMiddleware, type Telemetry } from '../telemetry/request-telemetry.js';
+import type { ProviderResolver } from '../agent/provider-resolver.js';
+import type { RouteDeps } from '../routes/route-deps.js';
+import { eventRoutes } from '../routes/events.js';
+import { exportRoutes } from '../routes/exports.js';
+import { metaRoutes } from '../routes/meta.js';
+import { modelRoutes } from '../routes/models.js';
+import { sessionRoutes } from '../routes/sessions.js';
+import { streamRoutes } from '../routes/stream.js';
+import { treeRoutes } from '../routes/tree.js';
+import { turnRoutes } from '../routes/turns.js';
+import type { OfferedModels } from '../agent/offered-models.js';
+import type { SessionServiceDeps } from '../services/session-context.js';
+import { SessionService } from '../services/session-service.js';
+import { serviceTools } from '../agent/service-tools.js';
 
 export interface AppDeps {
   dynamo: DynamoDBClient;
@@ -101,23 +102,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     else if (failure.internal) log(`${what} failed`, error);
   };
   const { limits } = deps;
-  const sessions = new SessionService({
-    dynamo: deps.dynamo,
-    tableName: deps.tableName,
-    s3: deps.s3,
-    bucket: deps.bucket,
-    providers: deps.providers,
-    cache: deps.cache ?? new SessionCache(),
-    tools: deps.tools ?? serviceTools,
-    log,
-    logOutage,
-    lease: { leaseMs: limits.leaseMs, renewEveryMs: limits.leaseRenewMs },
-    ...(deps.clock === undefined ? {} : { clock: deps.clock }),
-    ...(deps.sessionTtlSeconds === undefined ? {} : { sessionTtlSeconds: deps.sessionTtlSeconds }),
-  });
 
-  const app: App = new Hono<AppEnv>();
-
+  const app: ApiApp = new Hono<AppEnv>();
   app.onError((error, c) => {
     const failure = toHttpError(error);
     c.set('errorCode', failure.body.error.code);
@@ -144,40 +130,23 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       },
     }),
   );
-  app.use('*', async (c, next) => {
-    if (!PUBLIC_ROUTES.has(`${c.req.method} ${c.req.path}`)) {
-      const { owner } = await deps.verifier({ authorization: c.req.header('authorization'), lambdaEvent: c.env?.event });
-      c.set('owner', owner);
-    }
-    await next();
-  });
-  // `?limit=1&limit=2` would otherwise be read as its first value: refuse it, on every route.
-  app.use('*', async (c, next) => {
-    for (const [name, values] of Object.entries(c.req.queries())) {
-      if (values.length > 1) throw invalidField('query', name, 'given more than once');
-    }
-    await next();
-  });
+  app.use('*', authenticate(deps.verifier));
+  app.use('*', refuseRepeatedQuery);
 
-  const idempotencyStore =
-    deps.idempotency ??
-    new DynamoIdempotencyStore({
-      client: deps.dynamo,
-      tableName: deps.tableName,
-      s3: { client: deps.s3, bucket: deps.bucket },
-      ...(deps.idempotencyTtlSeconds === undefined ? {} : { ttlSeconds: deps.idempotencyTtlSeconds }),
-    });
-  // A key is held for as long as the session's lease: a request that died frees both together.
-  const idempotent = idempotency(idempotencyStore, { inProgressMs: limits.leaseMs, report });
-  let models = deps.models;
-  const offered = (): OfferedModels => {
-    if (models === undefined) {
-      const { name, model } = deps.providers({});
-      models = { default: { provider: name, model }, providers: [{ name, default_model: model, models: [{ id: model, status: null }], any_model: false }] };
-    }
-    return models;
+  const { admin, tree, transfer, turns } = sessionService(deps, log, logOutage);
+  const routeDeps: RouteDeps = {
+    admin,
+    tree,
+    transfer,
+    turns,
+    providers: deps.providers,
+    limits,
+    report,
+    logOutage,
+    // A key is held for as long as the session's lease: a request that died frees both together.
+    idempotent: idempotency(idempotencyStore(deps), { inProgressMs: limits.leaseMs, report }),
+    models: offeredModelsOf(deps),
   };
-  const routeDeps: RouteDeps = { sessions, providers: deps.providers, limits, report, logOutage, idempotent, models: offered };
   metaRoutes(app, routeDeps);
   modelRoutes(app, routeDeps);
   sessionRoutes(app, routeDeps);
@@ -189,22 +158,57 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   return app;
 }
 
-/** Request headers a browser may send; response headers its script may read. */
-export const CORS_ALLOW_HEADERS = ['authorization', 'content-type', 'idempotency-key'] as const;
-export const CORS_EXPOSE_HEADERS = ['retry-after', 'idempotent-replayed'] as const;
-/** The methods an actual request may use (a preflight's own OPTIONS needs no listing). */
-export const CORS_ALLOW_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-/** How long a browser may cache a preflight's answer, in seconds. */
-export const CORS_MAX_AGE_SECONDS = 600;
+/** Establishes the caller of every route but the public ones (`owner`). */
+function authenticate(verifier: AuthVerifier): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!PUBLIC_ROUTES.has(`${c.req.method} ${c.req.path}`)) {
+      const { owner } = await verifier({ authorization: c.req.header('authorization'), lambdaEvent: c.env?.event });
+      c.set('owner', owner);
+    }
+    await next();
+  };
+}
 
-/** The CORS rules for `origins` (exact origins, or `*` for any). No credentials: the API takes bearer tokens, not cookies. */
-function corsOptions(origins: readonly string[]): Parameters<typeof cors>[0] {
-  const any = origins.includes('*');
-  return {
-    origin: (origin) => (any ? '*' : origins.includes(origin) ? origin : null),
-    allowMethods: [...CORS_ALLOW_METHODS],
-    allowHeaders: [...CORS_ALLOW_HEADERS],
-    exposeHeaders: [...CORS_EXPOSE_HEADERS],
-    maxAge: CORS_MAX_AGE_SECONDS,
+/** `?limit=1&limit=2` would otherwise be read as its first value: refuse it, on every route. */
+const refuseRepeatedQuery: MiddlewareHandler<AppEnv> = async (c, next) => {
+  for (const [name, values] of Object.entries(c.req.queries())) {
+    if (values.length > 1) throw invalidField('query', name, 'given more than once');
+  }
+  await next();
+};
+
+/** The session service on the app's table, bucket, providers and clock (the app's other dependencies come along unread). */
+function sessionService(deps: AppDeps, log: SessionServiceDeps['log'], logOutage: SessionServiceDeps['logOutage']): SessionService {
+  return new SessionService({
+    ...deps,
+    cache: deps.cache ?? new SessionCache(),
+    tools: deps.tools ?? serviceTools,
+    log,
+    logOutage,
+    lease: { leaseMs: deps.limits.leaseMs, renewEveryMs: deps.limits.leaseRenewMs },
+  });
+}
+
+function idempotencyStore(deps: AppDeps): IdempotencyStore {
+  return (
+    deps.idempotency ??
+    new DynamoIdempotencyStore({
+      client: deps.dynamo,
+      tableName: deps.tableName,
+      s3: { client: deps.s3, bucket: deps.bucket },
+      ...(deps.idempotencyTtlSeconds === undefined ? {} : { ttlSeconds: deps.idempotencyTtlSeconds }),
+    })
+  );
+}
+
+/** What `GET /models` answers: `deps.models`, or the default provider with its default model only (worked out on first use). */
+function offeredModelsOf(deps: AppDeps): () => OfferedModels {
+  let models = deps.models;
+  return () => {
+    if (models === undefined) {
+      const { name, model } = deps.providers({});
+      models = { default: { provider: name, model }, providers: [{ name, default_model: model, models: [{ id: model, status: null }], any_model: false }] };
+    }
+    return models;
   };
 }

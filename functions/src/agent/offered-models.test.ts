@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ProviderConfig } from './config.js';
-import { offeredModels } from './models.js';
+import type { ProviderConfig } from '../config.js';
+import { offeredModels } from './offered-models.js';
 
 const base: ProviderConfig = { provider: 'offline', apiKeys: {}, baseURLs: {}, extraModels: [], reason: 'test' };
 

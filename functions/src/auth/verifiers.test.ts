@@ -5,9 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiGatewayVerifier, jwksVerifier, type AuthVerifier } from './auth.js';
-import { hs256Verifier, LOCAL_AUDIENCE, LOCAL_ISSUER, readLocalSecret, signLocalToken } from './local/auth.js';
-import { RequestError } from './errors.js';
+import { apiGatewayVerifier } from './api-gateway-verifier.js';
+import { jwksVerifier } from './jwks-verifier.js';
+import type { AuthVerifier } from './verifier.js';
+import { hs256Verifier, LOCAL_AUDIENCE, LOCAL_ISSUER, readLocalSecret, signLocalToken } from '../local/local-tokens.js';
+import { RequestError } from '../errors.js';
 
 const SECRET = new Uint8Array(32).fill(7);
 

@@ -1,12 +1,12 @@
 /**
  * Every route of the HTTP API, one entry each: what it takes (the same zod/mini schemas that
- * validate requests, from `schemas.ts`) and what it answers (`responses.ts`). The OpenAPI
+ * validate requests, from `request-schemas.ts`) and what it answers (`response-schemas.ts`). The OpenAPI
  * document is generated from this table (`openapi.ts`), the auth middleware reads which
  * routes are public from it, and a test fails when a route the app registers has no entry
  * here — so a new route is one entry in this file besides its handler.
  */
 import type * as z from 'zod/mini';
-import * as responses from './responses.js';
+import * as responses from './response-schemas.js';
 import {
   compactBody,
   createSessionBody,
@@ -19,7 +19,7 @@ import {
   messageBody,
   stopBody,
   updateSessionBody,
-} from './schemas.js';
+} from './request-schemas.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

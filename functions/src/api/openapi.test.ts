@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { API_ROUTES, PUBLIC_ROUTES } from './api-routes.js';
-import { createApp } from './app.js';
-import { DEFAULT_LIMITS } from './config.js';
-import { hs256Verifier } from './local/auth.js';
+import { API_ROUTES, PUBLIC_ROUTES } from './route-table.js';
+import { createApp } from '../app/create-app.js';
+import { DEFAULT_SERVICE_LIMITS } from '../config.js';
+import { hs256Verifier } from '../local/local-tokens.js';
 import { openAPIDocument } from './openapi.js';
-import { VERSION } from './version.js';
+import { SERVICE_VERSION } from '../version.js';
 
 /** The app's routes as `METHOD /path/{param}`, without middleware. */
 function registeredRoutes(): string[] {
@@ -19,7 +19,7 @@ function registeredRoutes(): string[] {
       throw new Error('not called');
     },
     verifier: hs256Verifier(new Uint8Array(32)),
-    limits: DEFAULT_LIMITS,
+    limits: DEFAULT_SERVICE_LIMITS,
   });
   const routes = app.routes.filter((route) => route.method !== 'ALL').map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`);
   return [...new Set(routes)].sort((a, b) => a.localeCompare(b));
@@ -43,13 +43,13 @@ describe('the route table', () => {
 });
 
 describe('the OpenAPI document', () => {
-  const document = openAPIDocument(API_ROUTES, { version: VERSION, serverUrl: 'https://api.example.com' });
+  const document = openAPIDocument(API_ROUTES, { version: SERVICE_VERSION, serverUrl: 'https://api.example.com' });
 
   it('is a valid OpenAPI 3.1 document', async () => {
     const result = await new Validator().validate(structuredClone(document));
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
-    expect(document).toMatchObject({ openapi: '3.1.0', info: { version: VERSION }, servers: [{ url: 'https://api.example.com' }] });
+    expect(document).toMatchObject({ openapi: '3.1.0', info: { version: SERVICE_VERSION }, servers: [{ url: 'https://api.example.com' }] });
   });
 
   it('describes each request body with the schema that validates it', () => {
@@ -89,9 +89,9 @@ describe('the OpenAPI document', () => {
   });
 });
 
-describe('VERSION', () => {
+describe('SERVICE_VERSION', () => {
   it("is the functions package's version", () => {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-    expect(VERSION).toBe(pkg.version);
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(SERVICE_VERSION).toBe(pkg.version);
   });
 });

@@ -5,7 +5,7 @@
 import { titleProblem } from '@panto/aws';
 import { ID_RULE, isValidId, isValidModelName, MODEL_NAME_RULE } from '@panto/core';
 import * as z from 'zod/mini';
-import { invalidField } from './errors.js';
+import { invalidField } from '../errors.js';
 
 const INTEGER_1_TO_100 = 'an integer from 1 to 100';
 const INTEGER_1_TO_500 = 'an integer from 1 to 500';

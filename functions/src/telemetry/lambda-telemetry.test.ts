@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { lambdaTelemetry } from './lambda-telemetry.js';
-import { ownerHash, type RequestRecord } from './telemetry.js';
+import { ownerHash, type RequestRecord } from './request-telemetry.js';
 
 /** The JSON lines written to stdout and stderr while `run` runs. */
 function stdoutLines(run: () => void): Record<string, unknown>[] {

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { jwtVerify, SignJWT } from 'jose';
-import { bearer, isOwner, MAX_OWNER_LENGTH, principal, rejected, REQUIRED_CLAIMS, type AuthVerifier } from '../auth.js';
+import { bearer, isOwner, MAX_OWNER_LENGTH, principal, rejected, REQUIRED_CLAIMS, type AuthVerifier } from '../auth/verifier.js';
 
 /** Issuer and audience of the tokens the local stack signs. */
 export const LOCAL_ISSUER = 'panto-local';

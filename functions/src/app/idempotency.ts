@@ -12,8 +12,8 @@
  */
 import { requestFingerprint, type IdempotencyStore } from '@panto/aws';
 import type { Context } from 'hono';
-import { RequestError, toHttpError, type HttpError } from './errors.js';
-import type { AppEnv } from './http.js';
+import { RequestError, toHttpError, type HttpError } from '../errors.js';
+import type { AppEnv } from './app-env.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';

@@ -2,13 +2,13 @@
  * One record per request, for logs and metrics: which route, what it answered, how long it
  * took, which session and (hashed) owner, and the tokens a turn used. Never the owner in
  * clear, never a prompt, a token or a key. The seam is {@link Telemetry}; Lambda's is
- * Powertools' Logger and Metrics (`lambda-telemetry.ts`), the local stack's a plain line.
+ * Powertools' Logger and Metrics (`lambda-telemetry.ts`, beside this), the local stack's a plain line.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Usage } from '@panto/core';
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
-import type { AppEnv } from './http.js';
+import type { AppEnv } from '../app/app-env.js';
 
 /** What is logged of one request (snake_case: it is the log line's shape). */
 export interface RequestRecord {

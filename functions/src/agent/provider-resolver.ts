@@ -1,5 +1,5 @@
 import { assertModelOffered, createProvider, type ActiveModel, type Provider } from '@panto/core';
-import type { ProviderConfig } from './config.js';
+import type { ProviderConfig } from '../config.js';
 
 /**
  * The provider a session's turns use, from the model it chose (absent parts: the server's

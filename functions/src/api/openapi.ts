@@ -1,13 +1,13 @@
 /**
- * The OpenAPI 3.1 document of the API, generated from the route table (`api-routes.ts`) with
+ * The OpenAPI 3.1 document of the API, generated from the route table (`route-table.ts`) with
  * zod's own JSON Schema conversion (`z.toJSONSchema`, draft 2020-12 — the dialect OpenAPI 3.1
  * uses). Why not a library that wraps the routes (`@hono/zod-openapi`): it wants every route
  * rewritten as its `createRoute` and schemas of full `zod`; this keeps the plain Hono routes
  * and the zod/mini schemas that already validate requests, and adds one table entry per route.
  */
 import * as z from 'zod/mini';
-import type { ApiRoute } from './api-routes.js';
-import { NAMED_SCHEMAS } from './responses.js';
+import type { ApiRoute } from './route-table.js';
+import { NAMED_SCHEMAS } from './response-schemas.js';
 
 type JsonObject = { [key: string]: unknown };
 
@@ -33,17 +33,12 @@ const COMPONENT = '#/components/schemas/';
  * Builds the document. Pure: the same table gives the same document.
  *
  * @example
- * const document = openAPIDocument(API_ROUTES, { version: VERSION });
+ * const document = openAPIDocument(API_ROUTES, { version: SERVICE_VERSION });
  */
 export function openAPIDocument(routes: readonly ApiRoute[], info: OpenAPIInfo): JsonObject {
   const requests = z.registry<{ id: string }>();
   const responses = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries(NAMED_SCHEMAS)) responses.add(schema, { id });
-  const named = (registry: typeof requests, schema: z.ZodMiniType, id: string): { $ref: string } => {
-    if (!registry.has(schema)) registry.add(schema, { id });
-    return { $ref: `${COMPONENT}${registry.get(schema)!.id}` };
-  };
-
   const paths: { [path: string]: { [method: string]: JsonObject } } = {};
   for (const route of routes) {
     const name = route.operationId.charAt(0).toUpperCase() + route.operationId.slice(1);
@@ -62,48 +57,7 @@ export function openAPIDocument(routes: readonly ApiRoute[], info: OpenAPIInfo):
         schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
       });
     }
-    const answers: { [status: string]: JsonObject } = {};
-    for (const [status, response] of Object.entries(route.responses)) {
-      answers[status] = {
-        description: response.description,
-        ...(route.idempotent && status.startsWith('2')
-          ? {
-              headers: {
-                'Idempotent-Replayed': {
-                  description: '`true` when this is the stored answer to an earlier request with the same key.',
-                  schema: { type: 'string', enum: ['true'] },
-                },
-              },
-            }
-          : {}),
-        ...(response.schema || response.contentType
-          ? {
-              content: {
-                [response.contentType ?? 'application/json']: {
-                  schema: response.schema
-                    ? named(responses, response.schema, `${name}Response${status}`)
-                    : response.contentType
-                      ? { type: 'string' }
-                      : { type: 'object' },
-                },
-              },
-            }
-          : status === '204'
-            ? {}
-            : { content: { 'application/json': { schema: { type: 'object' } } } }),
-      };
-    }
-    const errors = [...(route.errors ?? []), ...(route.public ? [] : [401])];
-    for (const status of errors) {
-      answers[String(status)] ??= {
-        description: route.errorDescriptions?.[status] ?? ERROR_DESCRIPTIONS[status] ?? 'An error.',
-        content: { 'application/json': { schema: { $ref: `${COMPONENT}Error` } } },
-      };
-    }
-    answers.default = {
-      description: 'A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After).',
-      content: { 'application/json': { schema: { $ref: `${COMPONENT}Error` } } },
-    };
+    const answers = routeResponses(route, name, responses);
     paths[route.path] ??= {};
     paths[route.path]![route.method] = {
       operationId: route.operationId,
@@ -138,6 +92,58 @@ export function openAPIDocument(routes: readonly ApiRoute[], info: OpenAPIInfo):
       schemas,
     },
   };
+}
+
+/** Where schemas are named as components: one registry for request bodies (converted as inputs), one for responses (as outputs). */
+type Registry = z.core.$ZodRegistry<{ id: string }>;
+
+/** A reference to `schema` as a component: its name in the document, `id` when it has none yet. */
+function named(registry: Registry, schema: z.ZodMiniType, id: string): { $ref: string } {
+  if (!registry.has(schema)) registry.add(schema, { id });
+  return { $ref: `${COMPONENT}${registry.get(schema)!.id}` };
+}
+
+/** The route's own answers by status, then its errors (and 401 where it takes a token), then `default` (5xx). */
+function routeResponses(route: ApiRoute, name: string, registry: Registry): { [status: string]: JsonObject } {
+  const answers: { [status: string]: JsonObject } = {};
+  for (const [status, response] of Object.entries(route.responses)) {
+    answers[status] = {
+      description: response.description,
+      ...(route.idempotent && status.startsWith('2')
+        ? {
+            headers: {
+              'Idempotent-Replayed': {
+                description: '`true` when this is the stored answer to an earlier request with the same key.',
+                schema: { type: 'string', enum: ['true'] },
+              },
+            },
+          }
+        : {}),
+      ...(response.schema || response.contentType
+        ? {
+            content: {
+              [response.contentType ?? 'application/json']: {
+                schema: response.schema ? named(registry, response.schema, `${name}Response${status}`) : { type: 'string' },
+              },
+            },
+          }
+        : status === '204'
+          ? {}
+          : { content: { 'application/json': { schema: { type: 'object' } } } }),
+    };
+  }
+  const errors = [...(route.errors ?? []), ...(route.public ? [] : [401])];
+  for (const status of errors) {
+    answers[String(status)] ??= {
+      description: route.errorDescriptions?.[status] ?? ERROR_DESCRIPTIONS[status] ?? 'An error.',
+      content: { 'application/json': { schema: { $ref: `${COMPONENT}Error` } } },
+    };
+  }
+  answers.default = {
+    description: 'A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After).',
+    content: { 'application/json': { schema: { $ref: `${COMPONENT}Error` } } },
+  };
+  return answers;
 }
 
 /** A registry's schemas as OpenAPI components: each without the `$schema` and `$id` a standalone schema carries. */
