@@ -14,7 +14,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { createTable, DynamoStore, SessionCache } from '@panto/aws';
 import { OfflineProvider } from '@panto/core';
 import { RecordFactory } from '@panto/core/testing';
-import { createApp, DEFAULT_LIMITS } from '@panto/functions';
+import { createApp, DEFAULT_SERVICE_LIMITS as DEFAULT_LIMITS } from '@panto/functions';
 import { hs256Verifier, signLocalToken } from '@panto/functions/local';
 import { serve } from '@hono/node-server';
 import { localDynamoDBClient, startDynamoDBLocal, suppressNodeVersionWarning } from '../scripts/local/dynamodb-local.js';

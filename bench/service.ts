@@ -26,7 +26,7 @@ import { acquireSessionLease, createTable, DynamoStore, keepSessionLease, Sessio
 import { emptyUsage, type Provider, type ProviderEvent } from '@panto/core';
 import { waitUntil } from '@panto/core/testing';
 import { RecordFactory } from '@panto/core/testing';
-import { createApp, DEFAULT_LIMITS } from '@panto/functions';
+import { createApp, DEFAULT_SERVICE_LIMITS as DEFAULT_LIMITS } from '@panto/functions';
 import { hs256Verifier, signLocalToken } from '@panto/functions/local';
 import { bundleHandlers, formatBytes, HANDLERS } from '../scripts/bundle.js';
 import { localDynamoDBClient, startDynamoDBLocal, suppressNodeVersionWarning } from '../scripts/local/dynamodb-local.js';

@@ -1,4 +1,4 @@
-// `npm run check:sst`: type-checks sst.config.ts against SST's own platform types. Those
+// `npm run check:sst`: type-checks sst.config.ts and infra/ against SST's own platform types. Those
 // are generated into .sst/platform by `sst install` (npm packages only, ~50 s the first
 // time, ~320 MB), which this runs when they are missing or from another SST version.
 import { execFileSync } from 'node:child_process';
@@ -34,4 +34,4 @@ execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', joi
   cwd: root,
   stdio: 'inherit',
 });
-console.error(`check:sst: sst.config.ts type-checks against SST ${version}`);
+console.error(`check:sst: sst.config.ts and infra/ type-check against SST ${version}`);

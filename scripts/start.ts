@@ -20,8 +20,17 @@ import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { serve } from '@hono/node-server';
 import { createTable } from '@panto/aws';
 import { displayURL } from '@panto/core/mcp';
-import { plainTelemetry, providerResolver, runArchiveSweep, serviceApp, startArchiveSweeper } from '@panto/functions';
-import { hs256Verifier, localAwsClients, localOrigins, localSecretFile, localSettings, readLocalSecret, signLocalToken } from '@panto/functions/local';
+import { type AwsClients, plainTelemetry, providerResolver, runArchiveSweep, type ServiceConfig, serviceApp, startArchiveSweeper } from '@panto/functions';
+import {
+  hs256Verifier,
+  type LocalSettings,
+  localAwsClients,
+  localOrigins,
+  localSecretFile,
+  localSettings,
+  readLocalSecret,
+  signLocalToken,
+} from '@panto/functions/local';
 import { freePort } from './local/child-process.js';
 import { startDynamoDBLocal, suppressNodeVersionWarning } from './local/dynamodb-local.js';
 import { displayDataDir, preflight, StartupError } from './local/preflight.js';
@@ -64,18 +73,31 @@ async function main(): Promise<void> {
   ]);
   config.aws = { ...config.aws, dynamodb, s3 };
   const clients = localAwsClients(config.aws);
-
-  await createTable({ client: clients.dynamo, tableName: config.tableName });
-  await clients.s3.send(new CreateBucketCommand({ Bucket: config.bucket })).catch((error: unknown) => {
-    const name = error instanceof Error ? error.name : '';
-    if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw error;
-  });
+  await createStorage(clients, config);
 
   const secret = await readLocalSecret(localSecretFile(dataDir));
   // The port is settled before the app is built: its own origin is one browsers may call it from.
   const port = settings.port === 0 ? await freePort() : settings.port;
   config.corsOrigins = [...localOrigins(port), ...config.corsOrigins];
   const app = withWeb(withReference(serviceApp(config, hs256Verifier(secret), { clients, telemetry: plainTelemetry() })), webPaths(root).dist);
+  const url = await listen(app, port);
+  if (settings.archive !== undefined) startSweeper(settings.archive, { ...clients, tableName: config.tableName, bucket: config.bucket });
+
+  const token = await signLocalToken(secret, settings.defaultOwner);
+  process.stdout.write(welcome(settings, { url, token, dynamodb, s3 }).join('\n'));
+}
+
+/** The table and the bucket, created when absent. */
+async function createStorage(clients: AwsClients, config: ServiceConfig): Promise<void> {
+  await createTable({ client: clients.dynamo, tableName: config.tableName });
+  await clients.s3.send(new CreateBucketCommand({ Bucket: config.bucket })).catch((error: unknown) => {
+    const name = error instanceof Error ? error.name : '';
+    if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw error;
+  });
+}
+
+/** Serves `app` on 127.0.0.1:`port` (stopped with the rest); its URL once it listens. */
+async function listen(app: { fetch: (request: Request) => Response | Promise<Response> }, port: number): Promise<string> {
   const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });
   await new Promise<void>((resolveListening, reject) => {
     server.once('listening', resolveListening);
@@ -89,33 +111,30 @@ async function main(): Promise<void> {
         if ('closeAllConnections' in server) server.closeAllConnections();
       }),
   });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
 
-  if (settings.archive !== undefined) {
-    const { afterMs, sweepSeconds } = settings.archive;
-    const deps = {
-      ...clients,
-      tableName: config.tableName,
-      bucket: config.bucket,
-      archiveAfterMs: afterMs,
-      log: (message: string, error: unknown) => say(`${message}: ${String(error)}`),
-    };
-    const sweeper = startArchiveSweeper(
-      () => runArchiveSweep(deps),
-      sweepSeconds * 1000,
-      (summary, error) => {
-        if (summary === null) say(`archive sweep failed: ${String(error)}`);
-        else if (summary.archived + summary.finished > 0) say(`archive sweep: ${summary.archived} sessions archived, ${summary.finished} archives finished`);
-      },
-    );
-    running.push({ name: 'archive sweeper', stop: () => sweeper.stop() });
-  }
+/** Runs the archive sweeper every `sweepSeconds`, as the scheduled function does on AWS (stopped with the rest). */
+function startSweeper(archive: NonNullable<LocalSettings['archive']>, storage: Omit<Parameters<typeof runArchiveSweep>[0], 'archiveAfterMs' | 'log'>): void {
+  const deps = { ...storage, archiveAfterMs: archive.afterMs, log: (message: string, error: unknown) => say(`${message}: ${String(error)}`) };
+  const sweeper = startArchiveSweeper(
+    () => runArchiveSweep(deps),
+    archive.sweepSeconds * 1000,
+    (summary, error) => {
+      if (summary === null) say(`archive sweep failed: ${String(error)}`);
+      else if (summary.archived + summary.finished > 0) say(`archive sweep: ${summary.archived} sessions archived, ${summary.finished} archives finished`);
+    },
+  );
+  running.push({ name: 'archive sweeper', stop: () => sweeper.stop() });
+}
 
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const token = await signLocalToken(secret, settings.defaultOwner);
+/** What `npm start` says once everything runs: where, as whom, with which model, and how to try it. */
+function welcome(settings: LocalSettings, at: { url: string; token: string; dynamodb: string; s3: string }): string[] {
+  const { config, archive } = settings;
+  const { url, token } = at;
   const provider = config.provider;
   const model = providerResolver(provider)({}).model;
-  const where = displayDataDir(dataDir, process.cwd());
-  const lines = [
+  return [
     '',
     `panto: listening on ${url}`,
     '',
@@ -123,15 +142,13 @@ async function main(): Promise<void> {
       ? `  provider  offline (${model}): ${provider.reason}, so replies are canned, not a model's.\n` +
         '            Set ANTHROPIC_API_KEY or OPENAI_API_KEY (and PANTO_PROVIDER / PANTO_MODEL) for a real model.'
       : `  provider  ${provider.provider} (${model}), because ${provider.reason}`,
-    `  data      ${where}/ (DynamoDB table ${config.tableName} at ${dynamodb}, bucket ${config.bucket} at ${s3})`,
+    `  data      ${displayDataDir(settings.dataDir, process.cwd())}/ (DynamoDB table ${config.tableName} at ${at.dynamodb}, bucket ${config.bucket} at ${at.s3})`,
     `  owner     ${settings.defaultOwner}; token valid 30 days (another owner: npm run -s token -- <owner>)`,
     `  browser   ${url}/#token=${token}`,
     `  reference ${url}/reference#token=${token} (OpenAPI: ${url}/openapi.json)`,
-    ...(settings.archive === undefined
+    ...(archive === undefined
       ? []
-      : [
-          `  archive   sessions idle ${formatDays(settings.archive.afterMs)} go to s3://${config.bucket}/archive/, swept every ${settings.archive.sweepSeconds} s`,
-        ]),
+      : [`  archive   sessions idle ${formatDays(archive.afterMs)} go to s3://${config.bucket}/archive/, swept every ${archive.sweepSeconds} s`]),
     ...(config.mcp.servers.length > 0
       ? [`  mcp       ${config.mcp.servers.map((server) => `${server.name} (${displayURL(server.url)})`).join(', ')}: connected by the first turn`]
       : []),
@@ -141,7 +158,6 @@ async function main(): Promise<void> {
     'Ctrl-C stops the server and the emulators. API guide: docs/api.md',
     '',
   ];
-  process.stdout.write(lines.join('\n'));
 }
 
 /**

@@ -8,7 +8,7 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { Message } from '@panto/core';
 import { archiveSweepHandler, runArchiveSweep } from '@panto/functions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type ApiHarness } from './api-harness.js';
+import { type ApiHarness, json, startApi } from './api-harness.js';
 
 interface SessionJson {
   id: string;
@@ -35,12 +35,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.close();
 });
-
-async function json<T>(response: Response, status: number): Promise<T> {
-  const text = await response.text();
-  expect(response.status, text).toBe(status);
-  return JSON.parse(text) as T;
-}
 
 /** A session with a system prompt and `turns` answered prompts. */
 async function sessionWithTurns(turns: number): Promise<string> {

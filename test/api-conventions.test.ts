@@ -7,7 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { serve } from '@hono/node-server';
-import { API_ROUTES, openAPIDocument, ownerHash, VERSION } from '@panto/functions';
+import { API_ROUTES, openAPIDocument, ownerHash, SERVICE_VERSION } from '@panto/functions';
 import { waitUntil } from '@panto/core/testing';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,7 +36,7 @@ describe('GET /health', () => {
     const response = await api.call(null, 'GET', '/health');
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
-    expect(await response.json()).toEqual({ status: 'ok', version: VERSION, table: 'ok' });
+    expect(await response.json()).toEqual({ status: 'ok', version: SERVICE_VERSION, table: 'ok' });
   });
 
   it('answers 503 degraded when the table does not answer, and logs it as an outage', async () => {
@@ -51,7 +51,7 @@ describe('GET /health', () => {
     try {
       const response = await down.call(null, 'GET', '/health');
       expect(response.status).toBe(503);
-      expect(await response.json()).toEqual({ status: 'degraded', version: VERSION, table: 'unavailable' });
+      expect(await response.json()).toEqual({ status: 'degraded', version: SERVICE_VERSION, table: 'unavailable' });
       expect(down.outages).toEqual(['health check: the table did not answer: ECONNREFUSED']);
       expect(down.logged).toEqual([]);
     } finally {
@@ -68,12 +68,12 @@ describe('GET /openapi.json', () => {
     expect(await new Validator().validate(structuredClone(document))).toEqual({ valid: true });
     expect(document.servers).toEqual([{ url: api.url }]);
     const { servers: _servers, ...rest } = document;
-    expect(rest).toEqual(openAPIDocument(API_ROUTES, { version: VERSION }));
+    expect(rest).toEqual(openAPIDocument(API_ROUTES, { version: SERVICE_VERSION }));
   });
 });
 
 describe('the conformance checker', () => {
-  const checker = new ConformanceChecker(openAPIDocument(API_ROUTES, { version: VERSION }));
+  const checker = new ConformanceChecker(openAPIDocument(API_ROUTES, { version: SERVICE_VERSION }));
   const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
   it('passes a response that matches, and names each way one departs', async () => {

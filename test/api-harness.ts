@@ -9,7 +9,7 @@ import { serve } from '@hono/node-server';
 import { FakeLLMServer } from '@panto/core/testing';
 import {
   createApp,
-  DEFAULT_LIMITS,
+  DEFAULT_SERVICE_LIMITS,
   offeredModels,
   providerResolver,
   type AppDeps,
@@ -18,6 +18,8 @@ import {
   type ServiceLimits,
 } from '@panto/functions';
 import { hs256Verifier, signLocalToken } from '@panto/functions/local';
+import { expect } from 'vitest';
+import type { SessionSummaryJson } from '../functions/src/api/response-schemas.js';
 import { ConformanceChecker } from './openapi-conformance.js';
 import { localAws, type LocalAws } from './setup/aws-fixtures.js';
 
@@ -42,6 +44,8 @@ export interface ApiHarness {
    * from it rejects, naming how.
    */
   call(owner: string | null, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** A new session of `owner` (`POST /sessions` with `body`), as answered (201, else the test fails). */
+  newSession(owner?: string, body?: unknown): Promise<SessionSummaryJson>;
   close(): Promise<void>;
 }
 
@@ -83,7 +87,7 @@ export async function startApi(
     providers: providerResolver(providerConfig),
     models: offeredModels(providerConfig),
     verifier: hs256Verifier(TEST_SECRET),
-    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    limits: { ...DEFAULT_SERVICE_LIMITS, ...options.limits },
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     ...(options.tools ? { tools: options.tools } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
@@ -107,6 +111,20 @@ export async function startApi(
     }
     return value;
   };
+  const call: ApiHarness['call'] = async (owner, method, path, body, headers = {}) => {
+    const auth: Record<string, string> = owner === null ? {} : { authorization: `Bearer ${await token(owner)}` };
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...auth, ...headers },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    // A stream is judged by its status and headers: a clone of it would hold its data back.
+    const streamed = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+    const judged = streamed ? new Response(null, { status: response.status, headers: response.headers }) : response.clone();
+    const departures = await conformance.check(method, path, judged);
+    if (departures.length > 0) throw new Error(`the response departs from the OpenAPI document:\n${departures.join('\n')}`);
+    return response;
+  };
   return {
     url,
     aws,
@@ -116,19 +134,9 @@ export async function startApi(
     closedConnections: () => closed,
     records,
     token,
-    async call(owner, method, path, body, headers = {}) {
-      const auth: Record<string, string> = owner === null ? {} : { authorization: `Bearer ${await token(owner)}` };
-      const response = await fetch(`${url}${path}`, {
-        method,
-        headers: { 'content-type': 'application/json', ...auth, ...headers },
-        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-      });
-      // A stream is judged by its status and headers: a clone of it would hold its data back.
-      const streamed = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
-      const judged = streamed ? new Response(null, { status: response.status, headers: response.headers }) : response.clone();
-      const departures = await conformance.check(method, path, judged);
-      if (departures.length > 0) throw new Error(`the response departs from the OpenAPI document:\n${departures.join('\n')}`);
-      return response;
+    call,
+    async newSession(owner = 'alice', body = {}) {
+      return json<SessionSummaryJson>(await call(owner, 'POST', '/sessions', body), 201);
     },
     async close() {
       await new Promise<void>((resolve) => {
@@ -138,6 +146,13 @@ export async function startApi(
       await fake.close();
     },
   };
+}
+
+/** The body of `response` as JSON, once its status is `status` (else the test fails, showing the body's start). */
+export async function json<T>(response: Response, status: number): Promise<T> {
+  const text = await response.text();
+  expect(response.status, text.slice(0, 2000)).toBe(status);
+  return JSON.parse(text) as T;
 }
 
 /** Every item of the table and every object of the bucket, sorted: to compare before and after. */

@@ -11,7 +11,7 @@ import { encodeHeader } from '@panto/core/store-kit';
 import { RecordFactory, waitUntil } from '@panto/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSession } from '../packages/aws/src/write-session.js';
-import { parseSSE, snapshot, startApi, type ApiHarness } from './api-harness.js';
+import { type ApiHarness, json, parseSSE, snapshot, startApi } from './api-harness.js';
 
 let api: ApiHarness;
 beforeAll(async () => {
@@ -28,12 +28,6 @@ interface ErrorJson {
   error: { code: string; message: string; field?: string; line?: number };
 }
 type MessageJson = { role: string; content: unknown; id?: string; unreadable?: string; is_error?: boolean };
-
-async function json<T>(response: Response, status: number): Promise<T> {
-  const text = await response.text();
-  expect(response.status, text.slice(0, 500)).toBe(status);
-  return JSON.parse(text) as T;
-}
 
 /** `{"x":[[…]]}` with `levels` levels in all, as text (JSON.stringify could not write it). */
 function deepInput(levels: number): string {
@@ -59,10 +53,6 @@ async function importText(owner: string, body: string): Promise<Response> {
     headers: { authorization: `Bearer ${await api.token(owner)}`, 'content-type': 'application/x-ndjson' },
     body,
   });
-}
-
-async function newSession(owner = 'alice'): Promise<SessionJson> {
-  return json<SessionJson>(await api.call(owner, 'POST', '/sessions', {}), 201);
 }
 
 describe('JSON nested deeper than 128 levels', { timeout: 60_000 }, () => {
@@ -169,7 +159,7 @@ describe('JSON nested deeper than 128 levels', { timeout: 60_000 }, () => {
   });
 
   it('refuses a request body nested deeper than 128 levels with 400 invalid_json', async () => {
-    const session = await newSession();
+    const session = await api.newSession();
     for (const levels of [200, 100_000]) {
       const error = await json<ErrorJson>(
         await api.call('alice', 'POST', `/sessions/${session.id}/messages`, `{"text":"hi","parent_id":${deepInput(levels)}}`),
@@ -210,7 +200,7 @@ describe('PATCH /sessions/{id}: titles', () => {
     ['a bidi isolate', 'a\u2066b\u2069'],
     ['a lone surrogate', '\ud800x'],
   ])('refuses a title with %s, 400 naming title, and keeps the old one', async (_what, title) => {
-    const session = await newSession();
+    const session = await api.newSession();
     await json(await api.call('alice', 'PATCH', `/sessions/${session.id}`, { title: 'kept' }), 200);
     const error = await json<ErrorJson>(await api.call('alice', 'PATCH', `/sessions/${session.id}`, JSON.stringify({ title })), 400);
     expect(error.error).toMatchObject({ code: 'invalid_body', field: 'title' });
@@ -219,20 +209,20 @@ describe('PATCH /sessions/{id}: titles', () => {
   });
 
   it('refuses a title with nothing visible (zero-width characters only)', async () => {
-    const session = await newSession();
+    const session = await api.newSession();
     const error = await json<ErrorJson>(await api.call('alice', 'PATCH', `/sessions/${session.id}`, { title: '\u200b\u200d\ufeff' }), 400);
     expect(error.error).toEqual({ code: 'invalid_body', field: 'title', message: 'title: must contain a visible character' });
   });
 
   it('keeps emoji, accents and right-to-left scripts', async () => {
-    const session = await newSession();
+    const session = await api.newSession();
     const title = 'Ünïcode 👩‍💻 שלום';
     const renamed = await json<SessionJson>(await api.call('alice', 'PATCH', `/sessions/${session.id}`, { title }), 200);
     expect(renamed.title).toBe(title);
   });
 
   it('titles a session from its first prompt without the control characters it held', async () => {
-    const session = await newSession();
+    const session = await api.newSession();
     api.fake.enqueue({ text: 'ok' });
     await json(await api.call('alice', 'POST', `/sessions/${session.id}/messages`, { text: '\u001b[2Jfix\u0007 the \u202Ebuild' }), 200);
     const list = await json<{ sessions: SessionJson[] }>(await api.call('alice', 'GET', '/sessions'), 200);
@@ -251,7 +241,7 @@ describe('model names', () => {
   ])('refuses a model with %s, 400 naming model, even for a provider with a base URL', async (_what, model) => {
     for (const [method, path] of [
       ['POST', '/sessions'],
-      ['PATCH', `/sessions/${(await newSession()).id}`],
+      ['PATCH', `/sessions/${(await api.newSession()).id}`],
     ] as const) {
       const error = await json<ErrorJson>(await api.call('alice', method, path, JSON.stringify({ provider: 'anthropic', model })), 400);
       expect(error.error).toMatchObject({ code: 'invalid_body', field: 'model' });
@@ -295,7 +285,7 @@ describe('a body over the limit', () => {
 
 describe('Idempotency-Key', () => {
   it('treats a request that leaves out on_disconnect as the one that names its default', async () => {
-    const session = await newSession();
+    const session = await api.newSession();
     api.fake.enqueue({ text: 'once' });
     const headers = { 'idempotency-key': `key-${newId()}` };
     const first = await json<{ messages: unknown[] }>(await api.call('alice', 'POST', `/sessions/${session.id}/messages`, { text: 'hi' }, headers), 200);

@@ -8,7 +8,7 @@ import { decodeSession } from '@panto/core/store-kit';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '@panto/functions/local';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSSE, snapshot, startApi, TEST_SECRET, type ApiHarness } from './api-harness.js';
+import { type ApiHarness, json, parseSSE, snapshot, startApi, TEST_SECRET } from './api-harness.js';
 
 interface SessionJson {
   id: string;
@@ -46,16 +46,6 @@ afterAll(async () => {
   await api?.close();
 });
 
-async function json<T>(response: Response, status: number): Promise<T> {
-  const text = await response.text();
-  expect(response.status, text).toBe(status);
-  return JSON.parse(text) as T;
-}
-
-async function newSession(owner = 'alice', body: unknown = {}): Promise<SessionJson> {
-  return json<SessionJson>(await api.call(owner, 'POST', '/sessions', body), 201);
-}
-
 const roles = (messages: readonly Message[]): string[] => messages.map((message) => message.role);
 
 describe('GET /models', () => {
@@ -85,7 +75,7 @@ describe('GET /models', () => {
 
 describe('POST /sessions', () => {
   it('creates a session with its times and the default model, and keeps a system prompt', async () => {
-    const session = await newSession('alice', { system: 'You are terse.' });
+    const session = await api.newSession('alice', { system: 'You are terse.' });
     expect(session.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(Date.parse(session.created_at)).not.toBeNaN();
     expect(session.updated_at >= session.created_at).toBe(true);
@@ -96,7 +86,7 @@ describe('POST /sessions', () => {
   });
 
   it("uses the session's own provider and model for its turns when it chose them", async () => {
-    const session = await newSession('alice', { provider: 'openai', model: 'gpt-test' });
+    const session = await api.newSession('alice', { provider: 'openai', model: 'gpt-test' });
     expect(session.active_model).toEqual({ provider: 'openai', model: 'gpt-test' });
     api.fake.enqueue({ text: 'from openai' });
     const before = api.fake.requests.length;
@@ -124,7 +114,7 @@ describe('POST /sessions', () => {
     expect(await snapshot(api.aws)).toEqual(before);
     // The harness's providers have base URLs (servers of their own), which name their own models:
     // the offline provider has none, so its catalog is what counts.
-    const offline = await newSession('alice', { provider: 'offline', model: 'offline-1' });
+    const offline = await api.newSession('alice', { provider: 'offline', model: 'offline-1' });
     expect(offline.active_model).toEqual({ provider: 'offline', model: 'offline-1' });
   });
 });
@@ -133,8 +123,8 @@ describe('GET /sessions', () => {
   it("lists the caller's sessions newest first, a page at a time", async () => {
     const owner = 'lister';
     const created: string[] = [];
-    for (let i = 0; i < 3; i++) created.push((await newSession(owner)).id);
-    await newSession('someone-else');
+    for (let i = 0; i < 3; i++) created.push((await api.newSession(owner)).id);
+    await api.newSession('someone-else');
     const first = await json<{ sessions: SessionJson[]; next_cursor: string | null }>(await api.call(owner, 'GET', '/sessions?limit=2'), 200);
     expect(first.sessions.map((s) => s.id)).toEqual([created[2], created[1]]);
     expect(first.next_cursor).toEqual(expect.any(String));
@@ -151,7 +141,7 @@ describe('GET /sessions', () => {
   });
 
   it('refuses a query parameter given more than once with 400 naming it, on every route, and changes nothing', async () => {
-    const session = await newSession();
+    const session = await api.newSession();
     const before = await snapshot(api.aws);
     for (const [method, path, field] of [
       ['GET', '/sessions?limit=1&limit=2', 'limit'],
@@ -184,7 +174,7 @@ describe('GET /sessions', () => {
 
 describe('POST /sessions/{id}/messages', () => {
   it('runs a turn and answers with the messages it added, its usage and stop reason', async () => {
-    const session = await newSession();
+    const session = await api.newSession();
     api.fake.enqueue({ text: 'Hello there.', usage: { input: 12, output: 3 } });
     const turn = await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${session.id}/messages`, { text: 'hi' }), 200);
     expect(roles(turn.messages)).toEqual(['user', 'assistant']);
@@ -197,7 +187,7 @@ describe('POST /sessions/{id}/messages', () => {
   });
 
   it("runs the service's tool and persists the call and its result", async () => {
-    const session = await newSession();
+    const session = await api.newSession();
     api.fake.enqueue({ toolCalls: [{ id: 'toolu_1', name: 'current_time', input: {} }] }, { text: 'It is now.' });
     const turn = await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${session.id}/messages`, { text: 'time?' }), 200);
     expect(roles(turn.messages)).toEqual(['user', 'assistant', 'tool_result', 'assistant']);
@@ -206,7 +196,7 @@ describe('POST /sessions/{id}/messages', () => {
   });
 
   it('answers 502 when the provider fails, with the prompt persisted as the dangling user', async () => {
-    const session = await newSession();
+    const session = await api.newSession();
     api.fake.enqueue({ status: 400, errorBody: { type: 'error', error: { type: 'invalid_request_error', message: 'bad' } } });
     const failed = await json<TurnJson & ErrorJson>(await api.call('alice', 'POST', `/sessions/${session.id}/messages`, { text: 'will fail' }), 502);
     expect(failed.error.code).toBe('provider_error');
@@ -218,7 +208,7 @@ describe('POST /sessions/{id}/messages', () => {
   });
 
   it('answers 409 while another turn holds the session, and writes nothing, not even the prompt', async () => {
-    const session = await newSession();
+    const session = await api.newSession();
     const lease = await acquireSessionLease({
       client: api.aws.dynamo,
       tableName: api.aws.tableName,
@@ -245,7 +235,7 @@ describe('POST /sessions/{id}/messages', () => {
   });
 
   it('refuses a body that is not UTF-8 with 400 invalid_encoding, storing nothing and calling no model', async () => {
-    const session = await newSession();
+    const session = await api.newSession();
     const before = await snapshot(api.aws);
     const requests = api.fake.requests.length;
     const latin1 = (text: string): Uint8Array => Uint8Array.from(Buffer.from(text, 'latin1')); // é as the single byte 0xE9
@@ -269,7 +259,7 @@ describe('POST /sessions/{id}/messages', () => {
   });
 
   it('refuses bad bodies with 400 naming the field', async () => {
-    const session = await newSession();
+    const session = await api.newSession();
     const path = `/sessions/${session.id}/messages`;
     const cases: [unknown, string, string | undefined][] = [
       ['{"text": ', 'invalid_json', undefined],
@@ -315,7 +305,7 @@ describe('the deadline', () => {
 
 describe('POST /sessions/{id}/messages/stream', () => {
   it('streams text deltas, each persisted message, and the end', async () => {
-    const session = await newSession();
+    const session = await api.newSession();
     api.fake.enqueue({ toolCalls: [{ id: 'toolu_s', name: 'current_time', input: {} }] }, { text: 'Streaming works fine.' });
     const response = await api.call('alice', 'POST', `/sessions/${session.id}/messages/stream`, { text: 'stream it' });
     expect(response.status).toBe(200);
@@ -336,7 +326,7 @@ describe('POST /sessions/{id}/messages/stream', () => {
 
 describe('compact, export and delete', () => {
   it('compacts a session into a summary its next turn starts from', async () => {
-    const session = await newSession();
+    const session = await api.newSession();
     api.fake.enqueue({ text: 'first answer' }, { text: 'Summary: the user said hi.' });
     await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${session.id}/messages`, { text: 'hi' }), 200);
     const result = await json<{ summary: string }>(await api.call('alice', 'POST', `/sessions/${session.id}/compact`, { instructions: 'keep it short' }), 200);
@@ -346,12 +336,12 @@ describe('compact, export and delete', () => {
   });
 
   it('answers 409 to compacting a session with nothing to compact', async () => {
-    const session = await newSession();
+    const session = await api.newSession();
     expect((await json<ErrorJson>(await api.call('alice', 'POST', `/sessions/${session.id}/compact`), 409)).error.code).toBe('nothing_to_compact');
   });
 
   it('exports the session as JSONL to the bucket, with a URL that downloads it', async () => {
-    const session = await newSession('alice', { system: 'be brief' });
+    const session = await api.newSession('alice', { system: 'be brief' });
     api.fake.enqueue({ text: 'exported answer' });
     await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${session.id}/messages`, { text: 'export me' }), 200);
     const exported = await json<{ bucket: string; key: string; url: string; bytes: number; entries: number; expires_in: number }>(
@@ -369,7 +359,7 @@ describe('compact, export and delete', () => {
   });
 
   it('deletes a session: 204, then 404 for it everywhere', async () => {
-    const session = await newSession();
+    const session = await api.newSession();
     expect((await api.call('alice', 'DELETE', `/sessions/${session.id}`)).status).toBe(204);
     expect((await json<ErrorJson>(await api.call('alice', 'GET', `/sessions/${session.id}`), 404)).error.code).toBe('session_not_found');
     expect((await api.call('alice', 'DELETE', `/sessions/${session.id}`)).status).toBe(404);
@@ -378,7 +368,7 @@ describe('compact, export and delete', () => {
 
 describe('refusals', () => {
   it("answers 404, the same as for an unknown id, on every route of another owner's session, and changes nothing", async () => {
-    const session = await newSession('owner-a');
+    const session = await api.newSession('owner-a');
     const before = await snapshot(api.aws);
     const unknown = await json<ErrorJson>(await api.call('owner-b', 'GET', '/sessions/0190a1b2-0000-7000-8000-000000000000'), 404);
     for (const [method, path] of [
@@ -410,7 +400,7 @@ describe('refusals', () => {
   });
 
   it('answers 401 to a validly signed token without exp on every method, and changes nothing', async () => {
-    const session = await newSession();
+    const session = await api.newSession();
     const forever = await new SignJWT({})
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('alice')
@@ -436,7 +426,7 @@ describe('refusals', () => {
   });
 
   it('answers 413 to a body over the limit, with or without a length header', async () => {
-    const session = await newSession();
+    const session = await api.newSession();
     const huge = JSON.stringify({ text: 'x'.repeat(300 * 1024) });
     expect((await json<ErrorJson>(await api.call('alice', 'POST', `/sessions/${session.id}/messages`, huge), 413)).error.code).toBe('payload_too_large');
     const chunked = new ReadableStream<Uint8Array>({

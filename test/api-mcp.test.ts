@@ -49,15 +49,9 @@ function results(turn: TurnJson): [string, string, boolean][] {
   );
 }
 
-async function newSession(): Promise<string> {
-  const created = await api.call('alice', 'POST', '/sessions', {});
-  expect(created.status).toBe(201);
-  return ((await created.json()) as { id: string }).id;
-}
-
 describe('the service with MCP servers', { timeout: 60_000 }, () => {
   it("offers the everything server's tools alongside current_time, and runs echo and get-sum in a turn", async () => {
-    const id = await newSession();
+    const { id } = await api.newSession();
     api.fake.enqueue(
       {
         toolCalls: [
@@ -85,7 +79,7 @@ describe('the service with MCP servers', { timeout: 60_000 }, () => {
   });
 
   it('streams a turn that calls an MCP tool, and reuses the connection', async () => {
-    const id = await newSession();
+    const { id } = await api.newSession();
     api.fake.enqueue({ toolCalls: [{ id: 'toolu_3', name: 'mcp__everything__echo', input: { message: 'streamed' } }] }, { text: 'done' });
     const response = await api.call('alice', 'POST', `/sessions/${id}/messages/stream`, { text: 'echo, streamed' });
     expect(response.status).toBe(200);
@@ -100,7 +94,7 @@ describe('the service with MCP servers', { timeout: 60_000 }, () => {
   });
 
   it('answers 200 with an error result when the MCP server is down mid-session, and the session goes on', async () => {
-    const id = await newSession();
+    const { id } = await api.newSession();
     await everything.stop();
     api.fake.enqueue({ toolCalls: [{ id: 'toolu_4', name: 'mcp__everything__echo', input: { message: 'anyone?' } }] }, { text: 'The tool failed.' });
     const response = await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'echo once more' });

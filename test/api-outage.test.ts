@@ -97,12 +97,6 @@ describe('DynamoDB going away mid-turn and coming back', () => {
     await proxy?.close();
   });
 
-  async function newSession(): Promise<string> {
-    const response = await api.call('alice', 'POST', '/sessions', {});
-    expect(response.status).toBe(201);
-    return ((await response.json()) as { id: string }).id;
-  }
-
   /** Resolves once the model has been asked about `prompt` (the prompt is stored, the lease held). */
   async function providerCalledWith(prompt: string): Promise<void> {
     while (!api.fake.requests.some((request) => request.rawBody.includes(JSON.stringify(prompt)))) await sleep(5);
@@ -123,7 +117,7 @@ describe('DynamoDB going away mid-turn and coming back', () => {
   }
 
   it('answers the turn 503 with Retry-After, releases the lease once the store is back, and the next turn runs', async () => {
-    const id = await newSession();
+    const { id } = await api.newSession();
     api.fake.enqueue({ text: 'lost with the store', delayMs: 200 }, { text: 'after the outage' });
     const turn = api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'during the outage' });
     await outageDuring('during the outage');
@@ -138,7 +132,7 @@ describe('DynamoDB going away mid-turn and coming back', () => {
   });
 
   it('ends a streamed turn with the same status and code, and releases its lease once the store is back', async () => {
-    const id = await newSession();
+    const { id } = await api.newSession();
     api.fake.enqueue({ text: 'lost with the store', delayMs: 200 }, { text: 'after the outage' });
     const turn = api.call('alice', 'POST', `/sessions/${id}/messages/stream`, { text: 'streamed during the outage' });
     await outageDuring('streamed during the outage');

@@ -7,7 +7,7 @@ import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { acquireSessionLease, DynamoStore } from '@panto/aws';
 import type { Message } from '@panto/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSSE, snapshot, startApi, type ApiHarness } from './api-harness.js';
+import { type ApiHarness, json, parseSSE, snapshot, startApi } from './api-harness.js';
 
 type MessageJson = Message & { id?: string; timestamp?: string };
 interface SessionJson {
@@ -50,16 +50,6 @@ afterAll(async () => {
   await api?.close();
 });
 
-async function json<T>(response: Response, status: number): Promise<T> {
-  const text = await response.text();
-  expect(response.status, text).toBe(status);
-  return JSON.parse(text) as T;
-}
-
-async function newSession(owner = 'alice', body: unknown = {}): Promise<SessionJson> {
-  return json<SessionJson>(await api.call(owner, 'POST', '/sessions', body), 201);
-}
-
 /** One turn: the prompt (continuing from `parentId` when given) and the model's `answer`. */
 async function turn(id: string, text: string, answer: string, parentId?: string | null, owner = 'alice'): Promise<TurnJson> {
   api.fake.enqueue({ text: answer });
@@ -80,7 +70,7 @@ const strip = ({ id: _id, timestamp: _timestamp, ...message }: MessageJson): Mes
 
 /** A session with a system prompt and two turns: q1 → a1 → q2 → a2. */
 async function twoTurns(owner = 'alice'): Promise<{ id: string; first: TurnJson; second: TurnJson }> {
-  const { id } = await newSession(owner, { system: 'Be brief.' });
+  const { id } = await api.newSession(owner, { system: 'Be brief.' });
   const first = await turn(id, 'q1', 'a1', undefined, owner);
   const second = await turn(id, 'q2', 'a2', undefined, owner);
   return { id, first, second };
@@ -261,7 +251,7 @@ describe('PUT /sessions/{id}/leaf', () => {
   });
 
   it('refuses an entry in the middle of a turn (a tool call whose result is stored, that result before the answer), writing nothing', async () => {
-    const { id } = await newSession('alice', { system: 'Be brief.' });
+    const { id } = await api.newSession('alice', { system: 'Be brief.' });
     api.fake.enqueue({ toolCalls: [{ id: 'toolu_mid', name: 'current_time', input: {} }] }, { text: 'It is now.' });
     const used = await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'what time is it?' }), 200);
     expect(used.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool_result', 'assistant']);
@@ -540,7 +530,7 @@ describe('PATCH /sessions/{id}', () => {
     expect(await snapshot(api.aws)).toEqual(snapshotBefore);
 
     // A model alone is judged against the session's own provider.
-    const offline = await newSession('alice', { provider: 'offline' });
+    const offline = await api.newSession('alice', { provider: 'offline' });
     const unknown = await json<ErrorJson>(await api.call('alice', 'PATCH', `/sessions/${offline.id}`, { model: 'no-such-model' }), 400);
     expect(unknown.error).toMatchObject({ code: 'invalid_body', field: 'model' });
     expect((await json<ContentsJson & { active_model: unknown }>(await api.call('alice', 'GET', `/sessions/${offline.id}`), 200)).active_model).toEqual({

@@ -6,7 +6,7 @@
  * Idempotency-Key adds its claim and its answer (6), and a retry with it is 1 request.
  */
 import { ManualClock, waitUntil } from '@panto/core/testing';
-import { DEFAULT_LIMITS } from '@panto/functions';
+import { DEFAULT_SERVICE_LIMITS } from '@panto/functions';
 import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDynamoDBClient } from '../scripts/local/dynamodb-local.js';
@@ -79,7 +79,7 @@ describe('the cost of a service turn', () => {
     await stream.until((event) => event.event === 'text-delta');
     const updates = (): number => proxy.requests.filter((operation) => operation === 'UpdateItem').length;
     for (let renewal = 1; renewal <= 3; renewal++) {
-      clock.advance(DEFAULT_LIMITS.leaseRenewMs);
+      clock.advance(DEFAULT_SERVICE_LIMITS.leaseRenewMs);
       // Done once the heartbeat has its next renewal scheduled (it does so when the answer is back).
       await waitUntil(() => updates() === 1 + renewal && clock.pending === 1, { message: `renewal ${renewal} went through`, timeoutMs: 15_000 });
     }

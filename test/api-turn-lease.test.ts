@@ -8,9 +8,9 @@ import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { acquireSessionLease } from '@panto/aws';
 import type { Message } from '@panto/core';
 import { ManualClock, waitUntil } from '@panto/core/testing';
-import { DEFAULT_LIMITS } from '@panto/functions';
+import { DEFAULT_SERVICE_LIMITS } from '@panto/functions';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { snapshot, sseReader, startApi, type ApiHarness, type SSEEvent } from './api-harness.js';
+import { type ApiHarness, json, snapshot, type SSEEvent, sseReader, startApi } from './api-harness.js';
 
 interface TurnState {
   running: true;
@@ -27,7 +27,7 @@ interface ErrorJson {
   error: { code: string; message: string };
 }
 
-const { leaseMs: LEASE_MS, leaseRenewMs: RENEW_MS } = DEFAULT_LIMITS;
+const { leaseMs: LEASE_MS, leaseRenewMs: RENEW_MS } = DEFAULT_SERVICE_LIMITS;
 /** How long a wait may take on a machine shared by parallel test files: a deadline, never a pause. */
 const WAIT_MS = 15_000;
 
@@ -44,16 +44,6 @@ afterEach(() => {
 afterAll(async () => {
   await api?.close();
 });
-
-async function json<T>(response: Response, status: number): Promise<T> {
-  const text = await response.text();
-  expect(response.status, text).toBe(status);
-  return JSON.parse(text) as T;
-}
-
-async function newSession(owner = 'alice'): Promise<string> {
-  return (await json<{ id: string }>(await api.call(owner, 'POST', '/sessions', {}), 201)).id;
-}
 
 const contents = async (id: string, owner = 'alice'): Promise<ContentsJson> => json<ContentsJson>(await api.call(owner, 'GET', `/sessions/${id}`), 200);
 
@@ -86,7 +76,7 @@ const assistantText = (message: Message | undefined): string =>
 
 describe('a running turn renews its lease', () => {
   it('holds the session past the lease term while it runs, refusing another turn, then stores its whole answer', { timeout: 90_000 }, async () => {
-    const id = await newSession();
+    const { id } = await api.newSession();
     api.fake.enqueue({ text: 'one two three four', pauseAfterDeltas: 1 });
     const startedAt = clock.now();
     const { stream } = await streamUntilFirstDelta(id, { text: 'take your time' });
@@ -115,7 +105,7 @@ describe('a running turn renews its lease', () => {
   });
 
   it('stops a turn whose lease another holder took, answering 409 lease_lost and writing nothing after the loss', async () => {
-    const id = await newSession();
+    const { id } = await api.newSession();
     api.fake.enqueue({ text: 'one two three', pauseAfterDeltas: 1 });
     const requests = api.fake.requests.length;
     const turn = api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'a slow one' });
@@ -145,7 +135,7 @@ describe('a running turn renews its lease', () => {
 
 describe('a client that goes away', () => {
   it('does not stop a streamed turn: the answer is stored whole with its real stop reason, and GET shows the turn running meanwhile', async () => {
-    const id = await newSession();
+    const { id } = await api.newSession();
     api.fake.enqueue({ text: 'one two three four', pauseAfterDeltas: 1 });
     const closed = api.closedConnections();
     const { abort, before } = await streamUntilFirstDelta(id, { text: 'answer me in a lift' });
@@ -166,7 +156,7 @@ describe('a client that goes away', () => {
   });
 
   it('stops the streamed turn when the client asked so (on_disconnect: abort), storing what was written as aborted', async () => {
-    const id = await newSession();
+    const { id } = await api.newSession();
     api.fake.enqueue({ text: 'one two three four', pauseAfterDeltas: 1 });
     const { abort } = await streamUntilFirstDelta(id, { text: 'stop if I go', on_disconnect: 'abort' });
     abort();
@@ -178,7 +168,7 @@ describe('a client that goes away', () => {
   });
 
   it('refuses an on_disconnect that is neither continue nor abort', async () => {
-    const id = await newSession();
+    const { id } = await api.newSession();
     for (const [path, body] of [
       ['messages', { text: 'x', on_disconnect: 'later' }],
       ['messages/stream', { text: 'x', on_disconnect: 'later' }],
@@ -192,7 +182,7 @@ describe('a client that goes away', () => {
 
 describe('POST /sessions/{id}/stop', () => {
   it('stops a turn started from another connection at its next renewal, keeping what it wrote; another owner gets 404', async () => {
-    const id = await newSession();
+    const { id } = await api.newSession();
     api.fake.enqueue({ text: 'one two three four', pauseAfterDeltas: 1 });
     const { stream } = await streamUntilFirstDelta(id, { text: 'a long story' });
     const before = await snapshot(api.aws);
@@ -221,7 +211,7 @@ describe('POST /sessions/{id}/stop', () => {
   });
 
   it('stops a compaction, which then writes nothing and answers 409 stopped', async () => {
-    const id = await newSession();
+    const { id } = await api.newSession();
     api.fake.enqueue({ text: 'first answer' });
     await json<unknown>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'hi' }), 200);
     api.fake.enqueue({ text: 'Summary: the user said hi', pauseAfterDeltas: 1 });
@@ -239,7 +229,7 @@ describe('POST /sessions/{id}/stop', () => {
   });
 
   it('answers 409 turn_not_running when no turn runs, and refuses a body with fields', async () => {
-    const id = await newSession();
+    const { id } = await api.newSession();
     expect((await json<ErrorJson>(await api.call('alice', 'POST', `/sessions/${id}/stop`), 409)).error.code).toBe('turn_not_running');
     expect((await json<ErrorJson>(await api.call('alice', 'POST', `/sessions/${id}/stop`, { now: true }), 400)).error.code).toBe('invalid_body');
   });
@@ -247,7 +237,7 @@ describe('POST /sessions/{id}/stop', () => {
 
 describe('GET /sessions/{id}/events', () => {
   it('lets a client that went away follow the running turn from where it left, to the end, from the store', async () => {
-    const id = await newSession();
+    const { id } = await api.newSession();
     api.fake.enqueue({ toolCalls: [{ id: 'toolu_follow', name: 'current_time', input: {} }] }, { text: 'It is late now.', pauseAfterDeltas: 1 });
     const { abort, before } = await streamUntilFirstDelta(id, { text: 'what time is it?' });
     // The first connection saw the prompt, the tool round, and the start of the answer; then it dropped.
@@ -274,7 +264,7 @@ describe('GET /sessions/{id}/events', () => {
   });
 
   it('sends the whole running turn, prompt first, when no position is given, and ends at once when none runs', async () => {
-    const id = await newSession();
+    const { id } = await api.newSession();
     api.fake.enqueue({ text: 'still going', pauseAfterDeltas: 1 });
     const { stream } = await streamUntilFirstDelta(id, { text: 'the prompt' });
     const events = sseReader(await api.call('alice', 'GET', `/sessions/${id}/events`));
@@ -290,7 +280,7 @@ describe('GET /sessions/{id}/events', () => {
   });
 
   it('answers 404 to another owner and 400 to a bad position, before streaming', async () => {
-    const id = await newSession();
+    const { id } = await api.newSession();
     expect((await json<ErrorJson>(await api.call('bob', 'GET', `/sessions/${id}/events`), 404)).error.code).toBe('session_not_found');
     for (const from of ['-1', 'x', '1.5']) {
       expect((await json<ErrorJson>(await api.call('alice', 'GET', `/sessions/${id}/events?from=${from}`), 400)).error.code).toBe('invalid_query');

@@ -15,7 +15,7 @@ import { FakeLLMServer, waitUntil } from '@panto/core/testing';
 import { localSecretFile, readLocalSecret, signLocalToken } from '@panto/functions/local';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSSE, snapshot, sseReader } from './api-harness.js';
+import { json, parseSSE, snapshot, sseReader } from './api-harness.js';
 import { startLocalStack, type LocalStack } from './local-stack-harness.js';
 import { localAws, type LocalAws } from './setup/aws-fixtures.js';
 
@@ -68,12 +68,6 @@ async function call(token: string | null, method: string, path: string, body?: u
     headers: { 'content-type': 'application/json', ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...headers },
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
-}
-
-async function json<T>(response: Response, status: number): Promise<T> {
-  const text = await response.text();
-  expect(response.status, text).toBe(status);
-  return JSON.parse(text) as T;
 }
 
 const roles = (messages: readonly Message[]): string[] => messages.map((message) => message.role);

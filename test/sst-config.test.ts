@@ -20,12 +20,12 @@ import {
   CORS_EXPOSE_HEADERS,
   CORS_MAX_AGE_SECONDS,
   createApp,
-  DEFAULT_LIMITS,
+  DEFAULT_SERVICE_LIMITS,
   ttlExpiredSessionId,
   type DynamoDBStreamRecord,
 } from '@panto/functions';
 import { hs256Verifier } from '@panto/functions/local';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const run = promisify(execFile);
@@ -194,7 +194,18 @@ async function evaluate(env: Record<string, string>, options: { stage?: string; 
   for (const name of SETTINGS) delete process.env[name];
   Object.assign(process.env, env);
   Object.assign(globalThis, { $dev: options.dev ?? false, $app: { name: 'panto', stage: options.stage ?? 'test' } });
+  config = await loadConfig();
   return config.run();
+}
+
+/**
+ * sst.config.ts, freshly imported: its run() imports infra/*, whose modules create their
+ * resources when they are first imported — as SST evaluates the config once per process.
+ */
+async function loadConfig(): Promise<SstConfig> {
+  vi.resetModules();
+  // A path, not a literal specifier: the config is type-checked by `npm run check:sst`, against SST's types.
+  return ((await import(pathToFileURL(join(root, 'sst.config.ts')).href)) as { default: SstConfig }).default;
 }
 
 interface SstConfig {
@@ -211,8 +222,7 @@ const COGNITO_ISSUER = 'https://cognito-idp.${region}.amazonaws.com/${PantoUserP
 
 beforeAll(async () => {
   installStandIns();
-  // A path, not a literal specifier: the config is type-checked by `npm run check:sst`, against SST's types.
-  config = ((await import(pathToFileURL(join(root, 'sst.config.ts')).href)) as { default: SstConfig }).default;
+  config = await loadConfig();
 });
 
 const byKind = (kind: string): Resource[] => resources.filter((resource) => resource.kind === kind);
@@ -284,7 +294,7 @@ describe('sst.config.ts, with an issuer of your own', () => {
         throw new Error('not called');
       },
       verifier: hs256Verifier(new Uint8Array(32)),
-      limits: DEFAULT_LIMITS,
+      limits: DEFAULT_SERVICE_LIMITS,
     });
     const appRoutes = app.routes
       .filter((route) => route.method !== 'ALL')

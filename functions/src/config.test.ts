@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, deployedMCPSettings, lambdaConfig, lambdaIssuer, mcpSettings, serviceLimits, type MCPSettings } from './config.js';
+import { DEFAULT_SERVICE_LIMITS, deployedMCPSettings, lambdaConfig, lambdaIssuer, mcpSettings, serviceLimits, type MCPSettings } from './config.js';
 import { localSettings } from './local/settings.js';
 
 describe('localSettings', () => {
@@ -47,14 +47,14 @@ describe('localSettings', () => {
   it('refuses a deadline API Gateway would cut', () => {
     const { limits } = localSettings('/repo', { PANTO_DEADLINE_MS: '1000' }).config;
     expect(limits.deadlineMs).toBe(1000);
-    expect(DEFAULT_LIMITS.deadlineMs).toBeLessThan(30_000);
+    expect(DEFAULT_SERVICE_LIMITS.deadlineMs).toBeLessThan(30_000);
     expect(() => localSettings('/repo', { PANTO_DEADLINE_MS: '30000' })).toThrow(/PANTO_DEADLINE_MS/);
     expect(() => localSettings('/repo', { PORT: 'eighty' })).toThrow(/PORT/);
   });
 
   it('frees the session of a crashed turn of any kind within 45 s by default, renewing its lease three times a term', () => {
     const limits = serviceLimits({});
-    expect(limits).toEqual(DEFAULT_LIMITS);
+    expect(limits).toEqual(DEFAULT_SERVICE_LIMITS);
     // One lease for every kind of turn: nothing sized to the 14-minute streamed deadline any more.
     expect(limits).not.toHaveProperty('streamLeaseMs');
     expect(limits.leaseMs).toBe(30_000);
@@ -64,7 +64,7 @@ describe('localSettings', () => {
   });
 
   it('renews a turn lease every second on the local stack (so a stop is seen within a second), unless PANTO_LEASE_RENEW_MS is set', () => {
-    expect(localSettings('/repo', {}).config.limits).toEqual({ ...DEFAULT_LIMITS, leaseRenewMs: 1000 });
+    expect(localSettings('/repo', {}).config.limits).toEqual({ ...DEFAULT_SERVICE_LIMITS, leaseRenewMs: 1000 });
     expect(localSettings('/repo', { PANTO_LEASE_RENEW_MS: '5000' }).config.limits.leaseRenewMs).toBe(5000);
   });
 

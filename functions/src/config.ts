@@ -105,7 +105,7 @@ export interface IssuerSettings {
 
 export type Env = { readonly [name: string]: string | undefined };
 
-export const DEFAULT_LIMITS: ServiceLimits = {
+export const DEFAULT_SERVICE_LIMITS: ServiceLimits = {
   deadlineMs: 25_000,
   streamDeadlineMs: 840_000,
   bodyLimitBytes: 256 * 1024,
@@ -268,21 +268,21 @@ function awsEndpoints(env: Env): AwsEndpoints {
 
 /** The request budgets, from `PANTO_*_MS` and friends. */
 export function serviceLimits(env: Env): ServiceLimits {
-  const deadlineMs = integer(env, 'PANTO_DEADLINE_MS', DEFAULT_LIMITS.deadlineMs, 1, 29_000);
-  const streamDeadlineMs = integer(env, 'PANTO_STREAM_DEADLINE_MS', DEFAULT_LIMITS.streamDeadlineMs, 1, 880_000);
+  const deadlineMs = integer(env, 'PANTO_DEADLINE_MS', DEFAULT_SERVICE_LIMITS.deadlineMs, 1, 29_000);
+  const streamDeadlineMs = integer(env, 'PANTO_STREAM_DEADLINE_MS', DEFAULT_SERVICE_LIMITS.streamDeadlineMs, 1, 880_000);
   // Renewed while the turn runs, the lease no longer needs to outlast the deadline: it is
   // the time a crashed turn keeps its session. (PANTO_STREAM_LEASE_MS is gone: one lease for every turn.)
-  const leaseMs = integer(env, 'PANTO_LEASE_MS', DEFAULT_LIMITS.leaseMs, 1_000, 3_600_000);
+  const leaseMs = integer(env, 'PANTO_LEASE_MS', DEFAULT_SERVICE_LIMITS.leaseMs, 1_000, 3_600_000);
   return {
     deadlineMs,
     streamDeadlineMs,
-    bodyLimitBytes: integer(env, 'PANTO_BODY_LIMIT_BYTES', DEFAULT_LIMITS.bodyLimitBytes, 1, 6 * 1024 * 1024),
+    bodyLimitBytes: integer(env, 'PANTO_BODY_LIMIT_BYTES', DEFAULT_SERVICE_LIMITS.bodyLimitBytes, 1, 6 * 1024 * 1024),
     leaseMs,
     // Three renewals a term by default: one that fails (a blip of the store) loses nothing.
     leaseRenewMs: integer(env, 'PANTO_LEASE_RENEW_MS', Math.floor(leaseMs / 3), 100, Math.floor(leaseMs / 2)),
-    eventsPollMs: integer(env, 'PANTO_EVENTS_POLL_MS', DEFAULT_LIMITS.eventsPollMs, 50, 60_000),
-    streamStallMs: integer(env, 'PANTO_STREAM_STALL_MS', DEFAULT_LIMITS.streamStallMs, 100, 600_000),
-    exportUrlTtlSeconds: integer(env, 'PANTO_EXPORT_URL_TTL_SECONDS', DEFAULT_LIMITS.exportUrlTtlSeconds, 1, 604_800),
+    eventsPollMs: integer(env, 'PANTO_EVENTS_POLL_MS', DEFAULT_SERVICE_LIMITS.eventsPollMs, 50, 60_000),
+    streamStallMs: integer(env, 'PANTO_STREAM_STALL_MS', DEFAULT_SERVICE_LIMITS.streamStallMs, 100, 600_000),
+    exportUrlTtlSeconds: integer(env, 'PANTO_EXPORT_URL_TTL_SECONDS', DEFAULT_SERVICE_LIMITS.exportUrlTtlSeconds, 1, 604_800),
   };
 }
 

@@ -4,6 +4,7 @@
 import {
   AbortedError,
   AmbiguousSessionIdError,
+  EntryNotFoundError,
   InvalidSessionIdError,
   NothingToCompactError,
   PantoError,
@@ -64,6 +65,13 @@ export function invalidField(kind: 'body' | 'query', field: string, message: str
 /** A body field naming an entry the session does not hold (`parent_id`, `entry_id`). */
 export function unknownEntry(field: string, options?: ErrorOptions): RequestError {
   return invalidField('body', field, 'not an entry of this session', options);
+}
+
+/** Turns an `EntryNotFoundError` into a 400 naming the body field that gave the id (`.catch(asEntryField('entry_id'))`). */
+export function asEntryField(field: string): (error: unknown) => never {
+  return (error) => {
+    throw error instanceof EntryNotFoundError ? unknownEntry(field, { cause: error }) : error;
+  };
 }
 
 /**
@@ -269,4 +277,9 @@ export function outageOf(error: unknown, depth = 0): string | null {
     }
   }
   return outageOf(cause, depth + 1);
+}
+
+/** The `Retry-After` header a failure answers with (every 503 has one). */
+export function retryAfter(failure: HttpError): Record<string, string> {
+  return failure.retryAfterSeconds === null ? {} : { 'retry-after': String(failure.retryAfterSeconds) };
 }

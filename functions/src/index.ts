@@ -2,21 +2,22 @@
  * @panto/functions — the HTTP app and the Lambda handlers' parts. The local stack's own
  * parts (emulator clients, HS256 tokens, local settings) are in `@panto/functions/local`.
  */
-export { API_ROUTES, PUBLIC_ROUTES, type ApiResponse, type ApiRoute, type HttpMethod } from './api-routes.js';
-export { createApp, CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS, type AppDeps, type AppEnv } from './app.js';
-export { apiGatewayVerifier, jwksVerifier, type AuthRequest, type AuthVerifier, type Principal } from './auth.js';
-export { createAwsClients, type AwsClients } from './clients.js';
+export { offeredModels, type OfferedModel, type OfferedModels, type OfferedProvider } from './agent/offered-models.js';
+export { providerResolver, type ProviderResolver } from './agent/provider-resolver.js';
+export { currentTimeTool, SERVICE_MCP_OPTIONS, serviceMCPServers, serviceTools, toolsWithMCP } from './agent/service-tools.js';
+export { openAPIDocument, type OpenAPIInfo } from './api/openapi.js';
+export { API_ROUTES, PUBLIC_ROUTES, type ApiResponse, type ApiRoute, type HttpMethod } from './api/route-table.js';
+export type { ApiApp, AppEnv } from './app/app-env.js';
+export { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from './app/cors.js';
+export { createApp, type AppDeps } from './app/create-app.js';
+export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './app/idempotency.js';
+export { serviceApp } from './app/service-app.js';
+export { apiGatewayVerifier } from './auth/api-gateway-verifier.js';
+export { jwksVerifier } from './auth/jwks-verifier.js';
+export type { AuthRequest, AuthVerifier, Principal } from './auth/verifier.js';
+export { createAwsClients, type AwsClients } from './aws-clients.js';
 export {
-  archiveSweepHandler,
-  runArchiveSweep,
-  startArchiveSweeper,
-  type ArchiveSweepDeps,
-  type ArchiveSweepSummary,
-  type RunningSweeper,
-  type SweepContext,
-} from './archive-sweep.js';
-export {
-  DEFAULT_LIMITS,
+  DEFAULT_SERVICE_LIMITS,
   lambdaArchiveSweepConfig,
   lambdaConfig,
   lambdaIssuer,
@@ -32,22 +33,15 @@ export {
   type StorageConfig,
 } from './config.js';
 export { RequestError, toHttpError, type ErrorBody, type HttpError } from './errors.js';
-export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './idempotency.js';
-export { lambdaTelemetry, METRICS_NAMESPACE, SERVICE_NAME, type LambdaTelemetry } from './lambda-telemetry.js';
-export { offeredModels, type OfferedModel, type OfferedModels, type OfferedProvider } from './models.js';
-export { openAPIDocument, type OpenAPIInfo } from './openapi.js';
-export { providerResolver, type ProviderResolver } from './providers.js';
-export { serviceApp } from './service.js';
 export {
-  SessionService,
-  type FollowEvent,
-  type RunningTurn,
-  type SessionContents,
-  type SessionLock,
-  type SessionSummary,
-  type TurnOutcome,
-} from './session-service.js';
-export { currentTimeTool, SERVICE_MCP_OPTIONS, serviceMCPServers, serviceTools, toolsWithMCP } from './tools.js';
+  archiveSweepHandler,
+  runArchiveSweep,
+  startArchiveSweeper,
+  type ArchiveSweepDeps,
+  type ArchiveSweepSummary,
+  type RunningSweeper,
+  type SweepContext,
+} from './jobs/archive-sweep.js';
 export {
   ttlCleanupHandler,
   ttlExpiredSessionId,
@@ -57,6 +51,11 @@ export {
   type PurgeSession,
   type StreamAttributeValue,
   type TtlCleanupDeps,
-} from './ttl-cleanup.js';
-export { ownerHash, plainTelemetry, type RequestRecord, type Telemetry } from './telemetry.js';
-export { VERSION } from './version.js';
+} from './jobs/ttl-cleanup.js';
+export type { RunningTurn, SessionContents, SessionServiceDeps, SessionSummary } from './services/session-context.js';
+export type { SessionLock } from './services/session-lock.js';
+export { SessionService } from './services/session-service.js';
+export type { FollowEvent, TurnOutcome } from './services/turn-service.js';
+export { lambdaTelemetry, METRICS_NAMESPACE, SERVICE_NAME, type LambdaTelemetry } from './telemetry/lambda-telemetry.js';
+export { ownerHash, plainTelemetry, type RequestRecord, type Telemetry } from './telemetry/request-telemetry.js';
+export { SERVICE_VERSION } from './version.js';

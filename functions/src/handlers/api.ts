@@ -4,9 +4,9 @@
  * telemetry (Powertools Logger and Metrics) are built once per container, at module scope.
  */
 import { handle } from 'hono/aws-lambda';
-import { apiGatewayVerifier } from '../auth.js';
+import { apiGatewayVerifier } from '../auth/api-gateway-verifier.js';
 import { lambdaConfig } from '../config.js';
-import { lambdaTelemetry } from '../lambda-telemetry.js';
-import { serviceApp } from '../service.js';
+import { lambdaTelemetry } from '../telemetry/lambda-telemetry.js';
+import { serviceApp } from '../app/service-app.js';
 
 export const handler = handle(serviceApp(lambdaConfig(), apiGatewayVerifier(), lambdaTelemetry()));

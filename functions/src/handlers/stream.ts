@@ -5,9 +5,9 @@
  * bearer token against the issuer's keys itself.
  */
 import { streamHandle } from 'hono/aws-lambda';
-import { jwksVerifier } from '../auth.js';
+import { jwksVerifier } from '../auth/jwks-verifier.js';
 import { lambdaConfig, lambdaIssuer } from '../config.js';
-import { lambdaTelemetry } from '../lambda-telemetry.js';
-import { serviceApp } from '../service.js';
+import { lambdaTelemetry } from '../telemetry/lambda-telemetry.js';
+import { serviceApp } from '../app/service-app.js';
 
 export const handler: ReturnType<typeof streamHandle> = streamHandle(serviceApp(lambdaConfig(), jwksVerifier(lambdaIssuer()), lambdaTelemetry()));

@@ -1,13 +1,13 @@
 /**
- * The DynamoDB Streams consumer of the sessions table (see ../ttl-cleanup.ts): purges the
+ * The DynamoDB Streams consumer of the sessions table (see ../jobs/ttl-cleanup.ts): purges the
  * entry items, offloaded texts and exports of sessions whose META item (or tombstone) TTL
  * deleted. Linked to the
  * table and bucket only; clients and config are built once per container, at module scope.
  */
 import { purgeSessionItems } from '@panto/aws';
-import { createAwsClients } from '../clients.js';
+import { createAwsClients } from '../aws-clients.js';
 import { lambdaStorageConfig } from '../config.js';
-import { ttlCleanupHandler, type DynamoDBBatchResponse, type DynamoDBStreamEvent } from '../ttl-cleanup.js';
+import { ttlCleanupHandler, type DynamoDBBatchResponse, type DynamoDBStreamEvent } from '../jobs/ttl-cleanup.js';
 
 const { tableName, bucket, aws } = lambdaStorageConfig();
 const { dynamo, s3 } = createAwsClients(aws);

@@ -7,21 +7,24 @@
  */
 import { streamSSE } from 'hono/streaming';
 import { toHttpError } from '../errors.js';
-import { eventsQuery, parse, stopBody } from '../schemas.js';
-import type { RunningTurn } from '../session-service.js';
-import { pathSessionId, readJson, type App, type RouteDeps } from '../http.js';
+import { eventsQuery, parse, stopBody } from '../api/request-schemas.js';
+import type { RunningTurn } from '../services/session-context.js';
+import type { ApiApp } from '../app/app-env.js';
+import { pathSessionId, readJson } from './read-request.js';
+import type { RouteDeps } from './route-deps.js';
 import { messageJson, runningTurnJson } from './session-json.js';
 import { eventSender } from './sse.js';
 import { endFailure } from './turn-json.js';
+import type { StoppedTurnJson } from '../api/response-schemas.js';
 
-export function eventRoutes(app: App, { sessions, limits, report }: RouteDeps): void {
+export function eventRoutes(app: ApiApp, { turns, limits, report }: RouteDeps): void {
   app.get('/sessions/:id/events', async (c) => {
     const id = pathSessionId(c);
     const { from } = parse('query', eventsQuery, c.req.query());
     const deadline = AbortSignal.timeout(limits.streamDeadlineMs);
     const disconnected = new AbortController();
     // Opened before the stream starts, so that 404 is a real status.
-    const events = await sessions.follow(c.get('owner'), id, {
+    const events = await turns.follow(c.get('owner'), id, {
       ...(from === undefined ? {} : { from }),
       signal: AbortSignal.any([deadline, disconnected.signal]),
       pollMs: limits.eventsPollMs,
@@ -66,7 +69,7 @@ export function eventRoutes(app: App, { sessions, limits, report }: RouteDeps): 
   app.post('/sessions/:id/stop', async (c) => {
     const id = pathSessionId(c);
     parse('body', stopBody, await readJson(c, limits.bodyLimitBytes));
-    const turn = await sessions.stop(c.get('owner'), id);
-    return c.json({ turn: runningTurnJson(turn) }, 202);
+    const turn = await turns.stop(c.get('owner'), id);
+    return c.json({ turn: runningTurnJson(turn) } satisfies StoppedTurnJson, 202);
   });
 }

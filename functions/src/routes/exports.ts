@@ -5,44 +5,39 @@
  * session from a JSONL session as the body.
  */
 import type { ListedExport } from '@panto/aws';
-import { exportBody, exportsQuery, parse } from '../schemas.js';
-import { pathSessionId, readBytes, readJson, type App, type RouteDeps } from '../http.js';
+import { exportBody, exportsQuery, parse } from '../api/request-schemas.js';
+import type { ApiApp } from '../app/app-env.js';
+import { pathSessionId, readBytes, readJson } from './read-request.js';
+import type { RouteDeps } from './route-deps.js';
 import { sessionJson } from './session-json.js';
+import type { ExportListJson, ImportedSessionJson, SessionExportJson } from '../api/response-schemas.js';
 
-export function exportRoutes(app: App, { sessions, limits }: RouteDeps): void {
+export function exportRoutes(app: ApiApp, { transfer, limits }: RouteDeps): void {
   app.post('/sessions/:id/export', async (c) => {
     const id = pathSessionId(c);
     const body = parse('body', exportBody, await readJson(c, limits.bodyLimitBytes));
     const expiresIn = body.expires_in ?? limits.exportUrlTtlSeconds;
-    const exported = await sessions.export(c.get('owner'), id, expiresIn);
-    return c.json({ ...exported, expires_in: expiresIn });
+    const exported = await transfer.export(c.get('owner'), id, expiresIn);
+    return c.json({ ...exported, expires_in: expiresIn } satisfies SessionExportJson);
   });
 
   // The body is the log itself (`application/x-ndjson`, the export format), within the body limit.
   app.post('/sessions/import', async (c) => {
     const body = await readBytes(c, limits.bodyLimitBytes);
-    const { importedFrom, ...session } = await sessions.import(c.get('owner'), body);
-    return c.json({ ...sessionJson(session), imported_from: importedFrom }, 201);
+    const { importedFrom, ...session } = await transfer.import(c.get('owner'), body);
+    return c.json({ ...sessionJson(session), imported_from: importedFrom } satisfies ImportedSessionJson, 201);
   });
 
   app.get('/sessions/:id/exports', async (c) => {
     const id = pathSessionId(c);
     const query = parse('query', exportsQuery, c.req.query());
     const expiresIn = query.expires_in ?? limits.exportUrlTtlSeconds;
-    const listed = await sessions.exports(c.get('owner'), id, expiresIn);
-    return c.json({ exports: listed.map(exportJson), expires_in: expiresIn });
+    const listed = await transfer.exports(c.get('owner'), id, expiresIn);
+    return c.json({ exports: listed.map(exportJson), expires_in: expiresIn } satisfies ExportListJson);
   });
 }
 
-function exportJson(object: ListedExport): {
-  kind: ListedExport['kind'];
-  key: string;
-  created_at: string;
-  bytes: number;
-  entries: number | null;
-  storage_class: string;
-  url: string;
-} {
+function exportJson(object: ListedExport): ExportListJson['exports'][number] {
   return {
     kind: object.kind,
     key: object.key,

@@ -1,8 +1,9 @@
-/** `GET /models`: what a client may choose when it creates a session (see models.ts). */
-import type { App, RouteDeps } from '../http.js';
-import type { ModelsJson } from '../responses.js';
+/** `GET /models`: what a client may choose when it creates a session (see agent/offered-models.ts). */
+import type { ApiApp } from '../app/app-env.js';
+import type { RouteDeps } from './route-deps.js';
+import type { ModelsJson } from '../api/response-schemas.js';
 
-export function modelRoutes(app: App, { models }: RouteDeps): void {
+export function modelRoutes(app: ApiApp, { models }: RouteDeps): void {
   app.get('/models', (c) => {
     const body: ModelsJson = models();
     return c.json(body, 200, { 'cache-control': 'no-store' });

@@ -1,19 +1,9 @@
 /** How sessions, their messages and their entries are answered, by every route that returns them. */
 import type { DiskMessage, DiskMessageRecord, Message, SessionEntry } from '@panto/core';
-import type { RunningTurn, SessionContents, SessionSummary } from '../session-service.js';
+import type { EntryJson, RunningTurnJson, SessionContentsJson, SessionSummaryJson, StoredMessageJson } from '../api/response-schemas.js';
+import type { RunningTurn, SessionContents, SessionSummary } from '../services/session-context.js';
 
-export interface SessionJson {
-  id: string;
-  created_at: string;
-  updated_at: string;
-  active_model: SessionSummary['activeModel'];
-  title: string | null;
-  entry_count: number;
-  /** In S3 (cold); opening it brings it back. */
-  archived: boolean;
-}
-
-export function sessionJson({ metadata, activeModel }: SessionSummary): SessionJson {
+export function sessionJson({ metadata, activeModel }: SessionSummary): SessionSummaryJson {
   return {
     id: metadata.id,
     created_at: metadata.createdAt,
@@ -25,22 +15,8 @@ export function sessionJson({ metadata, activeModel }: SessionSummary): SessionJ
   };
 }
 
-/**
- * A message with the `id` and `timestamp` of its entry (none for a tool result the rebuild
- * synthesized), and `unreadable` when its entry could be loaded only in part.
- */
-export type MessageJson = Message & { id?: string; timestamp?: string; unreadable?: string };
-
 /** `GET /sessions/{id}` (and a leaf switch): the conversation as the next turn sees it. */
-export function contentsJson(contents: SessionContents): {
-  id: string;
-  messages: MessageJson[];
-  dangling_user: string | null;
-  active_model: SessionContents['activeModel'];
-  usage: SessionContents['usage'];
-  entry_count: number;
-  turn: ReturnType<typeof runningTurnJson>;
-} {
+export function contentsJson(contents: SessionContents): SessionContentsJson {
   return {
     id: contents.id,
     messages: contents.messages.map((message, i) => withEntry(message, contents.entries[i] ?? null)),
@@ -53,23 +29,29 @@ export function contentsJson(contents: SessionContents): {
 }
 
 /** A message as a turn stored it, with its entry's `id` and `timestamp`. */
-export function messageJson(record: DiskMessageRecord): MessageJson {
+export function messageJson(record: DiskMessageRecord): StoredMessageJson {
   return withEntry(record.message, record);
 }
 
-function withEntry(message: Message, entry: DiskMessage | null): MessageJson {
+/**
+ * A message with the `id` and `timestamp` of its entry (none for a tool result the rebuild
+ * synthesized), and `unreadable` when its entry could be loaded only in part.
+ */
+function withEntry(message: Message, entry: DiskMessage | null): StoredMessageJson {
   if (entry === null) return message;
   return { ...message, id: entry.id, timestamp: entry.timestamp, ...(entry.unreadable === undefined ? {} : { unreadable: entry.unreadable }) };
 }
 
 /** An entry as its log line says it, without the line's framing (`batch_size`). */
-export function entryJson(entry: SessionEntry): SessionEntry {
+export function entryJson(entry: SessionEntry): EntryJson {
   const { batch_size: _batchSize, ...rest } = entry as SessionEntry & { batch_size?: number };
   return rest as SessionEntry;
 }
 
 /** A running turn as the API shows it (`GET /sessions/{id}`, the events, the stop); null when none runs. */
-export function runningTurnJson(turn: RunningTurn | null): { running: true; started_at: string | null; stop_requested: boolean } | null {
+export function runningTurnJson(turn: RunningTurn): RunningTurnJson;
+export function runningTurnJson(turn: RunningTurn | null): RunningTurnJson | null;
+export function runningTurnJson(turn: RunningTurn | null): RunningTurnJson | null {
   if (turn === null) return null;
   return { running: true, started_at: turn.startedAt === null ? null : new Date(turn.startedAt).toISOString(), stop_requested: turn.stopRequested };
 }

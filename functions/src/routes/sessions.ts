@@ -1,9 +1,12 @@
 /** The session routes: create, list, read, change, delete. */
-import { createSessionBody, listQuery, parse, updateSessionBody } from '../schemas.js';
-import { pathSessionId, readJson, type App, type RouteDeps } from '../http.js';
+import { createSessionBody, listQuery, parse, updateSessionBody } from '../api/request-schemas.js';
+import type { ApiApp } from '../app/app-env.js';
+import { pathSessionId, readJson } from './read-request.js';
+import type { RouteDeps } from './route-deps.js';
 import { contentsJson, sessionJson } from './session-json.js';
+import type { SessionListJson } from '../api/response-schemas.js';
 
-export function sessionRoutes(app: App, { sessions, providers, limits, idempotent }: RouteDeps): void {
+export function sessionRoutes(app: ApiApp, { admin, providers, limits, idempotent }: RouteDeps): void {
   app.post('/sessions', async (c) => {
     const body = parse('body', createSessionBody, await readJson(c, limits.bodyLimitBytes));
     // An unknown provider or model (400) or a provider without a key here (422) is refused before anything is written.
@@ -16,7 +19,7 @@ export function sessionRoutes(app: App, { sessions, providers, limits, idempoten
     );
     const chosen = body.provider !== undefined || body.model !== undefined;
     return idempotent(c, body, async () => {
-      const session = await sessions.create(c.get('owner'), {
+      const session = await admin.create(c.get('owner'), {
         provider,
         chosen,
         ...(body.system === undefined ? {} : { system: body.system }),
@@ -28,15 +31,15 @@ export function sessionRoutes(app: App, { sessions, providers, limits, idempoten
 
   app.get('/sessions', async (c) => {
     const query = parse('query', listQuery, c.req.query());
-    const page = await sessions.list(c.get('owner'), {
+    const page = await admin.list(c.get('owner'), {
       ...(query.limit === undefined ? {} : { limit: query.limit }),
       ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
     });
-    return c.json({ sessions: page.sessions.map(sessionJson), next_cursor: page.nextCursor });
+    return c.json({ sessions: page.sessions.map(sessionJson), next_cursor: page.nextCursor } satisfies SessionListJson);
   });
 
   app.get('/sessions/:id', async (c) => {
-    return c.json(contentsJson(await sessions.read(c.get('owner'), pathSessionId(c))));
+    return c.json(contentsJson(await admin.read(c.get('owner'), pathSessionId(c))));
   });
 
   app.patch('/sessions/:id', async (c) => {
@@ -47,11 +50,11 @@ export function sessionRoutes(app: App, { sessions, providers, limits, idempoten
       ...(body.provider === undefined ? {} : { provider: body.provider }),
       ...(body.model === undefined ? {} : { model: body.model }),
     };
-    return c.json(sessionJson(await sessions.update(c.get('owner'), id, change)));
+    return c.json(sessionJson(await admin.update(c.get('owner'), id, change)));
   });
 
   app.delete('/sessions/:id', async (c) => {
-    await sessions.delete(c.get('owner'), pathSessionId(c));
+    await admin.delete(c.get('owner'), pathSessionId(c));
     return c.body(null, 204);
   });
 }

@@ -7,21 +7,23 @@
  */
 import { streamSSE } from 'hono/streaming';
 import { toHttpError } from '../errors.js';
-import { messageBody, parse } from '../schemas.js';
-import { pathSessionId, readJson, type App, type RouteDeps } from '../http.js';
+import { messageBody, parse } from '../api/request-schemas.js';
+import type { ApiApp } from '../app/app-env.js';
+import { pathSessionId, readJson } from './read-request.js';
+import type { RouteDeps } from './route-deps.js';
 import { messageJson } from './session-json.js';
 import { eventSender } from './sse.js';
 import { endFailure, stepFailure, turnJson } from './turn-json.js';
 
-export function streamRoutes(app: App, { sessions, limits, report }: RouteDeps): void {
+export function streamRoutes(app: ApiApp, { turns, limits, report }: RouteDeps): void {
   app.post('/sessions/:id/messages/stream', async (c) => {
     const id = pathSessionId(c);
     const { text, on_disconnect: onDisconnect, parent_id: parentId } = parse('body', messageBody, await readJson(c, limits.bodyLimitBytes));
     // Taken before the stream starts, so that 404 and 409 are real statuses.
-    const lock = await sessions.lock(c.get('owner'), id);
+    const lock = await turns.lock(c.get('owner'), id);
     // So is a 400 for a parent_id the session does not hold (read from the cache the turn then uses).
     if (parentId !== undefined) {
-      await sessions.checkParent(lock, parentId).catch(async (error: unknown) => {
+      await turns.checkParent(lock, parentId).catch(async (error: unknown) => {
         await lock.release();
         throw error;
       });
@@ -44,7 +46,7 @@ export function streamRoutes(app: App, { sessions, limits, report }: RouteDeps):
         writes = writes.then(() => sender.send(event, data)).then(() => undefined);
       };
       try {
-        const outcome = await sessions.turnLocked(lock, text, {
+        const outcome = await turns.turnLocked(lock, text, {
           signal: AbortSignal.any([deadline, disconnected.signal]),
           ...(parentId === undefined ? {} : { parentId }),
           receiver: (event) => {

@@ -1,20 +1,9 @@
 /** How a turn is answered, by the synchronous route and at the end of a streamed one. */
 import type { StepResult } from '@panto/core';
 import { toHttpError, type ErrorBody, type HttpError } from '../errors.js';
-import type { TurnOutcome } from '../session-service.js';
-import { messageJson, type MessageJson } from './session-json.js';
-
-/** Why a turn that did not finish stopped. */
-export type IncompleteReason = 'deadline' | 'cancelled' | 'stopped' | 'provider_error' | 'max_provider_calls';
-
-export interface TurnJson {
-  /** The messages the turn stored, the prompt first, each with its entry's `id` and `timestamp`. */
-  messages: MessageJson[];
-  usage: StepResult['usage'];
-  stop_reason: StepResult['stopReason'];
-  incomplete: boolean;
-  incomplete_reason?: IncompleteReason;
-}
+import type { IncompleteReason, TurnJson } from '../api/response-schemas.js';
+import type { TurnOutcome } from '../services/turn-service.js';
+import { messageJson } from './session-json.js';
 
 export function turnJson({ records, step, stopRequested }: TurnOutcome, deadline: AbortSignal): TurnJson {
   const summary = { messages: records.map(messageJson), usage: step.usage, stop_reason: step.stopReason, incomplete: step.incomplete };

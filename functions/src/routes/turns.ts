@@ -1,15 +1,19 @@
 /** The routes that run the model on a session and answer when done: a turn, a compaction. */
-import { compactBody, messageBody, parse } from '../schemas.js';
-import { pathSessionId, readJson, retryAfter, type App, type RouteDeps } from '../http.js';
+import { retryAfter } from '../errors.js';
+import { compactBody, messageBody, parse } from '../api/request-schemas.js';
+import type { ApiApp } from '../app/app-env.js';
+import { pathSessionId, readJson } from './read-request.js';
+import type { RouteDeps } from './route-deps.js';
 import { stepFailure, turnJson } from './turn-json.js';
+import type { CompactionJson } from '../api/response-schemas.js';
 
-export function turnRoutes(app: App, { sessions, limits, idempotent }: RouteDeps): void {
+export function turnRoutes(app: ApiApp, { turns, limits, idempotent }: RouteDeps): void {
   app.post('/sessions/:id/messages', async (c) => {
     const id = pathSessionId(c);
     const body = parse('body', messageBody, await readJson(c, limits.bodyLimitBytes));
     return idempotent(c, body, async () => {
       const deadline = AbortSignal.timeout(limits.deadlineMs);
-      const outcome = await sessions.turn(c.get('owner'), id, body.text, {
+      const outcome = await turns.turn(c.get('owner'), id, body.text, {
         signal: body.on_disconnect === 'abort' ? AbortSignal.any([deadline, c.req.raw.signal]) : deadline,
         ...(body.parent_id === undefined ? {} : { parentId: body.parent_id }),
       });
@@ -26,10 +30,10 @@ export function turnRoutes(app: App, { sessions, limits, idempotent }: RouteDeps
     const id = pathSessionId(c);
     const { instructions, on_disconnect: onDisconnect } = parse('body', compactBody, await readJson(c, limits.bodyLimitBytes));
     const deadline = AbortSignal.timeout(limits.deadlineMs);
-    const result = await sessions.compact(c.get('owner'), id, instructions, {
+    const result = await turns.compact(c.get('owner'), id, instructions, {
       signal: onDisconnect === 'abort' ? AbortSignal.any([deadline, c.req.raw.signal]) : deadline,
     });
     c.set('usage', result.usage);
-    return c.json({ summary: result.summary, usage: result.usage });
+    return c.json({ summary: result.summary, usage: result.usage } satisfies CompactionJson);
   });
 }

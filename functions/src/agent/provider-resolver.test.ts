@@ -1,0 +1,54 @@
+import { DEFAULT_MODELS, ProviderNotConfiguredError, UnknownProviderError, UnsupportedModelError } from '@panto/core';
+import { describe, expect, it } from 'vitest';
+import type { ProviderConfig } from '../config.js';
+import { providerResolver } from './provider-resolver.js';
+
+const config: ProviderConfig = {
+  provider: 'anthropic',
+  model: 'claude-default',
+  apiKeys: { anthropic: 'sk-ant' },
+  baseURLs: {},
+  extraModels: [],
+  reason: 'test',
+};
+
+describe('providerResolver', () => {
+  it("builds the server's default provider and model when the session chose none", () => {
+    expect(providerResolver(config)({})).toMatchObject({ name: 'anthropic', model: 'claude-default' });
+  });
+
+  it("uses the session's provider with that provider's own default model", () => {
+    expect(providerResolver(config)({ provider: 'offline' })).toMatchObject({ name: 'offline', model: 'offline-1' });
+    expect(providerResolver(config)({ model: 'claude-other' })).toMatchObject({ name: 'anthropic', model: 'claude-other' });
+  });
+
+  it('refuses an unknown provider, and a keyed provider the server has no key for, with typed errors', () => {
+    expect(() => providerResolver(config)({ provider: 'nonesuch' })).toThrow(UnknownProviderError);
+    const keyless = { ...process.env };
+    delete process.env.OPENAI_API_KEY;
+    try {
+      expect(() => providerResolver(config)({ provider: 'openai' })).toThrow(ProviderNotConfiguredError);
+    } finally {
+      process.env = keyless;
+    }
+  });
+
+  it("checks a client's choice of model against the catalog: unknown and retired models are refused by name", () => {
+    const resolve = providerResolver(config);
+    expect(resolve({ provider: 'offline', model: 'offline-1' }, { check: true })).toMatchObject({ model: 'offline-1' });
+    expect(resolve({ provider: 'anthropic', model: DEFAULT_MODELS.anthropic }, { check: true })).toMatchObject({ name: 'anthropic' });
+    expect(() => resolve({ provider: 'offline', model: 'claude-opus' }, { check: true })).toThrow(UnsupportedModelError);
+    expect(() => resolve({ model: 'claude-sonnet-4-5' }, { check: true })).toThrow(/retired "claude-sonnet-4-5"/);
+    // The server's own default is the operator's (checked at start), not the client's choice.
+    expect(providerResolver({ ...config, provider: 'offline', model: 'offline-test' })({}, { check: true })).toMatchObject({ model: 'offline-test' });
+    // Turns on an existing session are not judged again: the session keeps what it chose.
+    expect(resolve({ provider: 'offline', model: 'claude-opus' })).toMatchObject({ model: 'claude-opus' });
+  });
+
+  it('accepts any model for a provider with a base URL (a compatible server of your own), and the extra models', () => {
+    const own = providerResolver({ ...config, baseURLs: { openai: 'http://127.0.0.1:1/v1' }, apiKeys: { openai: 'k' } });
+    expect(own({ provider: 'openai', model: 'meta-llama/Llama-3.3-70B' }, { check: true })).toMatchObject({ model: 'meta-llama/Llama-3.3-70B' });
+    const extra = providerResolver({ ...config, extraModels: ['anthropic/claude-opus-9'] });
+    expect(extra({ model: 'claude-opus-9' }, { check: true })).toMatchObject({ model: 'claude-opus-9' });
+  });
+});

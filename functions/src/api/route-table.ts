@@ -1,0 +1,267 @@
+/**
+ * Every route of the HTTP API, one entry each: what it takes (the same zod/mini schemas that
+ * validate requests, from `request-schemas.ts`) and what it answers (`response-schemas.ts`). The OpenAPI
+ * document is generated from this table (`openapi.ts`), the auth middleware reads which
+ * routes are public from it, and a test fails when a route the app registers has no entry
+ * here — so a new route is one entry in this file besides its handler.
+ */
+import type * as z from 'zod/mini';
+import * as responses from './response-schemas.js';
+import {
+  compactBody,
+  createSessionBody,
+  entriesQuery,
+  entryBody,
+  eventsQuery,
+  exportBody,
+  exportsQuery,
+  listQuery,
+  messageBody,
+  stopBody,
+  updateSessionBody,
+} from './request-schemas.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface ApiResponse {
+  description: string;
+  /** The JSON body; absent for a response without one (204). */
+  schema?: z.ZodMiniType;
+  /** Default `application/json`. */
+  contentType?: string;
+}
+
+export interface ApiRoute {
+  method: HttpMethod;
+  /** In OpenAPI's form: `/sessions/{id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  /** Answered without a bearer token (and outside the JWT authorizer on API Gateway). */
+  public?: true;
+  /** The JSON body (optional on every route: no body is `{}`). */
+  body?: z.ZodMiniType;
+  /** The query parameters, as one object schema. */
+  query?: z.ZodMiniType;
+  /** Takes an `Idempotency-Key` header (see docs/api.md, *Idempotency*). */
+  idempotent?: true;
+  /** The route's own answers, by status. */
+  responses: { [status: number]: ApiResponse };
+  /** The error statuses it may answer besides 401 (for every route that needs a token) and `default` (5xx). */
+  errors?: readonly number[];
+  /** A body that is not JSON (`POST /sessions/import`): its media type, and what it is. */
+  rawBody?: { contentType: string; description: string };
+  /** This route's own words for an error status, where the shared description does not fit. */
+  errorDescriptions?: { [status: number]: string };
+}
+
+const stepLimits = 'Stops at the deadline (`PANTO_DEADLINE_MS`) with everything so far stored (`incomplete: true`).';
+
+export const API_ROUTES: readonly ApiRoute[] = [
+  {
+    method: 'get',
+    path: '/health',
+    operationId: 'getHealth',
+    summary: 'Whether the service and its table answer',
+    public: true,
+    responses: {
+      200: { description: 'The service and its table answer.', schema: responses.health },
+      503: { description: 'The table did not answer.', schema: responses.health },
+    },
+  },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    operationId: 'getOpenAPI',
+    summary: 'This document',
+    public: true,
+    responses: { 200: { description: 'The OpenAPI 3.1 document of this API.' } },
+  },
+  {
+    method: 'get',
+    path: '/models',
+    operationId: 'listModels',
+    summary: 'The providers and models a session may choose, and the default',
+    description:
+      'Providers with a key configured here (and `offline`), each with the catalog models that are not retired, `PANTO_EXTRA_MODELS` and its default.',
+    responses: { 200: { description: 'What `POST /sessions` accepts as `provider` and `model`.', schema: responses.models } },
+  },
+  {
+    method: 'post',
+    path: '/sessions',
+    operationId: 'createSession',
+    summary: 'Create a session',
+    description: 'Without `provider`/`model` the session follows the server default; a model its provider does not offer is a 400 naming `model`.',
+    body: createSessionBody,
+    idempotent: true,
+    responses: { 201: { description: 'The new session.', schema: responses.sessionSummary } },
+    errors: [400, 409, 413, 422],
+  },
+  {
+    method: 'get',
+    path: '/sessions',
+    operationId: 'listSessions',
+    summary: 'List your sessions, newest first',
+    query: listQuery,
+    responses: { 200: { description: 'A page of sessions.', schema: responses.sessionList } },
+    errors: [400],
+  },
+  {
+    method: 'get',
+    path: '/sessions/{id}',
+    operationId: 'getSession',
+    summary: 'Read a session: its conversation, dangling prompt, model and usage',
+    responses: { 200: { description: 'The session.', schema: responses.sessionContents } },
+    errors: [404],
+  },
+  {
+    method: 'patch',
+    path: '/sessions/{id}',
+    operationId: 'updateSession',
+    summary: 'Rename a session, or change the model its next turns use',
+    description: 'A model change is validated as at creation and holds the session like a turn (409 while one runs).',
+    body: updateSessionBody,
+    responses: { 200: { description: 'The session as listed.', schema: responses.sessionSummary } },
+    errors: [400, 404, 409, 413, 422],
+  },
+  {
+    method: 'get',
+    path: '/sessions/{id}/entries',
+    operationId: 'listEntries',
+    summary: 'The whole log in order: every branch, leaf entries, and what compactions replaced',
+    query: entriesQuery,
+    responses: { 200: { description: 'A page of entries.', schema: responses.entriesPage } },
+    errors: [400, 404],
+  },
+  {
+    method: 'get',
+    path: '/sessions/{id}/tree',
+    operationId: 'getTree',
+    summary: "The session's tree: the active leaf, every leaf with a preview, the branch points",
+    responses: { 200: { description: 'The tree.', schema: responses.sessionTree } },
+    errors: [404],
+  },
+  {
+    method: 'put',
+    path: '/sessions/{id}/leaf',
+    operationId: 'switchLeaf',
+    summary: 'Switch the active branch to an entry, sending nothing',
+    body: entryBody,
+    responses: { 200: { description: 'The session as it now reads.', schema: responses.sessionContents } },
+    errors: [400, 404, 409, 413],
+  },
+  {
+    method: 'post',
+    path: '/sessions/{id}/fork',
+    operationId: 'forkSession',
+    summary: 'A new session holding the path to an entry',
+    body: entryBody,
+    responses: { 201: { description: 'The new session.', schema: responses.sessionSummary } },
+    errors: [400, 404, 413],
+  },
+  {
+    method: 'get',
+    path: '/sessions/{id}/exports',
+    operationId: 'listExports',
+    summary: "The session's exports and archives in S3, with fresh download URLs",
+    query: exportsQuery,
+    responses: { 200: { description: 'Newest first.', schema: responses.exportList } },
+    errors: [400, 404],
+  },
+  {
+    method: 'post',
+    path: '/sessions/import',
+    operationId: 'importSession',
+    summary: 'A new session from a JSONL session log (an export) as the body',
+    description:
+      "Body: `application/x-ndjson`, the export format, within the body limit. The session gets a new id; the header's is `imported_from`. A corrupt line — also one nested deeper than 128 levels, or a timestamp that is not ISO 8601 — is a 400 `invalid_session` naming it, and nothing is created.",
+    rawBody: {
+      contentType: 'application/x-ndjson',
+      description: 'A session log in the export format (docs/session-format.md): a header line, then one entry per line.',
+    },
+    responses: { 201: { description: 'The new session.', schema: responses.importedSession } },
+    errors: [400, 413],
+    errorDescriptions: {
+      400: 'The body is not a session log: a line that is not JSON, not UTF-8 or not an entry (`invalid_session`, naming the `line`); nothing is created.',
+    },
+  },
+  {
+    method: 'post',
+    path: '/sessions/{id}/stop',
+    operationId: 'stopTurn',
+    summary: 'Ask the turn running on the session to stop',
+    body: stopBody,
+    responses: { 202: { description: 'The running turn was asked to stop.', schema: responses.stoppedTurn } },
+    errors: [404, 409, 413],
+  },
+  {
+    method: 'get',
+    path: '/sessions/{id}/events',
+    operationId: 'followSession',
+    summary: 'Follow the running turn: the messages it stores, as server-sent events',
+    description:
+      'Events: `turn` ({ turn }) first; `message` ({ message }, `id` = the `from` to continue after it) for each message stored from `from` on; one `end` ' +
+      '({ entry_count, turn, status?, error? }). On AWS this route is served by the streaming function URL.',
+    query: eventsQuery,
+    responses: { 200: { description: 'The followed turn as server-sent events.', contentType: 'text/event-stream' } },
+    errors: [400, 404],
+  },
+  {
+    method: 'delete',
+    path: '/sessions/{id}',
+    operationId: 'deleteSession',
+    summary: 'Delete a session with everything of it',
+    responses: { 204: { description: 'Deleted (also when an earlier delete had begun).' } },
+    errors: [404],
+  },
+  {
+    method: 'post',
+    path: '/sessions/{id}/messages',
+    operationId: 'runTurn',
+    summary: 'Run one turn',
+    description: stepLimits,
+    body: messageBody,
+    idempotent: true,
+    responses: {
+      200: { description: 'The messages the turn added, its usage and stop reason.', schema: responses.turn },
+      502: { description: 'The provider failed; what the turn stored, and the error.', schema: responses.failedTurn },
+    },
+    errors: [400, 404, 409, 413, 422],
+  },
+  {
+    method: 'post',
+    path: '/sessions/{id}/messages/stream',
+    operationId: 'streamTurn',
+    summary: 'Run one turn, streamed as server-sent events',
+    description:
+      'Events: `message` ({ message }) for each stored message, the prompt first; `text-delta` ({ delta }); one `end` ' +
+      '({ usage, stop_reason, incomplete, incomplete_reason?, status?, error? }). On AWS this route is served by the streaming function URL.',
+    body: messageBody,
+    responses: { 200: { description: 'The turn as server-sent events.', contentType: 'text/event-stream' } },
+    errors: [400, 404, 409, 413, 422],
+  },
+  {
+    method: 'post',
+    path: '/sessions/{id}/compact',
+    operationId: 'compactSession',
+    summary: 'Summarise the session so its next turn starts from the summary',
+    body: compactBody,
+    responses: { 200: { description: 'The summary and what it cost.', schema: responses.compaction } },
+    errors: [400, 404, 409, 413, 422, 502],
+  },
+  {
+    method: 'post',
+    path: '/sessions/{id}/export',
+    operationId: 'exportSession',
+    summary: 'Export the session as JSONL to S3, with a presigned URL',
+    body: exportBody,
+    responses: { 200: { description: 'Where the export is, and a URL to fetch it.', schema: responses.sessionExport } },
+    errors: [400, 404, 413],
+  },
+];
+
+/** `GET /health`-style keys of the routes answered without a token. */
+export const PUBLIC_ROUTES: ReadonlySet<string> = new Set(
+  API_ROUTES.filter((route) => route.public).map((route) => `${route.method.toUpperCase()} ${route.path}`),
+);

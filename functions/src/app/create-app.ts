@@ -1,0 +1,214 @@
+/**
+ * The HTTP API, as a Hono app: the same app behind API Gateway (`handlers/api.ts`), behind
+ * the streaming function URL (`handlers/stream.ts`) and in the local stack (`npm start`).
+ * This module builds it: the middleware every route shares (body limit, CORS, the caller,
+ * query rules, errors), then the routes, which live by family in `routes/`; every error
+ * becomes a status in `errors.ts`.
+ */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { DynamoIdempotencyStore, SessionCache, type IdempotencyStore, type LeaseClock } from '@panto/aws';
+import type { ToolRegistry } from '@panto/core';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { PUBLIC_ROUTES } from '../api/route-table.js';
+import type { AuthVerifier } from '../auth/verifier.js';
+import type { ServiceLimits } from '../config.js';
+import { invalidField, payloadTooLarge, retryAfter, routeNotFound, toHttpError, type HttpError } from '../errors.js';
+import type { ApiApp, AppEnv } from './app-env.js';
+import { corsOptions } from './cors.js';
+import { idempotency } from './idempotency.js';
+import { telemetryMiddleware, type Telemetry } from '../telemetry/request-telemetry.js';
+import type { ProviderResolver } from '../agent/provider-resolver.js';
+import type { RouteDeps } from '../routes/route-deps.js';
+import { eventRoutes } from '../routes/events.js';
+import { exportRoutes } from '../routes/exports.js';
+import { metaRoutes } from '../routes/meta.js';
+import { modelRoutes } from '../routes/models.js';
+import { sessionRoutes } from '../routes/sessions.js';
+import { streamRoutes } from '../routes/stream.js';
+import { treeRoutes } from '../routes/tree.js';
+import { turnRoutes } from '../routes/turns.js';
+import type { OfferedModels } from '../agent/offered-models.js';
+import type { SessionServiceDeps } from '../services/session-context.js';
+import { SessionService } from '../services/session-service.js';
+import { serviceTools } from '../agent/service-tools.js';
+
+export interface AppDeps {
+  dynamo: DynamoDBClient;
+  tableName: string;
+  s3: S3Client;
+  bucket: string;
+  /** The provider a session's turns use (see `providerResolver`). */
+  providers: ProviderResolver;
+  /** Establishes the caller; see `apiGatewayVerifier`, `jwksVerifier`, and the local stack's `hs256Verifier`. */
+  verifier: AuthVerifier;
+  limits: ServiceLimits;
+  /**
+   * Origins a browser may call the API from (`PANTO_CORS_ORIGINS`; `*` for any); none when
+   * absent. Preflights (`OPTIONS`) are answered on every route without a token either way.
+   */
+  corsOrigins?: readonly string[];
+  /** The tools each turn offers; `serviceTools()` when absent. Called once per turn (or compaction); must not reject. */
+  tools?: () => ToolRegistry | Promise<ToolRegistry>;
+  /** Sessions expire this long after their last write; never when absent. */
+  sessionTtlSeconds?: number;
+  /**
+   * Where `Idempotency-Key` records live; records in the table (and answers too big for an
+   * item in the bucket, under `idempotency/`), kept `idempotencyTtlSeconds`, when absent.
+   */
+  idempotency?: IdempotencyStore;
+  /** How long an `Idempotency-Key` answers retries (default 24 h). */
+  idempotencyTtlSeconds?: number;
+  /**
+   * Sessions read by this process, kept for the next request (a new one per app when
+   * absent). The only state the app keeps between requests; see `SessionCache`.
+   */
+  cache?: SessionCache;
+  /** Where each request's record goes (logs and metrics); nowhere when absent. */
+  telemetry?: Telemetry;
+  /** Where internal failures (defects) are reported, with their cause; `console.error` when absent. Must not throw. */
+  log?: (message: string, error: unknown) => void;
+  /**
+   * Where backend outages (DynamoDB or S3 unreachable, timing out, failing with 5xx, or
+   * throttling) are reported: one short line each, no stack; `console.warn` when absent.
+   * Must not throw.
+   */
+  logOutage?: (message: string) => void;
+  /** The clock turn leases are taken, renewed and judged by (the system clock when absent); tests freeze it. */
+  clock?: LeaseClock;
+  /**
+   * What `GET /models` answers (`offeredModels(config.provider)`); when absent, the default
+   * provider with its default model only.
+   */
+  models?: OfferedModels;
+}
+
+/**
+ * Builds the API. No I/O until a request arrives; between requests it keeps only its
+ * session cache.
+ *
+ * @example
+ * const app = createApp({ dynamo, tableName, s3, bucket, providers, verifier, limits });
+ * serve({ fetch: app.fetch, port: 3000 });          // or handle(app) in Lambda
+ */
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const log = deps.log ?? ((message: string, error: unknown) => console.error(`panto: ${message}`, error));
+  const logOutage = deps.logOutage ?? ((message: string) => console.warn(`panto: ${message}`));
+  /** Logs a failure as what it is: an outage in one line, a defect with its cause, a refusal not at all. */
+  const report = (failure: HttpError, what: string, error: unknown): void => {
+    if (failure.outage !== null) logOutage(`${what}: backend unavailable: ${failure.outage}`);
+    else if (failure.internal) log(`${what} failed`, error);
+  };
+  const { limits } = deps;
+
+  const app: ApiApp = new Hono<AppEnv>();
+  app.onError((error, c) => {
+    const failure = toHttpError(error);
+    c.set('errorCode', failure.body.error.code);
+    report(failure, `${c.req.method} ${c.req.path}`, error);
+    // The body too large was not read: the connection cannot carry another request (a Node
+    // server drops it after a short drain), so the answer says so.
+    const close = failure.status === 413 ? { connection: 'close' } : {};
+    return c.json(failure.body, failure.status, { ...retryAfter(failure), ...close });
+  });
+  app.notFound(() => {
+    throw routeNotFound();
+  });
+
+  if (deps.telemetry) app.use('*', telemetryMiddleware(deps.telemetry));
+  // Then: a preflight is answered here, before any token is asked for, and every answer
+  // (errors too) carries the CORS headers a browser needs to read it.
+  app.use('*', cors(corsOptions(deps.corsOrigins ?? [])));
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: limits.bodyLimitBytes,
+      onError: () => {
+        throw payloadTooLarge(limits.bodyLimitBytes);
+      },
+    }),
+  );
+  app.use('*', authenticate(deps.verifier));
+  app.use('*', refuseRepeatedQuery);
+
+  const { admin, tree, transfer, turns } = sessionService(deps, log, logOutage);
+  const routeDeps: RouteDeps = {
+    admin,
+    tree,
+    transfer,
+    turns,
+    providers: deps.providers,
+    limits,
+    report,
+    logOutage,
+    // A key is held for as long as the session's lease: a request that died frees both together.
+    idempotent: idempotency(idempotencyStore(deps), { inProgressMs: limits.leaseMs, report }),
+    models: offeredModelsOf(deps),
+  };
+  metaRoutes(app, routeDeps);
+  modelRoutes(app, routeDeps);
+  sessionRoutes(app, routeDeps);
+  turnRoutes(app, routeDeps);
+  streamRoutes(app, routeDeps);
+  eventRoutes(app, routeDeps);
+  exportRoutes(app, routeDeps);
+  treeRoutes(app, routeDeps);
+  return app;
+}
+
+/** Establishes the caller of every route but the public ones (`owner`). */
+function authenticate(verifier: AuthVerifier): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!PUBLIC_ROUTES.has(`${c.req.method} ${c.req.path}`)) {
+      const { owner } = await verifier({ authorization: c.req.header('authorization'), lambdaEvent: c.env?.event });
+      c.set('owner', owner);
+    }
+    await next();
+  };
+}
+
+/** `?limit=1&limit=2` would otherwise be read as its first value: refuse it, on every route. */
+const refuseRepeatedQuery: MiddlewareHandler<AppEnv> = async (c, next) => {
+  for (const [name, values] of Object.entries(c.req.queries())) {
+    if (values.length > 1) throw invalidField('query', name, 'given more than once');
+  }
+  await next();
+};
+
+/** The session service on the app's table, bucket, providers and clock (the app's other dependencies come along unread). */
+function sessionService(deps: AppDeps, log: SessionServiceDeps['log'], logOutage: SessionServiceDeps['logOutage']): SessionService {
+  return new SessionService({
+    ...deps,
+    cache: deps.cache ?? new SessionCache(),
+    tools: deps.tools ?? serviceTools,
+    log,
+    logOutage,
+    lease: { leaseMs: deps.limits.leaseMs, renewEveryMs: deps.limits.leaseRenewMs },
+  });
+}
+
+function idempotencyStore(deps: AppDeps): IdempotencyStore {
+  return (
+    deps.idempotency ??
+    new DynamoIdempotencyStore({
+      client: deps.dynamo,
+      tableName: deps.tableName,
+      s3: { client: deps.s3, bucket: deps.bucket },
+      ...(deps.idempotencyTtlSeconds === undefined ? {} : { ttlSeconds: deps.idempotencyTtlSeconds }),
+    })
+  );
+}
+
+/** What `GET /models` answers: `deps.models`, or the default provider with its default model only (worked out on first use). */
+function offeredModelsOf(deps: AppDeps): () => OfferedModels {
+  let models = deps.models;
+  return () => {
+    if (models === undefined) {
+      const { name, model } = deps.providers({});
+      models = { default: { provider: name, model }, providers: [{ name, default_model: model, models: [{ id: model, status: null }], any_model: false }] };
+    }
+    return models;
+  };
+}

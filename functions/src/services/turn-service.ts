@@ -1,0 +1,235 @@
+/**
+ * A session's turns: running one (now, or on a lock taken before a stream starts), a
+ * compaction, asking the running one to stop, and following it from any process.
+ *
+ * A plain turn costs four requests in a warm process: the lease (one conditional
+ * UpdateItem that also proves the owner and returns the session's head), the prompt's
+ * append, the answer's append, and the release. A cold process adds one Query for the log.
+ * A turn that outlives the lease's renewal period adds one UpdateItem per period: the
+ * renewal, which also reads back whether a stop was requested.
+ */
+import { type DynamoStore, requestTurnStop } from '@panto/aws';
+import {
+  AbortedError,
+  acceptsPrompt,
+  Agent,
+  type CompactionResult,
+  type DiskMessageRecord,
+  type Message,
+  type Provider,
+  ProviderNotConfiguredError,
+  type Receiver,
+  type StepResult,
+  UnknownProviderError,
+} from '@panto/core';
+import { invalidField, unknownEntry } from '../errors.js';
+import { leaseClock, openStore, type RunningTurn, runningTurn, type SessionContext } from './session-context.js';
+import { lockSession, type SessionLock, withSessionLock } from './session-lock.js';
+
+export interface TurnOptions {
+  /** Ends the step early; everything committed so far stays persisted. */
+  signal: AbortSignal;
+  /** Sees every event of the turn, the prompt's `entries-persisted` first. Must not throw. */
+  receiver?: Receiver;
+  /**
+   * Continue from this entry instead of the active leaf (`null`: the root): it must be a
+   * point a prompt can follow (`acceptsPrompt`), else a 400 naming `parent_id`.
+   */
+  parentId?: string | null;
+}
+
+export interface TurnOutcome {
+  /** The user's prompt as stored, and everything the step added, all persisted. */
+  prompt: DiskMessageRecord;
+  messages: Message[];
+  /** The same messages as stored records (entry id, timestamp), the prompt first. */
+  records: DiskMessageRecord[];
+  step: StepResult;
+  /** True when a stop request (`stop`) ended the turn. */
+  stopRequested: boolean;
+}
+
+/** What following a session (`TurnService.follow`) sees, in order: `turn` first, `end` last. */
+export type FollowEvent =
+  | { type: 'turn'; turn: RunningTurn | null }
+  /** A message persisted at entry `index` (0-based) of the log, as its entry holds it. */
+  | { type: 'message'; index: number; record: DiskMessageRecord }
+  /** `entryCount`: entries seen, where to follow on from; `turn`: the turn still running when following stopped (a deadline), else null. */
+  | { type: 'end'; entryCount: number; turn: RunningTurn | null };
+
+export type TurnService = ReturnType<typeof turnService>;
+
+export function turnService(context: SessionContext) {
+  return {
+    /**
+     * Runs one turn: takes the session's lease (a `SessionBusyError` when another turn holds
+     * it, before anything is written), persists the prompt, runs the step until the model
+     * stops, `signal` aborts or a stop is requested, and releases the lease. A turn that lost
+     * its lease stops and rejects with `SessionLeaseLostError`, what it committed kept.
+     */
+    async turn(owner: string, sessionId: string, text: string, options: TurnOptions): Promise<TurnOutcome> {
+      return withSessionLock(context, owner, sessionId, (lock) => runTurn(context, lock, text, options));
+    },
+
+    /**
+     * Takes the session's lease, and a store on it, with one request — for a turn that starts
+     * later (a streamed turn answers 404 or 409 before its stream starts) — and renews it
+     * until released. The caller must release the lock.
+     */
+    async lock(owner: string, sessionId: string): Promise<SessionLock> {
+      return lockSession(context, owner, sessionId);
+    },
+
+    /**
+     * Refuses (400 naming `parent_id`) a `parentId` the session does not hold, or one a prompt
+     * cannot follow. For a route that must answer before it starts streaming; the turn checks
+     * again (on the same cached log, no request).
+     */
+    checkParent,
+
+    /** Runs a turn on a session locked with `lock`. */
+    async turnLocked(lock: SessionLock, text: string, options: TurnOptions): Promise<TurnOutcome> {
+      return runTurn(context, lock, text, options);
+    },
+
+    /**
+     * Summarises the session through its model, holding the lease like a turn. A stop request
+     * ends it with `StopRequestedError`, a lost lease with `SessionLeaseLostError`; either
+     * way nothing is written.
+     */
+    async compact(owner: string, sessionId: string, instructions: string | undefined, options: { signal: AbortSignal }): Promise<CompactionResult> {
+      return withSessionLock(context, owner, sessionId, async (lock) => {
+        const agent = await sessionAgent(context, lock.store);
+        try {
+          return await agent.compact(instructions, { signal: AbortSignal.any([options.signal, lock.signal]) });
+        } catch (error) {
+          if (error instanceof AbortedError) throw lock.ended?.error ?? error;
+          throw error;
+        }
+      });
+    },
+
+    /**
+     * Asks the turn (or compaction) running on the session to stop. It notices at its next
+     * renewal and stops at its next chunk or tool boundary, keeping what it committed.
+     * `TurnNotRunningError` when none runs; `SessionNotFoundError` as for `read`.
+     */
+    async stop(owner: string, sessionId: string): Promise<RunningTurn> {
+      const clock = leaseClock(context);
+      return runningTurn(await requestTurnStop({ client: context.dynamo, tableName: context.tableName, owner, sessionId, now: () => clock.now() }));
+    },
+
+    /**
+     * Follows the session as it is written, by whichever process: opens it (a
+     * `SessionNotFoundError` here, before anything is sent), then yields the running turn,
+     * every message persisted from entry `from` on (default: the running turn's first entry,
+     * or — when none runs — the end of the log), polling every `pollMs`, and `end` once the
+     * turn has ended (its lease released or lapsed) or `signal` aborts.
+     */
+    async follow(owner: string, sessionId: string, options: { from?: number; signal: AbortSignal; pollMs: number }): Promise<AsyncIterable<FollowEvent>> {
+      return follow(await openStore(context, owner, sessionId), options);
+    },
+  };
+}
+
+async function checkParent(lock: SessionLock, parentId: string | null): Promise<void> {
+  if (parentId === null) return;
+  const tree = await lock.store.loadTree();
+  const entry = tree.get(parentId);
+  if (entry === undefined) throw unknownEntry('parent_id');
+  if (!acceptsPrompt(tree.resolve(parentId))) {
+    throw invalidField(
+      'body',
+      'parent_id',
+      'a prompt cannot follow this entry: use an assistant message that calls no tools, a system message, a compaction, or null',
+    );
+  }
+}
+
+/** One turn on a locked session (see `TurnService.turn`). */
+async function runTurn(context: SessionContext, lock: SessionLock, text: string, options: TurnOptions): Promise<TurnOutcome> {
+  if (options.parentId !== undefined) await checkParent(lock, options.parentId);
+  const agent = await sessionAgent(context, lock.store, options.parentId);
+  const unsubscribe = options.receiver === undefined ? undefined : agent.subscribe(options.receiver);
+  const records: DiskMessageRecord[] = [];
+  const unrecord = agent.subscribe((event) => {
+    if (event.type === 'entries-persisted') for (const record of event.records) if (record.type === 'message') records.push(record);
+  });
+  try {
+    const prompt = await agent.submitUserMessage(text);
+    const step = await agent.runStep(undefined, { signal: AbortSignal.any([options.signal, lock.signal]) });
+    const cut = step.stopReason === 'aborted' ? lock.ended : null;
+    // A turn that lost its lease answers as such, whether or not its last write was refused.
+    if (cut?.type === 'lease-lost') throw cut.error;
+    return { prompt, messages: [prompt.message, ...step.messages], records, step, stopRequested: cut?.type === 'stop-requested' };
+  } finally {
+    unrecord();
+    unsubscribe?.();
+  }
+}
+
+/**
+ * An agent on the session, with the provider its model needs. A provider this server
+ * cannot use (no key for it) throws `ProviderNotConfiguredError` before anything is written.
+ */
+async function sessionAgent(context: SessionContext, store: DynamoStore, at?: string | null): Promise<Agent> {
+  // The head a lease or open read says which model the session uses; no load needed to pick it.
+  const provider = sessionProvider(context, store);
+  const { agent } = await Agent.resume(store, { provider, tools: await context.tools() }, at === undefined ? {} : { at });
+  return agent;
+}
+
+/**
+ * The provider of the session's model. One this server does not know (an imported session
+ * from a server with other providers) is, like one it holds no key for, a
+ * `ProviderNotConfiguredError` (422): the request's body is not what is wrong.
+ */
+function sessionProvider(context: SessionContext, store: DynamoStore): Provider {
+  try {
+    return context.providers(store.activeModel() ?? {});
+  } catch (error) {
+    if (error instanceof UnknownProviderError) {
+      throw new ProviderNotConfiguredError(
+        error.provider,
+        `this server has no such provider (it has ${error.known.join(', ')}); choose one with PATCH /sessions/{id}`,
+      );
+    }
+    throw error;
+  }
+}
+
+async function* follow(store: DynamoStore, options: { from?: number; signal: AbortSignal; pollMs: number }): AsyncGenerator<FollowEvent> {
+  const followed = store.heldLease();
+  yield { type: 'turn', turn: runningTurn(followed) };
+  let next = options.from ?? followed?.firstEntry ?? store.metadata().entryCount;
+  for (;;) {
+    const entries = await store.loadEntries();
+    for (; next < entries.length; next++) {
+      const entry = entries[next]!;
+      if (entry.type === 'message')
+        yield { type: 'message', index: next, record: { type: 'message', id: entry.id, timestamp: entry.timestamp, message: entry.message } };
+    }
+    // The META of that same read says whether the turn still runs: nothing it wrote before it ended is missed.
+    const held = store.heldLease();
+    const running = held !== null && held.leaseId === followed?.leaseId;
+    if (!running || options.signal.aborted) {
+      yield { type: 'end', entryCount: Math.max(next, entries.length), turn: running ? runningTurn(held) : null };
+      return;
+    }
+    await pause(options.pollMs, options.signal);
+  }
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,72 @@
+/**
+ * Logs and metrics on Lambda, with Powertools for AWS Lambda (TypeScript): each request as
+ * one structured JSON log line (Logger), and CloudWatch metrics in the embedded metric format
+ * (Metrics, namespace `panto`, dimension `service`): `requests`, `errors` (5xx), `turns`,
+ * `input_tokens`, `output_tokens`, `cache_read_tokens`, `cache_write_tokens` (Count) and
+ * `latency` (Milliseconds). Chosen over a hand-rolled EMF writer: it is what a Lambda
+ * operator's dashboards and queries expect, for about 11 KB gzipped in the bundle.
+ * The service's defects and outages go through the same Logger.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { AppDeps } from '../app/create-app.js';
+import type { Telemetry } from './request-telemetry.js';
+
+export const SERVICE_NAME = 'panto';
+export const METRICS_NAMESPACE = 'panto';
+
+export interface LambdaTelemetry {
+  telemetry: Telemetry;
+  log: NonNullable<AppDeps['log']>;
+  logOutage: NonNullable<AppDeps['logOutage']>;
+}
+
+/**
+ * Telemetry for a Lambda handler; build it once, at module scope.
+ *
+ * @example
+ * export const handler = handle(serviceApp(lambdaConfig(), apiGatewayVerifier(), lambdaTelemetry()));
+ */
+export function lambdaTelemetry(options: { logger?: Logger; metrics?: Metrics } = {}): LambdaTelemetry {
+  const logger = options.logger ?? new Logger({ serviceName: SERVICE_NAME });
+  const metrics = options.metrics ?? new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
+  return {
+    telemetry: {
+      request(record, lambdaContext) {
+        try {
+          if (isLambdaContext(lambdaContext)) logger.addContext(lambdaContext);
+          const { usage, ...fields } = record;
+          logger.info('request', { ...fields, ...(usage ? { tokens: usage } : {}) });
+          metrics.addMetric('requests', MetricUnit.Count, 1);
+          metrics.addMetric('latency', MetricUnit.Milliseconds, record.duration_ms);
+          if (record.status >= 500) metrics.addMetric('errors', MetricUnit.Count, 1);
+          if (record.turn) metrics.addMetric('turns', MetricUnit.Count, 1);
+          if (usage) {
+            metrics.addMetric('input_tokens', MetricUnit.Count, usage.input_tokens);
+            metrics.addMetric('output_tokens', MetricUnit.Count, usage.output_tokens);
+            metrics.addMetric('cache_read_tokens', MetricUnit.Count, usage.cache_read_tokens);
+            metrics.addMetric('cache_write_tokens', MetricUnit.Count, usage.cache_write_tokens);
+          }
+          metrics.addMetadata('route', `${record.method} ${record.route}`);
+          metrics.addMetadata('request_id', record.request_id);
+          metrics.publishStoredMetrics();
+        } catch (error) {
+          // Telemetry must never fail a request.
+          console.error('panto: telemetry failed', error);
+        }
+      },
+    },
+    log: (message, error) => logger.error(message, error instanceof Error ? error : String(error)),
+    logOutage: (message) => logger.warn(message),
+  };
+}
+
+/** What `logger.addContext` needs of a Lambda context. */
+function isLambdaContext(value: unknown): value is Parameters<Logger['addContext']>[0] {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { awsRequestId?: unknown }).awsRequestId === 'string' &&
+    typeof (value as { functionName?: unknown }).functionName === 'string'
+  );
+}

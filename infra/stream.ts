@@ -1,0 +1,22 @@
+/**
+ * The streaming function behind a function URL (Lambda response streaming), for the routes
+ * that stream for minutes: a streamed turn and following one. A function URL has no JWT
+ * authorizer: the function verifies tokens itself, against the issuer `PantoAuth` names.
+ * Lambda answers preflights on a function URL itself, before the function runs.
+ */
+import { authLink } from './auth';
+import { LAMBDA } from './lambda';
+import { turnSecrets } from './secrets';
+import { cors, environment } from './settings';
+import { bucket, table } from './storage';
+
+export const streamFunction = new sst.aws.Function('PantoStreamFunction', {
+  handler: 'functions/src/handlers/stream.handler',
+  ...LAMBDA,
+  timeout: '15 minutes',
+  memory: '1024 MB',
+  streaming: true,
+  url: { authorization: 'none', cors },
+  environment: { ...environment, PANTO_STREAM_DEADLINE_MS: '840000' },
+  link: [table, bucket, ...turnSecrets, authLink],
+});
