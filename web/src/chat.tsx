@@ -5,14 +5,14 @@
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useLatest } from './use-latest.js';
-import { ApiError, type Api, type Message, type SessionContents, type TurnEvent } from './api.js';
+import { ApiError, type Api, type StoredMessage, type SessionContents, type TurnEvent } from './api.js';
 import { describeFailure } from './failure.js';
 import { usageText } from './format.js';
 import { groupTurns, TurnView } from './message-view.js';
 
 interface Pending {
   prompt: string | null;
-  replies: Message[];
+  replies: StoredMessage[];
   live: string;
 }
 

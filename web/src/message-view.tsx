@@ -1,5 +1,5 @@
 /** One turn of the transcript: the prompt, the model's text (markdown), tool calls and results folded. */
-import type { AssistantBlock, Message, Usage } from './api.js';
+import type { AssistantBlock, StoredMessage, Usage } from './api.js';
 import { addUsage, NO_USAGE, usageText } from './format.js';
 import { renderMarkdown } from './markdown.js';
 
@@ -7,7 +7,7 @@ export interface Turn {
   key: string;
   prompt: string | null;
   /** Everything after the prompt: assistant messages and tool results, in order. */
-  replies: Message[];
+  replies: StoredMessage[];
   usage: Usage | null;
 }
 
@@ -16,7 +16,13 @@ function Markdown({ text }: { text: string }) {
   return <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }} />;
 }
 
-function ToolCall({ block, result }: { block: Extract<AssistantBlock, { type: 'tool_call' }>; result: Extract<Message, { role: 'tool_result' }> | undefined }) {
+function ToolCall({
+  block,
+  result,
+}: {
+  block: Extract<AssistantBlock, { type: 'tool_call' }>;
+  result: Extract<StoredMessage, { role: 'tool_result' }> | undefined;
+}) {
   const failed = result?.is_error === true;
   return (
     <details class={`tool${failed ? ' tool-error' : ''}`}>
@@ -39,7 +45,7 @@ function ToolCall({ block, result }: { block: Extract<AssistantBlock, { type: 't
 }
 
 export function TurnView({ turn, live }: { turn: Turn; live?: string | undefined }) {
-  const results = new Map<string, Extract<Message, { role: 'tool_result' }>>();
+  const results = new Map<string, Extract<StoredMessage, { role: 'tool_result' }>>();
   for (const reply of turn.replies) if (reply.role === 'tool_result') results.set(reply.tool_call_id, reply);
   return (
     <article class="turn">
@@ -100,7 +106,7 @@ export function TurnView({ turn, live }: { turn: Turn; live?: string | undefined
 }
 
 /** Messages grouped into turns: a user prompt and what answered it (system messages are shown in the header). */
-export function groupTurns(messages: readonly Message[]): Turn[] {
+export function groupTurns(messages: readonly StoredMessage[]): Turn[] {
   const turns: Turn[] = [];
   let current: Turn | null = null;
   for (const message of messages) {

@@ -1,6 +1,6 @@
 /** A new session: an optional system prompt, and a model from those the server offers (`GET /models`). */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Api, OfferedModels, SessionSummary } from './api.js';
+import type { Api, Models, SessionSummary } from './api.js';
 import { describeFailure } from './failure.js';
 
 export interface NewSessionProps {
@@ -12,7 +12,7 @@ export interface NewSessionProps {
 const choice = (provider: string, model: string): string => `${provider}/${model}`;
 
 export function NewSession({ api, onCreated, onCancel }: NewSessionProps) {
-  const [offered, setOffered] = useState<OfferedModels | null>(null);
+  const [offered, setOffered] = useState<Models | null>(null);
   const [model, setModel] = useState('');
   const [system, setSystem] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
