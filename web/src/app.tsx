@@ -1,14 +1,14 @@
 /** The page: signed out, the sign-in form; signed in, the session list beside a chat or the new-session form. */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { Api, type SessionSummary } from './api.js';
+import { Api, type SessionSummary } from './api/client.js';
 import { finishHostedSignIn, forgetToken, hostedSignInUrl, hostedSignOutUrl, keepToken, takeToken, type AuthEnvironment } from './auth.js';
-import { Chat } from './chat.js';
-import { describeFailure } from './failure.js';
+import { Chat } from './components/chat.js';
+import { describeFailure } from './api/failure.js';
 import type { WebConfig } from './config.js';
-import { NewSession } from './new-session.js';
-import { SessionList } from './session-list.js';
-import { SignIn } from './sign-in.js';
-import { useLatest } from './use-latest.js';
+import { NewSession } from './components/new-session.js';
+import { SessionList } from './components/session-list.js';
+import { SignIn } from './components/sign-in.js';
+import { useLatest } from './hooks/use-latest.js';
 
 /** Sessions per page of the list, and the most the API gives at once (`GET /sessions?limit`). */
 const PAGE = 20;

@@ -1,5 +1,5 @@
 /** Small formatting helpers for the page. */
-import type { Usage } from './api.js';
+import type { Usage } from './api/client.js';
 
 /** "just now", "5 min ago", "3 h ago", "2 d ago", or the date. */
 export function age(iso: string, now: number): string {

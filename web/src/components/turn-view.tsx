@@ -1,7 +1,7 @@
 /** One turn of the transcript: the prompt, the model's text (markdown), tool calls and results folded. */
-import type { AssistantBlock, StoredMessage, Usage } from './api.js';
-import { addUsage, NO_USAGE, usageText } from './format.js';
-import { renderMarkdown } from './markdown.js';
+import type { AssistantBlock, StoredMessage, Usage } from '../api/client.js';
+import { addUsage, NO_USAGE, usageText } from '../format.js';
+import { renderMarkdown } from '../markdown.js';
 
 export interface Turn {
   key: string;

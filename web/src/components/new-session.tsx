@@ -1,7 +1,7 @@
 /** A new session: an optional system prompt, and a model from those the server offers (`GET /models`). */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Api, Models, SessionSummary } from './api.js';
-import { describeFailure } from './failure.js';
+import type { Api, Models, SessionSummary } from '../api/client.js';
+import { describeFailure } from '../api/failure.js';
 
 export interface NewSessionProps {
   api: Api;

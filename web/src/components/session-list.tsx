@@ -1,9 +1,9 @@
 /** The sessions of the signed-in user, newest first: title, age and model; more load on scroll. */
 import type { Ref } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
-import type { SessionSummary } from './api.js';
-import { age } from './format.js';
-import { useLatest } from './use-latest.js';
+import type { SessionSummary } from '../api/client.js';
+import { age } from '../format.js';
+import { useLatest } from '../hooks/use-latest.js';
 
 export interface SessionListProps {
   sessions: SessionSummary[];

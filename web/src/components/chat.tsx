@@ -4,11 +4,11 @@
  * session opens (another tab, or before a reload) is followed until it ends.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { useLatest } from './use-latest.js';
-import { ApiError, type Api, type StoredMessage, type SessionContents, type TurnEvent } from './api.js';
-import { describeFailure } from './failure.js';
-import { usageText } from './format.js';
-import { groupTurns, TurnView } from './message-view.js';
+import { useLatest } from '../hooks/use-latest.js';
+import { ApiError, type Api, type StoredMessage, type SessionContents, type TurnEvent } from '../api/client.js';
+import { describeFailure } from '../api/failure.js';
+import { usageText } from '../format.js';
+import { groupTurns, TurnView } from './turn-view.js';
 
 interface Pending {
   prompt: string | null;

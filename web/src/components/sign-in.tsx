@@ -1,6 +1,6 @@
 /** The signed-out page: the user pool's hosted UI when this build has one, and a pasted token always. */
 import { useState } from 'preact/hooks';
-import { tokenProblem } from './auth.js';
+import { tokenProblem } from '../auth.js';
 
 export interface SignInProps {
   hostedUi: boolean;

@@ -3,7 +3,7 @@
  * and the follow route on `streamUrl`. The types are generated from the server's OpenAPI
  * document (`GET /openapi.json`) into ./wire.gen.ts: `npm run generate:wire`.
  */
-import type { components } from './wire.gen.js';
+import type { components } from '../wire.gen.js';
 import { readSSE } from './sse.js';
 
 /** The API's schemas, by their names in the OpenAPI document (generated: ./wire.gen.ts). */
