@@ -1,36 +1,22 @@
 /**
  * The HTTP API as the page uses it (docs/api.md): JSON routes on `apiUrl`, the streamed turn
- * and the follow route on `streamUrl`. The types are generated from the server's OpenAPI
- * document (`GET /openapi.json`) into ./wire.gen.ts: `npm run generate:wire`.
+ * and the follow route on `streamUrl`. What it sends and answers is typed by the server's
+ * OpenAPI document (`GET /openapi.json`), through ./wire.ts.
  */
-import type { components } from '../wire.gen.js';
 import { readSSE } from './sse.js';
-
-/** The API's schemas, by their names in the OpenAPI document (generated: ./wire.gen.ts). */
-type Schemas = components['schemas'];
-
-export type Usage = Schemas['Usage'];
-/** A message as the API answers it: with its entry's `id` and `timestamp`. */
-export type StoredMessage = Schemas['StoredMessage'];
-export type AssistantBlock = Extract<StoredMessage, { role: 'assistant' }>['content'][number];
-export type SessionSummary = Schemas['SessionSummary'];
-export type SessionList = Schemas['SessionList'];
-export type SessionContents = Schemas['SessionContents'];
-/** `GET /models`: the providers and models a session may choose, and the default. */
-export type Models = Schemas['Models'];
-export type CreateSessionRequest = Schemas['CreateSessionRequest'];
-export type SessionExport = Schemas['SessionExport'];
-export type Compaction = Schemas['Compaction'];
-
-/**
- * The data of a stream's `end` event (docs/api.md; the document types an event stream as text
- * only): a streamed turn's is its answer without `messages` — after a failure with the error
- * answer's `status` and `error`; a followed turn's, its `entry_count` and `turn`.
- */
-export type TurnEnd = Partial<Omit<Schemas['FailedTurn'], 'messages'>> & { status?: number };
-
-/** What a streamed turn hands the page, in order. */
-export type TurnEvent = { type: 'text-delta'; delta: string } | { type: 'message'; message: StoredMessage } | { type: 'end'; end: TurnEnd };
+import type {
+  Compaction,
+  CreateSessionRequest,
+  ErrorAnswer,
+  Models,
+  SessionContents,
+  SessionExport,
+  SessionList,
+  SessionSummary,
+  StoredMessage,
+  TurnEnd,
+  TurnEvent,
+} from './wire.js';
 
 /** An error answer of the API: its status and stable `code`. */
 export class ApiError extends Error {
@@ -71,7 +57,7 @@ export class Api {
     if (response.status === 401) this.options.onUnauthorized?.();
     const text = await response.text().catch(() => '');
     try {
-      const { error } = JSON.parse(text) as Schemas['Error'];
+      const { error } = JSON.parse(text) as ErrorAnswer;
       return new ApiError(response.status, error.code, error.message);
     } catch {
       return new ApiError(response.status, 'http_error', `The server answered ${response.status}.`);
