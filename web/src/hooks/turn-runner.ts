@@ -2,7 +2,7 @@
  * The turn of an open session, as the page runs it: this tab's, streamed as it is generated,
  * or one already running (another tab's, or from before a reload), followed until it ends; a
  * stop; and, after a stop or a failure to follow, the session read until its turn has ended.
- * No Preact here: {@link useTurn} (use-turn.ts) gives it the page's state through a {@link TurnHost}.
+ * No Preact here: use-turn.ts gives it the page's state through a {@link TurnHost}.
  */
 import { ApiError, type Api } from '../api/client.js';
 import { describeFailure } from '../api/failure.js';
