@@ -1,21 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { addUsage, age, NO_USAGE, usageText } from './format.js';
+import { ageText, NO_USAGE, sumUsage, usageText } from './format.js';
 
-describe('age', () => {
+describe('ageText', () => {
   const now = Date.parse('2026-12-01T12:00:00Z');
   it('says how long ago, in the largest whole unit, and the date past a month', () => {
-    expect(age('2026-12-01T11:59:30Z', now)).toBe('just now');
-    expect(age('2026-12-01T11:55:00Z', now)).toBe('5 min ago');
-    expect(age('2026-12-01T09:00:00Z', now)).toBe('3 h ago');
-    expect(age('2026-11-29T12:00:00Z', now)).toBe('2 d ago');
-    expect(age('2026-09-01T12:00:00Z', now)).toBe('2026-09-01');
+    expect(ageText('2026-12-01T11:59:30Z', now)).toBe('just now');
+    expect(ageText('2026-12-01T11:55:00Z', now)).toBe('5 min ago');
+    expect(ageText('2026-12-01T09:00:00Z', now)).toBe('3 h ago');
+    expect(ageText('2026-11-29T12:00:00Z', now)).toBe('2 d ago');
+    expect(ageText('2026-09-01T12:00:00Z', now)).toBe('2026-09-01');
   });
 });
 
 describe('usage', () => {
   it('adds usages field by field and prints cached tokens only when there are some', () => {
     const one = { input_tokens: 1200, output_tokens: 34, cache_read_tokens: 0, cache_write_tokens: 0 };
-    expect(usageText(addUsage(NO_USAGE, one))).toBe('1,200 in · 34 out');
-    expect(usageText(addUsage(one, { ...one, cache_read_tokens: 500, cache_write_tokens: 10 }))).toBe('2,400 in · 68 out · 510 cached');
+    expect(usageText(sumUsage(NO_USAGE, one))).toBe('1,200 in · 34 out');
+    expect(usageText(sumUsage(one, { ...one, cache_read_tokens: 500, cache_write_tokens: 10 }))).toBe('2,400 in · 68 out · 510 cached');
   });
 });

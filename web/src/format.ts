@@ -1,8 +1,8 @@
 /** Small formatting helpers for the page. */
-import type { Usage } from './api.js';
+import type { Usage } from './api/wire.js';
 
 /** "just now", "5 min ago", "3 h ago", "2 d ago", or the date. */
-export function age(iso: string, now: number): string {
+export function ageText(iso: string, now: number): string {
   const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
   if (seconds < 60) return 'just now';
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
@@ -11,8 +11,8 @@ export function age(iso: string, now: number): string {
   return new Date(iso).toISOString().slice(0, 10);
 }
 
-export function addUsage(a: Usage, b: Usage | undefined): Usage {
-  if (b === undefined) return a;
+/** Two usages added field by field. */
+export function sumUsage(a: Usage, b: Usage): Usage {
   return {
     input_tokens: a.input_tokens + b.input_tokens,
     output_tokens: a.output_tokens + b.output_tokens,

@@ -1,84 +1,22 @@
 /**
  * The HTTP API as the page uses it (docs/api.md): JSON routes on `apiUrl`, the streamed turn
- * and the follow route on `streamUrl`. The types are the subset of the API's answers the
- * page reads; the server's OpenAPI document (`GET /openapi.json`) is the full contract.
+ * and the follow route on `streamUrl`. What it sends and answers is typed by the server's
+ * OpenAPI document (`GET /openapi.json`), through ./wire.ts.
  */
 import { readSSE } from './sse.js';
-
-export interface Usage {
-  input_tokens: number;
-  output_tokens: number;
-  cache_read_tokens: number;
-  cache_write_tokens: number;
-}
-
-export interface ActiveModel {
-  provider: string;
-  model: string;
-}
-
-export type AssistantBlock =
-  | { type: 'text'; text: string }
-  | { type: 'thinking'; thinking: string; signature: string }
-  | { type: 'redacted_thinking'; data: string }
-  | { type: 'tool_call'; id: string; name: string; input: Record<string, unknown> };
-
-interface Stored {
-  id?: string;
-  timestamp?: string;
-}
-
-export type Message = Stored &
-  (
-    | { role: 'system'; content: string; mode: 'replace' | 'append' }
-    | { role: 'user'; content: string; provider?: string; model?: string }
-    | { role: 'assistant'; content: AssistantBlock[]; provider: string; model: string; usage: Usage; stop_reason: string; error_message?: string }
-    | { role: 'tool_result'; tool_call_id: string; tool_name: string; content: string; is_error: boolean }
-    | { role: 'compaction'; summary: string; provider: string; model: string; usage: Usage }
-  );
-
-export interface SessionSummary {
-  id: string;
-  created_at: string;
-  updated_at: string;
-  active_model: ActiveModel;
-  title: string | null;
-  entry_count: number;
-  archived?: boolean;
-}
-
-export interface RunningTurn {
-  running: boolean;
-  started_at: string;
-  stop_requested: boolean;
-}
-
-export interface SessionContents {
-  id: string;
-  messages: Message[];
-  dangling_user: string | null;
-  active_model: ActiveModel;
-  usage: Usage;
-  entry_count: number;
-  turn: RunningTurn | null;
-}
-
-export interface OfferedModels {
-  default: ActiveModel;
-  providers: { name: string; default_model: string; models: { id: string; status: string | null }[]; any_model: boolean }[];
-}
-
-export interface TurnEnd {
-  usage?: Usage;
-  stop_reason?: string;
-  incomplete: boolean;
-  incomplete_reason?: string;
-  status?: number;
-  error?: { code: string; message: string };
-}
-
-/** What a streamed turn hands the page, in order. */
-export type TurnEvent = { type: 'text-delta'; delta: string } | { type: 'message'; message: Message } | { type: 'end'; end: TurnEnd };
+import type {
+  Compaction,
+  CreateSessionRequest,
+  ErrorAnswer,
+  Models,
+  SessionContents,
+  SessionExport,
+  SessionList,
+  SessionSummary,
+  StoredMessage,
+  TurnEnd,
+  TurnEvent,
+} from './wire.js';
 
 /** An error answer of the API: its status and stable `code`. */
 export class ApiError extends Error {
@@ -119,7 +57,7 @@ export class Api {
     if (response.status === 401) this.options.onUnauthorized?.();
     const text = await response.text().catch(() => '');
     try {
-      const { error } = JSON.parse(text) as { error: { code: string; message: string } };
+      const { error } = JSON.parse(text) as ErrorAnswer;
       return new ApiError(response.status, error.code, error.message);
     } catch {
       return new ApiError(response.status, 'http_error', `The server answered ${response.status}.`);
@@ -131,16 +69,16 @@ export class Api {
     return response.status === 204 ? (undefined as T) : ((await response.json()) as T);
   }
 
-  models(): Promise<OfferedModels> {
+  models(): Promise<Models> {
     return this.json('GET', '/models');
   }
 
-  listSessions(cursor?: string | null, limit = 20): Promise<{ sessions: SessionSummary[]; next_cursor: string | null }> {
+  listSessions(cursor?: string | null, limit = 20): Promise<SessionList> {
     const query = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) });
     return this.json('GET', `/sessions?${query.toString()}`);
   }
 
-  createSession(body: { system?: string; provider?: string; model?: string }): Promise<SessionSummary> {
+  createSession(body: CreateSessionRequest): Promise<SessionSummary> {
     return this.json('POST', '/sessions', body);
   }
 
@@ -156,11 +94,11 @@ export class Api {
     return this.json('DELETE', `/sessions/${encodeURIComponent(id)}`);
   }
 
-  exportSession(id: string): Promise<{ url: string; key: string; bytes: number }> {
+  exportSession(id: string): Promise<SessionExport> {
     return this.json('POST', `/sessions/${encodeURIComponent(id)}/export`, {});
   }
 
-  compact(id: string): Promise<{ summary: string; usage: Usage }> {
+  compact(id: string): Promise<Compaction> {
     return this.json('POST', `/sessions/${encodeURIComponent(id)}/compact`, {});
   }
 
@@ -193,7 +131,7 @@ export class Api {
   private async *events(response: Response, signal: AbortSignal): AsyncGenerator<TurnEvent> {
     if (response.body === null) return;
     for await (const event of readSSE(response.body, signal)) {
-      const data = JSON.parse(event.data) as { delta?: string; message?: Message } & TurnEnd;
+      const data = JSON.parse(event.data) as { delta?: string; message?: StoredMessage } & TurnEnd;
       if (event.event === 'text-delta' && typeof data.delta === 'string') yield { type: 'text-delta', delta: data.delta };
       else if (event.event === 'message' && data.message) yield { type: 'message', message: data.message };
       else if (event.event === 'end') {

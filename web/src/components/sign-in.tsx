@@ -1,6 +1,7 @@
 /** The signed-out page: the user pool's hosted UI when this build has one, and a pasted token always. */
 import { useState } from 'preact/hooks';
-import { tokenProblem } from './auth.js';
+import { tokenProblem } from '../auth.js';
+import { Alert } from './alert.js';
 
 export interface SignInProps {
   hostedUi: boolean;
@@ -16,11 +17,7 @@ export function SignIn({ hostedUi, problem, onHostedUi, onToken }: SignInProps) 
     <main class="sign-in">
       <h1>panto</h1>
       <p>Chat with your sessions.</p>
-      {problem && (
-        <p class="notice" role="alert">
-          {problem}
-        </p>
-      )}
+      <Alert message={problem} />
       {hostedUi && (
         <button type="button" class="primary" onClick={onHostedUi}>
           Sign in
@@ -49,11 +46,7 @@ export function SignIn({ hostedUi, problem, onHostedUi, onToken }: SignInProps) 
           }}
           spellcheck={false}
         />
-        {error && (
-          <p class="notice" role="alert">
-            {error}
-          </p>
-        )}
+        <Alert message={error} />
         <button type="submit">Use token</button>
       </form>
       <p class="hint">

@@ -1,5 +1,5 @@
 /** What the page says when a request fails: a sentence a person can act on, never a status dump. */
-import { ApiError } from './api.js';
+import { ApiError } from './client.js';
 
 /** What a failed request tells the user: friendly for the answers a person can act on. */
 export function describeFailure(error: unknown): string {

@@ -1,9 +1,9 @@
 /** The sessions of the signed-in user, newest first: title, age and model; more load on scroll. */
 import type { Ref } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
-import type { SessionSummary } from './api.js';
-import { age } from './format.js';
-import { useLatest } from './use-latest.js';
+import type { SessionSummary } from '../api/wire.js';
+import { ageText } from '../format.js';
+import { useLatest } from '../hooks/use-latest.js';
 
 export interface SessionListProps {
   sessions: SessionSummary[];
@@ -54,7 +54,7 @@ export function SessionList({ sessions, selected, hasMore, loading, now, onSelec
             >
               <span class="session-title">{session.title ?? 'Untitled session'}</span>
               <span class="session-meta">
-                {age(session.updated_at, now)} · {session.active_model.model}
+                {ageText(session.updated_at, now)} · {session.active_model.model}
                 {session.archived ? ' · archived' : ''}
               </span>
             </button>

@@ -1,22 +1,17 @@
 /** One turn of the transcript: the prompt, the model's text (markdown), tool calls and results folded. */
-import type { AssistantBlock, Message, Usage } from './api.js';
-import { addUsage, NO_USAGE, usageText } from './format.js';
-import { renderMarkdown } from './markdown.js';
-
-export interface Turn {
-  key: string;
-  prompt: string | null;
-  /** Everything after the prompt: assistant messages and tool results, in order. */
-  replies: Message[];
-  usage: Usage | null;
-}
+import type { AssistantBlock, StoredMessage } from '../api/wire.js';
+import { usageText } from '../format.js';
+import { renderMarkdown } from '../markdown.js';
+import type { TranscriptTurn } from '../turns.js';
 
 function Markdown({ text }: { text: string }) {
   // biome-ignore lint/security/noDangerouslySetInnerHtml: renderMarkdown's HTML is sanitised by DOMPurify (markdown.ts)
   return <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }} />;
 }
 
-function ToolCall({ block, result }: { block: Extract<AssistantBlock, { type: 'tool_call' }>; result: Extract<Message, { role: 'tool_result' }> | undefined }) {
+type ToolResult = Extract<StoredMessage, { role: 'tool_result' }>;
+
+function ToolCall({ block, result }: { block: Extract<AssistantBlock, { type: 'tool_call' }>; result: ToolResult | undefined }) {
   const failed = result?.is_error === true;
   return (
     <details class={`tool${failed ? ' tool-error' : ''}`}>
@@ -38,8 +33,8 @@ function ToolCall({ block, result }: { block: Extract<AssistantBlock, { type: 't
   );
 }
 
-export function TurnView({ turn, live }: { turn: Turn; live?: string | undefined }) {
-  const results = new Map<string, Extract<Message, { role: 'tool_result' }>>();
+export function TurnView({ turn, live }: { turn: TranscriptTurn; live?: string | undefined }) {
+  const results = new Map<string, ToolResult>();
   for (const reply of turn.replies) if (reply.role === 'tool_result') results.set(reply.tool_call_id, reply);
   return (
     <article class="turn">
@@ -97,25 +92,4 @@ export function TurnView({ turn, live }: { turn: Turn; live?: string | undefined
       )}
     </article>
   );
-}
-
-/** Messages grouped into turns: a user prompt and what answered it (system messages are shown in the header). */
-export function groupTurns(messages: readonly Message[]): Turn[] {
-  const turns: Turn[] = [];
-  let current: Turn | null = null;
-  for (const message of messages) {
-    if (message.role === 'system') continue;
-    if (message.role === 'user') {
-      current = { key: message.id ?? `turn-${turns.length}`, prompt: message.content, replies: [], usage: null };
-      turns.push(current);
-      continue;
-    }
-    if (current === null) {
-      current = { key: message.id ?? `turn-${turns.length}`, prompt: null, replies: [], usage: null };
-      turns.push(current);
-    }
-    current.replies.push(message);
-    if (message.role === 'assistant') current.usage = addUsage(current.usage ?? NO_USAGE, message.usage);
-  }
-  return turns;
 }

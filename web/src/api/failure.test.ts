@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from './api.js';
+import { ApiError } from './client.js';
 import { describeFailure } from './failure.js';
 
 describe('describeFailure', () => {

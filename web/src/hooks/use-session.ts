@@ -1,0 +1,32 @@
+/** The contents of one session, loaded (and reloaded) from the API. */
+import { useState } from 'preact/hooks';
+import { ApiError, type Api } from '../api/client.js';
+import { describeFailure } from '../api/failure.js';
+import type { SessionContents } from '../api/wire.js';
+
+export interface OpenSession {
+  /** What `GET /sessions/{id}` last answered; null until it first has. */
+  contents: SessionContents | null;
+  /** The session does not exist (deleted, or another owner's): nothing here can act on it. */
+  gone: boolean;
+  /** Reads the session again: its contents, or null when that failed (and `say` was told why). */
+  load(): Promise<SessionContents | null>;
+}
+
+/** `say` is told, in words, why a read failed. Must not throw. */
+export function useSession(api: Api, sessionId: string, say: (notice: string) => void): OpenSession {
+  const [contents, setContents] = useState<SessionContents | null>(null);
+  const [gone, setGone] = useState(false);
+  const load = async (): Promise<SessionContents | null> => {
+    try {
+      const next = await api.session(sessionId);
+      setContents(next);
+      return next;
+    } catch (error) {
+      say(describeFailure(error));
+      if (error instanceof ApiError && error.code === 'session_not_found') setGone(true);
+      return null;
+    }
+  };
+  return { contents, gone, load };
+}

@@ -1,0 +1,2026 @@
+/**
+ * The API's wire types, generated from its OpenAPI document by openapi-typescript:
+ * do not edit — run `npm run generate:wire` (scripts/generate-wire-types.ts).
+ */
+export interface paths {
+  '/health': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Whether the service and its table answer */
+    get: operations['getHealth'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/openapi.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** This document */
+    get: operations['getOpenAPI'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/models': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The providers and models a session may choose, and the default
+     * @description Providers with a key configured here (and `offline`), each with the catalog models that are not retired, `PANTO_EXTRA_MODELS` and its default.
+     */
+    get: operations['listModels'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List your sessions, newest first */
+    get: operations['listSessions'];
+    put?: never;
+    /**
+     * Create a session
+     * @description Without `provider`/`model` the session follows the server default; a model its provider does not offer is a 400 naming `model`.
+     */
+    post: operations['createSession'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read a session: its conversation, dangling prompt, model and usage */
+    get: operations['getSession'];
+    put?: never;
+    post?: never;
+    /** Delete a session with everything of it */
+    delete: operations['deleteSession'];
+    options?: never;
+    head?: never;
+    /**
+     * Rename a session, or change the model its next turns use
+     * @description A model change is validated as at creation and holds the session like a turn (409 while one runs).
+     */
+    patch: operations['updateSession'];
+    trace?: never;
+  };
+  '/sessions/{id}/entries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The whole log in order: every branch, leaf entries, and what compactions replaced */
+    get: operations['listEntries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions/{id}/tree': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The session's tree: the active leaf, every leaf with a preview, the branch points */
+    get: operations['getTree'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions/{id}/leaf': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Switch the active branch to an entry, sending nothing */
+    put: operations['switchLeaf'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions/{id}/fork': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A new session holding the path to an entry */
+    post: operations['forkSession'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions/{id}/exports': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The session's exports and archives in S3, with fresh download URLs */
+    get: operations['listExports'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A new session from a JSONL session log (an export) as the body
+     * @description Body: `application/x-ndjson`, the export format, within the body limit. The session gets a new id; the header's is `imported_from`. A corrupt line — also one nested deeper than 128 levels, or a timestamp that is not ISO 8601 — is a 400 `invalid_session` naming it, and nothing is created.
+     */
+    post: operations['importSession'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions/{id}/stop': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Ask the turn running on the session to stop */
+    post: operations['stopTurn'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions/{id}/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Follow the running turn: the messages it stores, as server-sent events
+     * @description Events: `turn` ({ turn }) first; `message` ({ message }, `id` = the `from` to continue after it) for each message stored from `from` on; one `end` ({ entry_count, turn, status?, error? }). On AWS this route is served by the streaming function URL.
+     */
+    get: operations['followSession'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions/{id}/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run one turn
+     * @description Stops at the deadline (`PANTO_DEADLINE_MS`) with everything so far stored (`incomplete: true`).
+     */
+    post: operations['runTurn'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions/{id}/messages/stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run one turn, streamed as server-sent events
+     * @description Events: `message` ({ message }) for each stored message, the prompt first; `text-delta` ({ delta }); one `end` ({ usage, stop_reason, incomplete, incomplete_reason?, status?, error? }). On AWS this route is served by the streaming function URL.
+     */
+    post: operations['streamTurn'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions/{id}/compact': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Summarise the session so its next turn starts from the summary */
+    post: operations['compactSession'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions/{id}/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Export the session as JSONL to S3, with a presigned URL */
+    post: operations['exportSession'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    CreateSessionRequest: {
+      system?: string;
+      provider?: string;
+      model?: string;
+    };
+    UpdateSessionRequest: {
+      title?: string;
+      provider?: string;
+      model?: string;
+    };
+    SwitchLeafRequest: {
+      entry_id: string;
+    };
+    StopTurnRequest: Record<string, never>;
+    RunTurnRequest: {
+      text: string;
+      /**
+       * @default continue
+       * @enum {string}
+       */
+      on_disconnect?: 'continue' | 'abort';
+      parent_id?: string | null;
+    };
+    CompactSessionRequest: {
+      instructions?: string;
+      /**
+       * @default continue
+       * @enum {string}
+       */
+      on_disconnect?: 'continue' | 'abort';
+    };
+    ExportSessionRequest: {
+      expires_in?: number;
+    };
+    Usage: {
+      input_tokens: number;
+      output_tokens: number;
+      cache_read_tokens: number;
+      cache_write_tokens: number;
+    };
+    ActiveModel: {
+      provider: string;
+      model: string;
+    };
+    Message:
+      | {
+          /** @constant */
+          role: 'system';
+          content: string;
+          /** @enum {string} */
+          mode: 'replace' | 'append';
+        }
+      | {
+          /** @constant */
+          role: 'user';
+          content: string;
+          provider?: string;
+          model?: string;
+        }
+      | {
+          /** @constant */
+          role: 'assistant';
+          content: (
+            | {
+                /** @constant */
+                type: 'text';
+                text: string;
+              }
+            | {
+                /** @constant */
+                type: 'thinking';
+                thinking: string;
+                signature: string;
+              }
+            | {
+                /** @constant */
+                type: 'redacted_thinking';
+                data: string;
+              }
+            | {
+                /** @constant */
+                type: 'tool_call';
+                id: string;
+                name: string;
+                input: {
+                  [key: string]: unknown;
+                };
+              }
+          )[];
+          provider: string;
+          model: string;
+          usage: components['schemas']['Usage'];
+          /** @enum {string} */
+          stop_reason: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'aborted' | 'error';
+          raw_stop_reason?: string;
+          error_message?: string;
+        }
+      | {
+          /** @constant */
+          role: 'tool_result';
+          tool_call_id: string;
+          tool_name: string;
+          content: string;
+          is_error: boolean;
+        }
+      | {
+          /** @constant */
+          role: 'compaction';
+          summary: string;
+          provider: string;
+          model: string;
+          usage: components['schemas']['Usage'];
+          prior_usage: components['schemas']['Usage'];
+        };
+    StoredMessage:
+      | {
+          /** @constant */
+          role: 'system';
+          content: string;
+          /** @enum {string} */
+          mode: 'replace' | 'append';
+          /** @description the id of the message's entry: a parent_id / entry_id for the tree routes */
+          id?: string;
+          /** @description ISO 8601 UTC timestamp */
+          timestamp?: string;
+          /** @description why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole */
+          unreadable?: string;
+        }
+      | {
+          /** @constant */
+          role: 'user';
+          content: string;
+          provider?: string;
+          model?: string;
+          /** @description the id of the message's entry: a parent_id / entry_id for the tree routes */
+          id?: string;
+          /** @description ISO 8601 UTC timestamp */
+          timestamp?: string;
+          /** @description why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole */
+          unreadable?: string;
+        }
+      | {
+          /** @constant */
+          role: 'assistant';
+          content: (
+            | {
+                /** @constant */
+                type: 'text';
+                text: string;
+              }
+            | {
+                /** @constant */
+                type: 'thinking';
+                thinking: string;
+                signature: string;
+              }
+            | {
+                /** @constant */
+                type: 'redacted_thinking';
+                data: string;
+              }
+            | {
+                /** @constant */
+                type: 'tool_call';
+                id: string;
+                name: string;
+                input: {
+                  [key: string]: unknown;
+                };
+              }
+          )[];
+          provider: string;
+          model: string;
+          usage: components['schemas']['Usage'];
+          /** @enum {string} */
+          stop_reason: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'aborted' | 'error';
+          raw_stop_reason?: string;
+          error_message?: string;
+          /** @description the id of the message's entry: a parent_id / entry_id for the tree routes */
+          id?: string;
+          /** @description ISO 8601 UTC timestamp */
+          timestamp?: string;
+          /** @description why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole */
+          unreadable?: string;
+        }
+      | {
+          /** @constant */
+          role: 'tool_result';
+          tool_call_id: string;
+          tool_name: string;
+          content: string;
+          is_error: boolean;
+          /** @description the id of the message's entry: a parent_id / entry_id for the tree routes */
+          id?: string;
+          /** @description ISO 8601 UTC timestamp */
+          timestamp?: string;
+          /** @description why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole */
+          unreadable?: string;
+        }
+      | {
+          /** @constant */
+          role: 'compaction';
+          summary: string;
+          provider: string;
+          model: string;
+          usage: components['schemas']['Usage'];
+          prior_usage: components['schemas']['Usage'];
+          /** @description the id of the message's entry: a parent_id / entry_id for the tree routes */
+          id?: string;
+          /** @description ISO 8601 UTC timestamp */
+          timestamp?: string;
+          /** @description why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole */
+          unreadable?: string;
+        };
+    Entry:
+      | {
+          /** @constant */
+          type: 'message';
+          id: string;
+          parent_id: string | null;
+          /** @description ISO 8601 UTC timestamp */
+          timestamp: string;
+          /** @description why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole */
+          unreadable?: string;
+          message: components['schemas']['Message'];
+        }
+      | {
+          /** @constant */
+          type: 'compaction';
+          id: string;
+          parent_id: string | null;
+          /** @description ISO 8601 UTC timestamp */
+          timestamp: string;
+          /** @description why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole */
+          unreadable?: string;
+          summary: string;
+          provider: string;
+          model: string;
+          usage: components['schemas']['Usage'];
+          prior_usage: components['schemas']['Usage'];
+        }
+      | {
+          /** @constant */
+          type: 'leaf';
+          id: string;
+          parent_id: string | null;
+          /** @description ISO 8601 UTC timestamp */
+          timestamp: string;
+          /** @description why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole */
+          unreadable?: string;
+        };
+    EntriesPage: {
+      entries: components['schemas']['Entry'][];
+      next_cursor: string | null;
+    };
+    SessionTree: {
+      active_leaf: string | null;
+      leaves: {
+        id: string;
+        /** @description ISO 8601 UTC timestamp */
+        timestamp: string;
+        preview: string;
+      }[];
+      branch_points: string[];
+    };
+    RunningTurn: {
+      /** @constant */
+      running: true;
+      started_at: string | null;
+      stop_requested: boolean;
+    };
+    StoppedTurn: {
+      turn: components['schemas']['RunningTurn'];
+    };
+    Error: {
+      error: components['schemas']['ErrorDetail'];
+    };
+    ErrorDetail: {
+      /** @description stable, machine-readable: invalid_body, unauthorized, session_not_found, … */
+      code: string;
+      message: string;
+      /** @description for invalid_body / invalid_query: the offending field, dotted */
+      field?: string;
+    };
+    SessionSummary: {
+      id: string;
+      /** @description ISO 8601 UTC timestamp */
+      created_at: string;
+      /** @description ISO 8601 UTC timestamp */
+      updated_at: string;
+      active_model: components['schemas']['ActiveModel'];
+      title: string | null;
+      entry_count: number;
+      /** @description in S3 (cold): opening it brings it back */
+      archived: boolean;
+    };
+    ImportedSession: {
+      id: string;
+      /** @description ISO 8601 UTC timestamp */
+      created_at: string;
+      /** @description ISO 8601 UTC timestamp */
+      updated_at: string;
+      active_model: components['schemas']['ActiveModel'];
+      title: string | null;
+      entry_count: number;
+      /** @description in S3 (cold): opening it brings it back */
+      archived: boolean;
+      /** @description the session id in the imported log's header; the new session always has a new id */
+      imported_from: string;
+    };
+    SessionList: {
+      sessions: components['schemas']['SessionSummary'][];
+      next_cursor: string | null;
+    };
+    SessionContents: {
+      id: string;
+      messages: components['schemas']['StoredMessage'][];
+      dangling_user: string | null;
+      active_model: components['schemas']['ActiveModel'];
+      usage: components['schemas']['Usage'];
+      /** @description log entries this answer reflects: `from` for GET /sessions/{id}/events */
+      entry_count: number;
+      turn: components['schemas']['RunningTurn'] | null;
+    };
+    Turn: {
+      messages: components['schemas']['StoredMessage'][];
+      usage: components['schemas']['Usage'];
+      /** @enum {string} */
+      stop_reason: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'aborted' | 'error';
+      incomplete: boolean;
+      /** @enum {string} */
+      incomplete_reason?: 'deadline' | 'cancelled' | 'stopped' | 'provider_error' | 'max_provider_calls';
+    };
+    FailedTurn: {
+      messages: components['schemas']['StoredMessage'][];
+      usage: components['schemas']['Usage'];
+      /** @enum {string} */
+      stop_reason: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'aborted' | 'error';
+      incomplete: boolean;
+      /** @enum {string} */
+      incomplete_reason?: 'deadline' | 'cancelled' | 'stopped' | 'provider_error' | 'max_provider_calls';
+      error: components['schemas']['ErrorDetail'];
+    };
+    Compaction: {
+      summary: string;
+      usage: components['schemas']['Usage'];
+    };
+    SessionExport: {
+      bucket: string;
+      key: string;
+      /** @description presigned GET URL of the JSONL, valid for expires_in seconds */
+      url: string;
+      bytes: number;
+      entries: number;
+      expires_in: number;
+    };
+    ExportList: {
+      exports: {
+        /** @enum {string} */
+        kind: 'export' | 'archive';
+        key: string;
+        /** @description ISO 8601 UTC timestamp */
+        created_at: string;
+        bytes: number;
+        entries: number | null;
+        storage_class: string;
+        /** @description presigned GET URL, valid for expires_in seconds */
+        url: string;
+      }[];
+      expires_in: number;
+    };
+    Health: {
+      /** @enum {string} */
+      status: 'ok' | 'degraded';
+      version: string;
+      /**
+       * @description whether the DynamoDB table answered a read just now
+       * @enum {string}
+       */
+      table: 'ok' | 'unavailable';
+    };
+    Models: {
+      /** @description what a session uses when it names no provider or model */
+      default: components['schemas']['ActiveModel'];
+      providers: {
+        name: string;
+        /** @description the model a session of this provider uses when it names none */
+        default_model: string;
+        models: {
+          id: string;
+          /** @description null: not in the catalog (an extra model) */
+          status: ('active' | 'legacy' | 'deprecated' | 'retired') | null;
+        }[];
+        /** @description the provider has a base URL on this server: any model name is accepted */
+        any_model: boolean;
+      }[];
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  getHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The service and its table answer. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Health'];
+        };
+      };
+      /** @description The table did not answer. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Health'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getOpenAPI: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The OpenAPI 3.1 document of this API. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listModels: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description What `POST /sessions` accepts as `provider` and `model`. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Models'];
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listSessions: {
+    parameters: {
+      query?: {
+        limit?: string;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of sessions. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionList'];
+        };
+      };
+      /** @description A bad body or query (`invalid_body`, `invalid_query`, `invalid_json`, `invalid_encoding`, `invalid_header`), naming the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createSession: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key with the same body answers the first response again and writes nothing; with another body, 422; while the first is still running, 409. Keys expire after 24 hours (PANTO_IDEMPOTENCY_TTL_HOURS). */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['CreateSessionRequest'];
+      };
+    };
+    responses: {
+      /** @description The new session. */
+      201: {
+        headers: {
+          /** @description `true` when this is the stored answer to an earlier request with the same key. */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionSummary'];
+        };
+      };
+      /** @description A bad body or query (`invalid_body`, `invalid_query`, `invalid_json`, `invalid_encoding`, `invalid_header`), naming the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Another turn holds the session (`session_busy`), it changed meanwhile (`session_conflict`), nothing to compact, or a request with the same Idempotency-Key is still running (`idempotency_key_in_progress`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is over the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The provider has no key on this server (`provider_not_configured`), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The session. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionContents'];
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such session, or not yours (`session_not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted (also when an earlier delete had begun). */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such session, or not yours (`session_not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updateSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['UpdateSessionRequest'];
+      };
+    };
+    responses: {
+      /** @description The session as listed. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionSummary'];
+        };
+      };
+      /** @description A bad body or query (`invalid_body`, `invalid_query`, `invalid_json`, `invalid_encoding`, `invalid_header`), naming the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such session, or not yours (`session_not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Another turn holds the session (`session_busy`), it changed meanwhile (`session_conflict`), nothing to compact, or a request with the same Idempotency-Key is still running (`idempotency_key_in_progress`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is over the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The provider has no key on this server (`provider_not_configured`), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listEntries: {
+    parameters: {
+      query?: {
+        limit?: string;
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of entries. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EntriesPage'];
+        };
+      };
+      /** @description A bad body or query (`invalid_body`, `invalid_query`, `invalid_json`, `invalid_encoding`, `invalid_header`), naming the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such session, or not yours (`session_not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getTree: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The tree. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionTree'];
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such session, or not yours (`session_not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  switchLeaf: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['SwitchLeafRequest'];
+      };
+    };
+    responses: {
+      /** @description The session as it now reads. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionContents'];
+        };
+      };
+      /** @description A bad body or query (`invalid_body`, `invalid_query`, `invalid_json`, `invalid_encoding`, `invalid_header`), naming the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such session, or not yours (`session_not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Another turn holds the session (`session_busy`), it changed meanwhile (`session_conflict`), nothing to compact, or a request with the same Idempotency-Key is still running (`idempotency_key_in_progress`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is over the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  forkSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['SwitchLeafRequest'];
+      };
+    };
+    responses: {
+      /** @description The new session. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionSummary'];
+        };
+      };
+      /** @description A bad body or query (`invalid_body`, `invalid_query`, `invalid_json`, `invalid_encoding`, `invalid_header`), naming the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such session, or not yours (`session_not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is over the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listExports: {
+    parameters: {
+      query?: {
+        expires_in?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ExportList'];
+        };
+      };
+      /** @description A bad body or query (`invalid_body`, `invalid_query`, `invalid_json`, `invalid_encoding`, `invalid_header`), naming the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such session, or not yours (`session_not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  importSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A session log in the export format (docs/session-format.md): a header line, then one entry per line. */
+    requestBody: {
+      content: {
+        'application/x-ndjson': string;
+      };
+    };
+    responses: {
+      /** @description The new session. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportedSession'];
+        };
+      };
+      /** @description The body is not a session log: a line that is not JSON, not UTF-8 or not an entry (`invalid_session`, naming the `line`); nothing is created. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is over the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  stopTurn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['StopTurnRequest'];
+      };
+    };
+    responses: {
+      /** @description The running turn was asked to stop. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StoppedTurn'];
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such session, or not yours (`session_not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Another turn holds the session (`session_busy`), it changed meanwhile (`session_conflict`), nothing to compact, or a request with the same Idempotency-Key is still running (`idempotency_key_in_progress`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is over the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  followSession: {
+    parameters: {
+      query?: {
+        from?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The followed turn as server-sent events. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description A bad body or query (`invalid_body`, `invalid_query`, `invalid_json`, `invalid_encoding`, `invalid_header`), naming the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such session, or not yours (`session_not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  runTurn: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key with the same body answers the first response again and writes nothing; with another body, 422; while the first is still running, 409. Keys expire after 24 hours (PANTO_IDEMPOTENCY_TTL_HOURS). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['RunTurnRequest'];
+      };
+    };
+    responses: {
+      /** @description The messages the turn added, its usage and stop reason. */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer to an earlier request with the same key. */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Turn'];
+        };
+      };
+      /** @description A bad body or query (`invalid_body`, `invalid_query`, `invalid_json`, `invalid_encoding`, `invalid_header`), naming the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such session, or not yours (`session_not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Another turn holds the session (`session_busy`), it changed meanwhile (`session_conflict`), nothing to compact, or a request with the same Idempotency-Key is still running (`idempotency_key_in_progress`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is over the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The provider has no key on this server (`provider_not_configured`), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The provider failed; what the turn stored, and the error. */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FailedTurn'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  streamTurn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['RunTurnRequest'];
+      };
+    };
+    responses: {
+      /** @description The turn as server-sent events. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description A bad body or query (`invalid_body`, `invalid_query`, `invalid_json`, `invalid_encoding`, `invalid_header`), naming the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such session, or not yours (`session_not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Another turn holds the session (`session_busy`), it changed meanwhile (`session_conflict`), nothing to compact, or a request with the same Idempotency-Key is still running (`idempotency_key_in_progress`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is over the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The provider has no key on this server (`provider_not_configured`), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  compactSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['CompactSessionRequest'];
+      };
+    };
+    responses: {
+      /** @description The summary and what it cost. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Compaction'];
+        };
+      };
+      /** @description A bad body or query (`invalid_body`, `invalid_query`, `invalid_json`, `invalid_encoding`, `invalid_header`), naming the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such session, or not yours (`session_not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Another turn holds the session (`session_busy`), it changed meanwhile (`session_conflict`), nothing to compact, or a request with the same Idempotency-Key is still running (`idempotency_key_in_progress`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is over the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The provider has no key on this server (`provider_not_configured`), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The model provider failed (`provider_error`). */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  exportSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['ExportSessionRequest'];
+      };
+    };
+    responses: {
+      /** @description Where the export is, and a URL to fetch it. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionExport'];
+        };
+      };
+      /** @description A bad body or query (`invalid_body`, `invalid_query`, `invalid_json`, `invalid_encoding`, `invalid_header`), naming the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such session, or not yours (`session_not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is over the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+}
