@@ -11,7 +11,7 @@ import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { API_ROUTES, openAPIDocument, VERSION } from '@panto/functions';
+import { API_ROUTES, openAPIDocument, SERVICE_VERSION } from '@panto/functions';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,7 +32,7 @@ const HEADER = `/**
  * @example
  * await writeFile(WIRE_TYPES_FILE, await wireTypes());
  */
-export async function wireTypes(document: object = openAPIDocument(API_ROUTES, { version: VERSION })): Promise<string> {
+export async function wireTypes(document: object = openAPIDocument(API_ROUTES, { version: SERVICE_VERSION })): Promise<string> {
   // Defaults make a request field optional, not required (openapi-typescript's default reads them as always present).
   const ast = await openapiTS(document as OpenAPI3, { defaultNonNullable: false });
   return format(`${HEADER}${astToString(ast)}`);

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { API_ROUTES, openAPIDocument, VERSION } from '@panto/functions';
+import { API_ROUTES, openAPIDocument, SERVICE_VERSION } from '@panto/functions';
 import { describe, expect, it } from 'vitest';
 import { WIRE_TYPES_FILE, wireTypes } from '../scripts/generate-wire-types.js';
 
@@ -18,7 +18,7 @@ describe('web/src/wire.gen.ts', () => {
   });
 
   it('changes when a schema of the document changes', async () => {
-    const document = openAPIDocument(API_ROUTES, { version: VERSION }) as { components: { schemas: { [name: string]: { properties: object } } } };
+    const document = openAPIDocument(API_ROUTES, { version: SERVICE_VERSION }) as { components: { schemas: { [name: string]: { properties: object } } } };
     const summary = document.components.schemas.SessionSummary!;
     summary.properties = { ...summary.properties, pinned: { type: 'boolean' } };
     const changed = await wireTypes(document);
