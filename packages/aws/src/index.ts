@@ -11,7 +11,7 @@ export {
   type DynamoStoreLeaseOptions,
   type DynamoStoreOpenOptions,
   type LeasedSession,
-} from './dynamo-store.js';
+} from './store/dynamo-store.js';
 export {
   EntryNotFoundError,
   InvalidBatchError,
@@ -38,8 +38,8 @@ export {
   type ListedExport,
   type ListExportsOptions,
   type SessionExport,
-} from './export-session.js';
-export { HEALTH_KEY, pingTable, type TablePing } from './health.js';
+} from './transfer/export-session.js';
+export { HEALTH_KEY, pingTable, type TablePing } from './table/health.js';
 export {
   DEFAULT_IDEMPOTENCY_TTL_SECONDS,
   DynamoIdempotencyStore,
@@ -51,8 +51,8 @@ export {
   type IdempotencyClaim,
   type IdempotencyStore,
   type StoredResponse,
-} from './idempotency.js';
-export { importSession, type ImportSessionOptions } from './import-session.js';
+} from './idempotency/dynamo-idempotency-store.js';
+export { importSession, type ImportSessionOptions } from './transfer/import-session.js';
 export {
   acquireSessionLease,
   requestTurnStop,
@@ -60,7 +60,7 @@ export {
   type LeaseRenewal,
   type RequestTurnStopOptions,
   type SessionLease,
-} from './lease.js';
+} from './lease/session-lease.js';
 export {
   keepSessionLease,
   SYSTEM_LEASE_CLOCK,
@@ -68,16 +68,16 @@ export {
   type KeepSessionLeaseOptions,
   type LeaseClock,
   type LeaseHeartbeat,
-} from './lease-heartbeat.js';
-export { TITLE_MAX_LENGTH, titleOf, titleProblem, type HeldLease, type SessionMetadata } from './metadata.js';
-export { updateSession, type UpdateSessionOptions } from './update-session.js';
-export type { S3Location } from './offload.js';
+} from './lease/lease-heartbeat.js';
+export { TITLE_MAX_LENGTH, titleOf, titleProblem, type HeldLease, type SessionMetadata } from './meta/meta-item.js';
+export { updateSession, type UpdateSessionOptions } from './sessions/update-session.js';
+export type { S3Location } from './entries/offload.js';
 export {
   DEFAULT_SESSION_CACHE_BYTES,
   SessionCache,
   type CachedSession,
   type SessionCacheOptions,
-} from './session-cache.js';
+} from './store/session-cache.js';
 export {
   deleteSession,
   purgeSessionItems,
@@ -86,14 +86,14 @@ export {
   type ExportLocation,
   type PurgeResult,
   type PurgeSessionItemsOptions,
-} from './delete-session.js';
+} from './sessions/delete-session.js';
 export {
   listOwnerSessions,
   DEFAULT_LIST_LIMIT,
   MAX_LIST_LIMIT,
   type ListSessionsOptions,
   type SessionPage,
-} from './owner-sessions.js';
+} from './sessions/list-owner-sessions.js';
 export {
   backfillActivityIndex,
   createTable,
@@ -101,19 +101,19 @@ export {
   GSI_BY_OWNER,
   isValidSessionId,
   type TableOptions,
-} from './table.js';
+} from './table/keys.js';
 export {
   archiveSession,
   type ArchiveOutcome,
   type ArchiveSessionOptions,
   type ArchiveSkipReason,
   type ArchiveStep,
-} from './archive-session.js';
-export { DEFAULT_RESTORE_WAIT_MS, restoreSession, type RestoreSessionOptions } from './restore-session.js';
+} from './archive/archive-session.js';
+export { DEFAULT_RESTORE_WAIT_MS, restoreSession, type RestoreSessionOptions } from './archive/restore-session.js';
 export {
   DEFAULT_SWEEP_MAX_SESSIONS,
   sweepColdSessions,
   type SweepColdSessionsOptions,
   type SweepResult,
-} from './sweep.js';
-export { listSessionObjects, type SessionObject } from './session-objects.js';
+} from './archive/sweep-cold-sessions.js';
+export { listSessionObjects, type SessionObject } from './transfer/session-objects.js';
