@@ -8,9 +8,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { TransactWriteItemsCommand, UpdateItemCommand, type AttributeValue, type DynamoDBClient, type TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import { classifyAppendError, DEFAULT_RETRY_POLICY } from '../store/append.js';
-import { TRANSACTION_TEXT_LIMIT } from '../entries/entry-item.js';
+import { TRANSACTION_TEXT_LIMIT } from '../entries/pack-batch.js';
 import { ArchiveClaimLostError } from '../errors.js';
+import { decodeMeta, metaSource, type MetaRecord } from '../meta/meta-item.js';
 import {
   ARCHIVE_CLAIM_CONDITION,
   ARCHIVE_CLAIM_UPDATE,
@@ -19,9 +19,9 @@ import {
   CLAIM_RENEW_UPDATE,
   namesFor,
 } from '../table/expressions.js';
-import { decodeMeta, type MetaRecord } from '../meta/meta-item.js';
-import { itemSource } from '../store/read-session.js';
-import { errorName, META_SK, metaKey } from '../table/keys.js';
+import { metaKey } from '../table/keys.js';
+import { conditionFailedItem, isConditionalCheckFailed, updatedItem } from '../table/sdk-errors.js';
+import { backoff, classifyTransactionError, DEFAULT_RETRY_POLICY } from '../table/transaction-failures.js';
 
 /** How long a claim holds unless renewed; every transaction under it renews it. */
 export const DEFAULT_CLAIM_MS = 60_000;
@@ -51,7 +51,7 @@ export async function takeArchiveClaim(
   const claimMs = target.claimMs ?? DEFAULT_CLAIM_MS;
   const now = (target.clock ?? (() => new Date()))().getTime();
   const claimId = randomUUID();
-  const source = itemSource(tableName, sessionId, META_SK);
+  const source = metaSource(tableName, sessionId);
   try {
     const { Attributes: attributes } = await client.send(
       new UpdateItemCommand({
@@ -70,11 +70,10 @@ export async function takeArchiveClaim(
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    if (attributes === undefined) throw new TypeError('UpdateItem with ReturnValues ALL_NEW returned no attributes');
-    return { claim: new ArchiveClaim(target, claimId, now), meta: decodeMeta(attributes, source) };
+    return { claim: new ArchiveClaim(target, claimId, now), meta: decodeMeta(updatedItem(attributes), source) };
   } catch (error) {
-    if (errorName(error) !== 'ConditionalCheckFailedException') throw error;
-    const old = (error as { Item?: Record<string, AttributeValue> }).Item;
+    if (!isConditionalCheckFailed(error)) throw error;
+    const old = conditionFailedItem(error);
     return { claim: null, meta: old === undefined ? null : decodeMeta(old, source) };
   }
 }
@@ -156,10 +155,9 @@ export class ArchiveClaim {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      if (attributes === undefined) throw new TypeError('UpdateItem with ReturnValues ALL_NEW returned no attributes');
-      return decodeMeta(attributes, itemSource(tableName, sessionId, META_SK));
+      return decodeMeta(updatedItem(attributes), metaSource(tableName, sessionId));
     } catch (error) {
-      if (errorName(error) === 'ConditionalCheckFailedException') throw new ArchiveClaimLostError(sessionId, { cause: error });
+      if (isConditionalCheckFailed(error)) throw new ArchiveClaimLostError(sessionId, { cause: error });
       throw error;
     }
   }
@@ -235,12 +233,10 @@ export class ArchiveClaim {
         this.#renewedAt = now;
         return;
       } catch (error) {
-        const decision = classifyAppendError(error, input);
+        const decision = classifyTransactionError(error, input);
         if (decision.kind === 'conflict') throw new ArchiveClaimLostError(sessionId, { cause: error });
         if (decision.kind !== 'retry' || attempt >= DEFAULT_RETRY_POLICY.maxRetries) throw error;
-        await new Promise((resolve) =>
-          setTimeout(resolve, Math.random() * Math.min(DEFAULT_RETRY_POLICY.maxDelayMs, DEFAULT_RETRY_POLICY.baseDelayMs * 2 ** attempt)),
-        );
+        await backoff(DEFAULT_RETRY_POLICY, attempt);
       }
     }
   }

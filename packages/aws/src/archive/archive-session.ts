@@ -10,9 +10,12 @@ import { createHash, randomUUID } from 'node:crypto';
 import { UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { SessionCorruptError } from '@panto/core';
-import { ArchiveClaim, DEFAULT_CLAIM_MS, takeArchiveClaim, type ClaimTarget } from './archive-claim.js';
-import { readPartition } from '../sessions/delete-session.js';
+import { JSONL_CONTENT_TYPE, type S3Location } from '../entries/offload.js';
 import { ArchiveClaimLostError } from '../errors.js';
+import { lastActivity, type ArchiveObject, type MetaRecord } from '../meta/meta-item.js';
+import { readMeta } from '../meta/meta-item.js';
+import { isExpired } from '../meta/visibility.js';
+import { readPartition } from '../sessions/read-partition.js';
 import {
   ARCHIVE_CONDITION,
   ARCHIVE_CONDITION_EMPTY,
@@ -22,13 +25,13 @@ import {
   ARCHIVE_UPDATE_HEAD,
   namesFor,
 } from '../table/expressions.js';
-import { isExpired, lastActivity, type ArchiveObject, type MetaRecord } from '../meta/meta-item.js';
+import { metaKey } from '../table/keys.js';
+import { isConditionalCheckFailed, sdkErrorName } from '../table/sdk-errors.js';
 import { MIN_PART_SIZE, MultipartWriter } from '../transfer/multipart-writer.js';
-import { JSONL_CONTENT_TYPE, type S3Location } from '../entries/offload.js';
 import { deleteObjects, deletePrefix } from '../transfer/s3-objects.js';
-import { readMeta, sessionLines } from '../transfer/session-lines.js';
+import { sessionLines } from '../transfer/session-lines.js';
 import { archiveKey, archivePrefix } from '../transfer/session-objects.js';
-import { errorName, metaKey } from '../table/keys.js';
+import { ArchiveClaim, DEFAULT_CLAIM_MS, takeArchiveClaim, type ClaimTarget } from './archive-claim.js';
 
 /** The steps of an archive after reading META, in order; `afterStep` is called after each. */
 export type ArchiveStep = 'uploaded' | 'verified' | 'marked' | 'purged' | 'finished';
@@ -169,7 +172,7 @@ async function reusableArchive(s3: S3Location, meta: MetaRecord): Promise<Archiv
     const head = await s3.client.send(new HeadObjectCommand({ Bucket: archive.bucket, Key: archive.key }));
     return head.ContentLength === archive.bytes ? archive : null;
   } catch (error) {
-    if (errorName(error) === 'NotFound' || errorName(error) === 'NoSuchKey') return null;
+    if (sdkErrorName(error) === 'NotFound' || sdkErrorName(error) === 'NoSuchKey') return null;
     throw error;
   }
 }
@@ -282,7 +285,7 @@ async function markArchived(target: ClaimTarget, meta: MetaRecord, object: Archi
       }),
     );
   } catch (error) {
-    if (errorName(error) === 'ConditionalCheckFailedException') return null;
+    if (isConditionalCheckFailed(error)) return null;
     throw error;
   }
   return new ArchiveClaim(target, claimId, now);

@@ -10,17 +10,19 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { SessionCorruptError, SessionNotFoundError } from '@panto/core';
 import { SessionDecoder } from '@panto/core/store-kit';
-import { takeArchiveClaim, type ArchiveClaim } from './archive-claim.js';
-import { readPartition } from '../sessions/delete-session.js';
 import { entryItem } from '../entries/entry-item.js';
-import { ArchiveClaimLostError, OffloadRequiredError, SessionRestoringError } from '../errors.js';
-import { RESTORE_FINISH_UPDATE } from '../table/expressions.js';
 import { ItemPacker } from '../entries/item-packer.js';
-import { isVisibleTo, type ArchiveObject, type MetaRecord } from '../meta/meta-item.js';
 import { offloadPrefix, putOffload, type S3Location } from '../entries/offload.js';
+import { ArchiveClaimLostError, OffloadRequiredError, SessionRestoringError } from '../errors.js';
+import type { ArchiveObject, MetaRecord } from '../meta/meta-item.js';
+import { readMeta } from '../meta/meta-item.js';
+import { isVisibleTo } from '../meta/visibility.js';
+import { readPartition } from '../sessions/read-partition.js';
+import { RESTORE_FINISH_UPDATE } from '../table/expressions.js';
+import { activityPk, activitySk, entrySk, sessionPk } from '../table/keys.js';
+import { assertValidOwner, isValidSessionId } from '../table/validation.js';
 import { deleteObjects, deletePrefix } from '../transfer/s3-objects.js';
-import { readMeta } from '../transfer/session-lines.js';
-import { activityPk, activitySk, assertValidOwner, entrySk, isValidSessionId, sessionPk } from '../table/keys.js';
+import { takeArchiveClaim, type ArchiveClaim } from './archive-claim.js';
 
 /** How long a request waits for another to finish restoring (or archiving) a session before it gives up. */
 export const DEFAULT_RESTORE_WAIT_MS = 20_000;

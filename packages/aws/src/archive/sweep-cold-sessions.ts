@@ -6,14 +6,16 @@
  * last run is still going): each session is archived once.
  */
 import { QueryCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { archiveSession, type ArchiveOutcome, type ArchiveStep } from './archive-session.js';
-import { namesFor, QUERY_COLD } from '../table/expressions.js';
 import type { S3Location } from '../entries/offload.js';
-import { ACTIVITY_SHARDS, activityShardPk, ATTR, GSI_BY_ACTIVITY, isValidSessionId, SESSION_PK_PREFIX } from '../table/keys.js';
+import { ATTR } from '../table/attributes.js';
+import { namesFor, QUERY_COLD } from '../table/expressions.js';
+import { ACTIVITY_SHARDS, activityShardPk, GSI_BY_ACTIVITY, SESSION_PK_PREFIX } from '../table/keys.js';
+import { isValidSessionId } from '../table/validation.js';
+import { archiveSession, type ArchiveOutcome, type ArchiveStep } from './archive-session.js';
 
 export const DEFAULT_SWEEP_MAX_SESSIONS = 1000;
-const DEFAULT_CONCURRENCY = 2;
-const DEFAULT_PAGE_SIZE = 100;
+const DEFAULT_SWEEP_CONCURRENCY = 2;
+const DEFAULT_SWEEP_PAGE_SIZE = 100;
 
 export interface SweepColdSessionsOptions {
   client: DynamoDBClient;
@@ -63,7 +65,7 @@ export async function sweepColdSessions(options: SweepColdSessionsOptions): Prom
   const { client, tableName } = options;
   const clock = options.clock ?? (() => new Date());
   const maxSessions = options.maxSessions ?? DEFAULT_SWEEP_MAX_SESSIONS;
-  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const concurrency = options.concurrency ?? DEFAULT_SWEEP_CONCURRENCY;
   const result: SweepResult = { outcomes: [], archived: 0, finished: 0, skipped: 0, failed: [], complete: true };
   const cutoff = options.cutoff.toISOString();
   const shards: Array<{ pk: string; startKey: Record<string, AttributeValue> | undefined; done: boolean }> = [];
@@ -86,7 +88,7 @@ export async function sweepColdSessions(options: SweepColdSessionsOptions): Prom
           KeyConditionExpression: QUERY_COLD,
           ExpressionAttributeNames: namesFor(QUERY_COLD),
           ExpressionAttributeValues: { ':gsi2pk': { S: shard.pk }, ':cutoff': { S: cutoff } },
-          Limit: Math.min(options.pageSize ?? DEFAULT_PAGE_SIZE, maxSessions - examined),
+          Limit: Math.min(options.pageSize ?? DEFAULT_SWEEP_PAGE_SIZE, maxSessions - examined),
           ...(shard.startKey === undefined ? {} : { ExclusiveStartKey: shard.startKey }),
         }),
       );

@@ -1,9 +1,9 @@
 /**
  * Packing a log's lines, as they are read (an import, a restore), into entry items: lines in
  * order, each item's text at most {@link ITEM_TEXT_LIMIT} bytes, a longer line an item of its
- * own, offloaded. An append packs its own batch with `packBatch` (entry-items.ts).
+ * own, offloaded. An append packs its own batch with `packBatch` (pack-batch.ts).
  */
-import { ITEM_TEXT_LIMIT, type PlannedItem } from './entry-item.js';
+import { ITEM_TEXT_LIMIT, type PlannedItem } from './pack-batch.js';
 
 /** An entry item being filled, and the source line its first entry came from. */
 export interface PendingItem extends PlannedItem {

@@ -15,6 +15,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { DeleteItemCommand, PutItemCommand, UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { ATTR } from '../table/attributes.js';
 import {
   IDEMPOTENCY_CLAIM_CONDITION,
   IDEMPOTENCY_COMPLETE_REF_UPDATE,
@@ -22,7 +23,8 @@ import {
   IDEMPOTENCY_OWN_CLAIM,
   namesFor,
 } from '../table/expressions.js';
-import { ATTR, errorName } from '../table/keys.js';
+import { conditionFailedItem, isConditionalCheckFailed } from '../table/sdk-errors.js';
+import type { IdempotencyClaim, IdempotencyStore, StoredResponse } from './types.js';
 
 export const IDEMPOTENCY_PK_PREFIX = 'IDEMPOTENCY#';
 export const IDEMPOTENCY_SK = 'IDEMPOTENCY';
@@ -30,37 +32,6 @@ export const IDEMPOTENCY_SK = 'IDEMPOTENCY';
 export const IDEMPOTENCY_PREFIX = 'idempotency/';
 /** Gzipped answers up to this size are kept in the item (an item holds at most 400 KB). */
 export const MAX_INLINE_RESPONSE_BYTES = 300 * 1024;
-
-/** An answer as stored: enough to send it again. */
-export interface StoredResponse {
-  status: number;
-  /** The JSON body, as sent. */
-  body: string;
-}
-
-/** What claiming a key found. */
-export type IdempotencyClaim =
-  /** The key is this request's now: run it, then `complete` (or `release` if it failed). */
-  | { state: 'claimed'; claimId: string; pk: string }
-  /** An earlier request with this key and the same fingerprint finished: answer what it answered. */
-  | { state: 'completed'; response: StoredResponse }
-  /** An earlier request with this key and the same fingerprint is still running. */
-  | { state: 'in_progress' }
-  /** The key was used for another request (another fingerprint). */
-  | { state: 'mismatch' };
-
-/** The seam the HTTP layer uses (see `DynamoIdempotencyStore`). */
-export interface IdempotencyStore {
-  /**
-   * Claims `key` for `owner`'s request `fingerprint`, to be held at most `inProgressMs`.
-   * One conditional write; a key already taken is answered from the old item it returns.
-   */
-  claim(request: { owner: string; key: string; fingerprint: string; inProgressMs: number }): Promise<IdempotencyClaim>;
-  /** Stores the answer of a claimed request; later claims of its key get it back. */
-  complete(claim: Extract<IdempotencyClaim, { state: 'claimed' }>, response: StoredResponse): Promise<void>;
-  /** Frees a claimed key whose request failed before it answered, so that a retry runs it again. */
-  release(claim: Extract<IdempotencyClaim, { state: 'claimed' }>): Promise<void>;
-}
 
 export interface DynamoIdempotencyStoreOptions {
   client: DynamoDBClient;
@@ -78,24 +49,6 @@ export const DEFAULT_IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 /** The hash the item key holds: the owner and the key, neither in clear. */
 export function idempotencyPk(owner: string, key: string): string {
   return `${IDEMPOTENCY_PK_PREFIX}${createHash('sha256').update(owner).update('\0').update(key).digest('hex')}`;
-}
-
-/**
- * A request's fingerprint: its method, path and body, the body's keys sorted, so that the
- * same request spelt with other whitespace or key order is the same request.
- */
-export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method.toUpperCase()} ${path}\n`).update(canonicalJson(body)).digest('base64url');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, inner]) => inner !== undefined);
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, inner]) => `${JSON.stringify(key)}:${canonicalJson(inner)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /**
@@ -140,8 +93,8 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
       );
       return { state: 'claimed', claimId, pk };
     } catch (error) {
-      if (errorName(error) !== 'ConditionalCheckFailedException') throw error;
-      const old = (error as { Item?: Record<string, AttributeValue> }).Item;
+      if (!isConditionalCheckFailed(error)) throw error;
+      const old = conditionFailedItem(error);
       // The condition failed, so an unexpired record is there; without it, DynamoDB did not say.
       if (old === undefined) throw error;
       if (old[ATTR.fingerprint]?.S !== request.fingerprint) return { state: 'mismatch' };
@@ -191,7 +144,7 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
       );
     } catch (error) {
       // Our claim outlived its deadline and another request took the key: its answer will be the one kept.
-      if (errorName(error) === 'ConditionalCheckFailedException') return;
+      if (isConditionalCheckFailed(error)) return;
       throw error;
     }
   }
@@ -210,7 +163,7 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
       );
     } catch (error) {
       // Someone else's claim now: theirs to keep.
-      if (errorName(error) === 'ConditionalCheckFailedException') return;
+      if (isConditionalCheckFailed(error)) return;
       throw error;
     }
   }

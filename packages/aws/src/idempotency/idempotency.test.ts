@@ -1,4 +1,3 @@
-import 'aws-sdk-client-mock-vitest/extend';
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import {
@@ -11,8 +10,10 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
+import 'aws-sdk-client-mock-vitest/extend';
 import { describe, expect, it } from 'vitest';
-import { DynamoIdempotencyStore, idempotencyPk, MAX_INLINE_RESPONSE_BYTES, requestFingerprint } from './dynamo-idempotency-store.js';
+import { DynamoIdempotencyStore, idempotencyPk, MAX_INLINE_RESPONSE_BYTES } from './dynamo-idempotency-store.js';
+import { requestFingerprint } from './request-fingerprint.js';
 
 const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
 const NOW = 1_800_000_000_123;

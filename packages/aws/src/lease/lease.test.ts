@@ -1,10 +1,11 @@
-import 'aws-sdk-client-mock-vitest/extend';
 import { ConditionalCheckFailedException, DynamoDBClient, UpdateItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SessionNotFoundError } from '@panto/core';
 import { mockClient } from 'aws-sdk-client-mock';
+import 'aws-sdk-client-mock-vitest/extend';
 import { describe, expect, it } from 'vitest';
 import { SessionBusyError, SessionLeaseLostError, TurnNotRunningError } from '../errors.js';
-import { acquireSessionLease, requestTurnStop } from './session-lease.js';
+import { acquireSessionLease } from './acquire-session-lease.js';
+import { requestTurnStop } from './request-turn-stop.js';
 
 const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
 

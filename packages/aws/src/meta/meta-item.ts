@@ -1,6 +1,16 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { SessionCorruptError, type ActiveModel } from '@panto/core';
-import { activityPk, activitySk, ATTR, META_SK, metaKey, ownerPk, ownerSk, SESSION_PK_PREFIX } from '../table/keys.js';
+/**
+ * The META item — one per session, what every other part reads first: its shape, how it is
+ * first written (by a create, or by an import or fork once its entries are in), the one
+ * consistent read of it by key, and its decoding.
+ */
+import { GetItemCommand, PutItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SessionCorruptError, SessionNotFoundError, type ActiveModel } from '@panto/core';
+import { SessionExistsError } from '../errors.js';
+import { ATTR } from '../table/attributes.js';
+import { CREATE_CONDITION, namesFor } from '../table/expressions.js';
+import { activityPk, activitySk, itemSource, META_SK, metaKey, ownerPk, ownerSk, SESSION_PK_PREFIX, sessionPk } from '../table/keys.js';
+import { isConditionalCheckFailed } from '../table/sdk-errors.js';
+import { isVisibleTo } from './visibility.js';
 
 /** What the META item says about a session: what `listOwnerSessions` returns, per session. */
 export interface SessionMetadata {
@@ -15,46 +25,10 @@ export interface SessionMetadata {
   head: string | null;
   /** The provider and model of the newest entry that names them. */
   activeModel: ActiveModel | null;
-  /** The first user prompt, whitespace collapsed and cut to {@link TITLE_MAX_LENGTH}; null until there is one. */
+  /** The first user prompt, whitespace collapsed and cut to `TITLE_MAX_LENGTH` (title.ts); null until there is one. */
   title: string | null;
   /** Whether the session is archived: its entries are in S3, and opening it restores them. */
   archived: boolean;
-}
-
-/** Longest title kept on the META item (a label for lists, not the prompt). */
-export const TITLE_MAX_LENGTH = 120;
-
-/** Characters a title may not hold: control characters, bidirectional embeddings, overrides and isolates, lone surrogates. */
-const TITLE_CONTROLS = /[\p{Cc}\u202a-\u202e\u2066-\u2069\p{Cs}]/gu;
-/** A character that shows: not white space, a format character (zero-width ones), a combining mark or a blank filler. */
-const VISIBLE = /[^\p{White_Space}\p{Cf}\p{Mn}\p{Me}\p{Cc}\p{Cs}\u115f\u1160\u2800\u3164\uffa0]/u;
-
-/**
- * What is wrong with a title a client gives (`PATCH /sessions/{id}`), in words; undefined
- * for a good one. A title is shown in lists and terminals: control characters (NUL, BEL, ESC
- * of an ANSI sequence, newlines), bidirectional overrides (U+202E) and lone surrogates are
- * refused, and so is a title with nothing visible (only spaces or zero-width characters).
- */
-export function titleProblem(title: string): string | undefined {
-  if (title.trim() === '') return 'must not be empty';
-  if (new RegExp(TITLE_CONTROLS.source, 'u').test(title)) {
-    return 'must not contain control characters, bidirectional controls (U+202A–U+202E, U+2066–U+2069) or lone surrogates';
-  }
-  if (!VISIBLE.test(title)) return 'must contain a visible character';
-  if (Array.from(title).length > TITLE_MAX_LENGTH) return `at most ${TITLE_MAX_LENGTH} characters`;
-  return undefined;
-}
-
-/**
- * The title a first user prompt gives a session, or null for one with nothing visible:
- * white space collapsed, the characters {@link titleProblem} refuses dropped, cut to
- * {@link TITLE_MAX_LENGTH}.
- */
-export function titleOf(prompt: string): string | null {
-  const collapsed = prompt.replace(/\s+/g, ' ').replace(TITLE_CONTROLS, '').replace(/ {2,}/g, ' ').trim();
-  if (!VISIBLE.test(collapsed)) return null;
-  const chars = Array.from(collapsed);
-  return chars.length <= TITLE_MAX_LENGTH ? collapsed : `${chars.slice(0, TITLE_MAX_LENGTH - 1).join('')}…`;
 }
 
 /** A META item, decoded. */
@@ -96,11 +70,6 @@ export interface HeldLease {
   firstEntry: number | null;
   /** Whether a stop was asked of this lease's holder (`requestTurnStop`). */
   stopRequested: boolean;
-}
-
-/** Whether `lease` still holds at `nowMs` (epoch milliseconds). */
-export function isLive(lease: Pick<HeldLease, 'expiresAt'> | null, nowMs: number): boolean {
-  return lease !== null && lease.expiresAt > nowMs;
 }
 
 /** An archive object of a session: its JSONL, byte for byte what an export holds. */
@@ -216,21 +185,7 @@ export function lastActivity(meta: Pick<MetaRecord, 'metadata' | 'restoredAt'>):
   return meta.restoredAt !== null && meta.restoredAt > updatedAt ? meta.restoredAt : updatedAt;
 }
 
-/** Whether a META item's TTL has passed (DynamoDB deletes expired items lazily, within days). */
-export function isExpired(meta: Pick<MetaRecord, 'expiresAt'>, nowMs: number): boolean {
-  return meta.expiresAt !== null && meta.expiresAt * 1000 <= nowMs;
-}
-
-/**
- * Whether `owner` may see the session META describes: it exists, is the owner's, is not a
- * tombstone (being deleted) and has not expired. Everything else is `SessionNotFoundError`.
- * The reads' side of `META_OF_OWNER`, which guards the writes.
- */
-export function isVisibleTo(meta: MetaRecord | null, owner: string, nowMs: number): meta is MetaRecord {
-  return meta !== null && meta.metadata.owner === owner && meta.deletedAt === null && !isExpired(meta, nowMs);
-}
-
-/** A META item as first written (by create, or by an import once its entries are in). */
+/** A META item as first written (by create, or by an import or fork once its entries are in). */
 export function metaItem(meta: {
   id: string;
   owner: string;
@@ -269,4 +224,53 @@ export function metaItem(meta: {
   if (meta.ttlSeconds !== null) item[ATTR.ttlSeconds] = { N: String(meta.ttlSeconds) };
   if (meta.expiresAt !== null) item[ATTR.expiresAt] = { N: String(meta.expiresAt) };
   return item;
+}
+
+/** Epoch seconds a session with a TTL of `ttlSeconds` expires at, written at `now`; null for one that never expires. */
+export function expiryOf(ttlSeconds: number | null, now: Date): number | null {
+  return ttlSeconds === null ? null : Math.floor(now.getTime() / 1000) + ttlSeconds;
+}
+
+/**
+ * Writes a new session's META item, only if the id is free (`CREATE_CONDITION`):
+ * `SessionExistsError` when a session — of any owner, or a tombstone — has it.
+ */
+export async function putNewMeta(client: DynamoDBClient, tableName: string, sessionId: string, item: Record<string, AttributeValue>): Promise<void> {
+  try {
+    await client.send(
+      new PutItemCommand({
+        TableName: tableName,
+        Item: item,
+        ConditionExpression: CREATE_CONDITION,
+        ExpressionAttributeNames: namesFor(CREATE_CONDITION),
+      }),
+    );
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) throw new SessionExistsError(sessionId, { cause: error });
+    throw error;
+  }
+}
+
+/** Names a session's META item in errors: `dynamodb:<table>/SESSION#<id>/META`. */
+export function metaSource(tableName: string, sessionId: string): string {
+  return itemSource(tableName, sessionPk(sessionId), META_SK);
+}
+
+/** The session's META item as stored, consistently read (one GetItem), or undefined when there is none. */
+export async function getMetaItem(client: DynamoDBClient, tableName: string, sessionId: string): Promise<Item | undefined> {
+  const { Item: item } = await client.send(new GetItemCommand({ TableName: tableName, Key: metaKey(sessionId), ConsistentRead: true }));
+  return item;
+}
+
+/** The session's META, consistently read and decoded, or null when there is none. */
+export async function readMeta(client: DynamoDBClient, tableName: string, sessionId: string): Promise<MetaRecord | null> {
+  const item = await getMetaItem(client, tableName, sessionId);
+  return item === undefined ? null : decodeMeta(item, metaSource(tableName, sessionId));
+}
+
+/** The session's META, consistently read, if `owner` may see it at `now` (`isVisibleTo`); else `SessionNotFoundError`. */
+export async function visibleMeta(client: DynamoDBClient, tableName: string, owner: string, sessionId: string, now: Date): Promise<MetaRecord> {
+  const meta = await readMeta(client, tableName, sessionId);
+  if (!isVisibleTo(meta, owner, now.getTime())) throw new SessionNotFoundError(sessionId);
+  return meta;
 }

@@ -1,8 +1,8 @@
-import 'aws-sdk-client-mock-vitest/extend';
 import { BatchWriteItemCommand, DeleteItemCommand, DynamoDBClient, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { SessionNotFoundError } from '@panto/core';
 import { mockClient } from 'aws-sdk-client-mock';
+import 'aws-sdk-client-mock-vitest/extend';
 import { describe, expect, it } from 'vitest';
 import { deleteSession, purgeSessionItems, TOMBSTONE_TTL_SECONDS } from './delete-session.js';
 

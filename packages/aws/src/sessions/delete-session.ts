@@ -4,16 +4,19 @@
  * emptied — so nothing committed before the tombstone is missed and nothing can be
  * committed after it. The same purge removes what a TTL-expired session leaves behind.
  */
-import { DeleteItemCommand, QueryCommand, UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteItemCommand, UpdateItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { SessionNotFoundError } from '@panto/core';
-import { batchWriteAll } from '../table/batch-write.js';
-import { OffloadRequiredError } from '../errors.js';
-import { DELETE_TOMBSTONE_CONDITION, namesFor, QUERY_SESSION, TOMBSTONE_CONDITION, TOMBSTONE_UPDATE } from '../table/expressions.js';
 import { offloadPrefix, type S3Location } from '../entries/offload.js';
+import { OffloadRequiredError } from '../errors.js';
+import { batchWriteAll } from '../table/batch-write.js';
+import { DELETE_TOMBSTONE_CONDITION, namesFor, TOMBSTONE_CONDITION, TOMBSTONE_UPDATE } from '../table/expressions.js';
+import { metaKey } from '../table/keys.js';
+import { isConditionalCheckFailed } from '../table/sdk-errors.js';
+import { assertValidOwner, isValidSessionId } from '../table/validation.js';
 import { deleteObjects, deletePrefix } from '../transfer/s3-objects.js';
 import { archivePrefix, exportPrefix } from '../transfer/session-objects.js';
-import { assertValidOwner, ATTR, errorName, isValidSessionId, META_SK, metaKey, sessionPk } from '../table/keys.js';
+import { readPartition, type Partition } from './read-partition.js';
 
 /**
  * How long a tombstone lives at least (its `expires_at` is set this far ahead): longer than
@@ -92,7 +95,7 @@ export async function deleteSession(options: DeleteSessionOptions): Promise<void
       }),
     );
   } catch (error) {
-    if (errorName(error) === 'ConditionalCheckFailedException') throw new SessionNotFoundError(sessionId, { cause: error });
+    if (isConditionalCheckFailed(error)) throw new SessionNotFoundError(sessionId, { cause: error });
     throw error;
   }
   const partition = await readPartition(client, tableName, sessionId);
@@ -149,49 +152,6 @@ export async function purgeSessionItems(options: PurgeSessionItemsOptions): Prom
   return { purged: true, items: partition.keys.length, offloads: partition.refs.length };
 }
 
-/** A session's partition as deletion (and archiving, and restoring) needs it. */
-export interface Partition {
-  /** Its META item: whose, and whether it is a tombstone; null when there is none. */
-  meta: { owner: string | undefined; tombstone: boolean } | null;
-  /** The keys of every other item (the entry items). */
-  keys: Array<Record<string, AttributeValue>>;
-  /** The offloaded texts those items point at. */
-  refs: Array<{ bucket: string; key: string }>;
-}
-
-const PARTITION_PROJECTION = `#${ATTR.pk}, #${ATTR.sk}, #${ATTR.linesBucket}, #${ATTR.linesRef}, #${ATTR.owner}, #${ATTR.deletedAt}`;
-
-/** Every item of the session's partition, keys, owner, tombstone mark and offload pointers only (paginated, consistent). */
-export async function readPartition(client: DynamoDBClient, tableName: string, sessionId: string): Promise<Partition> {
-  const partition: Partition = { meta: null, keys: [], refs: [] };
-  let startKey: Record<string, AttributeValue> | undefined;
-  do {
-    const page = await client.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: QUERY_SESSION,
-        ProjectionExpression: PARTITION_PROJECTION,
-        ExpressionAttributeNames: namesFor(QUERY_SESSION, PARTITION_PROJECTION),
-        ExpressionAttributeValues: { ':pk': { S: sessionPk(sessionId) } },
-        ConsistentRead: true,
-        ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      if (item[ATTR.sk]?.S === META_SK) {
-        partition.meta = { owner: item[ATTR.owner]?.S, tombstone: item[ATTR.deletedAt] !== undefined };
-        continue;
-      }
-      partition.keys.push({ [ATTR.pk]: item[ATTR.pk]!, [ATTR.sk]: item[ATTR.sk]! });
-      const bucket = item[ATTR.linesBucket]?.S;
-      const key = item[ATTR.linesRef]?.S;
-      if (bucket !== undefined && key !== undefined) partition.refs.push({ bucket, key });
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey !== undefined);
-  return partition;
-}
-
 /**
  * Deletes the session's S3 objects, then the partition's entry items, then its tombstone
  * (if META is one). Objects go first: should a step fail, a rerun still finds the items
@@ -231,6 +191,6 @@ async function removePartition(
     );
   } catch (error) {
     // Another delete (or TTL) removed it first: the session is gone either way.
-    if (errorName(error) !== 'ConditionalCheckFailedException') throw error;
+    if (!isConditionalCheckFailed(error)) throw error;
   }
 }

@@ -1,6 +1,6 @@
-import 'aws-sdk-client-mock-vitest/extend';
 import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
+import 'aws-sdk-client-mock-vitest/extend';
 import { describe, expect, it } from 'vitest';
 import { InvalidCursorError } from '../errors.js';
 import { decodeCursor, encodeCursor, listOwnerSessions } from './list-owner-sessions.js';

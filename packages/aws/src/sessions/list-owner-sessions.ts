@@ -1,9 +1,11 @@
-/** An owner's sessions, listed newest first (deleting one: delete-session.ts). */
+/** An owner's sessions, listed newest first (updating one: update-session.ts; deleting one: delete-session.ts). */
 import { QueryCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { InvalidCursorError } from '../errors.js';
-import { namesFor, NOT_EXPIRED_FILTER, QUERY_OWNER } from '../table/expressions.js';
 import { decodeMeta, type SessionMetadata } from '../meta/meta-item.js';
-import { assertValidOwner, ATTR, GSI_BY_OWNER, META_SK, ownerPk, SESSION_PK_PREFIX } from '../table/keys.js';
+import { ATTR } from '../table/attributes.js';
+import { namesFor, NOT_EXPIRED_FILTER, QUERY_OWNER } from '../table/expressions.js';
+import { GSI_BY_OWNER, itemSource, META_SK, ownerPk, SESSION_PK_PREFIX } from '../table/keys.js';
+import { assertValidOwner } from '../table/validation.js';
 
 export const DEFAULT_LIST_LIMIT = 20;
 export const MAX_LIST_LIMIT = 100;
@@ -76,8 +78,7 @@ export async function listOwnerSessions(options: ListSessionsOptions): Promise<S
       }),
     );
     for (const item of page.Items ?? []) {
-      const source = `dynamodb:${options.tableName}/${item[ATTR.pk]?.S ?? '?'}/${META_SK}`;
-      sessions.push(decodeMeta(item, source).metadata);
+      sessions.push(decodeMeta(item, itemSource(options.tableName, item[ATTR.pk]?.S ?? '?', META_SK)).metadata);
       keys.push(Object.fromEntries(CURSOR_KEYS.map((name) => [name, item[name] ?? { S: '' }])));
     }
     startKey = page.LastEvaluatedKey;

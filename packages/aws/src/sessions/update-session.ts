@@ -4,9 +4,11 @@
  */
 import { UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SessionNotFoundError, type ActiveModel } from '@panto/core';
+import { decodeMeta, metaSource, type SessionMetadata } from '../meta/meta-item.js';
 import { namesFor, SESSION_UPDATE_CONDITION, SESSION_UPDATE_MODEL, SESSION_UPDATE_TITLE } from '../table/expressions.js';
-import { decodeMeta, type SessionMetadata } from '../meta/meta-item.js';
-import { assertValidOwner, errorName, isValidSessionId, META_SK, metaKey, sessionPk } from '../table/keys.js';
+import { metaKey } from '../table/keys.js';
+import { isConditionalCheckFailed, updatedItem } from '../table/sdk-errors.js';
+import { assertValidOwner, isValidSessionId } from '../table/validation.js';
 
 export interface UpdateSessionOptions {
   client: DynamoDBClient;
@@ -67,9 +69,8 @@ export async function updateSession(options: UpdateSessionOptions): Promise<Sess
       }),
     ));
   } catch (error) {
-    if (errorName(error) === 'ConditionalCheckFailedException') throw new SessionNotFoundError(sessionId, { cause: error });
+    if (isConditionalCheckFailed(error)) throw new SessionNotFoundError(sessionId, { cause: error });
     throw error;
   }
-  if (attributes === undefined) throw new TypeError('UpdateItem with ReturnValues ALL_NEW returned no attributes');
-  return decodeMeta(attributes, `dynamodb:${tableName}/${sessionPk(sessionId)}/${META_SK}`).metadata;
+  return decodeMeta(updatedItem(attributes), metaSource(tableName, sessionId)).metadata;
 }

@@ -2,18 +2,16 @@
  * The append transaction: one `TransactWriteItems` that advances the META item's head
  * only if it is where the handle last saw it, and puts the batch's entry items only if
  * absent. This module builds it, sends it with bounded retries under one
- * `ClientRequestToken`, and maps its failures.
+ * `ClientRequestToken`, and maps its failures (classified in table/transaction-failures.ts).
  */
-import {
-  GetItemCommand,
-  TransactWriteItemsCommand,
-  type AttributeValue,
-  type DynamoDBClient,
-  type TransactWriteItemsCommandInput,
-} from '@aws-sdk/client-dynamodb';
+import { TransactWriteItemsCommand, type AttributeValue, type DynamoDBClient, type TransactWriteItemsCommandInput } from '@aws-sdk/client-dynamodb';
 import { InvalidBatchError, SessionConflictError, SessionNotFoundError, type ActiveModel, type SessionEntry } from '@panto/core';
-import { entryItem, type OffloadRef, type PlannedItem } from '../entries/entry-item.js';
+import { entryItem, type OffloadRef } from '../entries/entry-item.js';
+import type { PlannedItem } from '../entries/pack-batch.js';
 import { SessionLeaseLostError } from '../errors.js';
+import { getMetaItem } from '../meta/meta-item.js';
+import { isOwnersItem } from '../meta/visibility.js';
+import { ATTR } from '../table/attributes.js';
 import {
   APPEND_CONDITION,
   APPEND_CONDITION_EMPTY,
@@ -25,7 +23,8 @@ import {
   ENTRY_PUT_CONDITION,
   namesFor,
 } from '../table/expressions.js';
-import { activityPk, activitySk, ATTR, entrySk, errorName, metaKey, ownerSk, sessionPk } from '../table/keys.js';
+import { activityPk, activitySk, entrySk, metaKey, ownerSk, sessionPk } from '../table/keys.js';
+import { backoff, classifyTransactionError, DEFAULT_RETRY_POLICY, type RetryPolicy } from '../table/transaction-failures.js';
 
 /** Everything one append writes. */
 export interface AppendPlan {
@@ -111,69 +110,6 @@ export function buildAppendTransaction(plan: AppendPlan, token: string): Transac
   };
 }
 
-/** Cancellation reasons worth another try: contention and throttling, not outcomes. */
-const RETRYABLE_REASONS = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
-/** Exceptions worth another try with the same token. */
-const RETRYABLE_ERRORS = new Set([
-  'TransactionConflictException',
-  'TransactionInProgressException',
-  'ThrottlingException',
-  'ProvisionedThroughputExceededException',
-  'RequestLimitExceeded',
-  'InternalServerError',
-  'ServiceUnavailable',
-  // No response came back: the transaction may or may not have committed. The same token
-  // makes the retry return the first outcome instead of applying the batch twice.
-  'TimeoutError',
-  'RequestTimeout',
-]);
-const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN']);
-
-type Decision =
-  | { kind: 'conflict'; old: Record<string, AttributeValue> | undefined }
-  | { kind: 'duplicate'; sk: string | undefined }
-  | { kind: 'retry' }
-  | { kind: 'verify' }
-  | { kind: 'rethrow' };
-
-interface CancellationReason {
-  Code?: string;
-  Item?: Record<string, AttributeValue>;
-}
-
-/** What to do about a failed append transaction. Only errors understood here are mapped. */
-export function classifyAppendError(error: unknown, input: TransactWriteItemsCommandInput): Decision {
-  const name = errorName(error);
-  if (name === 'TransactionCanceledException') {
-    const reasons = (error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [];
-    // The META update comes first: when it failed, whatever else failed, the session moved.
-    if (reasons[0]?.Code === 'ConditionalCheckFailed') return { kind: 'conflict', old: reasons[0].Item };
-    const put = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
-    if (put > 0) return { kind: 'duplicate', sk: input.TransactItems?.[put]?.Put?.Item?.[ATTR.sk]?.S };
-    if (reasons.length > 0 && reasons.every((reason) => reason.Code === undefined || reason.Code === 'None' || RETRYABLE_REASONS.has(reason.Code))) {
-      return reasons.some((reason) => reason.Code !== undefined && RETRYABLE_REASONS.has(reason.Code)) ? { kind: 'retry' } : { kind: 'rethrow' };
-    }
-    return { kind: 'rethrow' };
-  }
-  if (name === 'IdempotentParameterMismatchException') return { kind: 'verify' };
-  if (name !== undefined && RETRYABLE_ERRORS.has(name)) return { kind: 'retry' };
-  const status = (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
-  if (status !== undefined && status >= 500) return { kind: 'retry' };
-  const code = (error as { code?: unknown } | null)?.code;
-  if (status === undefined && typeof code === 'string' && NETWORK_CODES.has(code)) return { kind: 'retry' };
-  return { kind: 'rethrow' };
-}
-
-export interface RetryPolicy {
-  /** Retries after the first attempt. */
-  maxRetries: number;
-  /** First backoff ceiling; doubles per retry (full jitter). */
-  baseDelayMs: number;
-  maxDelayMs: number;
-}
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 4, baseDelayMs: 50, maxDelayMs: 1_000 };
-
 /**
  * Sends the append transaction. Resolves once the batch is committed — including when an
  * earlier attempt under the same token (or an earlier call that failed without an answer)
@@ -192,14 +128,14 @@ export async function sendAppend(client: DynamoDBClient, plan: AppendPlan, token
       await client.send(new TransactWriteItemsCommand(input));
       return;
     } catch (error) {
-      const decision = classifyAppendError(error, input);
+      const decision = classifyTransactionError(error, input);
       switch (decision.kind) {
         case 'conflict': {
           const old = decision.old;
           // Missing, another owner's, or a tombstone: the session is gone (or being deleted).
           // An archived session is a conflict like any other: the handle loads it (which
           // restores it) and appends again.
-          if (old === undefined || old[ATTR.owner]?.S !== plan.owner || old[ATTR.deletedAt] !== undefined) {
+          if (!isOwnersItem(old, plan.owner)) {
             throw new SessionNotFoundError(plan.sessionId, { cause: error });
           }
           const currentHead = old[ATTR.head]?.S ?? null;
@@ -233,7 +169,7 @@ export async function sendAppend(client: DynamoDBClient, plan: AppendPlan, token
           throw error;
         case 'retry':
           if (attempt >= policy.maxRetries) throw error;
-          await sleep(Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt));
+          await backoff(policy, attempt);
           continue;
         case 'rethrow':
           throw error;
@@ -242,13 +178,8 @@ export async function sendAppend(client: DynamoDBClient, plan: AppendPlan, token
   }
 }
 
+/** Whether META, read again, shows the batch committed: still the owner's live session, at its last entry and count. */
 async function isCommitted(client: DynamoDBClient, plan: AppendPlan, lastId: string, count: number): Promise<boolean> {
-  const { Item: meta } = await client.send(new GetItemCommand({ TableName: plan.tableName, Key: metaKey(plan.sessionId), ConsistentRead: true }));
-  return (
-    meta?.[ATTR.owner]?.S === plan.owner && meta[ATTR.deletedAt] === undefined && meta[ATTR.head]?.S === lastId && meta[ATTR.entryCount]?.N === String(count)
-  );
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  const meta = await getMetaItem(client, plan.tableName, plan.sessionId);
+  return isOwnersItem(meta, plan.owner) && meta[ATTR.head]?.S === lastId && meta[ATTR.entryCount]?.N === String(count);
 }

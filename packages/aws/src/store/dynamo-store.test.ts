@@ -1,4 +1,3 @@
-import 'aws-sdk-client-mock-vitest/extend';
 import {
   DynamoDBClient,
   GetItemCommand,
@@ -18,9 +17,10 @@ import { InvalidBatchError, SessionConflictError, SessionNotFoundError, type Ses
 import { encodeBatchLines } from '@panto/core/store-kit';
 import { RecordFactory } from '@panto/core/testing';
 import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
+import 'aws-sdk-client-mock-vitest/extend';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DynamoStore } from './dynamo-store.js';
 import { OffloadRequiredError, SessionLeaseLostError } from '../errors.js';
+import { DynamoStore } from './dynamo-store.js';
 
 const TABLE = 'sessions';
 const OWNER = 'owner-1';

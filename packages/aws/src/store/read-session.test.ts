@@ -1,10 +1,10 @@
-import 'aws-sdk-client-mock-vitest/extend';
 import { DynamoDBClient, QueryCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { SessionCorruptError, type SessionEntry } from '@panto/core';
 import { encodeBatchLines } from '@panto/core/store-kit';
 import { RecordFactory } from '@panto/core/testing';
 import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
+import 'aws-sdk-client-mock-vitest/extend';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../entries/offload.js';
 import { readSession } from './read-session.js';

@@ -5,12 +5,15 @@
  */
 import { QueryCommand, type AttributeValue, type DynamoDBClient, type QueryCommandOutput } from '@aws-sdk/client-dynamodb';
 import { SessionCorruptError, type SessionEntry } from '@panto/core';
-import { decodeItemText, decodeStoredItem, type StoredItem } from '../entries/entry-item.js';
-import { OffloadRequiredError } from '../errors.js';
-import { namesFor, QUERY_SESSION, QUERY_SESSION_FROM } from '../table/expressions.js';
-import { decodeMeta, type MetaRecord } from '../meta/meta-item.js';
+import { decodeStoredItem, type OffloadRef } from '../entries/entry-item.js';
 import { getOffload, type S3Location } from '../entries/offload.js';
-import { ATTR, entrySk, errorName, META_SK, sessionPk } from '../table/keys.js';
+import { OffloadRequiredError } from '../errors.js';
+import { decodeMeta, type MetaRecord } from '../meta/meta-item.js';
+import { ATTR } from '../table/attributes.js';
+import { namesFor, QUERY_SESSION, QUERY_SESSION_FROM } from '../table/expressions.js';
+import { entrySk, itemSource, META_SK, sessionPk } from '../table/keys.js';
+import { sdkErrorName } from '../table/sdk-errors.js';
+import { ItemSequence } from './item-sequence.js';
 
 export interface ReadOptions {
   client: DynamoDBClient;
@@ -36,11 +39,6 @@ export interface SessionRead {
   missingAt: number | null;
 }
 
-/** Names an item in errors: `dynamodb:<table>/<pk>/<sk>`. */
-export function itemSource(tableName: string, sessionId: string, sk: string): string {
-  return `dynamodb:${tableName}/${sessionPk(sessionId)}/${sk}`;
-}
-
 /**
  * Reads a session: the entries up to the last complete batch that every earlier item is
  * there for, and no further than META's count (a transaction still landing while the
@@ -55,7 +53,7 @@ export async function readSession(options: ReadOptions): Promise<SessionRead> {
   if (second.missingAt !== null && second.missingAt === first.missingAt && second.meta?.archivedAt == null) {
     const sk = entrySk(second.missingAt);
     throw new SessionCorruptError(
-      itemSource(options.tableName, options.sessionId, sk),
+      itemSource(options.tableName, sessionPk(options.sessionId), sk),
       1,
       `entry item ${sk} is missing (META counts ${second.meta?.metadata.entryCount ?? '?'} entries)`,
     );
@@ -81,40 +79,8 @@ async function readOnce({ client, tableName, sessionId, s3, fromIndex = 0 }: Rea
         ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
       }),
     );
-  const entries: SessionEntry[] = [];
+  const items = new ItemSequence(fromIndex);
   let meta: MetaRecord | null = null;
-  let committed = 0;
-  let bytes = 0;
-  /** Bytes read at each batch end, by entry count: META's count always falls on one. */
-  const bytesAt = new Map<number, number>([[0, 0]]);
-  let missingAt: number | null = null;
-  // Items of every page, in order, each with its text or the offload fetch that brings it.
-  const items: Array<{ item: StoredItem; source: string; text: string | Promise<string | null> }> = [];
-  let decoded = 0;
-  /** Decodes the items read so far, in order, up to the first gap. */
-  const decodeReady = async (): Promise<void> => {
-    for (; decoded < items.length && missingAt === null; decoded++) {
-      const { item, source, text } = items[decoded]!;
-      const expected = fromIndex + entries.length;
-      if (item.index !== expected) {
-        if (item.index < expected) throw new SessionCorruptError(source, 1, 'entry item overlaps the one before it');
-        missingAt = expected;
-        break;
-      }
-      const lines = typeof text === 'string' ? text : await text;
-      if (lines === null) {
-        missingAt = expected;
-        break;
-      }
-      decodeItemText(lines, item.count, source, entries);
-      bytes += Buffer.byteLength(lines);
-      if (item.batchEnd) {
-        committed = entries.length;
-        bytesAt.set(committed, bytes);
-      }
-    }
-  };
-
   let next: Promise<QueryCommandOutput> | undefined = query(undefined);
   while (next !== undefined) {
     const page: QueryCommandOutput = await next;
@@ -122,34 +88,35 @@ async function readOnce({ client, tableName, sessionId, s3, fromIndex = 0 }: Rea
     next = page.LastEvaluatedKey === undefined ? undefined : query(page.LastEvaluatedKey);
     for (const raw of page.Items ?? []) {
       const sk = raw[ATTR.sk]?.S ?? '';
-      const source = itemSource(tableName, sessionId, sk);
+      const source = itemSource(tableName, pk, sk);
       if (sk === META_SK) {
         meta = decodeMeta(raw, source);
         continue;
       }
       const item = decodeStoredItem(raw, source);
       if (item.ref === null) {
-        items.push({ item, source, text: item.lines! });
+        items.add(item, source, item.lines!);
         continue;
       }
       if (s3 === undefined) throw new OffloadRequiredError(sessionId, item.ref.bytes, `entry item ${sk} is offloaded to S3`);
-      // An offloaded text that is gone counts as a missing item: an archive removed it under
-      // this read (META, read last, says so), or — twice at the same place — corruption.
-      const text = getOffload(s3.client, item.ref, source).catch((error: unknown) => {
-        if (errorName(error) === 'NoSuchKey') return null;
-        throw error;
-      });
-      text.catch(() => undefined); // awaited in order by decodeReady; this only silences an early rejection
-      items.push({ item, source, text });
+      items.add(item, source, fetchText(s3, item.ref, source));
     }
     if (next !== undefined) await new Promise((resolve) => setImmediate(resolve)); // let the request go out
-    await decodeReady();
+    await items.decodeReady();
   }
+  return { meta, ...items.end(meta) };
+}
 
-  const found = meta as MetaRecord | null;
-  // A transaction landing while the pages were read may have added items past META's count.
-  const limit = found === null ? committed : Math.min(committed, found.metadata.entryCount - fromIndex);
-  if (found !== null && limit < found.metadata.entryCount - fromIndex) missingAt ??= fromIndex + limit;
-  entries.length = Math.max(limit, 0);
-  return { meta: found, entries, bytes: bytesAt.get(entries.length) ?? bytes, missingAt };
+/**
+ * An offloaded text, fetched now and decoded in turn. One that is gone counts as a missing
+ * item (null): an archive removed it under this read (META, read last, says so), or — twice
+ * at the same place — corruption.
+ */
+function fetchText(s3: S3Location, ref: OffloadRef, source: string): Promise<string | null> {
+  const text = getOffload(s3.client, ref, source).catch((error: unknown) => {
+    if (sdkErrorName(error) === 'NoSuchKey') return null;
+    throw error;
+  });
+  text.catch(() => undefined); // awaited in order by decodeReady; this only silences an early rejection
+  return text;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ATTR } from './attributes.js';
 import {
   ACTIVITY_BACKFILL_CONDITION,
   ACTIVITY_BACKFILL_FILTER,
@@ -49,7 +50,6 @@ import {
   TOMBSTONE_CONDITION,
   TOMBSTONE_UPDATE,
 } from './expressions.js';
-import { ATTR } from './keys.js';
 
 describe('expressions', () => {
   it('spells every condition, update and key expression exactly', () => {

@@ -1,7 +1,7 @@
 /**
  * Every condition, update and key expression the package sends, as named constants with
  * `#name` / `:value` placeholders. A `#x` placeholder always stands for the attribute `x`
- * (see `ATTR` in table.ts), so {@link namesFor} derives `ExpressionAttributeNames` from
+ * (see `ATTR` in attributes.ts), so {@link namesFor} derives `ExpressionAttributeNames` from
  * the expressions themselves.
  */
 
@@ -10,7 +10,7 @@ export const OWNED_BY = 'attribute_exists(#pk) AND #owner = :owner';
 
 /**
  * A live session of `:owner`: its META item exists, is the owner's, and is not a tombstone.
- * Every append, every lease and (in code, see `isVisibleTo`) every read checks this, so once
+ * Every append, every lease and (in code, see meta/visibility.ts) every read checks this, so once
  * a delete has turned META into a tombstone nothing can be added to the session.
  */
 export const META_OF_OWNER = `${OWNED_BY} AND attribute_not_exists(#deleted_at)`;
@@ -121,7 +121,7 @@ export const IDEMPOTENCY_COMPLETE_UPDATE =
 export const IDEMPOTENCY_COMPLETE_REF_UPDATE =
   'SET #status = :completed, #response_status = :response_status, #response_ref = :response_ref, #expires_at = :expires_at REMOVE #in_progress_expires_at';
 
-// Archival: see archive-session.ts and restore-session.ts.
+// Archival: see archive/archive-session.ts and archive/restore-session.ts.
 
 /** A shard of the `byActivity` index, sessions last active before `:cutoff` (an ISO time). */
 export const QUERY_COLD = '#gsi2pk = :gsi2pk AND #gsi2sk < :cutoff';

@@ -1,8 +1,8 @@
-import 'aws-sdk-client-mock-vitest/extend';
 import { DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { SessionNotFoundError } from '@panto/core';
 import { mockClient } from 'aws-sdk-client-mock';
+import 'aws-sdk-client-mock-vitest/extend';
 import { describe, expect, it } from 'vitest';
 import { exportSession, presignExport } from './export-session.js';
 import { archiveKey, archivePrefix, exportKey, exportPrefix } from './session-objects.js';

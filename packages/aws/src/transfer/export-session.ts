@@ -6,18 +6,27 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteObjectCommand, GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { SessionNotFoundError } from '@panto/core';
-import type { MetaRecord } from '../meta/meta-item.js';
-import { MIN_PART_SIZE, MultipartWriter } from './multipart-writer.js';
-import { JSONL_CONTENT_TYPE, type S3Location } from '../entries/offload.js';
 import { ensureRestored } from '../archive/restore-session.js';
-import { readMeta, sessionLines, visibleMeta } from './session-lines.js';
+import { JSONL_CONTENT_TYPE, type S3Location } from '../entries/offload.js';
+import type { MetaRecord } from '../meta/meta-item.js';
+import { readMeta, visibleMeta } from '../meta/meta-item.js';
+import { assertValidOwner, isValidSessionId } from '../table/validation.js';
+import { MIN_PART_SIZE, MultipartWriter } from './multipart-writer.js';
+import { sessionLines } from './session-lines.js';
 import { exportKey, listSessionObjects, type SessionObject } from './session-objects.js';
-import { assertValidOwner, isValidSessionId } from '../table/keys.js';
 
 /** Default lifetime of the presigned download URL: 15 minutes. */
 export const DEFAULT_EXPORT_URL_SECONDS = 15 * 60;
 /** SigV4 presigned URLs live at most 7 days. */
 const MAX_EXPORT_URL_SECONDS = 7 * 24 * 60 * 60;
+
+/** The lifetime of a download URL: `expiresIn` (default {@link DEFAULT_EXPORT_URL_SECONDS}), refused outside 1 s – 7 days. */
+function urlLifetime(expiresIn = DEFAULT_EXPORT_URL_SECONDS): number {
+  if (!Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > MAX_EXPORT_URL_SECONDS) {
+    throw new RangeError(`expiresIn must be an integer from 1 to ${MAX_EXPORT_URL_SECONDS} seconds`);
+  }
+  return expiresIn;
+}
 
 export interface ExportSessionOptions {
   dynamo: DynamoDBClient;
@@ -87,10 +96,7 @@ function downloadName(key: string): string {
 export async function exportSession(options: ExportSessionOptions): Promise<SessionExport> {
   const { dynamo, tableName, s3, bucket, owner, sessionId } = options;
   assertValidOwner(owner);
-  const expiresIn = options.expiresIn ?? DEFAULT_EXPORT_URL_SECONDS;
-  if (!Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > MAX_EXPORT_URL_SECONDS) {
-    throw new RangeError(`expiresIn must be an integer from 1 to ${MAX_EXPORT_URL_SECONDS} seconds`);
-  }
+  const expiresIn = urlLifetime(options.expiresIn);
   if (!isValidSessionId(sessionId)) throw new SessionNotFoundError(String(sessionId));
   const now = (options.now ?? (() => new Date()))();
   const restore = { client: dynamo, tableName, owner, sessionId, s3: options.store ?? { client: s3, bucket } };
@@ -194,10 +200,7 @@ async function isGone(dynamo: DynamoDBClient, tableName: string, owner: string, 
 export async function listExports(options: ListExportsOptions): Promise<ListedExport[]> {
   const { dynamo, tableName, s3, bucket, owner, sessionId } = options;
   assertValidOwner(owner);
-  const expiresIn = options.expiresIn ?? DEFAULT_EXPORT_URL_SECONDS;
-  if (!Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > MAX_EXPORT_URL_SECONDS) {
-    throw new RangeError(`expiresIn must be an integer from 1 to ${MAX_EXPORT_URL_SECONDS} seconds`);
-  }
+  const expiresIn = urlLifetime(options.expiresIn);
   if (!isValidSessionId(sessionId)) throw new SessionNotFoundError(String(sessionId));
   const now = (options.now ?? (() => new Date()))();
   await visibleMeta(dynamo, tableName, owner, sessionId, now);

@@ -7,12 +7,12 @@ import { resolve } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { ID_RULE, InvalidSessionIdError, newId, type SessionHeader } from '@panto/core';
-import { DynamoStore } from '../store/dynamo-store.js';
-import { SessionExistsError } from '../errors.js';
 import type { S3Location } from '../entries/offload.js';
+import { SessionExistsError } from '../errors.js';
+import { readMeta } from '../meta/meta-item.js';
+import { DynamoStore } from '../store/dynamo-store.js';
 import type { SessionCache } from '../store/session-cache.js';
-import { readMeta } from './session-lines.js';
-import { assertValidOwner, isValidSessionId } from '../table/keys.js';
+import { assertValidOwner, assertValidTtl, isValidSessionId } from '../table/validation.js';
 import { writeSession } from './write-session.js';
 
 export interface ImportSessionOptions {
@@ -64,9 +64,7 @@ export async function importSession(options: ImportSessionOptions): Promise<Dyna
   if (options.sessionId !== undefined && !isValidSessionId(options.sessionId)) {
     throw new InvalidSessionIdError(options.sessionId, `use ${ID_RULE}`);
   }
-  if (options.ttlSeconds !== undefined && !(Number.isInteger(options.ttlSeconds) && options.ttlSeconds > 0)) {
-    throw new RangeError('ttlSeconds must be a positive integer');
-  }
+  assertValidTtl(options.ttlSeconds);
   const clock = options.clock ?? (() => new Date());
   const write = async (chooseId: (header: SessionHeader) => string | Promise<string>): Promise<string> => {
     const { name, stream } = await openSource(options);

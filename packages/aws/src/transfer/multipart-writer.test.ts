@@ -1,4 +1,3 @@
-import 'aws-sdk-client-mock-vitest/extend';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -8,6 +7,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
+import 'aws-sdk-client-mock-vitest/extend';
 import { describe, expect, it } from 'vitest';
 import { MIN_PART_SIZE, MultipartWriter } from './multipart-writer.js';
 

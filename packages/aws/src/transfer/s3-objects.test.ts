@@ -1,6 +1,6 @@
-import 'aws-sdk-client-mock-vitest/extend';
 import { DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
+import 'aws-sdk-client-mock-vitest/extend';
 import { describe, expect, it } from 'vitest';
 import { ObjectsNotDeletedError } from '../errors.js';
 import { deleteObjects, deletePrefix } from './s3-objects.js';

@@ -1,5 +1,5 @@
-/** Deleting S3 objects in bulk: by key, and everything under a prefix. */
-import { DeleteObjectsCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+/** S3 objects in bulk: listing everything under a prefix, and deleting by key or by prefix. */
+import { DeleteObjectsCommand, ListObjectsV2Command, type _Object as S3Object, type S3Client } from '@aws-sdk/client-s3';
 import { ObjectsNotDeletedError, type ObjectNotDeleted } from '../errors.js';
 
 /** DeleteObjects takes at most 1,000 keys. */
@@ -29,6 +29,14 @@ export async function deleteObjects(client: S3Client, objects: ReadonlyArray<{ b
  * names) but those in `keep`, page by page. Objects written after a page was listed are not seen.
  */
 export async function deletePrefix(client: S3Client, bucket: string, prefix: string, keep: ReadonlySet<string> = new Set()): Promise<void> {
+  for await (const objects of listObjectPages(client, bucket, prefix)) {
+    const keys = objects.flatMap((object) => (object.Key === undefined || keep.has(object.Key) ? [] : [object.Key]));
+    if (keys.length > 0) await deleteKeys(client, bucket, keys);
+  }
+}
+
+/** The objects under `prefix`, a ListObjectsV2 page at a time; the next page is asked for once the caller is done with this one. */
+export async function* listObjectPages(client: S3Client, bucket: string, prefix: string): AsyncGenerator<S3Object[]> {
   let token: string | undefined;
   do {
     const page = await client.send(
@@ -38,8 +46,7 @@ export async function deletePrefix(client: S3Client, bucket: string, prefix: str
         ...(token === undefined ? {} : { ContinuationToken: token }),
       }),
     );
-    const keys = (page.Contents ?? []).flatMap((object) => (object.Key === undefined || keep.has(object.Key) ? [] : [object.Key]));
-    if (keys.length > 0) await deleteKeys(client, bucket, keys);
+    yield page.Contents ?? [];
     token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
   } while (token !== undefined);
 }

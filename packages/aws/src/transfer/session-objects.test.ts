@@ -1,6 +1,6 @@
-import 'aws-sdk-client-mock-vitest/extend';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
+import 'aws-sdk-client-mock-vitest/extend';
 import { describe, expect, it } from 'vitest';
 import { listSessionObjects } from './session-objects.js';
 

@@ -6,7 +6,8 @@
  * alone, so whatever deletes a session — `deleteSession`, or the TTL cleanup, which learns
  * only the session id from the table's keys-only stream — finds them.
  */
-import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { listObjectPages } from './s3-objects.js';
 
 /** Where a session's exports go. */
 export function exportPrefix(sessionId: string): string {
@@ -59,16 +60,8 @@ export async function listSessionObjects(s3: S3Client, bucket: string, sessionId
     ['export', exportPrefix(sessionId)],
     ['archive', archivePrefix(sessionId)],
   ] as const) {
-    let token: string | undefined;
-    do {
-      const page = await s3.send(
-        new ListObjectsV2Command({
-          Bucket: bucket,
-          Prefix: prefix,
-          ...(token === undefined ? {} : { ContinuationToken: token }),
-        }),
-      );
-      for (const object of page.Contents ?? []) {
+    for await (const page of listObjectPages(s3, bucket, prefix)) {
+      for (const object of page) {
         const key = object.Key;
         if (key === undefined) continue;
         const match = OBJECT_NAME.exec(key.slice(prefix.length));
@@ -84,8 +77,7 @@ export async function listSessionObjects(s3: S3Client, bucket: string, sessionId
           storageClass: object.StorageClass ?? 'STANDARD',
         });
       }
-      token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
-    } while (token !== undefined);
+    }
   }
   return objects.sort((a, b) => (a.createdAt === b.createdAt ? a.key.localeCompare(b.key) : a.createdAt < b.createdAt ? 1 : -1));
 }
