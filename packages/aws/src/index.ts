@@ -7,8 +7,8 @@
  */
 
 // The store: a handle on one session.
-export { DynamoStore } from './store/dynamo-store.js';
-export type { DynamoStoreCreateOptions, DynamoStoreLeaseOptions, DynamoStoreOpenOptions, LeasedSession } from './store/store-options.js';
+export { DynamoStore, type LeasedSession } from './store/dynamo-store.js';
+export type { DynamoStoreCreateOptions, DynamoStoreLeaseOptions, DynamoStoreOpenOptions } from './store/store-options.js';
 export {
   DEFAULT_SESSION_CACHE_BYTES,
   SessionCache,
@@ -80,7 +80,7 @@ export {
   type SessionExport,
 } from './transfer/export-session.js';
 export { importSession, type ImportSessionOptions } from './transfer/import-session.js';
-export { listSessionObjects, type SessionObject } from './transfer/session-objects.js';
+export { listSessionObjects, type SessionObject } from './s3/session-objects.js';
 
 // Idempotency keys.
 export {
@@ -95,8 +95,7 @@ export { requestFingerprint } from './idempotency/request-fingerprint.js';
 export type { IdempotencyClaim, IdempotencyStore, StoredResponse } from './idempotency/types.js';
 
 // The table.
-export { createTable, type TableOptions } from './table/create-table.js';
-export { backfillActivityIndex } from './table/backfill-activity-index.js';
+export { backfillActivityIndex, createTable, type TableOptions } from './table/create-table.js';
 export { GSI_BY_ACTIVITY, GSI_BY_OWNER } from './table/keys.js';
 export { isValidSessionId } from './table/validation.js';
 export { HEALTH_KEY, pingTable, type TablePing } from './table/health.js';

@@ -12,9 +12,13 @@ import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand } from '@aws-s
 import { SessionCorruptError } from '@panto/core';
 import { JSONL_CONTENT_TYPE, type S3Location } from '../entries/offload.js';
 import { ArchiveClaimLostError } from '../errors.js';
+import { sessionLines } from '../jsonl/session-lines.js';
 import { lastActivity, type ArchiveObject, type MetaRecord } from '../meta/meta-item.js';
 import { readMeta } from '../meta/meta-item.js';
 import { isExpired } from '../meta/visibility.js';
+import { MIN_PART_SIZE, MultipartWriter } from '../s3/multipart-writer.js';
+import { deleteObjects, deletePrefix } from '../s3/s3-objects.js';
+import { archiveKey, archivePrefix } from '../s3/session-objects.js';
 import { readPartition } from '../sessions/read-partition.js';
 import {
   ARCHIVE_CONDITION,
@@ -27,10 +31,6 @@ import {
 } from '../table/expressions.js';
 import { metaKey } from '../table/keys.js';
 import { isConditionalCheckFailed, sdkErrorName } from '../table/sdk-errors.js';
-import { MIN_PART_SIZE, MultipartWriter } from '../transfer/multipart-writer.js';
-import { deleteObjects, deletePrefix } from '../transfer/s3-objects.js';
-import { sessionLines } from '../transfer/session-lines.js';
-import { archiveKey, archivePrefix } from '../transfer/session-objects.js';
 import { ArchiveClaim, DEFAULT_CLAIM_MS, takeArchiveClaim, type ClaimTarget } from './archive-claim.js';
 
 /** The steps of an archive after reading META, in order; `afterStep` is called after each. */

@@ -17,11 +17,11 @@ import { ArchiveClaimLostError, OffloadRequiredError, SessionRestoringError } fr
 import type { ArchiveObject, MetaRecord } from '../meta/meta-item.js';
 import { readMeta } from '../meta/meta-item.js';
 import { isVisibleTo } from '../meta/visibility.js';
+import { deleteObjects, deletePrefix } from '../s3/s3-objects.js';
 import { readPartition } from '../sessions/read-partition.js';
 import { RESTORE_FINISH_UPDATE } from '../table/expressions.js';
 import { activityPk, activitySk, entrySk, sessionPk } from '../table/keys.js';
 import { assertValidOwner, isValidSessionId } from '../table/validation.js';
-import { deleteObjects, deletePrefix } from '../transfer/s3-objects.js';
 import { takeArchiveClaim, type ArchiveClaim } from './archive-claim.js';
 
 /** How long a request waits for another to finish restoring (or archiving) a session before it gives up. */

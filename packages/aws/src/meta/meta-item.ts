@@ -4,13 +4,12 @@
  * consistent read of it by key, and its decoding.
  */
 import { GetItemCommand, PutItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SessionCorruptError, SessionNotFoundError, type ActiveModel } from '@panto/core';
+import { SessionCorruptError, type ActiveModel } from '@panto/core';
 import { SessionExistsError } from '../errors.js';
 import { ATTR } from '../table/attributes.js';
 import { CREATE_CONDITION, namesFor } from '../table/expressions.js';
 import { activityPk, activitySk, itemSource, META_SK, metaKey, ownerPk, ownerSk, SESSION_PK_PREFIX, sessionPk } from '../table/keys.js';
 import { isConditionalCheckFailed } from '../table/sdk-errors.js';
-import { isVisibleTo } from './visibility.js';
 
 /** What the META item says about a session: what `listOwnerSessions` returns, per session. */
 export interface SessionMetadata {
@@ -266,11 +265,4 @@ export async function getMetaItem(client: DynamoDBClient, tableName: string, ses
 export async function readMeta(client: DynamoDBClient, tableName: string, sessionId: string): Promise<MetaRecord | null> {
   const item = await getMetaItem(client, tableName, sessionId);
   return item === undefined ? null : decodeMeta(item, metaSource(tableName, sessionId));
-}
-
-/** The session's META, consistently read, if `owner` may see it at `now` (`isVisibleTo`); else `SessionNotFoundError`. */
-export async function visibleMeta(client: DynamoDBClient, tableName: string, owner: string, sessionId: string, now: Date): Promise<MetaRecord> {
-  const meta = await readMeta(client, tableName, sessionId);
-  if (!isVisibleTo(meta, owner, now.getTime())) throw new SessionNotFoundError(sessionId);
-  return meta;
 }

@@ -1,11 +1,13 @@
 /**
  * Who may see a session, and whether what META holds still holds on the reader's clock: the
  * one rule for "this owner's live session" — the code side of `META_OF_OWNER`, which guards
- * the writes — judged on a decoded META record or on a raw item a failed condition returned.
+ * the writes — judged on a decoded META record or on a raw item a failed condition returned,
+ * and the read of META that applies it (`visibleMeta`).
  */
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SessionNotFoundError } from '@panto/core';
 import { ATTR } from '../table/attributes.js';
-import type { HeldLease, MetaRecord } from './meta-item.js';
+import { readMeta, type HeldLease, type MetaRecord } from './meta-item.js';
 
 /** What the ownership rule reads of a META item: whose it is, and whether it is a tombstone. */
 export interface MetaOwnership {
@@ -49,4 +51,11 @@ export function isExpired(meta: Pick<MetaRecord, 'expiresAt'>, nowMs: number): b
 /** Whether `lease` still holds at `nowMs` (epoch milliseconds). */
 export function isLive(lease: Pick<HeldLease, 'expiresAt'> | null, nowMs: number): boolean {
   return lease !== null && lease.expiresAt > nowMs;
+}
+
+/** The session's META, consistently read, if `owner` may see it at `now` (`isVisibleTo`); else `SessionNotFoundError`. */
+export async function visibleMeta(client: DynamoDBClient, tableName: string, owner: string, sessionId: string, now: Date): Promise<MetaRecord> {
+  const meta = await readMeta(client, tableName, sessionId);
+  if (!isVisibleTo(meta, owner, now.getTime())) throw new SessionNotFoundError(sessionId);
+  return meta;
 }

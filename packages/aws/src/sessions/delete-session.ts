@@ -9,13 +9,13 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { SessionNotFoundError } from '@panto/core';
 import { offloadPrefix, type S3Location } from '../entries/offload.js';
 import { OffloadRequiredError } from '../errors.js';
+import { deleteObjects, deletePrefix } from '../s3/s3-objects.js';
+import { archivePrefix, exportPrefix } from '../s3/session-objects.js';
 import { batchWriteAll } from '../table/batch-write.js';
 import { DELETE_TOMBSTONE_CONDITION, namesFor, TOMBSTONE_CONDITION, TOMBSTONE_UPDATE } from '../table/expressions.js';
 import { metaKey } from '../table/keys.js';
 import { isConditionalCheckFailed } from '../table/sdk-errors.js';
 import { assertValidOwner, isValidSessionId } from '../table/validation.js';
-import { deleteObjects, deletePrefix } from '../transfer/s3-objects.js';
-import { archivePrefix, exportPrefix } from '../transfer/session-objects.js';
 import { readPartition, type Partition } from './read-partition.js';
 
 /**

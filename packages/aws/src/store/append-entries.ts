@@ -12,7 +12,7 @@ import { packBatch, TRANSACTION_TEXT_LIMIT, type PlannedItem } from '../entries/
 import { OffloadRequiredError } from '../errors.js';
 import { expiryOf } from '../meta/meta-item.js';
 import { firstTitle } from '../meta/title.js';
-import { deleteObjects } from '../transfer/s3-objects.js';
+import { deleteObjects } from '../s3/s3-objects.js';
 import { sendAppend } from './append.js';
 import type { Handle, SessionView } from './handle.js';
 

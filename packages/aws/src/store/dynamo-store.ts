@@ -14,16 +14,27 @@ import {
   type SessionStore,
 } from '@panto/core';
 import { decodeHeader, encodeBatch, parseLine, SessionLog, SessionTree } from '@panto/core/store-kit';
+import { writeSession } from '../jsonl/write-session.js';
+import type { SessionLease } from '../lease/session-lease.js';
 import { metaSource, type HeldLease, type SessionMetadata } from '../meta/meta-item.js';
 import { isLive } from '../meta/visibility.js';
-import { writeSession } from '../transfer/write-session.js';
 import { appendEntries } from './append-entries.js';
 import { createSession, sessionHeader } from './create-session.js';
 import { openOptionsOf, viewOfHead, type Handle, type SessionView } from './handle.js';
 import { leaseSession } from './lease-session.js';
 import { openSession } from './open-session.js';
 import { readEntries, type EntriesRead } from './read-entries.js';
-import type { DynamoStoreCreateOptions, DynamoStoreLeaseOptions, DynamoStoreOpenOptions, LeasedSession } from './store-options.js';
+import type { DynamoStoreCreateOptions, DynamoStoreLeaseOptions, DynamoStoreOpenOptions } from './store-options.js';
+
+/**
+ * A session taken for a turn: its store, and the lease that keeps other turns off it. The
+ * store's appends are fenced by the lease: once another holder has taken it, they are
+ * refused with `SessionLeaseLostError`.
+ */
+export interface LeasedSession {
+  store: DynamoStore;
+  lease: SessionLease;
+}
 
 /**
  * A session in DynamoDB: one META item and the entries packed into items under the

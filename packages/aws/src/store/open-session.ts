@@ -1,6 +1,7 @@
 /** Opening a handle on an existing session: one consistent read of its META item. */
 import { SessionNotFoundError } from '@panto/core';
-import { visibleMeta, type MetaRecord } from '../meta/meta-item.js';
+import type { MetaRecord } from '../meta/meta-item.js';
+import { visibleMeta } from '../meta/visibility.js';
 import { assertValidOwner, isValidSessionId } from '../table/validation.js';
 import { handleOf, restoreIfArchived, type Handle } from './handle.js';
 import type { DynamoStoreOpenOptions } from './store-options.js';

@@ -1,9 +1,7 @@
-/** The options of `DynamoStore.create`, `open` and `lease`, and what `lease` returns. */
+/** The options of `DynamoStore.create`, `open` and `lease`. */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { ActiveModel } from '@panto/core';
 import type { S3Location } from '../entries/offload.js';
-import type { SessionLease } from '../lease/session-lease.js';
-import type { DynamoStore } from './dynamo-store.js';
 import type { SessionCache } from './session-cache.js';
 
 export interface DynamoStoreCreateOptions {
@@ -54,14 +52,4 @@ export interface DynamoStoreOpenOptions {
 export interface DynamoStoreLeaseOptions extends DynamoStoreOpenOptions {
   /** How long the lease holds unless renewed or released, in milliseconds. */
   leaseMs: number;
-}
-
-/**
- * A session taken for a turn: its store, and the lease that keeps other turns off it. The
- * store's appends are fenced by the lease: once another holder has taken it, they are
- * refused with `SessionLeaseLostError`.
- */
-export interface LeasedSession {
-  store: DynamoStore;
-  lease: SessionLease;
 }

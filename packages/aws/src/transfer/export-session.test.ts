@@ -4,8 +4,8 @@ import { SessionNotFoundError } from '@panto/core';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
 import { describe, expect, it } from 'vitest';
+import { archiveKey, archivePrefix, exportKey, exportPrefix } from '../s3/session-objects.js';
 import { exportSession, presignExport } from './export-session.js';
-import { archiveKey, archivePrefix, exportKey, exportPrefix } from './session-objects.js';
 
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' };
 const AT = new Date('2026-07-08T09:10:11.123Z');

@@ -8,12 +8,13 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { SessionNotFoundError } from '@panto/core';
 import { ensureRestored } from '../archive/restore-session.js';
 import { JSONL_CONTENT_TYPE, type S3Location } from '../entries/offload.js';
+import { sessionLines } from '../jsonl/session-lines.js';
 import type { MetaRecord } from '../meta/meta-item.js';
-import { readMeta, visibleMeta } from '../meta/meta-item.js';
+import { readMeta } from '../meta/meta-item.js';
+import { visibleMeta } from '../meta/visibility.js';
+import { MIN_PART_SIZE, MultipartWriter } from '../s3/multipart-writer.js';
+import { exportKey, listSessionObjects, type SessionObject } from '../s3/session-objects.js';
 import { assertValidOwner, isValidSessionId } from '../table/validation.js';
-import { MIN_PART_SIZE, MultipartWriter } from './multipart-writer.js';
-import { sessionLines } from './session-lines.js';
-import { exportKey, listSessionObjects, type SessionObject } from './session-objects.js';
 
 /** Default lifetime of the presigned download URL: 15 minutes. */
 export const DEFAULT_EXPORT_URL_SECONDS = 15 * 60;

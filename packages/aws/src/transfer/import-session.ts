@@ -9,11 +9,11 @@ import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { ID_RULE, InvalidSessionIdError, newId, type SessionHeader } from '@panto/core';
 import type { S3Location } from '../entries/offload.js';
 import { SessionExistsError } from '../errors.js';
+import { writeSession } from '../jsonl/write-session.js';
 import { readMeta } from '../meta/meta-item.js';
 import { DynamoStore } from '../store/dynamo-store.js';
 import type { SessionCache } from '../store/session-cache.js';
 import { assertValidOwner, assertValidTtl, isValidSessionId } from '../table/validation.js';
-import { writeSession } from './write-session.js';
 
 export interface ImportSessionOptions {
   dynamo: DynamoDBClient;

@@ -8,12 +8,12 @@ import { entryItem, type OffloadRef } from '../entries/entry-item.js';
 import type { PendingItem } from '../entries/item-packer.js';
 import { putOffload, type S3Location } from '../entries/offload.js';
 import { OffloadRequiredError, SessionExistsError } from '../errors.js';
+import { deleteObjects } from '../s3/s3-objects.js';
 import { ATTR } from '../table/attributes.js';
 import { batchWriteAll } from '../table/batch-write.js';
 import { ENTRY_PUT_CONDITION, namesFor } from '../table/expressions.js';
 import { entrySk, sessionPk } from '../table/keys.js';
 import { isConditionalCheckFailed } from '../table/sdk-errors.js';
-import { deleteObjects } from './s3-objects.js';
 
 /** Entry items written concurrently. */
 const PUT_CONCURRENCY = 4;
