@@ -10,13 +10,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import { UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { SessionCorruptError } from '@panto/core';
-import { JSONL_CONTENT_TYPE, type S3Location } from '../entries/offload.js';
+import type { S3Location } from '../entries/offload.js';
 import { ArchiveClaimLostError } from '../errors.js';
-import { sessionLines } from '../jsonl/session-lines.js';
-import { lastActivity, type ArchiveObject, type MetaRecord } from '../meta/meta-item.js';
-import { readMeta } from '../meta/meta-item.js';
+import { uploadSessionLines } from '../jsonl/session-lines.js';
+import { lastActivity, readMeta, type ArchiveObject, type MetaRecord } from '../meta/meta-item.js';
 import { isExpired } from '../meta/visibility.js';
-import { MIN_PART_SIZE, MultipartWriter } from '../s3/multipart-writer.js';
 import { deleteObjects, deletePrefix } from '../s3/s3-objects.js';
 import { archiveKey, archivePrefix } from '../s3/session-objects.js';
 import { readPartition } from '../sessions/read-partition.js';
@@ -188,29 +186,17 @@ async function writeArchive(
   const entries = meta.metadata.entryCount;
   const key = archiveKey(sessionId, now, entries);
   const hash = createHash('sha256');
-  // Two 5 MiB part buffers, reused: memory stays flat whatever the session's size.
-  const writer = new MultipartWriter(
-    s3.client,
-    { Bucket: s3.bucket, Key: key, ContentType: JSONL_CONTENT_TYPE, ServerSideEncryption: 'AES256' },
-    MIN_PART_SIZE,
-  );
-  try {
-    for await (const chunk of sessionLines({
-      dynamo: client,
-      s3: s3.client,
-      tableName,
-      sessionId,
-      header: meta.header,
-      entries,
-    })) {
-      hash.update(chunk);
-      await writer.write(chunk);
-    }
-    await writer.end();
-  } catch (error) {
-    await writer.abort().catch(() => undefined);
-    throw error;
-  }
+  const writer = await uploadSessionLines({
+    dynamo: client,
+    s3: s3.client,
+    tableName,
+    sessionId,
+    header: meta.header,
+    entries,
+    bucket: s3.bucket,
+    key,
+    onChunk: (chunk) => hash.update(chunk),
+  });
   const object: ArchiveObject = {
     bucket: s3.bucket,
     key,

@@ -7,12 +7,11 @@ import { DeleteObjectCommand, GetObjectCommand, type S3Client } from '@aws-sdk/c
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { SessionNotFoundError } from '@panto/core';
 import { ensureRestored } from '../archive/restore-session.js';
-import { JSONL_CONTENT_TYPE, type S3Location } from '../entries/offload.js';
-import { sessionLines } from '../jsonl/session-lines.js';
-import type { MetaRecord } from '../meta/meta-item.js';
-import { readMeta } from '../meta/meta-item.js';
+import type { S3Location } from '../entries/offload.js';
+import { uploadSessionLines } from '../jsonl/session-lines.js';
+import { readMeta, type MetaRecord } from '../meta/meta-item.js';
 import { visibleMeta } from '../meta/visibility.js';
-import { MIN_PART_SIZE, MultipartWriter } from '../s3/multipart-writer.js';
+import type { MultipartWriter } from '../s3/multipart-writer.js';
 import { exportKey, listSessionObjects, type SessionObject } from '../s3/session-objects.js';
 import { assertValidOwner, isValidSessionId } from '../table/validation.js';
 
@@ -142,25 +141,7 @@ export async function exportSession(options: ExportSessionOptions): Promise<Sess
 async function upload(options: ExportSessionOptions, meta: MetaRecord, now: Date): Promise<MultipartWriter> {
   const { dynamo, tableName, s3, bucket, sessionId } = options;
   const entries = meta.metadata.entryCount;
-  // Two 5 MiB part buffers, reused: memory stays flat whatever the session's size.
-  const writer = new MultipartWriter(
-    s3,
-    {
-      Bucket: bucket,
-      Key: exportKey(sessionId, now, entries),
-      ContentType: JSONL_CONTENT_TYPE,
-      ServerSideEncryption: 'AES256',
-    },
-    MIN_PART_SIZE,
-  );
-  try {
-    for await (const chunk of sessionLines({ dynamo, s3, tableName, sessionId, header: meta.header, entries })) await writer.write(chunk);
-    await writer.end();
-  } catch (error) {
-    await writer.abort().catch(() => undefined);
-    throw error;
-  }
-  return writer;
+  return uploadSessionLines({ dynamo, s3, tableName, sessionId, header: meta.header, entries, bucket, key: exportKey(sessionId, now, entries) });
 }
 
 export interface ListExportsOptions {
