@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { TransactWriteItemsCommand, UpdateItemCommand, type AttributeValue, type DynamoDBClient, type TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { systemClock } from '@panto/core';
 import { TRANSACTION_TEXT_LIMIT } from '../entries/pack-batch.js';
 import { ArchiveClaimLostError } from '../errors.js';
 import { decodeMeta, metaSource, type MetaRecord } from '../meta/meta-item.js';
@@ -49,7 +50,7 @@ export async function takeArchiveClaim(
 ): Promise<{ claim: ArchiveClaim; meta: MetaRecord } | { claim: null; meta: MetaRecord | null }> {
   const { client, tableName, sessionId } = target;
   const claimMs = target.claimMs ?? DEFAULT_CLAIM_MS;
-  const now = (target.clock ?? (() => new Date()))().getTime();
+  const now = (target.clock ?? systemClock)().getTime();
   const claimId = randomUUID();
   const source = metaSource(tableName, sessionId);
   try {
@@ -106,7 +107,7 @@ export class ArchiveClaim {
       tableName: target.tableName,
       sessionId: target.sessionId,
       claimMs: target.claimMs ?? DEFAULT_CLAIM_MS,
-      clock: target.clock ?? (() => new Date()),
+      clock: target.clock ?? systemClock,
     };
     this.#renewedAt = takenAt;
   }

@@ -9,7 +9,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
-import { SessionCorruptError } from '@panto/core';
+import { SessionCorruptError, systemClock } from '@panto/core';
 import type { S3Location } from '../entries/offload.js';
 import { ArchiveClaimLostError } from '../errors.js';
 import { uploadSessionLines } from '../jsonl/session-lines.js';
@@ -95,7 +95,7 @@ export interface ArchiveSessionOptions {
  */
 export async function archiveSession(options: ArchiveSessionOptions): Promise<ArchiveOutcome> {
   const { client, tableName, s3, sessionId } = options;
-  const clock = options.clock ?? (() => new Date());
+  const clock = options.clock ?? systemClock;
   const afterStep = options.afterStep ?? (() => undefined);
   const target: ClaimTarget = { client, tableName, sessionId, claimMs: options.claimMs ?? DEFAULT_CLAIM_MS, clock };
   const skipped = (reason: ArchiveSkipReason): ArchiveOutcome => ({ sessionId, result: 'skipped', reason });
@@ -232,7 +232,7 @@ async function verifyObject(s3: S3Location, object: ArchiveObject): Promise<void
 /** Step 3: META archived, on exactly the state the archive holds; the claim, or null if the session changed. */
 async function markArchived(target: ClaimTarget, meta: MetaRecord, object: ArchiveObject): Promise<ArchiveClaim | null> {
   const { client, tableName, sessionId } = target;
-  const clock = target.clock ?? (() => new Date());
+  const clock = target.clock ?? systemClock;
   const claimMs = target.claimMs ?? DEFAULT_CLAIM_MS;
   const { head, entryCount, owner } = meta.metadata;
   let condition = head === null ? ARCHIVE_CONDITION_EMPTY : ARCHIVE_CONDITION;

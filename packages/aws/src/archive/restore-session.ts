@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { SessionCorruptError, SessionNotFoundError } from '@panto/core';
+import { SessionCorruptError, SessionNotFoundError, systemClock } from '@panto/core';
 import { SessionDecoder } from '@panto/core/store-kit';
 import { entryItem } from '../entries/entry-item.js';
 import { ItemPacker } from '../entries/item-packer.js';
@@ -68,7 +68,7 @@ export async function restoreSession(options: RestoreSessionOptions): Promise<{ 
  */
 export async function ensureRestored(options: RestoreSessionOptions, meta: MetaRecord | null, onRestored?: () => void): Promise<MetaRecord> {
   const { client, tableName, owner, sessionId } = options;
-  const clock = options.clock ?? (() => new Date());
+  const clock = options.clock ?? systemClock;
   const deadline = clock().getTime() + (options.waitMs ?? DEFAULT_RESTORE_WAIT_MS);
   let current = meta;
   for (let delay = 50; ; delay = Math.min(delay * 2, 500)) {

@@ -6,6 +6,7 @@
  * last run is still going): each session is archived once.
  */
 import { QueryCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { systemClock } from '@panto/core';
 import type { S3Location } from '../entries/offload.js';
 import { ATTR } from '../table/attributes.js';
 import { namesFor, QUERY_COLD } from '../table/expressions.js';
@@ -63,7 +64,7 @@ export interface SweepResult {
  */
 export async function sweepColdSessions(options: SweepColdSessionsOptions): Promise<SweepResult> {
   const { client, tableName } = options;
-  const clock = options.clock ?? (() => new Date());
+  const clock = options.clock ?? systemClock;
   const maxSessions = options.maxSessions ?? DEFAULT_SWEEP_MAX_SESSIONS;
   const concurrency = options.concurrency ?? DEFAULT_SWEEP_CONCURRENCY;
   const result: SweepResult = { outcomes: [], archived: 0, finished: 0, skipped: 0, failed: [], complete: true };

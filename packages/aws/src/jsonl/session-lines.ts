@@ -9,10 +9,10 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { SessionCorruptError } from '@panto/core';
 import { decodeStoredItem } from '../entries/entry-item.js';
 import { JSONL_CONTENT_TYPE, streamOffload } from '../entries/offload.js';
+import { MIN_PART_SIZE, MultipartWriter } from '../s3/multipart-writer.js';
 import { ATTR } from '../table/attributes.js';
 import { namesFor, QUERY_ENTRIES } from '../table/expressions.js';
 import { ENTRY_SK_PREFIX, entrySk, itemSource, sessionPk } from '../table/keys.js';
-import { MIN_PART_SIZE, MultipartWriter } from '../s3/multipart-writer.js';
 
 export interface SessionLinesOptions {
   dynamo: DynamoDBClient;

@@ -6,7 +6,7 @@
  */
 import { DeleteItemCommand, UpdateItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { SessionNotFoundError } from '@panto/core';
+import { SessionNotFoundError, systemClock } from '@panto/core';
 import { offloadPrefix, type S3Location } from '../entries/offload.js';
 import { OffloadRequiredError } from '../errors.js';
 import { deleteObjects, deletePrefix } from '../s3/s3-objects.js';
@@ -78,7 +78,7 @@ export async function deleteSession(options: DeleteSessionOptions): Promise<void
       throw new OffloadRequiredError(sessionId, 0, `${partition.refs.length} entry items are offloaded to S3 and would be left behind; nothing was deleted`);
     }
   }
-  const now = (options.clock ?? (() => new Date()))();
+  const now = (options.clock ?? systemClock)();
   try {
     await client.send(
       new UpdateItemCommand({

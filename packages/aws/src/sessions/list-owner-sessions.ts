@@ -1,5 +1,6 @@
 /** An owner's sessions, listed newest first (updating one: update-session.ts; deleting one: delete-session.ts). */
 import { QueryCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { systemClock } from '@panto/core';
 import { InvalidCursorError } from '../errors.js';
 import { decodeMeta, type SessionMetadata } from '../meta/meta-item.js';
 import { ATTR } from '../table/attributes.js';
@@ -53,7 +54,7 @@ export async function listOwnerSessions(options: ListSessionsOptions): Promise<S
     throw new RangeError(`limit must be an integer from 1 to ${MAX_LIST_LIMIT}`);
   }
   let startKey = options.cursor === undefined ? undefined : decodeCursor(options.cursor, options.owner);
-  const nowSeconds = Math.floor((options.clock ?? (() => new Date()))().getTime() / 1000);
+  const nowSeconds = Math.floor((options.clock ?? systemClock)().getTime() / 1000);
   const sessions: SessionMetadata[] = [];
   /** The index keys of each session in `sessions`: a page that ends mid-query ends at its last one. */
   const keys: Record<string, AttributeValue>[] = [];

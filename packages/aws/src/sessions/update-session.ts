@@ -3,7 +3,7 @@
  * the model its next turns use.
  */
 import { UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SessionNotFoundError, type ActiveModel } from '@panto/core';
+import { SessionNotFoundError, systemClock, type ActiveModel } from '@panto/core';
 import { decodeMeta, metaSource, type SessionMetadata } from '../meta/meta-item.js';
 import { namesFor, SESSION_UPDATE_CONDITION, SESSION_UPDATE_MODEL, SESSION_UPDATE_TITLE } from '../table/expressions.js';
 import { metaKey } from '../table/keys.js';
@@ -42,7 +42,7 @@ export async function updateSession(options: UpdateSessionOptions): Promise<Sess
   const parts: string[] = [];
   const values: Record<string, AttributeValue> = {
     ':owner': { S: owner },
-    ':now_seconds': { N: String(Math.floor((options.clock ?? (() => new Date()))().getTime() / 1000)) },
+    ':now_seconds': { N: String(Math.floor((options.clock ?? systemClock)().getTime() / 1000)) },
   };
   if (options.title !== undefined) {
     parts.push(SESSION_UPDATE_TITLE);

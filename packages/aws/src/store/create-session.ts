@@ -1,6 +1,6 @@
 /** Starting a new, empty session: its META item, put only if the id is free. */
 import { randomUUID } from 'node:crypto';
-import { ID_RULE, InvalidSessionIdError, newId, SESSION_FORMAT_VERSION } from '@panto/core';
+import { ID_RULE, InvalidSessionIdError, newId, SESSION_FORMAT_VERSION, systemClock } from '@panto/core';
 import { encodeHeader } from '@panto/core/store-kit';
 import { decodeMeta, expiryOf, metaItem, metaSource, putNewMeta, type MetaRecord } from '../meta/meta-item.js';
 import { assertValidOwner, assertValidTtl, isValidSessionId } from '../table/validation.js';
@@ -18,7 +18,7 @@ export async function createSession(options: DynamoStoreCreateOptions): Promise<
     throw new InvalidSessionIdError(id, `use ${ID_RULE}`);
   }
   assertValidTtl(options.ttlSeconds);
-  const now = (options.clock ?? (() => new Date()))();
+  const now = (options.clock ?? systemClock)();
   const createdAt = now.toISOString();
   const ttlSeconds = options.ttlSeconds ?? null;
   const item = metaItem({

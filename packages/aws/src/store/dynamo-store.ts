@@ -178,7 +178,7 @@ export class DynamoStore implements SessionStore {
       // session was created with or changed to, not the server's default.
       defaultModel: meta.metadata.activeModel,
     });
-    return DynamoStore.open({ ...openOptionsOf(this.#handle, this.#id), sessionId: id });
+    return DynamoStore.open(openOptionsOf(this.#handle, id));
   }
 
   /** Reads the whole tree, from the cache as far as it agrees with META; changes nothing of this handle. */

@@ -4,7 +4,7 @@
  * saw them).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { newId } from '@panto/core';
+import { newId, systemClock } from '@panto/core';
 import { SessionLog } from '@panto/core/store-kit';
 import { ensureRestored } from '../archive/restore-session.js';
 import type { S3Location } from '../entries/offload.js';
@@ -46,7 +46,7 @@ export function handleOf(options: DynamoStoreOpenOptions | DynamoStoreCreateOpti
     tableName: options.tableName,
     owner: options.owner,
     s3: options.s3,
-    clock: options.clock ?? (() => new Date()),
+    clock: options.clock ?? systemClock,
     ids: options.ids ?? newId,
     retry: { ...DEFAULT_RETRY_POLICY, ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }) },
     cache: options.cache,

@@ -5,7 +5,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteObjectCommand, GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { SessionNotFoundError } from '@panto/core';
+import { SessionNotFoundError, systemClock } from '@panto/core';
 import { ensureRestored } from '../archive/restore-session.js';
 import type { S3Location } from '../entries/offload.js';
 import { uploadSessionLines } from '../jsonl/session-lines.js';
@@ -98,7 +98,7 @@ export async function exportSession(options: ExportSessionOptions): Promise<Sess
   assertValidOwner(owner);
   const expiresIn = urlLifetime(options.expiresIn);
   if (!isValidSessionId(sessionId)) throw new SessionNotFoundError(String(sessionId));
-  const now = (options.now ?? (() => new Date()))();
+  const now = (options.now ?? systemClock)();
   const restore = { client: dynamo, tableName, owner, sessionId, s3: options.store ?? { client: s3, bucket } };
   // An archived session is restored first: an export answers as if it had never left.
   let meta = await ensureRestored(restore, await visibleMeta(dynamo, tableName, owner, sessionId, now));
@@ -184,7 +184,7 @@ export async function listExports(options: ListExportsOptions): Promise<ListedEx
   assertValidOwner(owner);
   const expiresIn = urlLifetime(options.expiresIn);
   if (!isValidSessionId(sessionId)) throw new SessionNotFoundError(String(sessionId));
-  const now = (options.now ?? (() => new Date()))();
+  const now = (options.now ?? systemClock)();
   await visibleMeta(dynamo, tableName, owner, sessionId, now);
   const objects = await listSessionObjects(s3, bucket, sessionId);
   return Promise.all(objects.map(async (object) => ({ ...object, url: await presignExport(s3, object, expiresIn, now) })));

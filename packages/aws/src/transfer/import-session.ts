@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { ID_RULE, InvalidSessionIdError, newId, type SessionHeader } from '@panto/core';
+import { ID_RULE, InvalidSessionIdError, newId, systemClock, type SessionHeader } from '@panto/core';
 import type { S3Location } from '../entries/offload.js';
 import { SessionExistsError } from '../errors.js';
 import { writeSession } from '../jsonl/write-session.js';
@@ -65,7 +65,7 @@ export async function importSession(options: ImportSessionOptions): Promise<Dyna
     throw new InvalidSessionIdError(options.sessionId, `use ${ID_RULE}`);
   }
   assertValidTtl(options.ttlSeconds);
-  const clock = options.clock ?? (() => new Date());
+  const clock = options.clock ?? systemClock;
   const write = async (chooseId: (header: SessionHeader) => string | Promise<string>): Promise<string> => {
     const { name, stream } = await openSource(options);
     const sessionId = (header: SessionHeader): string | Promise<string> => {
