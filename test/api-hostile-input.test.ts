@@ -10,7 +10,7 @@ import { newId, SESSION_FORMAT_VERSION } from '@panto/core';
 import { encodeHeader } from '@panto/core/store-kit';
 import { RecordFactory, waitUntil } from '@panto/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeSession } from '../packages/aws/src/write-session.js';
+import { writeSession } from '../packages/aws/src/jsonl/write-session.js';
 import { type ApiHarness, json, parseSSE, snapshot, startApi } from './api-harness.js';
 
 let api: ApiHarness;

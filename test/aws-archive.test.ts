@@ -1,8 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { QueryCommand } from '@aws-sdk/client-dynamodb';
-import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import {
   deleteSession,
   DynamoStore,
@@ -19,6 +18,7 @@ import { everyKindOfMessage, RecordFactory, usage } from '@panto/core/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { localDynamoDBClient } from '../scripts/local/dynamodb-local.js';
 import { countCommands, localAws, once, type LocalAws } from './setup/aws-fixtures.js';
+import { objectBytes, objectKeys, partitionSks } from './setup/aws-inspect.js';
 
 const aws = once(() => localAws('archive'));
 const OWNER = 'owner-archive';
@@ -80,11 +80,6 @@ async function sessionWith(env: LocalAws, batches: DiskMessage[][], clock?: () =
   return store;
 }
 
-async function download(env: LocalAws, key: string): Promise<Buffer> {
-  const object = await env.s3.send(new GetObjectCommand({ Bucket: env.bucket, Key: key }));
-  return Buffer.from(await object.Body!.transformToByteArray());
-}
-
 describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
   it('exports exactly the bytes FSJSONLStore writes for the same batches, and FSJSONLStore opens them to the same conversation', async () => {
     const env = await aws();
@@ -107,7 +102,7 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
     const fs = await FSJSONLStore.create(dir, { sessionId: store.sessionId(), cwd: '/work/project', clock: () => created });
     for (const batch of batches) await fs.appendMessages(batch);
     const fsBytes = await readFile(fs.getSessionFile());
-    const bytes = await download(env, exported.key);
+    const bytes = await objectBytes(env, exported.key);
     expect(bytes.equals(fsBytes)).toBe(true);
     expect(exported.bytes).toBe(bytes.length);
 
@@ -160,7 +155,7 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
       sessionId: store.sessionId(),
     });
     expect(exported.bytes).toBeGreaterThan(5 * 1024 * 1024);
-    const bytes = await download(env, exported.key);
+    const bytes = await objectBytes(env, exported.key);
     expect(bytes.length).toBe(exported.bytes);
     // The presigned URL serves the same bytes.
     expect(Buffer.from(await (await fetch(exported.url)).arrayBuffer()).equals(bytes)).toBe(true);
@@ -196,8 +191,7 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
     }).catch((e: unknown) => e);
     expect(deleted).toBe(true);
     expect(error).toBeInstanceOf(SessionNotFoundError);
-    const left = await env.s3.send(new ListObjectsV2Command({ Bucket: env.bucket, Prefix: `exports/${store.sessionId()}/` }));
-    expect(left.KeyCount ?? 0).toBe(0);
+    expect(await objectKeys(env, `exports/${store.sessionId()}/`)).toEqual([]);
   });
 
   it("refuses to export another owner's session with SessionNotFoundError", async () => {
@@ -247,7 +241,7 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
       sessionId: imported.sessionId(),
     });
     const original_ = (await readFile(fs.getSessionFile(), 'utf8')).replace(fs.sessionId(), imported.sessionId());
-    expect((await download(env, exported.key)).toString('utf8')).toBe(original_);
+    expect((await objectBytes(env, exported.key)).toString('utf8')).toBe(original_);
 
     // And the imported session takes appends like any other.
     await reopened.appendMessages([new RecordFactory('after-import').user('more')]);
@@ -337,17 +331,8 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
     expect(s3Calls.get('PutObjectCommand')).toBe(1);
 
     await expect(DynamoStore.open({ client: env.dynamo, tableName: env.tableName, owner: OWNER, sessionId })).rejects.toBeInstanceOf(SessionNotFoundError);
-    const items = await env.dynamo.send(
-      new QueryCommand({
-        TableName: env.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': { S: `SESSION#${sessionId}` } },
-        ConsistentRead: true,
-      }),
-    );
-    expect(items.Count).toBe(0);
-    const objects = await env.s3.send(new ListObjectsV2Command({ Bucket: env.bucket, Prefix: `offload/${sessionId}/` }));
-    expect(objects.KeyCount ?? 0).toBe(0);
+    expect(await partitionSks(env, sessionId)).toEqual([]);
+    expect(await objectKeys(env, `offload/${sessionId}/`)).toEqual([]);
     const listed = await listOwnerSessions({ client: env.dynamo, tableName: env.tableName, owner: OWNER, limit: 100 });
     expect(listed.sessions.map((session) => session.id)).not.toContain(sessionId);
   }
@@ -391,15 +376,7 @@ describe('exportSession / importSession on DynamoDB Local and s3rver', () => {
     );
     expect(error).toBeInstanceOf(OffloadRequiredError);
     expect((error as Error).message).toContain('line 3');
-    const items = await env.dynamo.send(
-      new QueryCommand({
-        TableName: env.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': { S: `SESSION#${sessionId}` } },
-        ConsistentRead: true,
-      }),
-    );
-    expect(items.Count).toBe(0);
+    expect(await partitionSks(env, sessionId)).toEqual([]);
   });
 
   it('fails an import whose first line is not a session header, naming line 1', async () => {

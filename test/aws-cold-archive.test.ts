@@ -9,8 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateTableCommand, DeleteItemCommand, DescribeTableCommand, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { CreateTableCommand, DeleteItemCommand, DescribeTableCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import {
   acquireSessionLease,
   backfillActivityIndex,
@@ -32,6 +31,7 @@ import { waitUntil } from '@panto/core/testing';
 import { describe, expect, inject, it } from 'vitest';
 import { localDynamoDBClient, startDynamoDBLocal } from '../scripts/local/dynamodb-local.js';
 import { countCommands, localAws, type LocalAws } from './setup/aws-fixtures.js';
+import { objectBytes, objectKeys, partitionSks } from './setup/aws-inspect.js';
 
 const OWNER = 'owner-cold';
 
@@ -67,31 +67,9 @@ async function sessionWith(env: LocalAws, batches: DiskMessage[][]): Promise<Dyn
   return store;
 }
 
-async function partition(env: LocalAws, sessionId: string): Promise<string[]> {
-  const page = await env.dynamo.send(
-    new QueryCommand({
-      TableName: env.tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': { S: `SESSION#${sessionId}` } },
-      ConsistentRead: true,
-    }),
-  );
-  return (page.Items ?? []).map((item) => item.sk!.S!);
-}
-
-async function keys(env: LocalAws, prefix: string): Promise<string[]> {
-  const page = await env.s3.send(new ListObjectsV2Command({ Bucket: env.bucket, Prefix: prefix }));
-  return (page.Contents ?? []).map((object) => object.Key!);
-}
-
-async function download(env: LocalAws, key: string): Promise<Buffer> {
-  const object = await env.s3.send(new GetObjectCommand({ Bucket: env.bucket, Key: key }));
-  return Buffer.from(await object.Body!.transformToByteArray());
-}
-
 async function exported(env: LocalAws, sessionId: string): Promise<Buffer> {
   const result = await exportSession({ dynamo: env.dynamo, tableName: env.tableName, s3: env.s3, bucket: env.bucket, owner: OWNER, sessionId });
-  return download(env, result.key);
+  return objectBytes(env, result.key);
 }
 
 function open(env: LocalAws, sessionId: string): Promise<DynamoStore> {
@@ -112,11 +90,11 @@ describe('archiving cold sessions and restoring them', () => {
 
     const result = await sweep(env);
     expect(result).toMatchObject({ archived: 1, failed: [], complete: true });
-    expect(await partition(env, id)).toEqual(['META']);
-    expect(await keys(env, `offload/${id}/`)).toEqual([]);
-    const [archiveKey] = await keys(env, `archive/${id}/`);
+    expect(await partitionSks(env, id)).toEqual(['META']);
+    expect(await objectKeys(env, `offload/${id}/`)).toEqual([]);
+    const [archiveKey] = await objectKeys(env, `archive/${id}/`);
     expect(archiveKey).toMatch(new RegExp(`^archive/${id}/\\d{8}T\\d{6}\\.\\d{3}Z-9-entries\\.jsonl$`));
-    expect((await download(env, archiveKey!)).equals(before)).toBe(true);
+    expect((await objectBytes(env, archiveKey!)).equals(before)).toBe(true);
 
     const { sessions } = await listOwnerSessions({ client: env.dynamo, tableName: env.tableName, owner: OWNER });
     expect(sessions).toEqual([expect.objectContaining({ id, archived: true, title: 'question 1', entryCount: 9 })]);
@@ -136,25 +114,25 @@ describe('archiving cold sessions and restoring them', () => {
     const store = await sessionWith(env, conversation('r', 2));
     const id = store.sessionId();
     expect((await sweep(env)).outcomes).toEqual([expect.objectContaining({ sessionId: id, result: 'archived', reused: false })]);
-    const [first] = await keys(env, `archive/${id}/`);
+    const [first] = await objectKeys(env, `archive/${id}/`);
     expect(
       await restoreSession({ client: env.dynamo, tableName: env.tableName, owner: OWNER, sessionId: id, s3: { client: env.s3, bucket: env.bucket } }),
     ).toEqual({ restored: true });
 
     // Restored, untouched: archived again without an upload.
     expect((await sweep(env)).outcomes).toEqual([expect.objectContaining({ sessionId: id, result: 'archived', reused: true })]);
-    expect(await keys(env, `archive/${id}/`)).toEqual([first]);
-    expect(await partition(env, id)).toEqual(['META']);
+    expect(await objectKeys(env, `archive/${id}/`)).toEqual([first]);
+    expect(await partitionSks(env, id)).toEqual(['META']);
 
     // Restored and written to: a new archive, and the old one goes.
     const reopened = await open(env, id);
     await reopened.appendMessages([new RecordFactory('r2').user('more')]);
     const grown = await exported(env, id);
     expect((await sweep(env)).outcomes).toEqual([expect.objectContaining({ sessionId: id, result: 'archived', reused: false, entries: 6 })]);
-    const [second] = await keys(env, `archive/${id}/`);
+    const [second] = await objectKeys(env, `archive/${id}/`);
     expect(second).not.toBe(first);
-    expect(await keys(env, `archive/${id}/`)).toHaveLength(1);
-    expect((await download(env, second!)).equals(grown)).toBe(true);
+    expect(await objectKeys(env, `archive/${id}/`)).toHaveLength(1);
+    expect((await objectBytes(env, second!)).equals(grown)).toBe(true);
   });
 
   it('leaves sessions written since the cutoff alone, and goes through the index in bounded runs', async () => {
@@ -179,7 +157,7 @@ describe('archiving cold sessions and restoring them', () => {
       intervalMs: 200,
       message: 'the third session archived by the next run',
     });
-    for (const id of ids) expect(await partition(env, id)).toEqual(['META']);
+    for (const id of ids) expect(await partitionSks(env, id)).toEqual(['META']);
   });
 
   it('does not archive a session written to while its archive was being written, nor one a turn holds', async () => {
@@ -195,8 +173,8 @@ describe('archiving cold sessions and restoring them', () => {
     expect(result.outcomes).toHaveLength(2);
     for (const outcome of result.outcomes) expect(outcome).toMatchObject({ result: 'skipped', reason: 'changed' });
     for (const store of [written, leased]) {
-      expect((await partition(env, store.sessionId())).length).toBeGreaterThan(1);
-      expect(await keys(env, `archive/${store.sessionId()}/`)).toEqual([]);
+      expect((await partitionSks(env, store.sessionId())).length).toBeGreaterThan(1);
+      expect(await objectKeys(env, `archive/${store.sessionId()}/`)).toEqual([]);
     }
     expect((await open(env, written.sessionId())).metadata()).toMatchObject({ archived: false, entryCount: 4 });
     await lease.release();
@@ -256,10 +234,10 @@ describe('archiving cold sessions and restoring them', () => {
       intervalMs: 200,
       message: 'the session archived again',
     });
-    expect(await partition(env, id)).toEqual(['META']);
-    const objects = await keys(env, `archive/${id}/`);
+    expect(await partitionSks(env, id)).toEqual(['META']);
+    const objects = await objectKeys(env, `archive/${id}/`);
     expect(objects).toHaveLength(1);
-    expect((await download(env, objects[0]!)).equals(before)).toBe(true);
+    expect((await objectBytes(env, objects[0]!)).equals(before)).toBe(true);
     expect(await (await open(env, id)).loadConversation()).toEqual(loadedBefore);
   });
 
@@ -288,7 +266,7 @@ describe('archiving cold sessions and restoring them', () => {
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
     expect(child.kill('SIGKILL')).toBe(true);
     expect(await exited).toBe('SIGKILL');
-    expect((await partition(env, id)).length).toBeGreaterThan(1);
+    expect((await partitionSks(env, id)).length).toBeGreaterThan(1);
     // The dead sweeper's claim holds until it lapses (1 s): an open waits for it, then restores.
     const restored = await restoreSession({
       client: env.dynamo,
@@ -301,9 +279,9 @@ describe('archiving cold sessions and restoring them', () => {
     expect((await exported(env, id)).equals(before)).toBe(true);
 
     await waitUntil(async () => (await sweep(env)).archived === 1, { timeoutMs: 15_000, intervalMs: 200, message: 'the next sweep archived it again' });
-    expect(await partition(env, id)).toEqual(['META']);
-    const [object] = await keys(env, `archive/${id}/`);
-    expect((await download(env, object!)).equals(before)).toBe(true);
+    expect(await partitionSks(env, id)).toEqual(['META']);
+    const [object] = await objectKeys(env, `archive/${id}/`);
+    expect((await objectBytes(env, object!)).equals(before)).toBe(true);
     expect((await exported(env, id)).equals(before)).toBe(true);
   });
 
@@ -316,8 +294,8 @@ describe('archiving cold sessions and restoring them', () => {
     expect(one!.archived + two!.archived + one!.finished + two!.finished).toBeGreaterThanOrEqual(4);
     expect(one!.archived + two!.archived).toBe(4);
     for (const id of ids) {
-      expect(await partition(env, id)).toEqual(['META']);
-      expect(await keys(env, `archive/${id}/`)).toHaveLength(1);
+      expect(await partitionSks(env, id)).toEqual(['META']);
+      expect(await objectKeys(env, `archive/${id}/`)).toHaveLength(1);
     }
   });
 
@@ -378,16 +356,16 @@ describe('archiving cold sessions and restoring them', () => {
     const expired = await sessionWith(env, conversation('e', 1));
     await exported(env, deleted.sessionId());
     await sweep(env);
-    expect(await keys(env, `archive/${expired.sessionId()}/`)).toHaveLength(1);
+    expect(await objectKeys(env, `archive/${expired.sessionId()}/`)).toHaveLength(1);
     await deleteSession({ client: env.dynamo, tableName: env.tableName, owner: OWNER, sessionId: deleted.sessionId(), s3: location, exports: location });
-    expect(await partition(env, deleted.sessionId())).toEqual([]);
-    expect(await keys(env, `archive/${deleted.sessionId()}/`)).toEqual([]);
-    expect(await keys(env, `exports/${deleted.sessionId()}/`)).toEqual([]);
+    expect(await partitionSks(env, deleted.sessionId())).toEqual([]);
+    expect(await objectKeys(env, `archive/${deleted.sessionId()}/`)).toEqual([]);
+    expect(await objectKeys(env, `exports/${deleted.sessionId()}/`)).toEqual([]);
 
     // What DynamoDB's TTL does to an expired session: delete META; then the stream consumer purges.
     await env.dynamo.send(new DeleteItemCommand({ TableName: env.tableName, Key: { pk: { S: `SESSION#${expired.sessionId()}` }, sk: { S: 'META' } } }));
     await purgeSessionItems({ client: env.dynamo, tableName: env.tableName, sessionId: expired.sessionId(), s3: location, exports: location });
-    expect(await keys(env, `archive/${expired.sessionId()}/`)).toEqual([]);
+    expect(await objectKeys(env, `archive/${expired.sessionId()}/`)).toEqual([]);
   });
 
   it('indexes the sessions of a table made before the activity index, so the sweeper finds the idle ones', async () => {

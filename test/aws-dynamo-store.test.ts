@@ -1,4 +1,3 @@
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { DynamoStore, exportSession, InvalidBatchError, OffloadRequiredError, SessionConflictError, SessionNotFoundError } from '@panto/aws';
 import type { DiskMessage, Message } from '@panto/core';
 import { decodeSession } from '@panto/core/store-kit';
@@ -6,6 +5,7 @@ import { RecordFactory, usage } from '@panto/core/testing';
 import { describeSessionStoreConformance } from '@panto/core/testing/conformance';
 import { describe, expect, it } from 'vitest';
 import { countCommands, localAws, once } from './setup/aws-fixtures.js';
+import { objectKeys } from './setup/aws-inspect.js';
 
 const aws = once(() => localAws('store'));
 const OWNER = 'owner-a';
@@ -144,8 +144,7 @@ describe('DynamoStore on DynamoDB Local', () => {
     const body = `${text(600 * 1024, 7)} ünïcödé ✓\n`;
     await store.appendMessages([f.user('read big.txt')]);
     await store.appendMessages([toolCall(f, 'call-1'), toolResult(f, 'call-1', body)]);
-    const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `offload/${store.sessionId()}/` }));
-    expect(listed.Contents).toHaveLength(1);
+    expect(await objectKeys({ s3, bucket }, `offload/${store.sessionId()}/`)).toHaveLength(1);
     const loaded = await (await reopen(store)).loadConversation();
     const result = loaded.conversation.messages[2];
     expect(result).toMatchObject({ role: 'tool_result', tool_call_id: 'call-1' });

@@ -1,5 +1,4 @@
-import { GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import {
   acquireSessionLease,
   deleteSession,
@@ -14,7 +13,8 @@ import {
 } from '@panto/aws';
 import { RecordFactory } from '@panto/core/testing';
 import { describe, expect, it } from 'vitest';
-import { dynamoFailingOn, localAws, once, type LocalAws } from './setup/aws-fixtures.js';
+import { dynamoFailingOn, localAws, once } from './setup/aws-fixtures.js';
+import { objectKeys, partitionSks } from './setup/aws-inspect.js';
 
 const aws = once(() => localAws('sessions'));
 
@@ -101,16 +101,9 @@ describe('deleteSession on DynamoDB Local', () => {
     );
     await deleteSession({ client: dynamo, tableName, owner, sessionId, s3: { client: s3, bucket } });
 
-    const items = await dynamo.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': { S: `SESSION#${sessionId}` } },
-        ConsistentRead: true,
-      }),
-    );
-    expect(items.Count).toBe(0);
-    expect((await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `offload/${sessionId}/` }))).KeyCount ?? 0).toBe(0);
+    const env = { dynamo, tableName, s3, bucket };
+    expect(await partitionSks(env, sessionId)).toEqual([]);
+    expect(await objectKeys(env, `offload/${sessionId}/`)).toEqual([]);
     await expect(DynamoStore.open({ client: dynamo, tableName, owner, sessionId })).rejects.toBeInstanceOf(SessionNotFoundError);
     await expect(store.appendMessages([f.user('after delete')])).rejects.toBeInstanceOf(SessionNotFoundError);
     await expect(deleteSession({ client: dynamo, tableName, owner, sessionId })).rejects.toBeInstanceOf(SessionNotFoundError);
@@ -118,25 +111,6 @@ describe('deleteSession on DynamoDB Local', () => {
     expect((await listOwnerSessions({ client: dynamo, tableName, owner })).sessions).toEqual([]);
   });
 });
-
-/** The sort keys of a session's partition. */
-async function partitionSks({ dynamo, tableName }: LocalAws, sessionId: string): Promise<string[]> {
-  const page = await dynamo.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': { S: `SESSION#${sessionId}` } },
-      ConsistentRead: true,
-    }),
-  );
-  return (page.Items ?? []).map((item) => item.sk?.S ?? '?');
-}
-
-/** The keys of the bucket's objects under `prefix`. */
-async function objectKeys({ s3, bucket }: LocalAws, prefix: string): Promise<string[]> {
-  const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
-  return (page.Contents ?? []).map((object) => object.Key ?? '?');
-}
 
 describe('deleteSession: the tombstone', () => {
   const BIG = 'x'.repeat(400_000); // over an item's 350 KB of text: offloaded to S3

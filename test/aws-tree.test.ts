@@ -7,12 +7,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { DynamoStore, exportSession, importSession, SessionCache } from '@panto/aws';
 import { FSJSONLStore, type DiskMessage, type SessionEntry, type SessionStore } from '@panto/core';
 import { RecordFactory, usage } from '@panto/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countCommands, dynamoFailingOn, localAws, once, type LocalAws } from './setup/aws-fixtures.js';
+import { objectBytes, objectKeys } from './setup/aws-inspect.js';
 
 const aws = once(() => localAws('tree'));
 const OWNER = 'owner-tree';
@@ -55,14 +55,9 @@ async function grow(store: SessionStore, f: RecordFactory): Promise<{ a1: DiskMe
   return { a1, a2, big };
 }
 
-async function download(env: LocalAws, key: string): Promise<string> {
-  const object = await env.s3.send(new GetObjectCommand({ Bucket: env.bucket, Key: key }));
-  return Buffer.from(await object.Body!.transformToByteArray()).toString('utf8');
-}
-
 async function exported(env: LocalAws, sessionId: string, owner = OWNER): Promise<string> {
   const { key } = await exportSession({ dynamo: env.dynamo, tableName: env.tableName, s3: env.s3, bucket: env.bucket, owner, sessionId });
-  return download(env, key);
+  return (await objectBytes(env, key)).toString('utf8');
 }
 
 /** An entry as its line says it, without the framing (`batch_size`). */
@@ -148,14 +143,13 @@ describe('the session tree in DynamoDB', () => {
     const store = await DynamoStore.create({ client: env.dynamo, tableName: env.tableName, owner: OWNER, s3 });
     const { big } = await grow(store, new RecordFactory('c'));
     const text = await exported(env, store.sessionId());
-    const offloadsBefore = await env.s3.send(new ListObjectsV2Command({ Bucket: env.bucket, Prefix: `offload/${store.sessionId()}/` }));
-    expect(offloadsBefore.KeyCount).toBe(1);
+    const offloadsBefore = await objectKeys(env, `offload/${store.sessionId()}/`);
+    expect(offloadsBefore).toHaveLength(1);
 
     // Same lines, same id: the big line's offload would have the key the original's has.
     const imported = await importSession({ dynamo: env.dynamo, tableName: env.tableName, owner: 'thief', s3, source: { body: text }, keepSessionId: true });
     expect(imported.sessionId()).not.toBe(store.sessionId());
-    const offloadsAfter = await env.s3.send(new ListObjectsV2Command({ Bucket: env.bucket, Prefix: `offload/${store.sessionId()}/` }));
-    expect(offloadsAfter.Contents?.map((object) => object.Key)).toEqual(offloadsBefore.Contents?.map((object) => object.Key));
+    expect(await objectKeys(env, `offload/${store.sessionId()}/`)).toEqual(offloadsBefore);
     const reread = await DynamoStore.open({ client: env.dynamo, tableName: env.tableName, owner: OWNER, s3, sessionId: store.sessionId() });
     expect((await reread.loadTree()).get(big.id)).toMatchObject({ message: { role: 'tool_result' } });
     expect((await imported.loadTree()).activeLeaf).toBe((await reread.loadTree()).activeLeaf);

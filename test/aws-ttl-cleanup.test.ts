@@ -2,13 +2,14 @@
  * What TTL leaves behind, purged: on DynamoDB Local (whose TTL never fires) the expiry is
  * simulated by deleting the META item directly, as DynamoDB's TTL would.
  */
-import { DeleteItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
-import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { deleteSession, DynamoStore, exportSession, OffloadRequiredError, purgeSessionItems } from '@panto/aws';
 import { RecordFactory } from '@panto/core/testing';
 import { ttlCleanupHandler } from '@panto/functions';
 import { describe, expect, it } from 'vitest';
 import { dynamoFailingOn, localAws, once, type LocalAws } from './setup/aws-fixtures.js';
+import { objectKeys, partitionSks } from './setup/aws-inspect.js';
 
 const aws = once(() => localAws('ttl-cleanup'));
 
@@ -27,29 +28,6 @@ async function expire({ dynamo, tableName }: LocalAws, sessionId: string): Promi
   await dynamo.send(new DeleteItemCommand({ TableName: tableName, Key: { pk: { S: `SESSION#${sessionId}` }, sk: { S: 'META' } } }));
 }
 
-async function partitionSks({ dynamo, tableName }: LocalAws, sessionId: string): Promise<string[]> {
-  const page = await dynamo.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': { S: `SESSION#${sessionId}` } },
-      ConsistentRead: true,
-    }),
-  );
-  return (page.Items ?? []).map((item) => item.sk?.S ?? '?');
-}
-
-async function offloadKeys({ s3, bucket }: LocalAws, sessionId: string): Promise<string[]> {
-  const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `offload/${sessionId}/` }));
-  return (page.Contents ?? []).map((object) => object.Key ?? '?');
-}
-
-async function exportKeys({ s3, bucket }: LocalAws, sessionId: string): Promise<string[]> {
-  const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `exports/${sessionId}/` }));
-  return (page.Contents ?? []).map((object) => object.Key ?? '?');
-}
-
-/** A session with an offloaded message and an export, whose delete crashed right after the tombstone. */
 async function halfDeleted(local: LocalAws): Promise<string> {
   const { dynamo, tableName, s3, bucket } = local;
   const sessionId = await sessionWithOffload(local);
@@ -58,7 +36,7 @@ async function halfDeleted(local: LocalAws): Promise<string> {
   await expect(
     deleteSession({ client: dynamoFailingOn('QueryCommand'), tableName, owner: 'expiring', sessionId, s3: location, exports: location }),
   ).rejects.toThrow('crashed before QueryCommand');
-  expect(await exportKeys(local, sessionId)).toHaveLength(1);
+  expect(await objectKeys(local, `exports/${sessionId}/`)).toHaveLength(1);
   return sessionId;
 }
 
@@ -74,18 +52,18 @@ describe('purgeSessionItems on DynamoDB Local and s3rver', () => {
     const left = await partitionSks(local, sessionId);
     expect(left.length).toBeGreaterThan(1);
     expect(left).not.toContain('META');
-    expect(await offloadKeys(local, sessionId)).toHaveLength(2);
+    expect(await objectKeys(local, `offload/${sessionId}/`)).toHaveLength(2);
 
     const first = await purgeSessionItems({ client: dynamo, tableName, sessionId, s3: { client: s3, bucket } });
     expect(first).toEqual({ purged: true, items: left.length, offloads: 1 });
     expect(await partitionSks(local, sessionId)).toEqual([]);
-    expect(await offloadKeys(local, sessionId)).toEqual([]);
+    expect(await objectKeys(local, `offload/${sessionId}/`)).toEqual([]);
 
     const second = await purgeSessionItems({ client: dynamo, tableName, sessionId, s3: { client: s3, bucket } });
     expect(second).toEqual({ purged: true, items: 0, offloads: 0 });
     // The other session is untouched and still reads back whole.
     expect(await partitionSks(local, bystander)).toContain('META');
-    expect(await offloadKeys(local, bystander)).toHaveLength(1);
+    expect(await objectKeys(local, `offload/${bystander}/`)).toHaveLength(1);
     const reopened = await DynamoStore.open({ client: dynamo, tableName, owner: 'expiring', sessionId: bystander, s3: { client: s3, bucket } });
     expect((await reopened.metadata()).entryCount).toBe(4);
   });
@@ -97,7 +75,7 @@ describe('purgeSessionItems on DynamoDB Local and s3rver', () => {
     const before = await partitionSks(local, sessionId);
     expect(await purgeSessionItems({ client: dynamo, tableName, sessionId, s3: { client: s3, bucket } })).toEqual({ purged: false, items: 0, offloads: 0 });
     expect(await partitionSks(local, sessionId)).toEqual(before);
-    expect(await offloadKeys(local, sessionId)).toHaveLength(1);
+    expect(await objectKeys(local, `offload/${sessionId}/`)).toHaveLength(1);
   });
 
   it('finishes a delete that crashed after its tombstone: items, tombstone, offloaded texts and exports', async () => {
@@ -112,8 +90,8 @@ describe('purgeSessionItems on DynamoDB Local and s3rver', () => {
       offloads: 1,
     });
     expect(await partitionSks(local, sessionId)).toEqual([]);
-    expect(await offloadKeys(local, sessionId)).toEqual([]);
-    expect(await exportKeys(local, sessionId)).toEqual([]);
+    expect(await objectKeys(local, `offload/${sessionId}/`)).toEqual([]);
+    expect(await objectKeys(local, `exports/${sessionId}/`)).toEqual([]);
   });
 
   it('refuses with OffloadRequiredError, deleting nothing, when items point at S3 and no S3 location is given', async () => {
@@ -150,7 +128,7 @@ describe('ttlCleanupHandler on DynamoDB Local and s3rver', () => {
     });
     expect(result).toEqual({ batchItemFailures: [] });
     expect(await partitionSks(local, expired)).toEqual([]);
-    expect(await offloadKeys(local, expired)).toEqual([]);
+    expect(await objectKeys(local, `offload/${expired}/`)).toEqual([]);
     expect((await partitionSks(local, userDeleted)).length).toBeGreaterThan(0);
   });
 
@@ -174,7 +152,7 @@ describe('ttlCleanupHandler on DynamoDB Local and s3rver', () => {
     });
     expect(result).toEqual({ batchItemFailures: [] });
     expect(await partitionSks(local, sessionId)).toEqual([]);
-    expect(await offloadKeys(local, sessionId)).toEqual([]);
-    expect(await exportKeys(local, sessionId)).toEqual([]);
+    expect(await objectKeys(local, `offload/${sessionId}/`)).toEqual([]);
+    expect(await objectKeys(local, `exports/${sessionId}/`)).toEqual([]);
   });
 });

@@ -5,13 +5,102 @@
  * S3 as the same JSONL the filesystem store writes, and archived there when cold (restored
  * when opened). See docs/aws.md.
  */
+
+// The store: a handle on one session.
+export { DynamoStore, type LeasedSession } from './store/dynamo-store.js';
+export type { DynamoStoreCreateOptions, DynamoStoreLeaseOptions, DynamoStoreOpenOptions } from './store/store-options.js';
 export {
-  DynamoStore,
-  type DynamoStoreCreateOptions,
-  type DynamoStoreLeaseOptions,
-  type DynamoStoreOpenOptions,
-  type LeasedSession,
-} from './dynamo-store.js';
+  DEFAULT_SESSION_CACHE_BYTES,
+  SessionCache,
+  type CachedSession,
+  type SessionCacheOptions,
+} from './store/session-cache.js';
+export type { S3Location } from './entries/offload.js';
+
+// What META says of a session.
+export type { HeldLease, SessionMetadata } from './meta/meta-item.js';
+export { TITLE_MAX_LENGTH, titleOf, titleProblem } from './meta/title.js';
+
+// An owner's sessions: listed, updated, deleted.
+export {
+  listOwnerSessions,
+  DEFAULT_LIST_LIMIT,
+  MAX_LIST_LIMIT,
+  type ListSessionsOptions,
+  type SessionPage,
+} from './sessions/list-owner-sessions.js';
+export { updateSession, type UpdateSessionOptions } from './sessions/update-session.js';
+export {
+  deleteSession,
+  purgeSessionItems,
+  TOMBSTONE_TTL_SECONDS,
+  type DeleteSessionOptions,
+  type ExportLocation,
+  type PurgeResult,
+  type PurgeSessionItemsOptions,
+} from './sessions/delete-session.js';
+
+// The turn lease.
+export { acquireSessionLease, type AcquireSessionLeaseOptions } from './lease/acquire-session-lease.js';
+export type { LeaseRenewal, SessionLease } from './lease/session-lease.js';
+export { requestTurnStop, type RequestTurnStopOptions } from './lease/request-turn-stop.js';
+export {
+  keepSessionLease,
+  SYSTEM_LEASE_CLOCK,
+  type HeartbeatEnd,
+  type KeepSessionLeaseOptions,
+  type LeaseClock,
+  type LeaseHeartbeat,
+} from './lease/lease-heartbeat.js';
+
+// Cold sessions: archived to S3, restored when opened.
+export {
+  archiveSession,
+  type ArchiveOutcome,
+  type ArchiveSessionOptions,
+  type ArchiveSkipReason,
+  type ArchiveStep,
+} from './archive/archive-session.js';
+export { DEFAULT_RESTORE_WAIT_MS, restoreSession, type RestoreSessionOptions } from './archive/restore-session.js';
+export {
+  DEFAULT_SWEEP_MAX_SESSIONS,
+  sweepColdSessions,
+  type SweepColdSessionsOptions,
+  type SweepResult,
+} from './archive/sweep-cold-sessions.js';
+
+// JSONL in and out of S3.
+export {
+  DEFAULT_EXPORT_URL_SECONDS,
+  exportSession,
+  listExports,
+  type ExportSessionOptions,
+  type ListedExport,
+  type ListExportsOptions,
+  type SessionExport,
+} from './transfer/export-session.js';
+export { importSession, type ImportSessionOptions } from './transfer/import-session.js';
+export { listSessionObjects, type SessionObject } from './s3/session-objects.js';
+
+// Idempotency keys.
+export {
+  DEFAULT_IDEMPOTENCY_TTL_SECONDS,
+  DynamoIdempotencyStore,
+  IDEMPOTENCY_PREFIX,
+  idempotencyPk,
+  MAX_INLINE_RESPONSE_BYTES,
+  type DynamoIdempotencyStoreOptions,
+} from './idempotency/dynamo-idempotency-store.js';
+export { requestFingerprint } from './idempotency/request-fingerprint.js';
+export type { IdempotencyClaim, IdempotencyStore, StoredResponse } from './idempotency/types.js';
+
+// The table.
+export { backfillActivityIndex, createTable, type TableOptions } from './table/create-table.js';
+export { GSI_BY_ACTIVITY, GSI_BY_OWNER } from './table/keys.js';
+export { isValidSessionId } from './table/validation.js';
+export { HEALTH_KEY, pingTable, type TablePing } from './table/health.js';
+
+// Errors.
 export {
   EntryNotFoundError,
   InvalidBatchError,
@@ -30,90 +119,3 @@ export {
   UnprocessedWritesError,
   type ObjectNotDeleted,
 } from './errors.js';
-export {
-  DEFAULT_EXPORT_URL_SECONDS,
-  exportSession,
-  listExports,
-  type ExportSessionOptions,
-  type ListedExport,
-  type ListExportsOptions,
-  type SessionExport,
-} from './export-session.js';
-export { HEALTH_KEY, pingTable, type TablePing } from './health.js';
-export {
-  DEFAULT_IDEMPOTENCY_TTL_SECONDS,
-  DynamoIdempotencyStore,
-  IDEMPOTENCY_PREFIX,
-  idempotencyPk,
-  MAX_INLINE_RESPONSE_BYTES,
-  requestFingerprint,
-  type DynamoIdempotencyStoreOptions,
-  type IdempotencyClaim,
-  type IdempotencyStore,
-  type StoredResponse,
-} from './idempotency.js';
-export { importSession, type ImportSessionOptions } from './import-session.js';
-export {
-  acquireSessionLease,
-  requestTurnStop,
-  type AcquireSessionLeaseOptions,
-  type LeaseRenewal,
-  type RequestTurnStopOptions,
-  type SessionLease,
-} from './lease.js';
-export {
-  keepSessionLease,
-  SYSTEM_LEASE_CLOCK,
-  type HeartbeatEnd,
-  type KeepSessionLeaseOptions,
-  type LeaseClock,
-  type LeaseHeartbeat,
-} from './lease-heartbeat.js';
-export { TITLE_MAX_LENGTH, titleOf, titleProblem, type HeldLease, type SessionMetadata } from './metadata.js';
-export { updateSession, type UpdateSessionOptions } from './update-session.js';
-export type { S3Location } from './offload.js';
-export {
-  DEFAULT_SESSION_CACHE_BYTES,
-  SessionCache,
-  type CachedSession,
-  type SessionCacheOptions,
-} from './session-cache.js';
-export {
-  deleteSession,
-  purgeSessionItems,
-  TOMBSTONE_TTL_SECONDS,
-  type DeleteSessionOptions,
-  type ExportLocation,
-  type PurgeResult,
-  type PurgeSessionItemsOptions,
-} from './delete-session.js';
-export {
-  listOwnerSessions,
-  DEFAULT_LIST_LIMIT,
-  MAX_LIST_LIMIT,
-  type ListSessionsOptions,
-  type SessionPage,
-} from './owner-sessions.js';
-export {
-  backfillActivityIndex,
-  createTable,
-  GSI_BY_ACTIVITY,
-  GSI_BY_OWNER,
-  isValidSessionId,
-  type TableOptions,
-} from './table.js';
-export {
-  archiveSession,
-  type ArchiveOutcome,
-  type ArchiveSessionOptions,
-  type ArchiveSkipReason,
-  type ArchiveStep,
-} from './archive-session.js';
-export { DEFAULT_RESTORE_WAIT_MS, restoreSession, type RestoreSessionOptions } from './restore-session.js';
-export {
-  DEFAULT_SWEEP_MAX_SESSIONS,
-  sweepColdSessions,
-  type SweepColdSessionsOptions,
-  type SweepResult,
-} from './sweep.js';
-export { listSessionObjects, type SessionObject } from './session-objects.js';

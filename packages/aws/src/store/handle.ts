@@ -1,0 +1,89 @@
+/**
+ * What a `DynamoStore` holds, shared by its read, write and lease halves: the handle (clients,
+ * table, owner and how it writes) and its view of the session (META and the log as it last
+ * saw them).
+ */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { newId, systemClock } from '@panto/core';
+import { SessionLog } from '@panto/core/store-kit';
+import { ensureRestored } from '../archive/restore-session.js';
+import type { S3Location } from '../entries/offload.js';
+import type { MetaRecord } from '../meta/meta-item.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../table/transaction-failures.js';
+import type { SessionCache } from './session-cache.js';
+import type { DynamoStoreCreateOptions, DynamoStoreOpenOptions } from './store-options.js';
+
+export interface Handle {
+  client: DynamoDBClient;
+  tableName: string;
+  owner: string;
+  s3: S3Location | undefined;
+  clock: () => Date;
+  ids: () => string;
+  retry: RetryPolicy;
+  cache: SessionCache | undefined;
+  /** The lease this handle writes under (a leased store), or null. */
+  leaseId: string | null;
+}
+
+/** The session as a handle last saw it. */
+export interface SessionView {
+  meta: MetaRecord;
+  /** The log: every entry once a load read them, else only its head (after open or lease). */
+  log: SessionLog;
+  /** JSONL bytes of the entries the log holds (when it holds them): the cache's measure. */
+  bytes: number;
+  /** Whether `meta` was read consistently just now (open, lease) and nothing happened since. */
+  metaFresh: boolean;
+}
+
+export function handleOf(options: DynamoStoreOpenOptions | DynamoStoreCreateOptions): Handle {
+  if (options.maxRetries !== undefined && !(Number.isInteger(options.maxRetries) && options.maxRetries >= 0)) {
+    throw new RangeError('maxRetries must be a non-negative integer');
+  }
+  return {
+    client: options.client,
+    tableName: options.tableName,
+    owner: options.owner,
+    s3: options.s3,
+    clock: options.clock ?? systemClock,
+    ids: options.ids ?? newId,
+    retry: { ...DEFAULT_RETRY_POLICY, ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }) },
+    cache: options.cache,
+    leaseId: null,
+  };
+}
+
+/** Options that open another handle like this one (the same client, owner, S3, cache, clock) on `sessionId`. */
+export function openOptionsOf(handle: Handle, sessionId: string): DynamoStoreOpenOptions {
+  const { client, tableName, owner, s3, clock, ids, retry, cache } = handle;
+  return {
+    client,
+    tableName,
+    owner,
+    sessionId,
+    clock,
+    ids,
+    maxRetries: retry.maxRetries,
+    ...(s3 === undefined ? {} : { s3 }),
+    ...(cache === undefined ? {} : { cache }),
+  };
+}
+
+/** The view of a handle that knows the session by a META item just read consistently: its log's head, without the entries. */
+export function viewOfHead(meta: MetaRecord): SessionView {
+  const log = SessionLog.fromHead({
+    count: meta.metadata.entryCount,
+    leafId: meta.metadata.head,
+    resumeParent: meta.nextParent,
+    activeModel: meta.metadata.activeModel,
+  });
+  return { meta, log, bytes: 0, metaFresh: true };
+}
+
+/** META once the session is hot: as read, or — archived — after restoring it (or waiting for whoever is). */
+export async function restoreIfArchived(handle: Handle, sessionId: string, meta: MetaRecord): Promise<MetaRecord> {
+  if (meta.archivedAt === null) return meta;
+  const { client, tableName, owner, s3, clock } = handle;
+  return ensureRestored({ client, tableName, owner, sessionId, s3, clock }, meta);
+}
