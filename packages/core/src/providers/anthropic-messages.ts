@@ -3,7 +3,7 @@ import type { ClientOptions } from '@anthropic-ai/sdk';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { lazyModule } from './lazy-module.js';
 import type { StopReason, Usage } from '../messages.js';
-import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from '../provider.js';
+import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from './provider.js';
 import { toAnthropicRequest, type AnthropicRequestSettings } from './anthropic-request.js';
 import type { MessageAssembler } from './message-assembler.js';
 import { providerErrorFromSDK, type SDKErrorRules } from './sdk-error.js';

@@ -5,7 +5,7 @@ import type { CompletionUsage } from 'openai/resources/completions';
 import { ProviderNotConfiguredError } from '../errors.js';
 import { lazyModule } from './lazy-module.js';
 import type { StopReason, Usage } from '../messages.js';
-import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from '../provider.js';
+import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from './provider.js';
 import type { MessageAssembler } from './message-assembler.js';
 import { toOpenAIRequest, type OpenAIRequestSettings } from './openai-request.js';
 import { providerErrorFromSDK, type SDKErrorRules } from './sdk-error.js';

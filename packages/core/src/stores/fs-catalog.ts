@@ -5,7 +5,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { AmbiguousSessionIdError, InvalidSessionIdError, SessionNotFoundError } from '../errors.js';
-import { decodeSession } from '../session-decoder.js';
+import { decodeSession } from '../session/decoder.js';
 
 export interface SessionInfo {
   id: string;

@@ -1,6 +1,6 @@
 import { ProviderError } from '../errors.js';
 import { emptyUsage, type AssistantBlock, type AssistantMessage, type JsonValue, type StopReason, type Usage } from '../messages.js';
-import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from '../provider.js';
+import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from '../providers/provider.js';
 
 /** One scripted provider reply. */
 export interface ScriptedReply {

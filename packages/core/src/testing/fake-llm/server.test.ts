@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeLLMServer } from './fake-llm-server.js';
-import { waitUntil } from './wait-until.js';
+import { FakeLLMServer } from './server.js';
+import { waitUntil } from '../wait-until.js';
 
 describe('FakeLLMServer', () => {
   let server: FakeLLMServer;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionEntry } from '../session-store.js';
-import type { ScriptedReply } from './scripted-provider.js';
+import type { SessionEntry } from '../../../session/store.js';
+import type { ScriptedReply } from '../../scripted-provider.js';
 
 /** One run of a host: its extensions, its scripted model, and what is typed into it. */
 export interface ExtensionHostRunSetup {

@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { Agent } from './agent.js';
-import { ExtensionError } from './errors.js';
-import type { AgentEvent } from './events.js';
-import { headlessUI, type Extension, type ExtensionContext } from './extension.js';
-import { ExtensionHost, extensionAgent, type ExtensionFailure } from './extension-host.js';
-import { MemoryStore } from './stores/memory-store.js';
-import { describeExtensionHostConformance } from './testing/conformance.js';
-import { ScriptedProvider, type ScriptedReply } from './testing/index.js';
-import { ToolRegistry, type Tool } from './tool.js';
+import { Agent } from '../agent/agent.js';
+import { ExtensionError } from '../errors.js';
+import type { AgentEvent } from '../agent/events.js';
+import { headlessUI, type Extension, type ExtensionContext } from './api.js';
+import { ExtensionHost, extensionAgent, type ExtensionFailure } from './host.js';
+import { MemoryStore } from '../stores/memory-store.js';
+import { describeExtensionHostConformance } from '../testing/conformance/index.js';
+import { ScriptedProvider, type ScriptedReply } from '../testing/index.js';
+import { ToolRegistry, type Tool } from '../tool.js';
 
 const builtIn: Tool = {
   name: 'bash',

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from './agent.js';
-import { Conversation } from './conversation.js';
-import { AgentBusyError, EntryNotFoundError, NothingToCompactError, ProviderError } from './errors.js';
+import { Conversation } from '../conversation.js';
+import { AgentBusyError, EntryNotFoundError, NothingToCompactError, ProviderError } from '../errors.js';
 import type { AgentEvent } from './events.js';
-import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from './provider.js';
-import type { DiskMessage } from './session-store.js';
-import { MemoryStore } from './stores/memory-store.js';
-import { NullStore } from './stores/null-store.js';
-import { CapturingStore, ScriptedProvider, usage } from './testing/index.js';
-import { ToolRegistry, type Tool } from './tool.js';
+import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from '../providers/provider.js';
+import type { DiskMessage } from '../session/store.js';
+import { MemoryStore } from '../stores/memory-store.js';
+import { NullStore } from '../stores/null-store.js';
+import { CapturingStore, ScriptedProvider, usage } from '../testing/index.js';
+import { ToolRegistry, type Tool } from '../tool.js';
 
 const frozen = () => {
   let n = 0;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { EntryNotFoundError, InvalidBatchError, SessionCorruptError } from './errors.js';
-import { SessionLog } from './session-log.js';
-import type { SessionEntry } from './session-store.js';
-import { RecordFactory } from './testing/index.js';
+import { EntryNotFoundError, InvalidBatchError, SessionCorruptError } from '../errors.js';
+import { SessionLog } from './log.js';
+import type { SessionEntry } from './store.js';
+import { RecordFactory } from '../testing/index.js';
 
 function entries(f: RecordFactory, ...texts: string[]): SessionEntry[] {
   const out: SessionEntry[] = [];

@@ -3,12 +3,12 @@
  * modules is the host's business (the CLI imports files); registering what they bring and
  * connecting it to an agent is {@link ExtensionHost}'s, the same for every host.
  */
-import type { CompactionResult } from './agent.js';
-import type { Conversation } from './conversation.js';
-import type { AgentEvent, StepResult } from './events.js';
-import type { SystemMode, ToolCallBlock } from './messages.js';
-import type { DiskMessageRecord, SessionEntry } from './session-store.js';
-import type { Tool, ToolCallDecision } from './tool.js';
+import type { CompactionResult } from '../agent/agent.js';
+import type { Conversation } from '../conversation.js';
+import type { AgentEvent, StepResult } from '../agent/events.js';
+import type { SystemMode, ToolCallBlock } from '../messages.js';
+import type { DiskMessageRecord, SessionEntry } from '../session/store.js';
+import type { Tool, ToolCallDecision } from '../tool.js';
 
 /**
  * An extension: the default export of its module. Called once, with the API; what it

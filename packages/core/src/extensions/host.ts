@@ -1,6 +1,6 @@
-import type { Agent } from './agent.js';
-import { ExtensionError, toError } from './errors.js';
-import type { AgentEvent } from './events.js';
+import type { Agent } from '../agent/agent.js';
+import { ExtensionError, toError } from '../errors.js';
+import type { AgentEvent } from '../agent/events.js';
 import {
   EXTENSION_EVENT_NAMES,
   type BeforeToolCallHandler,
@@ -8,9 +8,9 @@ import {
   type ExtensionAPI,
   type ExtensionCommand,
   type ExtensionContext,
-} from './extension.js';
-import type { ToolCallBlock } from './messages.js';
-import type { BeforeToolCall, Tool, ToolCallDecision, ToolContext, ToolRegistry } from './tool.js';
+} from './api.js';
+import type { ToolCallBlock } from '../messages.js';
+import type { BeforeToolCall, Tool, ToolCallDecision, ToolContext, ToolRegistry } from '../tool.js';
 
 /** Where an extension came from, as the host tells the user. */
 export interface ExtensionSource {
@@ -90,7 +90,7 @@ interface Handler {
  * const tools = new ToolRegistry();
  * const host = new ExtensionHost({ tools, onError: (f) => console.error(f.source.path, f.error) });
  * const agent = new Agent({ provider, tools, beforeToolCall: host.beforeToolCall }, { store });
- * await host.load({ path: 'my-ext.ts', origin: 'example' }, await import('./my-ext.js'));
+ * await host.load({ path: 'my-ext.ts', origin: 'example' }, await import('../my-ext.js'));
  * host.attach(agent, { agent: extensionAgent(agent), session, ui: headlessUI() });
  */
 export class ExtensionHost {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { SessionCorruptError } from './errors.js';
-import { decodeSession } from './session-decoder.js';
-import { decodeLine, encodeBatch, encodeHeader } from './session-format.js';
-import type { SessionEntry } from './session-store.js';
-import { everyKindOfMessage, RecordFactory } from './testing/index.js';
+import { SessionCorruptError } from '../errors.js';
+import { decodeSession } from './decoder.js';
+import { decodeLine, encodeBatch, encodeHeader } from './format.js';
+import type { SessionEntry } from './store.js';
+import { everyKindOfMessage, RecordFactory } from '../testing/index.js';
 
 const header = encodeHeader({ type: 'session', version: 1, id: 's', timestamp: '2026-01-01T00:00:00.000Z' });
 

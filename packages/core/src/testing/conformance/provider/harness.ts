@@ -1,6 +1,6 @@
-import type { AssistantBlock, StopReason, Usage } from '../messages.js';
-import type { Provider } from '../provider.js';
-import type { FakeLLMServer } from './fake-llm-server.js';
+import type { AssistantBlock, StopReason, Usage } from '../../../messages.js';
+import type { Provider } from '../../../providers/provider.js';
+import type { FakeLLMServer } from '../../fake-llm/server.js';
 
 // What `describeProviderConformance` needs to know about one provider: how to build it, and
 // what its wire does where wires legitimately differ.

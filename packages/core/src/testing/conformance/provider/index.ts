@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AbortedError, ProviderError } from '../errors.js';
-import type { Provider, ProviderEvent, ProviderRequest, ProviderStreamEvent } from '../provider.js';
-import { FakeLLMServer } from './fake-llm-server.js';
-import { describeAgentOverProvider } from './provider-conformance-agent.js';
-import type { ProviderConformanceHarness, ProviderConformanceOptions } from './provider-conformance-harness.js';
-import { describeRequestMapping } from './provider-conformance-requests.js';
-import { waitUntil } from './wait-until.js';
+import { AbortedError, ProviderError } from '../../../errors.js';
+import type { Provider, ProviderEvent, ProviderRequest, ProviderStreamEvent } from '../../../providers/provider.js';
+import { FakeLLMServer } from '../../fake-llm/server.js';
+import { describeAgentOverProvider } from './agent-loop.js';
+import type { ProviderConformanceHarness, ProviderConformanceOptions } from './harness.js';
+import { describeRequestMapping } from './request-mapping.js';
+import { waitUntil } from '../../wait-until.js';
 
 const request: ProviderRequest = { messages: [{ role: 'user', content: 'hi' }], tools: [] };
 

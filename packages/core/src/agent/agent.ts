@@ -1,8 +1,8 @@
-import { appendMessages, Conversation, replaceMessages } from './conversation.js';
-import { AbortedError, AgentBusyError, NothingToCompactError, ProviderError, toError } from './errors.js';
+import { appendMessages, Conversation, replaceMessages } from '../conversation.js';
+import { AbortedError, AgentBusyError, NothingToCompactError, ProviderError, toError } from '../errors.js';
 import type { AgentEvent, Receiver, StepResult } from './events.js';
-import { newId, systemClock, type Clock, type IdGenerator } from './ids.js';
-import { exceedsJSONDepth, tooDeepReason } from './json-limits.js';
+import { newId, systemClock, type Clock, type IdGenerator } from '../ids.js';
+import { exceedsJSONDepth, tooDeepReason } from '../json-limits.js';
 import {
   addUsage,
   assistantText,
@@ -16,11 +16,11 @@ import {
   type ToolCallBlock,
   type ToolResultMessage,
   type Usage,
-} from './messages.js';
-import type { Provider, ProviderEvent } from './provider.js';
-import type { DiskCompactionRecord, DiskMessage, DiskMessageRecord, LoadedSession, RecordEntry, SessionStore } from './session-store.js';
-import { NullStore } from './stores/null-store.js';
-import { ToolRegistry, type BeforeToolCall, type ToolCallDecision } from './tool.js';
+} from '../messages.js';
+import type { Provider, ProviderEvent } from '../providers/provider.js';
+import type { DiskCompactionRecord, DiskMessage, DiskMessageRecord, LoadedSession, RecordEntry, SessionStore } from '../session/store.js';
+import { NullStore } from '../stores/null-store.js';
+import { ToolRegistry, type BeforeToolCall, type ToolCallDecision } from '../tool.js';
 
 export interface AgentConfig {
   /** The model the agent talks to; `agent.provider` can be changed later (e.g. `/model`). */

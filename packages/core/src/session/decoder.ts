@@ -6,9 +6,9 @@
  * anything else unreadable is a `SessionCorruptError` naming the source and the 1-based line.
  */
 import { isUtf8 } from 'node:buffer';
-import { SessionCorruptError } from './errors.js';
-import { decodeEntry, decodeHeader, decodeLine, parseLine, type LineRules, type SessionHeader } from './session-format.js';
-import type { SessionEntry } from './session-store.js';
+import { SessionCorruptError } from '../errors.js';
+import { decodeEntry, decodeHeader, decodeLine, parseLine, type LineRules, type SessionHeader } from './format.js';
+import type { SessionEntry } from './store.js';
 
 /** One appended batch, whole, as read. */
 export interface DecodedBatch {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { Agent } from '../agent.js';
-import type { Provider } from '../provider.js';
-import type { DiskMessage } from '../session-store.js';
-import { ToolRegistry } from '../tool.js';
-import { CapturingStore } from './capturing-store.js';
-import type { FakeLLMServer, FakeReply } from './fake-llm-server.js';
-import type { ProviderConformanceHarness } from './provider-conformance-harness.js';
-import { CLOCK_TOOL } from './provider-conformance-requests.js';
-import { ScriptedProvider, type ScriptedReply } from './scripted-provider.js';
+import { Agent } from '../../../agent/agent.js';
+import type { Provider } from '../../../providers/provider.js';
+import type { DiskMessage } from '../../../session/store.js';
+import { ToolRegistry } from '../../../tool.js';
+import { CapturingStore } from '../../capturing-store.js';
+import type { FakeLLMServer, FakeReply } from '../../fake-llm/server.js';
+import type { ProviderConformanceHarness } from './harness.js';
+import { CLOCK_TOOL } from './request-mapping.js';
+import { ScriptedProvider, type ScriptedReply } from '../../scripted-provider.js';
 
 /** The id of the suite's one tool call; it fits every wire, so it goes back unchanged. */
 const AGENT_TOOL_CALL_ID = 'call_Clock01';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { EntryNotFoundError, SessionCorruptError } from './errors.js';
-import type { SessionEntry } from './session-store.js';
-import { acceptsPrompt, entryPreview, SessionTree } from './session-tree.js';
-import { RecordFactory, usage } from './testing/index.js';
+import { EntryNotFoundError, SessionCorruptError } from '../errors.js';
+import type { SessionEntry } from './store.js';
+import { acceptsPrompt, entryPreview, SessionTree } from './tree.js';
+import { RecordFactory, usage } from '../testing/index.js';
 
 const f = new RecordFactory('t');
 const entry = (record: ReturnType<RecordFactory['user']>, parent: string | null): SessionEntry => ({

@@ -4,10 +4,10 @@
  * any entry. What a `/tree` view, a rewind or a fork needs; built by `SessionLog.tree()` or
  * `store.loadTree()`, never changed afterwards.
  */
-import { EntryNotFoundError, SessionCorruptError } from './errors.js';
-import { assistantText } from './messages.js';
+import { EntryNotFoundError, SessionCorruptError } from '../errors.js';
+import { assistantText } from '../messages.js';
 import { activeEntry, indexEntries, pathFrom, rebuildConversation, standsFor } from './rebuild.js';
-import type { LoadedSession, RecordEntry, SessionEntry } from './session-store.js';
+import type { LoadedSession, RecordEntry, SessionEntry } from './store.js';
 
 /** Characters of a preview (an ellipsis ends a cut one). */
 export const PREVIEW_LENGTH = 80;

@@ -4,11 +4,11 @@
  * docs/session-format.md. Encoding is canonical — the same entries always give the same
  * bytes, whatever key order the objects in memory had.
  */
-import { SessionCorruptError } from './errors.js';
-import { ID_RULE, isValidId } from './ids.js';
-import { exceedsJSONDepth, MAX_ENTRY_DEPTH, MAX_JSON_DEPTH, mayExceedJSONDepth, tooDeepReason } from './json-limits.js';
-import { STOP_REASONS, type AssistantBlock, type AssistantMessage, type Message, type ToolResultMessage, type Usage } from './messages.js';
-import type { DiskMessage, SessionEntry } from './session-store.js';
+import { SessionCorruptError } from '../errors.js';
+import { ID_RULE, isValidId } from '../ids.js';
+import { exceedsJSONDepth, MAX_ENTRY_DEPTH, MAX_JSON_DEPTH, mayExceedJSONDepth, tooDeepReason } from '../json-limits.js';
+import { STOP_REASONS, type AssistantBlock, type AssistantMessage, type Message, type ToolResultMessage, type Usage } from '../messages.js';
+import type { DiskMessage, SessionEntry } from './store.js';
 
 /**
  * The format version this code writes in new headers and the newest it reads. 2 added the

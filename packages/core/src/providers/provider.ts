@@ -1,5 +1,5 @@
-import type { AssistantMessage, Message, ToolCallBlock } from './messages.js';
-import type { ToolDefinition } from './tool.js';
+import type { AssistantMessage, Message, ToolCallBlock } from '../messages.js';
+import type { ToolDefinition } from '../tool.js';
 
 /** What the agent asks a provider for: the next assistant message. */
 export interface ProviderRequest {

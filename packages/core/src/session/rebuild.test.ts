@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { EntryNotFoundError } from './errors.js';
+import { EntryNotFoundError } from '../errors.js';
 import { INTERRUPTED_TOOL_RESULT, rebuildConversation } from './rebuild.js';
-import type { SessionEntry } from './session-store.js';
-import { RecordFactory, usage } from './testing/index.js';
+import type { SessionEntry } from './store.js';
+import { RecordFactory, usage } from '../testing/index.js';
 
 const f = new RecordFactory('r');
 const chain = (records: ReturnType<RecordFactory['user']>[], parent: string | null = null): SessionEntry[] =>

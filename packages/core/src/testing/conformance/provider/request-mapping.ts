@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { AssistantBlock, Message } from '../messages.js';
-import type { ProviderRequest } from '../provider.js';
-import type { ToolDefinition } from '../tool.js';
-import type { FakeLLMServer } from './fake-llm-server.js';
-import { usage } from './fixtures.js';
-import type { ExpectedRequests, ProviderConformanceHarness, ProviderConformanceOptions } from './provider-conformance-harness.js';
+import type { AssistantBlock, Message } from '../../../messages.js';
+import type { ProviderRequest } from '../../../providers/provider.js';
+import type { ToolDefinition } from '../../../tool.js';
+import type { FakeLLMServer } from '../../fake-llm/server.js';
+import { usage } from '../../fixtures.js';
+import type { ExpectedRequests, ProviderConformanceHarness, ProviderConformanceOptions } from './harness.js';
 
 /** The one tool the standard conversations offer. */
 export const CLOCK_TOOL: ToolDefinition = {

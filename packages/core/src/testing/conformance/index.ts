@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { EntryNotFoundError, InvalidBatchError, SessionConflictError } from '../errors.js';
-import type { Message } from '../messages.js';
-import type { DiskMessage, SessionEntry, SessionStore } from '../session-store.js';
-import { everyKindOfMessage, RecordFactory, usage } from './fixtures.js';
+import { EntryNotFoundError, InvalidBatchError, SessionConflictError } from '../../errors.js';
+import type { Message } from '../../messages.js';
+import type { DiskMessage, SessionEntry, SessionStore } from '../../session/store.js';
+import { everyKindOfMessage, RecordFactory, usage } from '../fixtures.js';
 
 // `@panto/core/testing/conformance`: the contract suites, which need vitest. The store suite
 // is below; the provider and extension host suites have their own modules.
-export { describeProviderConformance } from './provider-conformance.js';
+export { describeProviderConformance } from './provider/index.js';
 export {
   describeExtensionHostConformance,
   type ExtensionHostHarness,
   type ExtensionHostRun,
   type ExtensionHostRunSetup,
-} from './extension-host-conformance.js';
+} from './extension-host/index.js';
 export type {
   ExpectedAgentRequests,
   ExpectedRequests,
@@ -20,7 +20,7 @@ export type {
   ProviderConformanceOptions,
   RecordedResponses,
   WireFacts,
-} from './provider-conformance-harness.js';
+} from './provider/harness.js';
 
 export interface SessionStoreFactory {
   /** A store on a new, empty session. */

@@ -3,10 +3,10 @@
  * a {@link SessionLog} of the session as its handle last saw it and does only the I/O —
  * reading entries in, writing a chained batch out, and telling a lost race apart.
  */
-import { EntryNotFoundError, InvalidBatchError } from './errors.js';
+import { EntryNotFoundError, InvalidBatchError } from '../errors.js';
 import { activeEntry, newestModel, pathFrom, rebuildConversation, resumeParent, standsFor, type RebuiltSession } from './rebuild.js';
-import type { ActiveModel, DiskMessage, LeafEntry, LoadedSession, LoadOptions, SessionEntry } from './session-store.js';
-import { SessionTree } from './session-tree.js';
+import type { ActiveModel, DiskMessage, LeafEntry, LoadedSession, LoadOptions, SessionEntry } from './store.js';
+import { SessionTree } from './tree.js';
 
 /** What a store knows of a session it has not read the entries of (e.g. from a metadata record). */
 export interface LogHead {

@@ -1,6 +1,6 @@
-import type { Conversation } from './conversation.js';
-import type { Message, Usage } from './messages.js';
-import type { SessionTree } from './session-tree.js';
+import type { Conversation } from '../conversation.js';
+import type { Message, Usage } from '../messages.js';
+import type { SessionTree } from './tree.js';
 
 export type {
   AssistantBlock,
@@ -19,7 +19,7 @@ export type {
   ToolResultMessage,
   Usage,
   UserMessage,
-} from './messages.js';
+} from '../messages.js';
 
 /**
  * What a reader adds to an entry it could load only in part; never written to a log. A line
