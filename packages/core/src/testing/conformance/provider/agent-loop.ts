@@ -1,12 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { Agent } from '../../../agent/agent.js';
 import type { Provider } from '../../../providers/provider.js';
 import type { DiskMessage } from '../../../session/store.js';
 import { ToolRegistry } from '../../../tool.js';
 import { CapturingStore } from '../../capturing-store.js';
-import type { FakeLLMServer, FakeReply } from '../../fake-llm/server.js';
-import type { ProviderConformanceHarness } from './harness.js';
+import type { FakeReply } from '../../fake-llm/server.js';
 import { CLOCK_TOOL } from './request-mapping.js';
+import type { ProviderSuite } from './suite.js';
 import { ScriptedProvider, type ScriptedReply } from '../../scripted-provider.js';
 
 /** The id of the suite's one tool call; it fits every wire, so it goes back unchanged. */
@@ -48,7 +48,7 @@ function replies(thinking: 'signed' | 'unsigned'): { fake: FakeReply; scripted: 
   ];
 }
 
-async function twoTurns(provider: Provider, store: CapturingStore): Promise<void> {
+async function runTwoTurns(provider: Provider, store: CapturingStore): Promise<void> {
   const agent = new Agent({ provider, tools: clockTools() }, { store });
   await agent.addSystemMessage('You are a clock.', 'replace');
   await agent.submitUserMessage('What time is it in UTC?');
@@ -67,95 +67,95 @@ function comparable(records: DiskMessage[]): unknown[] {
   });
 }
 
-/** The agent-level part of `describeProviderConformance`: the agent loop on the provider, over HTTP. */
-export function describeAgentOverProvider(harness: ProviderConformanceHarness, server: () => FakeLLMServer): void {
-  describe('in the agent loop', () => {
-    const provider = (): Provider => harness.create(server());
-    const { rawStopReasons } = harness.wire;
+/** The agent on the provider, over HTTP: what it persists, and what it sends back after a resume. */
+export function describeAgentPersistenceContract({ harness, server, provider }: ProviderSuite): void {
+  const { rawStopReasons } = harness.wire;
 
-    it('persists the same messages the scripted provider would for a two-turn conversation with a tool call', async () => {
-      const script = replies(harness.wire.thinking);
-      for (const reply of script) server().enqueue(reply.fake);
-      const overHTTP = new CapturingStore();
-      await twoTurns(provider(), overHTTP);
+  it('persists the same messages the scripted provider would for a two-turn conversation with a tool call', async () => {
+    const script = replies(harness.wire.thinking);
+    for (const reply of script) server().enqueue(reply.fake);
+    const overHTTP = new CapturingStore();
+    await runTwoTurns(provider(), overHTTP);
 
-      const scripted = new CapturingStore();
-      await twoTurns(new ScriptedProvider(script.map((reply) => reply.scripted)), scripted);
+    const scripted = new CapturingStore();
+    await runTwoTurns(new ScriptedProvider(script.map((reply) => reply.scripted)), scripted);
 
-      expect(overHTTP.records.map((record) => record.type === 'message' && record.message.role)).toEqual([
-        'system',
-        'user',
-        'assistant',
-        'tool_result',
-        'assistant',
-        'user',
-        'assistant',
-      ]);
-      expect(comparable(overHTTP.records)).toEqual(comparable(scripted.records));
-      expect(overHTTP.batches.map((batch) => batch.length)).toEqual(scripted.batches.map((batch) => batch.length));
-      const assistants = overHTTP.records.flatMap((record) => (record.type === 'message' && record.message.role === 'assistant' ? [record.message] : []));
-      expect(assistants.map((message) => [message.provider, message.model, message.raw_stop_reason])).toEqual([
-        [harness.name, harness.model, rawStopReasons.toolUse],
-        [harness.name, harness.model, rawStopReasons.endTurn],
-        [harness.name, harness.model, rawStopReasons.endTurn],
-      ]);
-      expect(server().requests).toHaveLength(3);
+    expect(overHTTP.records.map((record) => record.type === 'message' && record.message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool_result',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
+    expect(comparable(overHTTP.records)).toEqual(comparable(scripted.records));
+    expect(overHTTP.batches.map((batch) => batch.length)).toEqual(scripted.batches.map((batch) => batch.length));
+    const assistants = overHTTP.records.flatMap((record) => (record.type === 'message' && record.message.role === 'assistant' ? [record.message] : []));
+    expect(assistants.map((message) => [message.provider, message.model, message.raw_stop_reason])).toEqual([
+      [harness.name, harness.model, rawStopReasons.toolUse],
+      [harness.name, harness.model, rawStopReasons.endTurn],
+      [harness.name, harness.model, rawStopReasons.endTurn],
+    ]);
+    expect(server().requests).toHaveLength(3);
+  });
+
+  it('sends a resumed conversation back byte for byte as the wire expects', async () => {
+    for (const reply of replies(harness.wire.thinking)) server().enqueue(reply.fake);
+    const store = new CapturingStore();
+    await runTwoTurns(provider(), store);
+
+    const { agent: resumed } = await Agent.resume(store, { provider: provider(), tools: clockTools() });
+    await resumed.submitUserMessage('One more: Tokyo?');
+    server().enqueue({ text: 'It is 21:00 in Tokyo.' });
+    await resumed.runStep();
+
+    const requests = server().requests;
+    expect(requests).toHaveLength(4);
+    expect(requests[3]?.rawBody).toBe(JSON.stringify(harness.agent.resumed));
+    // The tool-loop request of the first turn carried the same prefix: resuming changed nothing.
+    expect(requests[1]?.body).toMatchObject(harness.agent.toolLoop as Record<string, unknown>);
+  });
+}
+
+/** The agent on the provider, over HTTP, when the stream drops or the run is aborted: the text so far is persisted. */
+export function describeAgentFailureContract({ server, provider }: ProviderSuite): void {
+  it('persists only the text that arrived, marked error, when the connection drops mid-message', async () => {
+    server().enqueue({ text: 'The time is twelve o clock', dropAfterDeltas: 3 });
+    const store = new CapturingStore();
+    const agent = new Agent({ provider: provider(), tools: clockTools() }, { store });
+    await agent.submitUserMessage('Time?');
+    const result = await agent.runStep();
+    expect(result).toMatchObject({
+      stopReason: 'error',
+      incomplete: true,
+      error: { name: 'ProviderError', retryable: true },
     });
-
-    it('sends a resumed conversation back byte for byte as the wire expects', async () => {
-      for (const reply of replies(harness.wire.thinking)) server().enqueue(reply.fake);
-      const store = new CapturingStore();
-      await twoTurns(provider(), store);
-
-      const { agent: resumed } = await Agent.resume(store, { provider: provider(), tools: clockTools() });
-      await resumed.submitUserMessage('One more: Tokyo?');
-      server().enqueue({ text: 'It is 21:00 in Tokyo.' });
-      await resumed.runStep();
-
-      const requests = server().requests;
-      expect(requests).toHaveLength(4);
-      expect(requests[3]?.rawBody).toBe(JSON.stringify(harness.agent.resumed));
-      // The tool-loop request of the first turn carried the same prefix: resuming changed nothing.
-      expect(requests[1]?.body).toMatchObject(harness.agent.toolLoop as Record<string, unknown>);
+    const last = store.records[store.records.length - 1];
+    expect(last?.type === 'message' && last.message).toMatchObject({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'The time is' }],
+      stop_reason: 'error',
     });
+  });
 
-    it('persists only the text that arrived, marked error, when the connection drops mid-message', async () => {
-      server().enqueue({ text: 'The time is twelve o clock', dropAfterDeltas: 3 });
-      const store = new CapturingStore();
-      const agent = new Agent({ provider: provider(), tools: clockTools() }, { store });
-      await agent.submitUserMessage('Time?');
-      const result = await agent.runStep();
-      expect(result).toMatchObject({
-        stopReason: 'error',
-        incomplete: true,
-        error: { name: 'ProviderError', retryable: true },
-      });
-      const last = store.records[store.records.length - 1];
-      expect(last?.type === 'message' && last.message).toMatchObject({
-        role: 'assistant',
-        content: [{ type: 'text', text: 'The time is' }],
-        stop_reason: 'error',
-      });
-    });
-
-    it('ends the step as aborted, persisting the text so far, when the run is aborted mid-stream', async () => {
-      server().enqueue({ text: 'Counting slowly', hang: true });
-      const store = new CapturingStore();
-      const agent = new Agent({ provider: provider(), tools: clockTools() }, { store });
-      await agent.submitUserMessage('Count.');
-      const controller = new AbortController();
-      const result = await agent.runStep(
-        (event) => {
-          if (event.type === 'text-delta') controller.abort();
-        },
-        { signal: controller.signal },
-      );
-      expect(result).toMatchObject({ stopReason: 'aborted', incomplete: true });
-      const last = store.records[store.records.length - 1];
-      expect(last?.type === 'message' && last.message).toMatchObject({
-        content: [{ type: 'text', text: 'Counting' }],
-        stop_reason: 'aborted',
-      });
+  it('ends the step as aborted, persisting the text so far, when the run is aborted mid-stream', async () => {
+    server().enqueue({ text: 'Counting slowly', hang: true });
+    const store = new CapturingStore();
+    const agent = new Agent({ provider: provider(), tools: clockTools() }, { store });
+    await agent.submitUserMessage('Count.');
+    const controller = new AbortController();
+    const result = await agent.runStep(
+      (event) => {
+        if (event.type === 'text-delta') controller.abort();
+      },
+      { signal: controller.signal },
+    );
+    expect(result).toMatchObject({ stopReason: 'aborted', incomplete: true });
+    const last = store.records[store.records.length - 1];
+    expect(last?.type === 'message' && last.message).toMatchObject({
+      content: [{ type: 'text', text: 'Counting' }],
+      stop_reason: 'aborted',
     });
   });
 }

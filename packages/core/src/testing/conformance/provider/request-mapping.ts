@@ -1,10 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { AssistantBlock, Message } from '../../../messages.js';
 import type { ProviderRequest } from '../../../providers/provider.js';
 import type { ToolDefinition } from '../../../tool.js';
-import type { FakeLLMServer } from '../../fake-llm/server.js';
 import { usage } from '../../fixtures.js';
-import type { ExpectedRequests, ProviderConformanceHarness, ProviderConformanceOptions } from './harness.js';
+import type { ExpectedRequests, ProviderConformanceOptions } from './harness.js';
+import type { ProviderSuite } from './suite.js';
 
 /** The one tool the standard conversations offer. */
 export const CLOCK_TOOL: ToolDefinition = {
@@ -156,51 +156,49 @@ const STANDARD_CONVERSATIONS: Record<keyof ExpectedRequests, { request: Provider
 const FOREIGN_IDS = ['call_DdmO9pD3xa9XTPNJ32zg2hcA', DOTTED_ID, 'toolu_01A09q90qw90lq917835lq9', LONG_ID];
 
 /** The request-mapping part of `describeProviderConformance`: each standard conversation's exact body. */
-export function describeRequestMapping(harness: ProviderConformanceHarness, server: () => FakeLLMServer): void {
-  describe('request mapping (bodies as the fake server received them)', () => {
-    async function sent(name: keyof ExpectedRequests): Promise<unknown> {
-      const { request, options } = STANDARD_CONVERSATIONS[name];
-      server().enqueue({ text: 'ok' });
-      for await (const event of harness.create(server(), options).stream(request, { signal: new AbortController().signal })) {
-        if (event.type === 'error') throw event.error;
-      }
-      const requests = server().requests;
-      expect(requests).toHaveLength(1);
-      return requests[0]?.body;
+export function describeRequestMappingContract({ harness, server }: ProviderSuite): void {
+  async function sent(name: keyof ExpectedRequests): Promise<unknown> {
+    const { request, options } = STANDARD_CONVERSATIONS[name];
+    server().enqueue({ text: 'ok' });
+    for await (const event of harness.create(server(), options).stream(request, { signal: new AbortController().signal })) {
+      if (event.type === 'error') throw event.error;
     }
+    const requests = server().requests;
+    expect(requests).toHaveLength(1);
+    return requests[0]?.body;
+  }
 
-    it('folds the system messages, and sends the prompt, the tools, max tokens and temperature', async () => {
-      expect(await sent('basic')).toStrictEqual(harness.requests.basic);
-    });
+  it('folds the system messages, and sends the prompt, the tools, max tokens and temperature', async () => {
+    expect(await sent('basic')).toStrictEqual(harness.requests.basic);
+  });
 
-    it('sends tool calls with their inputs and every result, marking the error result and keeping the empty one', async () => {
-      expect(await sent('toolResults')).toStrictEqual(harness.requests.toolResults);
-    });
+  it('sends tool calls with their inputs and every result, marking the error result and keeping the empty one', async () => {
+    expect(await sent('toolResults')).toStrictEqual(harness.requests.toolResults);
+  });
 
-    it('sends a prompt that follows tool results after them', async () => {
-      expect(await sent('promptAfterToolResults')).toStrictEqual(harness.requests.promptAfterToolResults);
-    });
+  it('sends a prompt that follows tool results after them', async () => {
+    expect(await sent('promptAfterToolResults')).toStrictEqual(harness.requests.promptAfterToolResults);
+  });
 
-    it('sends a compaction as a framed user message, with the prompt after it', async () => {
-      expect(await sent('compaction')).toStrictEqual(harness.requests.compaction);
-    });
+  it('sends a compaction as a framed user message, with the prompt after it', async () => {
+    expect(await sent('compaction')).toStrictEqual(harness.requests.compaction);
+  });
 
-    it('merges consecutive messages of one role, for wires and servers that insist roles alternate', async () => {
-      expect(await sent('alternation')).toStrictEqual(harness.requests.alternation);
-    });
+  it('merges consecutive messages of one role, for wires and servers that insist roles alternate', async () => {
+    expect(await sent('alternation')).toStrictEqual(harness.requests.alternation);
+  });
 
-    it('sends a session written by other providers: ids that fit kept, others fitted the same way for call and result, nothing empty', async () => {
-      const body = await sent('foreignSession');
-      expect(body).toStrictEqual(harness.requests.foreignSession);
-      const { calls, results } = harness.wire.toolCallIds(body);
-      expect(results).toEqual(calls);
-      expect(calls).toHaveLength(FOREIGN_IDS.length);
-      expect(new Set(calls).size).toBe(FOREIGN_IDS.length);
-      for (const [index, id] of calls.entries()) {
-        expect(harness.wire.acceptsToolCallId(id), id).toBe(true);
-        const original = FOREIGN_IDS[index]!;
-        if (harness.wire.acceptsToolCallId(original)) expect(id).toBe(original);
-      }
-    });
+  it('sends a session written by other providers: ids that fit kept, others fitted the same way for call and result, nothing empty', async () => {
+    const body = await sent('foreignSession');
+    expect(body).toStrictEqual(harness.requests.foreignSession);
+    const { calls, results } = harness.wire.toolCallIds(body);
+    expect(results).toEqual(calls);
+    expect(calls).toHaveLength(FOREIGN_IDS.length);
+    expect(new Set(calls).size).toBe(FOREIGN_IDS.length);
+    for (const [index, id] of calls.entries()) {
+      expect(harness.wire.acceptsToolCallId(id), id).toBe(true);
+      const original = FOREIGN_IDS[index]!;
+      if (harness.wire.acceptsToolCallId(original)) expect(id).toBe(original);
+    }
   });
 }

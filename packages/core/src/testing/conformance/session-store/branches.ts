@@ -1,14 +1,14 @@
 import { expect, it } from 'vitest';
 import { SessionConflictError } from '../../../errors.js';
 import { usage } from '../../fixtures.js';
-import { said, type StoreSuite, twoTurns } from './suite.js';
+import { appendTwoTurns, said, type StoreSuite } from './suite.js';
 
 /** Moving about the tree: continuing from an earlier entry, switching the active leaf, a new root. */
 export function describeBranchContract({ factory, records }: StoreSuite): void {
   it('continues from an earlier entry: the next batch branches there, and every later load follows the new branch', async () => {
     const store = await factory.create();
     const f = records();
-    const { q1, a1, a2 } = await twoTurns(store, f);
+    const { q1, a1, a2 } = await appendTwoTurns(store, f);
     const other = await factory.reopen(store);
     const at = await other.loadConversation({ at: a1.id });
     expect(at.conversation.messages.map(said)).toEqual(['q1', 'a1']);
@@ -29,7 +29,7 @@ export function describeBranchContract({ factory, records }: StoreSuite): void {
   it('switches the active leaf without sending anything; a reopened handle resumes there, and the next batch follows it', async () => {
     const store = await factory.create();
     const f = records();
-    const { a1, q2, a2 } = await twoTurns(store, f);
+    const { a1, q2, a2 } = await appendTwoTurns(store, f);
     const brancher = await factory.reopen(store);
     await brancher.loadConversation({ at: a1.id });
     await brancher.appendMessages([f.user('q2b'), f.assistant('a2b', { provider: 'pb', model: 'mb' })]);
@@ -58,7 +58,7 @@ export function describeBranchContract({ factory, records }: StoreSuite): void {
 
   it('writes nothing to switch to the leaf that is already active', async () => {
     const store = await factory.create();
-    const { a2 } = await twoTurns(store, records());
+    const { a2 } = await appendTwoTurns(store, records());
     const before = (await store.loadTree()).entries.length;
     const loaded = await store.switchLeaf(a2.id);
     expect(loaded.conversation.messages.map(said)).toEqual(['q1', 'a1', 'q2', 'a2']);
@@ -68,7 +68,7 @@ export function describeBranchContract({ factory, records }: StoreSuite): void {
   it('starts a new root when loaded at null', async () => {
     const store = await factory.create();
     const f = records();
-    await twoTurns(store, f);
+    await appendTwoTurns(store, f);
     const root = await store.loadConversation({ at: null });
     expect(root.conversation.messages).toEqual([]);
     expect(root.at).toBeNull();

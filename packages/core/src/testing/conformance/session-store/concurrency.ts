@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { SessionConflictError } from '../../../errors.js';
-import { said, type StoreSuite, twoTurns } from './suite.js';
+import { appendTwoTurns, said, type StoreSuite } from './suite.js';
 
 /** Two handles on one session: the second to append after the first is refused, and catches up by loading. */
 export function describeConcurrencyContract({ factory, records }: StoreSuite): void {
@@ -35,7 +35,7 @@ export function describeTreeConcurrencyContract({ factory, records }: StoreSuite
   it('rejects a switch after another handle appended, and an append after another handle switched, with SessionConflictError', async () => {
     const store = await factory.create();
     const f = records();
-    const { a1 } = await twoTurns(store, f);
+    const { a1 } = await appendTwoTurns(store, f);
     const second = await factory.reopen(store);
     await second.loadConversation();
     await store.appendMessages([f.user('q3'), f.assistant('a3')]);

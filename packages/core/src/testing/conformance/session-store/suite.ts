@@ -34,13 +34,13 @@ export function said(message: Message): string {
 }
 
 /** An entry as its line says it, without the framing (`batch_size`) a store adds. */
-export function content(entry: SessionEntry): SessionEntry {
+export function withoutFraming(entry: SessionEntry): SessionEntry {
   const { batch_size: _batchSize, ...rest } = entry as SessionEntry & { batch_size?: number };
   return rest as SessionEntry;
 }
 
 /** q1 → a1 → q2 → a2, in two batches; returns the records. */
-export async function twoTurns(store: SessionStore, f: RecordFactory) {
+export async function appendTwoTurns(store: SessionStore, f: RecordFactory) {
   const q1 = f.user('q1');
   const a1 = f.assistant('a1');
   const q2 = f.user('q2');

@@ -1,13 +1,13 @@
 import { expect, it } from 'vitest';
 import { EntryNotFoundError } from '../../../errors.js';
-import { said, type StoreSuite, twoTurns } from './suite.js';
+import { appendTwoTurns, said, type StoreSuite } from './suite.js';
 
 /** Reading the whole tree, and refusing an entry the session does not hold. */
 export function describeTreeContract({ factory, records }: StoreSuite): void {
   it('reads the whole tree in log order: leaves, branch points, paths, previews', async () => {
     const store = await factory.create();
     const f = records();
-    const { q1, a1, q2, a2 } = await twoTurns(store, f);
+    const { q1, a1, q2, a2 } = await appendTwoTurns(store, f);
     await store.loadConversation({ at: a1.id });
     const q2b = f.user('q2b   spread\nover lines');
     const a2b = f.assistant('a2b');
@@ -29,7 +29,7 @@ export function describeTreeContract({ factory, records }: StoreSuite): void {
 
   it('refuses an entry the session does not hold with EntryNotFoundError, writing nothing', async () => {
     const store = await factory.create();
-    await twoTurns(store, records());
+    await appendTwoTurns(store, records());
     await expect(store.switchLeaf('no-such-entry')).rejects.toBeInstanceOf(EntryNotFoundError);
     await expect(store.loadConversation({ at: 'no-such-entry' })).rejects.toBeInstanceOf(EntryNotFoundError);
     await expect(store.fork('no-such-entry')).rejects.toBeInstanceOf(EntryNotFoundError);
