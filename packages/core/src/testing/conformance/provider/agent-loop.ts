@@ -4,7 +4,7 @@ import type { Provider } from '../../../providers/provider.js';
 import type { DiskMessage } from '../../../session/store.js';
 import { ToolRegistry } from '../../../tool.js';
 import { CapturingStore } from '../../capturing-store.js';
-import type { FakeReply } from '../../fake-llm/server.js';
+import type { FakeReply } from '../../fake-llm/types.js';
 import { CLOCK_TOOL } from './request-mapping.js';
 import type { ProviderSuite } from './suite.js';
 import { ScriptedProvider, type ScriptedReply } from '../../scripted-provider.js';
