@@ -40,19 +40,7 @@ export const INTERRUPTED_TOOL_RESULT = 'Tool call interrupted: the session ended
  *   conversation. The synthesized result is not written to the store.
  */
 export function rebuildConversation(entries: readonly SessionEntry[], source = 'session', options: RebuildOptions = {}): RebuiltSession {
-  const newest = entries[entries.length - 1];
-  const leafId = newest?.id ?? null;
-  if (newest === undefined && options.at == null) {
-    return {
-      conversation: new Conversation(),
-      danglingUser: null,
-      entries: [],
-      at: null,
-      head: null,
-      leafId,
-      activeModel: null,
-    };
-  }
+  const leafId = entries[entries.length - 1]?.id ?? null;
   const byId = indexEntries(entries);
   let end: RecordEntry | null;
   if (options.at === undefined) {
@@ -84,7 +72,25 @@ export function rebuildConversation(entries: readonly SessionEntry[], source = '
     danglingUser = end.message.content;
     path.pop();
   }
+  const onPath = messagesOnPath(path);
+  const repaired = repairWithOrigins(onPath.messages, onPath.origins);
+  return {
+    conversation: new Conversation(repaired.messages),
+    danglingUser,
+    entries: repaired.origins,
+    at: end,
+    head,
+    leafId,
+    activeModel,
+  };
+}
 
+/**
+ * The messages of a path, each with the entry it came from: from the newest compaction on
+ * (the compaction as its summary), and the system messages before it, which make up the
+ * system prompt.
+ */
+function messagesOnPath(path: readonly RecordEntry[]): { messages: Message[]; origins: RecordEntry[] } {
   let compactionAt = -1;
   for (let i = path.length - 1; i >= 0; i--) {
     if (path[i]!.type === 'compaction') {
@@ -112,16 +118,7 @@ export function rebuildConversation(entries: readonly SessionEntry[], source = '
       origins.push(entry);
     }
   }
-  const repaired = repairWithOrigins(messages, origins);
-  return {
-    conversation: new Conversation(repaired.messages),
-    danglingUser,
-    entries: repaired.origins,
-    at: end,
-    head,
-    leafId,
-    activeModel,
-  };
+  return { messages, origins };
 }
 
 /** Every entry by id. */
