@@ -1,26 +1,17 @@
 import { appendMessages, Conversation, replaceMessages } from '../conversation.js';
-import { AbortedError, AgentBusyError, NothingToCompactError, ProviderError, toError } from '../errors.js';
-import type { AgentEvent, Receiver, StepResult } from './events.js';
+import { AgentBusyError, NothingToCompactError } from '../errors.js';
 import { newId, systemClock, type Clock, type IdGenerator } from '../ids.js';
-import { exceedsJSONDepth, tooDeepReason } from '../json-limits.js';
-import {
-  addUsage,
-  assistantText,
-  emptyUsage,
-  toolCalls,
-  type AssistantMessage,
-  type CompactionMessage,
-  type ImageBlock,
-  type Message,
-  type SystemMode,
-  type ToolCallBlock,
-  type ToolResultMessage,
-  type Usage,
-} from '../messages.js';
-import type { Provider, ProviderEvent } from '../providers/provider.js';
-import type { DiskCompactionRecord, DiskMessage, DiskMessageRecord, LoadedSession, RecordEntry, SessionStore } from '../session/store.js';
+import { addUsage, emptyUsage, toolCalls, type CompactionMessage, type Message, type SystemMode, type Usage } from '../messages.js';
+import type { Provider } from '../providers/provider.js';
+import type { DiskMessage, DiskMessageRecord, LoadedSession, RecordEntry, SessionStore } from '../session/store.js';
 import { NullStore } from '../stores/null-store.js';
-import { ToolRegistry, type BeforeToolCall, type ToolCallDecision } from '../tool.js';
+import { ToolRegistry, type BeforeToolCall } from '../tool.js';
+import { compactedMessages, compactionPrompt, compactionRecord, DEFAULT_COMPACTION_PROMPT, summaryOf } from './compaction.js';
+import type { Receiver, StepResult } from './events.js';
+import { abortError, callProvider, keepText, type ProviderOutcome } from './provider-call.js';
+import { runTools } from './tool-execution.js';
+
+export { DEFAULT_COMPACTION_PROMPT } from './compaction.js';
 
 export interface AgentConfig {
   /** The model the agent talks to; `agent.provider` can be changed later (e.g. `/model`). */
@@ -87,16 +78,6 @@ export interface CompactionResult {
   summary: string;
   usage: Usage;
 }
-
-export const DEFAULT_COMPACTION_PROMPT = [
-  'Summarise the conversation so far so that it can continue from your summary alone.',
-  "Keep: the user's goals and constraints, decisions made, facts learned, files and code touched",
-  '(with paths), tool results that still matter, open questions and the next steps.',
-  'Write it as notes to yourself. Do not call any tools.',
-].join(' ');
-
-const ABORTED_TOOL_RESULT = 'Tool call aborted: the step was cancelled before this tool finished.';
-const DEEP_INPUT_RESULT = `Tool call refused: ${tooDeepReason('its input')}. Send it again with less nesting.`;
 
 /**
  * Owns a conversation and a session store, runs the provider/tool loop, and persists
@@ -277,7 +258,7 @@ export class Agent {
           await commit([message]);
           return finish({ stopReason: message.stop_reason, incomplete: false });
         }
-        const results = await this.#runTools(calls, refused, signal, emit);
+        const results = await runTools({ tools: this.tools, beforeToolCall: this.#beforeToolCall }, calls, refused, signal, emit);
         await commit([message, ...results]);
         if (signal.aborted) return finish({ stopReason: 'aborted', error: abortError(signal), incomplete: true });
       }
@@ -300,22 +281,13 @@ export class Agent {
     try {
       const emit = this.#emitter(options.receiver);
       emit({ type: 'compaction-start' });
-      const prompt = instructions?.trim() ? `${this.#compactionPrompt}\n\nAdditional instructions: ${instructions.trim()}` : this.#compactionPrompt;
       const signal = options.signal ?? new AbortController().signal;
+      const prompt = compactionPrompt(this.#compactionPrompt, instructions);
       const outcome = await this.#callProvider(signal, emit, [...messages, { role: 'user', content: prompt }], 'compaction');
       if (outcome.type === 'error') throw outcome.error;
-      const summary = assistantText(outcome.message).trim();
-      if (summary === '') throw new ProviderError(this.provider.name, 'the provider returned an empty summary');
-      const record: DiskCompactionRecord = {
-        type: 'compaction',
-        id: this.#ids(),
-        timestamp: this.#clock().toISOString(),
-        summary,
-        provider: outcome.message.provider,
-        model: outcome.message.model,
-        usage: outcome.message.usage,
-        prior_usage: this.conversation.usage(),
-      };
+      const summary = summaryOf(outcome.message, this.provider.name);
+      const entry = { id: this.#ids(), timestamp: this.#clock().toISOString() };
+      const record = compactionRecord(outcome.message, summary, entry, this.conversation.usage());
       await this.#commit([record], emit);
       emit({ type: 'compaction-end', summary, usage: record.usage });
       return { summary, usage: record.usage };
@@ -325,23 +297,20 @@ export class Agent {
   }
 
   /** The one write path: persists records as one batch, then applies them to the conversation, then says so. */
-  async #commit(records: readonly DiskMessage[], emit: (event: AgentEvent) => void): Promise<void> {
+  async #commit(records: readonly DiskMessage[], emit: Receiver): Promise<void> {
     await this.sessionStore.appendMessages(records);
     for (const record of records) {
       if (record.type === 'message') {
         appendMessages(this.#conversation, [record.message]);
         continue;
       }
-      const { type: _type, id: _id, timestamp: _timestamp, ...fields } = record;
-      const compaction: CompactionMessage = { role: 'compaction', ...fields };
-      const system = this.#conversation.messages.filter((message) => message.role === 'system');
-      replaceMessages(this.#conversation, [...system, compaction]);
+      replaceMessages(this.#conversation, compactedMessages(this.#conversation.messages, record));
     }
     emit({ type: 'entries-persisted', records });
   }
 
   /** Commits messages (one batch, one timestamp) and returns their records. */
-  async #commitMessages(messages: readonly Exclude<Message, CompactionMessage>[], emit: (event: AgentEvent) => void): Promise<DiskMessageRecord[]> {
+  async #commitMessages(messages: readonly Exclude<Message, CompactionMessage>[], emit: Receiver): Promise<DiskMessageRecord[]> {
     const timestamp = this.#clock().toISOString();
     const records = messages.map((message): DiskMessageRecord => ({ type: 'message', id: this.#ids(), timestamp, message }));
     await this.#commit(records, emit);
@@ -349,7 +318,7 @@ export class Agent {
   }
 
   /** Emits to `receiver` (if any) and to every subscriber, none of which may break the agent. */
-  #emitter(receiver?: Receiver): (event: AgentEvent) => void {
+  #emitter(receiver?: Receiver): Receiver {
     const targets = receiver === undefined ? [...this.#listeners] : [receiver, ...this.#listeners];
     return (event) => {
       for (const target of targets) {
@@ -362,147 +331,18 @@ export class Agent {
     };
   }
 
-  /**
-   * Streams one provider call to `emit` and returns how it ended. What the provider says
-   * enters panto here: a tool call whose input nests deeper than `MAX_JSON_DEPTH` is
-   * emitted and returned with `{}` as its input, and listed in `refused` (its result is an
-   * error the model sees), so nothing too deep to serialise reaches a receiver or the store.
-   */
-  async #callProvider(
+  /** One provider call on `messages` with the agent's provider and tools (see {@link callProvider}). */
+  #callProvider(
     signal: AbortSignal,
-    emit: (event: AgentEvent) => void,
+    emit: Receiver,
     messages: readonly Message[] = this.conversation.messages,
     purpose?: 'compaction',
-  ): Promise<Extract<ProviderEvent, { type: 'error' }> | { type: 'message-end'; message: AssistantMessage; refused: ReadonlySet<string> }> {
-    const provider = this.provider;
-    emit({ type: 'message-start', provider: provider.name, model: provider.model });
-    try {
-      for await (const event of provider.stream({ messages, tools: this.tools.definitions(), ...(purpose === undefined ? {} : { purpose }) }, { signal })) {
-        if (event.type === 'error') return event;
-        if (event.type === 'message-end') {
-          const { message, refused } = withoutDeepInputs(event.message);
-          emit({ type: 'message-end', message });
-          return { type: 'message-end', message, refused };
-        }
-        if (event.type === 'tool-call-end' && exceedsJSONDepth(event.toolCall.input)) {
-          emit({ ...event, toolCall: { ...event.toolCall, input: {} } });
-          continue;
-        }
-        emit(event);
-      }
-      return { type: 'error', error: new ProviderError(provider.name, 'the provider stream ended without a message') };
-    } catch (error) {
-      return { type: 'error', error: signal.aborted ? abortError(signal) : toError(error) };
-    }
-  }
-
-  async #runTools(calls: ToolCallBlock[], refused: ReadonlySet<string>, signal: AbortSignal, emit: (event: AgentEvent) => void): Promise<ToolResultMessage[]> {
-    const results: ToolResultMessage[] = [];
-    for (const call of calls) {
-      if (signal.aborted) {
-        results.push(toolResult(call, ABORTED_TOOL_RESULT, true));
-        continue;
-      }
-      emit({ type: 'tool-execution-start', toolCall: call });
-      const result = refused.has(call.id) ? toolResult(call, DEEP_INPUT_RESULT, true) : await this.#runTool(call, signal);
-      emit({ type: 'tool-execution-end', toolCall: call, result });
-      results.push(result);
-    }
-    return results;
-  }
-
-  async #runTool(call: ToolCallBlock, signal: AbortSignal): Promise<ToolResultMessage> {
-    const tool = this.tools.get(call.name);
-    if (!tool) return toolResult(call, `Unknown tool: ${call.name}`, true);
-    let onAbort: (() => void) | undefined;
-    const aborted = new Promise<ToolResultMessage>((resolve) => {
-      onAbort = () => resolve(toolResult(call, ABORTED_TOOL_RESULT, true));
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-    const context = { signal, toolCallId: call.id };
-    const execute = (): Promise<ToolResultMessage> =>
-      // A tool from an untyped extension may throw before returning a promise, or return no output at all.
-      new Promise<unknown>((resolve) => resolve(tool.execute(call.input, context))).then(
-        (output) => resultOf(call, output),
-        (error: unknown) =>
-          signal.aborted ? toolResult(call, ABORTED_TOOL_RESULT, true) : toolResult(call, `Tool ${call.name} failed: ${toError(error).message}`, true),
-      );
-    try {
-      const run = this.#decide(call, context).then((decision) =>
-        decision.type === 'refuse' ? toolResult(call, `Tool call refused: ${decision.reason}`, true) : execute(),
-      );
-      return await Promise.race([run, aborted]);
-    } finally {
-      if (onAbort) signal.removeEventListener('abort', onAbort);
-    }
-  }
-
-  /** The hook's decision; one that throws refuses the call (a guard that cannot check must not let it through). */
-  async #decide(call: ToolCallBlock, context: { signal: AbortSignal; toolCallId: string }): Promise<ToolCallDecision> {
-    if (this.#beforeToolCall === undefined) return { type: 'allow' };
-    try {
-      return (await this.#beforeToolCall(call, context)) ?? { type: 'allow' };
-    } catch (error) {
-      return { type: 'refuse', reason: `the check before this call failed: ${toError(error).message}` };
-    }
+  ): Promise<ProviderOutcome> {
+    const request = { messages, tools: this.tools.definitions(), ...(purpose === undefined ? {} : { purpose }) };
+    return callProvider(this.provider, request, signal, emit);
   }
 
   #assertIdle(operation: string): void {
     if (this.#busy) throw new AgentBusyError(operation);
   }
-}
-
-/** The message with every tool-call input deeper than `MAX_JSON_DEPTH` as `{}`, and the ids of those calls. */
-function withoutDeepInputs(message: AssistantMessage): { message: AssistantMessage; refused: ReadonlySet<string> } {
-  const refused = new Set<string>();
-  for (const block of message.content) if (block.type === 'tool_call' && exceedsJSONDepth(block.input)) refused.add(block.id);
-  if (refused.size === 0) return { message, refused };
-  const content = message.content.map((block) => (block.type === 'tool_call' && refused.has(block.id) ? { ...block, input: {} } : block));
-  return { message: { ...message, content }, refused };
-}
-
-/** A tool's output as a result; what is not a `ToolOutput` becomes an error result, never a record the store cannot read back. */
-function resultOf(call: ToolCallBlock, output: unknown): ToolResultMessage {
-  if (typeof output === 'string') return toolResult(call, output, false);
-  if (typeof output === 'object' && output !== null && 'content' in output && typeof output.content === 'string') {
-    const isError = 'is_error' in output && output.is_error === true;
-    const result = toolResult(call, output.content, isError);
-    const images = 'images' in output && Array.isArray(output.images) ? output.images.filter(isImageBlock) : [];
-    return images.length > 0 ? { ...result, images: images.map(({ media_type, data }) => ({ type: 'image', media_type, data })) } : result;
-  }
-  return toolResult(call, `Tool ${call.name} failed: it returned ${describeValue(output)} instead of a string or { content }`, true);
-}
-
-function isImageBlock(value: unknown): value is ImageBlock {
-  if (typeof value !== 'object' || value === null) return false;
-  const block = value as { [key: string]: unknown };
-  return block.type === 'image' && typeof block.media_type === 'string' && typeof block.data === 'string';
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object without a string content' : typeof value;
-}
-
-function toolResult(call: ToolCallBlock, content: string, isError: boolean): ToolResultMessage {
-  return { role: 'tool_result', tool_call_id: call.id, tool_name: call.name, content, is_error: isError };
-}
-
-/** The part of a cut-short message worth keeping: its complete text, marked as cut short. */
-function keepText(partial: AssistantMessage, aborted: boolean, error: Error): AssistantMessage | undefined {
-  const content = partial.content.filter((block) => block.type === 'text' && block.text !== '');
-  if (content.length === 0) return undefined;
-  return {
-    ...partial,
-    content,
-    stop_reason: aborted ? 'aborted' : 'error',
-    error_message: partial.error_message ?? error.message,
-  };
-}
-
-function abortError(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
-  if (reason instanceof Error && reason.name !== 'AbortError') return new AbortedError(reason.message, { cause: reason });
-  return new AbortedError('the step was aborted', { cause: reason });
 }

@@ -1,6 +1,6 @@
 import { Conversation } from '../conversation.js';
 import { EntryNotFoundError, SessionCorruptError } from '../errors.js';
-import { emptyUsage, type Message, type ToolResultMessage } from '../messages.js';
+import { emptyUsage, toolResultMessage, type Message } from '../messages.js';
 import type { ActiveModel, LoadedSession, RecordEntry, SessionEntry } from './store.js';
 
 /** What rebuilding a session's entries yields, beyond the {@link LoadedSession}. */
@@ -249,14 +249,7 @@ function repairWithOrigins<T>(messages: Message[], origins: T[]): { messages: Me
       repaired ??= messages.slice(0, j);
       repairedOrigins ??= origins.slice(0, j);
       for (const call of missing) {
-        const result: ToolResultMessage = {
-          role: 'tool_result',
-          tool_call_id: call.id,
-          tool_name: call.name,
-          content: INTERRUPTED_TOOL_RESULT,
-          is_error: true,
-        };
-        repaired.push(result);
+        repaired.push(toolResultMessage(call, INTERRUPTED_TOOL_RESULT, true));
         repairedOrigins.push(null);
       }
     }

@@ -1,0 +1,48 @@
+import { ProviderError } from '../errors.js';
+import { assistantText, type AssistantMessage, type CompactionMessage, type Message, type Usage } from '../messages.js';
+import type { DiskCompactionRecord } from '../session/store.js';
+
+export const DEFAULT_COMPACTION_PROMPT = [
+  'Summarise the conversation so far so that it can continue from your summary alone.',
+  "Keep: the user's goals and constraints, decisions made, facts learned, files and code touched",
+  '(with paths), tool results that still matter, open questions and the next steps.',
+  'Write it as notes to yourself. Do not call any tools.',
+].join(' ');
+
+/** The instruction a compaction sends after the conversation: the agent's prompt, and the caller's additions. */
+export function compactionPrompt(prompt: string, instructions?: string): string {
+  return instructions?.trim() ? `${prompt}\n\nAdditional instructions: ${instructions.trim()}` : prompt;
+}
+
+/** The summary `message` wrote. `ProviderError` (from `provider`) when it is empty. */
+export function summaryOf(message: AssistantMessage, provider: string): string {
+  const summary = assistantText(message).trim();
+  if (summary === '') throw new ProviderError(provider, 'the provider returned an empty summary');
+  return summary;
+}
+
+/** The compaction entry for `summary`, which `message` wrote, replacing messages that used `priorUsage`. */
+export function compactionRecord(
+  message: AssistantMessage,
+  summary: string,
+  entry: { id: string; timestamp: string },
+  priorUsage: Usage,
+): DiskCompactionRecord {
+  return {
+    type: 'compaction',
+    id: entry.id,
+    timestamp: entry.timestamp,
+    summary,
+    provider: message.provider,
+    model: message.model,
+    usage: message.usage,
+    prior_usage: priorUsage,
+  };
+}
+
+/** The conversation after `record`: its system messages, then the summary. */
+export function compactedMessages(messages: readonly Message[], record: DiskCompactionRecord): Message[] {
+  const { type: _type, id: _id, timestamp: _timestamp, ...fields } = record;
+  const compaction: CompactionMessage = { role: 'compaction', ...fields };
+  return [...messages.filter((message) => message.role === 'system'), compaction];
+}
