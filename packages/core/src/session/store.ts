@@ -2,25 +2,6 @@ import type { Conversation } from '../conversation.js';
 import type { Message, Usage } from '../messages.js';
 import type { SessionTree } from './tree.js';
 
-export type {
-  AssistantBlock,
-  AssistantMessage,
-  CompactionMessage,
-  ImageBlock,
-  JsonValue,
-  Message,
-  RedactedThinkingBlock,
-  StopReason,
-  SystemMessage,
-  SystemMode,
-  TextBlock,
-  ThinkingBlock,
-  ToolCallBlock,
-  ToolResultMessage,
-  Usage,
-  UserMessage,
-} from '../messages.js';
-
 /**
  * What a reader adds to an entry it could load only in part; never written to a log. A line
  * nested deeper than panto's limit for JSON (see `MAX_JSON_DEPTH`) is loaded with its

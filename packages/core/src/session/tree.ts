@@ -120,7 +120,7 @@ export class SessionTree {
  * `[tool_name] result`, `[compaction] summary`, `[switch] → <entry id>`.
  */
 export function entryPreview(entry: SessionEntry, maxLength = PREVIEW_LENGTH): string {
-  return oneLine(previewText(entry), maxLength);
+  return previewLine(previewText(entry), maxLength);
 }
 
 function previewText(entry: SessionEntry): string {
@@ -148,7 +148,8 @@ function previewText(entry: SessionEntry): string {
   }
 }
 
-function oneLine(text: string, maxLength: number): string {
+/** `text` on one line, whitespace collapsed, cut to at most `maxLength` characters (an ellipsis ends a cut one). */
+export function previewLine(text: string, maxLength: number): string {
   const line = text.replace(/\s+/g, ' ').trim();
   const chars = Array.from(line);
   return chars.length <= maxLength ? line : `${chars.slice(0, Math.max(0, maxLength - 1)).join('')}…`;
