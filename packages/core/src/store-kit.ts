@@ -9,7 +9,7 @@ export {
   assertUtf8Lines,
   decodeSession,
   SessionDecoder,
-  splitLines,
+  sourceLines,
   type DecodedBatch,
   type DecodedSession,
   type DecoderEnd,

@@ -126,7 +126,7 @@ export class SessionDecoder {
    * {@link end} afterwards.
    */
   async *decode(stream: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>): AsyncGenerator<DecodedBatch> {
-    for await (const line of splitLines(stream)) {
+    for await (const line of sourceLines(stream)) {
       if (!isUtf8(line.bytes)) {
         if (!line.terminated) {
           this.#line++;
@@ -235,8 +235,8 @@ export interface SourceLine {
   terminated: boolean;
 }
 
-/** Splits a byte stream into lines without holding more than the current line. */
-export async function* splitLines(stream: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>): AsyncGenerator<SourceLine> {
+/** The lines of a byte stream, each with its number, without holding more than the current line. */
+export async function* sourceLines(stream: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>): AsyncGenerator<SourceLine> {
   let pending: Buffer[] = [];
   let number = 0;
   for await (const piece of stream) {
