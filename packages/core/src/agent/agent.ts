@@ -1,14 +1,14 @@
 import { appendMessages, Conversation, replaceMessages } from '../conversation.js';
-import { AgentBusyError, NothingToCompactError } from '../errors.js';
+import { AgentBusyError, NothingToCompactError, ProviderError } from '../errors.js';
 import { newId, systemClock, type Clock, type IdGenerator } from '../ids.js';
-import { addUsage, emptyUsage, toolCalls, type CompactionMessage, type Message, type SystemMode, type Usage } from '../messages.js';
+import { addUsage, assistantText, emptyUsage, toolCalls, type CompactionMessage, type Message, type SystemMode, type Usage } from '../messages.js';
 import type { Provider } from '../providers/provider.js';
-import type { DiskMessage, DiskMessageRecord, LoadedSession, RecordEntry, SessionStore } from '../session/store.js';
+import type { DiskCompactionRecord, DiskMessage, DiskMessageRecord, LoadedSession, RecordEntry, SessionStore } from '../session/store.js';
 import { NullStore } from '../stores/null-store.js';
 import { ToolRegistry, type BeforeToolCall } from '../tool.js';
-import { compactedMessages, compactionPrompt, compactionRecord, DEFAULT_COMPACTION_PROMPT, summaryOf } from './compaction.js';
+import { compactedMessages, compactionPrompt, DEFAULT_COMPACTION_PROMPT } from './compaction.js';
 import type { Receiver, StepResult } from './events.js';
-import { abortError, callProvider, keepText, type ProviderOutcome } from './provider-call.js';
+import { abortError, callProvider, keepText } from './provider-call.js';
 import { runTools } from './tool-execution.js';
 
 export { DEFAULT_COMPACTION_PROMPT } from './compaction.js';
@@ -237,7 +237,7 @@ export class Agent {
           });
         }
         providerCalls++;
-        const outcome = await this.#callProvider(signal, emit);
+        const outcome = await callProvider(this.provider, this.conversation.messages, this.tools, signal, emit);
         if (outcome.type === 'error') {
           const aborted = signal.aborted;
           const partial = outcome.partial ? keepText(outcome.partial, aborted, outcome.error) : undefined;
@@ -258,7 +258,7 @@ export class Agent {
           await commit([message]);
           return finish({ stopReason: message.stop_reason, incomplete: false });
         }
-        const results = await runTools({ tools: this.tools, beforeToolCall: this.#beforeToolCall }, calls, refused, signal, emit);
+        const results = await runTools(this.tools, this.#beforeToolCall, calls, refused, signal, emit);
         await commit([message, ...results]);
         if (signal.aborted) return finish({ stopReason: 'aborted', error: abortError(signal), incomplete: true });
       }
@@ -283,11 +283,20 @@ export class Agent {
       emit({ type: 'compaction-start' });
       const signal = options.signal ?? new AbortController().signal;
       const prompt = compactionPrompt(this.#compactionPrompt, instructions);
-      const outcome = await this.#callProvider(signal, emit, [...messages, { role: 'user', content: prompt }], 'compaction');
+      const outcome = await callProvider(this.provider, [...messages, { role: 'user', content: prompt }], this.tools, signal, emit, 'compaction');
       if (outcome.type === 'error') throw outcome.error;
-      const summary = summaryOf(outcome.message, this.provider.name);
-      const entry = { id: this.#ids(), timestamp: this.#clock().toISOString() };
-      const record = compactionRecord(outcome.message, summary, entry, this.conversation.usage());
+      const summary = assistantText(outcome.message).trim();
+      if (summary === '') throw new ProviderError(this.provider.name, 'the provider returned an empty summary');
+      const record: DiskCompactionRecord = {
+        type: 'compaction',
+        id: this.#ids(),
+        timestamp: this.#clock().toISOString(),
+        summary,
+        provider: outcome.message.provider,
+        model: outcome.message.model,
+        usage: outcome.message.usage,
+        prior_usage: this.conversation.usage(),
+      };
       await this.#commit([record], emit);
       emit({ type: 'compaction-end', summary, usage: record.usage });
       return { summary, usage: record.usage };
@@ -329,17 +338,6 @@ export class Agent {
         }
       }
     };
-  }
-
-  /** One provider call on `messages` with the agent's provider and tools (see {@link callProvider}). */
-  #callProvider(
-    signal: AbortSignal,
-    emit: Receiver,
-    messages: readonly Message[] = this.conversation.messages,
-    purpose?: 'compaction',
-  ): Promise<ProviderOutcome> {
-    const request = { messages, tools: this.tools.definitions(), ...(purpose === undefined ? {} : { purpose }) };
-    return callProvider(this.provider, request, signal, emit);
   }
 
   #assertIdle(operation: string): void {

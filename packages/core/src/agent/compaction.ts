@@ -1,5 +1,4 @@
-import { ProviderError } from '../errors.js';
-import { assistantText, type AssistantMessage, type CompactionMessage, type Message, type Usage } from '../messages.js';
+import type { CompactionMessage, Message } from '../messages.js';
 import type { DiskCompactionRecord } from '../session/store.js';
 
 export const DEFAULT_COMPACTION_PROMPT = [
@@ -12,32 +11,6 @@ export const DEFAULT_COMPACTION_PROMPT = [
 /** The instruction a compaction sends after the conversation: the agent's prompt, and the caller's additions. */
 export function compactionPrompt(prompt: string, instructions?: string): string {
   return instructions?.trim() ? `${prompt}\n\nAdditional instructions: ${instructions.trim()}` : prompt;
-}
-
-/** The summary `message` wrote. `ProviderError` (from `provider`) when it is empty. */
-export function summaryOf(message: AssistantMessage, provider: string): string {
-  const summary = assistantText(message).trim();
-  if (summary === '') throw new ProviderError(provider, 'the provider returned an empty summary');
-  return summary;
-}
-
-/** The compaction entry for `summary`, which `message` wrote, replacing messages that used `priorUsage`. */
-export function compactionRecord(
-  message: AssistantMessage,
-  summary: string,
-  entry: { id: string; timestamp: string },
-  priorUsage: Usage,
-): DiskCompactionRecord {
-  return {
-    type: 'compaction',
-    id: entry.id,
-    timestamp: entry.timestamp,
-    summary,
-    provider: message.provider,
-    model: message.model,
-    usage: message.usage,
-    prior_usage: priorUsage,
-  };
 }
 
 /** The conversation after `record`: its system messages, then the summary. */

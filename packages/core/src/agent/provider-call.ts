@@ -1,7 +1,8 @@
 import { AbortedError, ProviderError, toError } from '../errors.js';
 import { exceedsJSONDepth } from '../json-limits.js';
-import type { AssistantMessage } from '../messages.js';
-import type { Provider, ProviderEvent, ProviderRequest } from '../providers/provider.js';
+import type { AssistantMessage, Message } from '../messages.js';
+import type { Provider, ProviderEvent } from '../providers/provider.js';
+import type { ToolRegistry } from '../tool.js';
 import type { Receiver } from './events.js';
 
 /** How one provider call ended: its message (with the calls refused for too deep an input), or its error. */
@@ -14,10 +15,17 @@ export type ProviderOutcome = Extract<ProviderEvent, { type: 'error' }> | { type
  * (its result is an error the model sees), so nothing too deep to serialise reaches a
  * receiver or the store.
  */
-export async function callProvider(provider: Provider, request: ProviderRequest, signal: AbortSignal, emit: Receiver): Promise<ProviderOutcome> {
+export async function callProvider(
+  provider: Provider,
+  messages: readonly Message[],
+  tools: ToolRegistry,
+  signal: AbortSignal,
+  emit: Receiver,
+  purpose?: 'compaction',
+): Promise<ProviderOutcome> {
   emit({ type: 'message-start', provider: provider.name, model: provider.model });
   try {
-    for await (const event of provider.stream(request, { signal })) {
+    for await (const event of provider.stream({ messages, tools: tools.definitions(), ...(purpose === undefined ? {} : { purpose }) }, { signal })) {
       if (event.type === 'error') return event;
       if (event.type === 'message-end') {
         const { message, refused } = withoutDeepInputs(event.message);

@@ -7,19 +7,14 @@ import type { Receiver } from './events.js';
 const ABORTED_TOOL_RESULT = 'Tool call aborted: the step was cancelled before this tool finished.';
 const DEEP_INPUT_RESULT = `Tool call refused: ${tooDeepReason('its input')}. Send it again with less nesting.`;
 
-/** What running a step's tool calls needs from the agent. */
-export interface ToolRunner {
-  readonly tools: ToolRegistry;
-  readonly beforeToolCall: BeforeToolCall | undefined;
-}
-
 /**
  * Runs an assistant message's tool calls one after another and returns their results, in
  * order. A call in `refused` (its input was too deep to keep) is not run; after an abort,
  * every call not yet run gets an aborted result. Never throws: a tool's failure is its result.
  */
 export async function runTools(
-  runner: ToolRunner,
+  tools: ToolRegistry,
+  beforeToolCall: BeforeToolCall | undefined,
   calls: readonly ToolCallBlock[],
   refused: ReadonlySet<string>,
   signal: AbortSignal,
@@ -32,15 +27,15 @@ export async function runTools(
       continue;
     }
     emit({ type: 'tool-execution-start', toolCall: call });
-    const result = refused.has(call.id) ? toolResultMessage(call, DEEP_INPUT_RESULT, true) : await runTool(runner, call, signal);
+    const result = refused.has(call.id) ? toolResultMessage(call, DEEP_INPUT_RESULT, true) : await runTool(tools, beforeToolCall, call, signal);
     emit({ type: 'tool-execution-end', toolCall: call, result });
     results.push(result);
   }
   return results;
 }
 
-async function runTool(runner: ToolRunner, call: ToolCallBlock, signal: AbortSignal): Promise<ToolResultMessage> {
-  const tool = runner.tools.get(call.name);
+async function runTool(tools: ToolRegistry, beforeToolCall: BeforeToolCall | undefined, call: ToolCallBlock, signal: AbortSignal): Promise<ToolResultMessage> {
+  const tool = tools.get(call.name);
   if (!tool) return toolResultMessage(call, `Unknown tool: ${call.name}`, true);
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<ToolResultMessage>((resolve) => {
@@ -58,7 +53,7 @@ async function runTool(runner: ToolRunner, call: ToolCallBlock, signal: AbortSig
           : toolResultMessage(call, `Tool ${call.name} failed: ${toError(error).message}`, true),
     );
   try {
-    const run = decide(runner.beforeToolCall, call, context).then((decision) =>
+    const run = decide(beforeToolCall, call, context).then((decision) =>
       decision.type === 'refuse' ? toolResultMessage(call, `Tool call refused: ${decision.reason}`, true) : execute(),
     );
     return await Promise.race([run, aborted]);

@@ -109,7 +109,7 @@ export class ServerConnection {
     try {
       return toolOutputFromMCP(await this.#callOnce(this.#client, tool, input, signal), this.#settings.maxResultBytes);
     } catch (error) {
-      if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new AbortedError('aborted');
+      if (signal.aborted) throw abortReason(signal);
       // The server forgot the session (it restarted): the spec says start a new one. The
       // call was refused, not run, so it is safe to send again, once.
       if (this.config.type === 'http' && sessionLost(error)) {
@@ -119,7 +119,7 @@ export class ServerConnection {
           try {
             return toolOutputFromMCP(await this.#callOnce(client, tool, input, signal), this.#settings.maxResultBytes);
           } catch (retryError) {
-            if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new AbortedError('aborted');
+            if (signal.aborted) throw abortReason(signal);
             return this.#callFailure(tool, retryError);
           }
         }
@@ -309,6 +309,11 @@ export class ServerConnection {
     const last = this.#stderr[this.#stderr.length - 1] ?? this.#partialLine.trim();
     return last ? ` (its last words: ${last.length > 200 ? `${last.slice(0, 199)}…` : last})` : '';
   }
+}
+
+/** What a call the turn aborted throws: the signal's reason. */
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new AbortedError('aborted');
 }
 
 const REQUEST_TIMEOUT = -32001;

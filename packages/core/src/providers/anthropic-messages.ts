@@ -73,7 +73,7 @@ export class AnthropicMessagesProvider implements Provider {
       promptCaching: options.promptCaching,
     };
     this.#idleMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const clientOptions = sdkClientOptions({ apiKey: options.apiKey, baseURL: options.baseURL, timeoutMs: this.#idleMs, maxRetries: options.maxRetries });
+    const clientOptions = sdkClientOptions({ ...options, timeoutMs: this.#idleMs });
     this.#client = lazyClient(anthropicSDK, (sdk) => new sdk.default(clientOptions));
   }
 

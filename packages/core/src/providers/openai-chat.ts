@@ -70,7 +70,7 @@ export class OpenAIChatProvider implements Provider {
       // Fail at construction, as the SDK would, rather than at the first call.
       throw new ProviderNotConfiguredError('openai', 'no API key: set OPENAI_API_KEY or pass apiKey (any non-empty value for a server that needs none)');
     }
-    const clientOptions = sdkClientOptions({ apiKey, baseURL: options.baseURL, timeoutMs: this.#idleMs, maxRetries: options.maxRetries });
+    const clientOptions = sdkClientOptions({ ...options, apiKey, timeoutMs: this.#idleMs });
     this.#client = lazyClient(openaiSDK, (sdk) => new sdk.default(clientOptions));
   }
 
