@@ -1,6 +1,5 @@
 export {
   Agent,
-  DEFAULT_COMPACTION_PROMPT,
   type AgentConfig,
   type AgentOptions,
   type CompactionResult,
@@ -8,6 +7,7 @@ export {
   type ResumeOptions,
   type RunOptions,
 } from './agent/agent.js';
+export { DEFAULT_COMPACTION_PROMPT } from './agent/compaction.js';
 export { Conversation } from './conversation.js';
 export * from './errors.js';
 export type { AgentEvent, Receiver, StepResult } from './agent/events.js';

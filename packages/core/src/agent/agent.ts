@@ -11,8 +11,6 @@ import type { Receiver, StepResult } from './events.js';
 import { abortError, callProvider, keepText } from './provider-call.js';
 import { runTools } from './tool-execution.js';
 
-export { DEFAULT_COMPACTION_PROMPT } from './compaction.js';
-
 export interface AgentConfig {
   /** The model the agent talks to; `agent.provider` can be changed later (e.g. `/model`). */
   provider: Provider;
