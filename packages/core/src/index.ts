@@ -1,16 +1,16 @@
 export {
   Agent,
-  DEFAULT_COMPACTION_PROMPT,
   type AgentConfig,
   type AgentOptions,
   type CompactionResult,
   type ResumedAgent,
   type ResumeOptions,
   type RunOptions,
-} from './agent.js';
+} from './agent/agent.js';
+export { DEFAULT_COMPACTION_PROMPT } from './agent/compaction.js';
 export { Conversation } from './conversation.js';
 export * from './errors.js';
-export type { AgentEvent, Receiver, StepResult } from './events.js';
+export type { AgentEvent, Receiver, StepResult } from './agent/events.js';
 export { ID_RULE, isValidId, newId, systemClock, type Clock, type IdGenerator } from './ids.js';
 export { exceedsJSONDepth, MAX_ENTRY_DEPTH, MAX_JSON_DEPTH, tooDeepReason } from './json-limits.js';
 export {
@@ -48,8 +48,8 @@ export type {
   ProviderEvent,
   ProviderRequest,
   ProviderStreamEvent,
-} from './provider.js';
-export { SESSION_FORMAT_VERSION, type SessionHeader } from './session-format.js';
+} from './providers/provider.js';
+export { SESSION_FORMAT_VERSION, type SessionHeader } from './session/format.js';
 export type {
   ActiveModel,
   DiskCompactionRecord,
@@ -62,8 +62,8 @@ export type {
   RecordEntry,
   SessionEntry,
   SessionStore,
-} from './session-store.js';
-export { acceptsPrompt, entryPreview, PREVIEW_LENGTH, SessionTree } from './session-tree.js';
+} from './session/store.js';
+export { acceptsPrompt, entryPreview, PREVIEW_LENGTH, SessionTree } from './session/tree.js';
 export { MemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';
 export { NullStore } from './stores/null-store.js';
 export {
@@ -127,7 +127,7 @@ export {
   type ExtensionToolCallContext,
   type ExtensionUI,
   type NoticeLevel,
-} from './extension.js';
+} from './extensions/api.js';
 export {
   ExtensionHost,
   extensionAgent,
@@ -136,4 +136,4 @@ export {
   type ExtensionRecord,
   type ExtensionSource,
   type RegisteredCommand,
-} from './extension-host.js';
+} from './extensions/host.js';

@@ -155,6 +155,11 @@ export function toolCalls(message: AssistantMessage): ToolCallBlock[] {
   return message.content.filter((block): block is ToolCallBlock => block.type === 'tool_call');
 }
 
+/** The result of `call` (without images): what the model sees of it. */
+export function toolResultMessage(call: ToolCallBlock, content: string, isError: boolean): ToolResultMessage {
+  return { role: 'tool_result', tool_call_id: call.id, tool_name: call.name, content, is_error: isError };
+}
+
 /** The text of an assistant message, its text blocks joined. */
 export function assistantText(message: AssistantMessage): string {
   let text = '';

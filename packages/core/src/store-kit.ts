@@ -4,17 +4,17 @@
  * and the rebuild of a conversation from entries. A new store needs only its own I/O on
  * top of these; see docs/stores.md (MemoryStore is the worked example).
  */
-export { SessionLog, type LogHead } from './session-log.js';
+export { SessionLog, type LogHead } from './session/log.js';
 export {
   assertUtf8Lines,
   decodeSession,
   SessionDecoder,
-  splitLines,
+  sourceLines,
   type DecodedBatch,
   type DecodedSession,
   type DecoderEnd,
   type SourceLine,
-} from './session-decoder.js';
+} from './session/decoder.js';
 export {
   decodeEntry,
   decodeHeader,
@@ -27,7 +27,7 @@ export {
   isISOTime,
   type LineRules,
   type SessionHeader,
-} from './session-format.js';
+} from './session/format.js';
 export {
   activeEntry,
   INTERRUPTED_TOOL_RESULT,
@@ -38,5 +38,5 @@ export {
   resumeParent,
   type RebuildOptions,
   type RebuiltSession,
-} from './rebuild.js';
-export { SessionTree } from './session-tree.js';
+} from './session/rebuild.js';
+export { SessionTree } from './session/tree.js';

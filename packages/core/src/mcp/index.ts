@@ -16,11 +16,5 @@ export {
 } from './config.js';
 export { mcpToolName, TOOL_NAME_RULE } from './names.js';
 export { MAX_RESULT_BYTES, toolOutputFromMCP } from './result.js';
-export {
-  MCPServers,
-  type MCPClientSDK,
-  type MCPNotice,
-  type MCPServerInfo,
-  type MCPServersOptions,
-  type MCPServerStatus,
-} from './servers.js';
+export { MCPServers, type MCPServersOptions } from './servers.js';
+export type { MCPClientSDK, MCPNotice, MCPServerInfo, MCPServerStatus } from './types.js';

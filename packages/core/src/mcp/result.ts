@@ -31,7 +31,7 @@ export function toolOutputFromMCP(result: unknown, maxBytes: number = MAX_RESULT
   if (texts.length === 0 && value.structuredContent !== undefined) texts.push(JSON.stringify(value.structuredContent));
   if (blocks.length === 0 && value.toolResult !== undefined)
     texts.push(typeof value.toolResult === 'string' ? value.toolResult : JSON.stringify(value.toolResult));
-  const content = cut(texts.join('\n'), maxBytes);
+  const content = cutToBytes(texts.join('\n'), maxBytes);
   return {
     content,
     ...(value.isError === true ? { is_error: true } : {}),
@@ -72,7 +72,7 @@ function kilobytes(base64: unknown): string {
   return typeof base64 === 'string' ? `${Math.round((base64.length * 3) / 4 / 1024)} KB` : 'unknown size';
 }
 
-function cut(text: string, maxBytes: number): string {
+function cutToBytes(text: string, maxBytes: number): string {
   const bytes = Buffer.byteLength(text);
   if (bytes <= maxBytes) return text;
   let kept = Buffer.from(text).subarray(0, maxBytes).toString('utf8');

@@ -1,54 +1,8 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { AbortedError, errorMessage } from '../errors.js';
-import { exceedsJSONDepth } from '../json-limits.js';
-import type { JsonValue } from '../messages.js';
-import type { Tool, ToolInputSchema, ToolOutput } from '../tool.js';
-import { displayURL, type MCPServerConfig } from './config.js';
-import { mcpToolName } from './names.js';
-import { MAX_RESULT_BYTES, toolOutputFromMCP } from './result.js';
-
-/** Where a server stands. */
-export type MCPServerStatus = 'connecting' | 'connected' | 'failed' | 'closed';
-
-/** One server, as `/mcp` shows it. */
-export interface MCPServerInfo {
-  name: string;
-  transport: MCPServerConfig['type'];
-  /** The command line (stdio) or the URL without query or credentials (HTTP): never headers or env. */
-  target: string;
-  source: string;
-  status: MCPServerStatus;
-  /** Why it failed: did not start, timed out, exited, refused. */
-  error?: string;
-  /** The last lines the server wrote to stderr (stdio), for a failure's cause. */
-  stderr: readonly string[];
-  /** Its tools: the name the model sees, and the server's own. */
-  tools: readonly { name: string; tool: string }[];
-}
-
-/** Something the user should hear about: a server that failed to start, or died. */
-export interface MCPNotice {
-  server: string;
-  message: string;
-}
-
-/**
- * The parts of the MCP SDK the servers need: `@panto/core/mcp/sdk` is all of them. A host
- * passes it as it likes to load it — a function importing it on first use (the CLI: no
- * cost when no server is configured), or the module itself (a bundled Lambda: esbuild
- * turns a dynamic `import()` of a graph that shares modules with the rest of the bundle
- * into lazy wrappers, which broke the service's bundle at load).
- */
-export interface MCPClientSDK {
-  Client: typeof Client;
-  /** For stdio servers. */
-  StdioClientTransport?: typeof StdioClientTransport;
-  /** For Streamable HTTP servers. */
-  StreamableHTTPClientTransport?: typeof StreamableHTTPClientTransport;
-}
+import type { Tool } from '../tool.js';
+import type { MCPServerConfig } from './config.js';
+import { MAX_RESULT_BYTES } from './result.js';
+import { type ConnectionSettings, ServerConnection, type ToolEntry } from './server-connection.js';
+import type { MCPClientSDK, MCPNotice, MCPServerInfo } from './types.js';
 
 export interface MCPServersOptions {
   /** The MCP SDK, or how to load it when the first server connects (see {@link MCPClientSDK}). */
@@ -71,13 +25,6 @@ export interface MCPServersOptions {
   now?: () => number;
 }
 
-interface ToolEntry {
-  name: string;
-  tool: string;
-  description: string;
-  input_schema: ToolInputSchema;
-}
-
 /**
  * The MCP servers of one host (the CLI, a warm Lambda), connected on first use and kept
  * connected; their tools as panto `Tool`s named `mcp__<server>__<tool>`. A server that
@@ -94,7 +41,7 @@ interface ToolEntry {
  * await mcp.close();
  */
 export class MCPServers {
-  readonly #connections: Connection[];
+  readonly #connections: ServerConnection[];
   readonly #tools = new Map<string, Tool>();
   /** Every name handed out, to its server and tool: the names stay the same for the life of the host. */
   readonly #names = new Map<string, { server: string; tool: string }>();
@@ -102,7 +49,7 @@ export class MCPServers {
   constructor(configs: readonly MCPServerConfig[], options: MCPServersOptions) {
     let sdk: Promise<MCPClientSDK> | undefined;
     const loadSDK = options.sdk;
-    const settings: Settings = {
+    const settings: ConnectionSettings = {
       sdk: () => (sdk ??= typeof loadSDK === 'function' ? loadSDK() : Promise.resolve(loadSDK)),
       connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
       callTimeoutMs: options.callTimeoutMs ?? 120_000,
@@ -119,7 +66,7 @@ export class MCPServers {
       },
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     };
-    this.#connections = configs.map((config) => new Connection(config, settings));
+    this.#connections = configs.map((config) => new ServerConnection(config, settings));
   }
 
   /** Whether any server is configured. */
@@ -160,7 +107,7 @@ export class MCPServers {
     await Promise.all(this.#connections.map((connection) => connection.close()));
   }
 
-  #tool(connection: Connection, entry: ToolEntry): Tool {
+  #tool(connection: ServerConnection, entry: ToolEntry): Tool {
     let tool = this.#tools.get(entry.name);
     if (tool === undefined) {
       tool = {
@@ -173,341 +120,4 @@ export class MCPServers {
     }
     return tool;
   }
-}
-
-interface Settings {
-  sdk: () => Promise<MCPClientSDK>;
-  connectTimeoutMs: number;
-  callTimeoutMs: number;
-  retryAfterMs: number;
-  maxResultBytes: number;
-  clientInfo: { name: string; version: string };
-  cwd?: string;
-  now: () => number;
-  notice: (notice: MCPNotice) => void;
-}
-
-const STDERR_LINES = 20;
-
-/** One server: its client, its state, and the tail of its stderr. */
-class Connection {
-  readonly config: MCPServerConfig;
-  readonly #settings: Settings;
-  #status: MCPServerStatus = 'connecting';
-  #started = false;
-  #error: string | undefined;
-  #failedAt = 0;
-  #client: Client | undefined;
-  #pid: (() => number | null) | undefined;
-  #connecting: Promise<void> | undefined;
-  #tools: { tool: string; description: string; input_schema: ToolInputSchema }[] = [];
-  #names: { name: string; tool: string }[] = [];
-  readonly #stderr: string[] = [];
-  #partialLine = '';
-
-  constructor(config: MCPServerConfig, settings: Settings) {
-    this.config = config;
-    this.#settings = settings;
-  }
-
-  get status(): MCPServerStatus {
-    return this.#status;
-  }
-
-  connect(): Promise<void> {
-    if (this.#status === 'connected' || this.#status === 'closed') return Promise.resolve();
-    if (this.#connecting !== undefined) return this.#connecting;
-    if (this.#status === 'failed' && this.#settings.now() - this.#failedAt < this.#settings.retryAfterMs) return Promise.resolve();
-    this.#connecting = this.#open().finally(() => {
-      this.#connecting = undefined;
-    });
-    return this.#connecting;
-  }
-
-  /** The model's names for this server's tools, made once per tool and kept in `names`. */
-  toolEntries(names: Map<string, { server: string; tool: string }>): ToolEntry[] {
-    return this.#tools.map((tool) => {
-      let name = this.#names.find((known) => known.tool === tool.tool)?.name;
-      if (name === undefined) {
-        name = mcpToolName(this.config.name, tool.tool);
-        const owner = names.get(name);
-        if (owner !== undefined && (owner.server !== this.config.name || owner.tool !== tool.tool))
-          name = mcpToolName(this.config.name, tool.tool, { hashed: true });
-        names.set(name, { server: this.config.name, tool: tool.tool });
-        this.#names.push({ name, tool: tool.tool });
-      }
-      return { name, ...tool };
-    });
-  }
-
-  info(): MCPServerInfo {
-    const { config } = this;
-    return {
-      name: config.name,
-      transport: config.type,
-      target: config.type === 'stdio' ? [config.command, ...config.args].join(' ') : displayURL(config.url),
-      source: config.source,
-      status: this.#status,
-      ...(this.#error === undefined ? {} : { error: this.#error }),
-      stderr: [...this.#stderr],
-      tools: this.#status === 'connected' ? this.#names.filter((known) => this.#tools.some((tool) => tool.tool === known.tool)) : [],
-    };
-  }
-
-  /** Calls a tool; every failure is an error result the model sees, except the turn's own abort. */
-  async call(tool: string, input: { [key: string]: JsonValue }, signal: AbortSignal): Promise<ToolOutput> {
-    const server = this.config.name;
-    if (this.#status !== 'connected' || this.#client === undefined) {
-      return {
-        content: `MCP server "${server}" is not available${this.#error ? `: ${this.#error}` : ''}. Its tools cannot be used now.`,
-        is_error: true,
-      };
-    }
-    try {
-      return toolOutputFromMCP(await this.#callOnce(this.#client, tool, input, signal), this.#settings.maxResultBytes);
-    } catch (error) {
-      if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new AbortedError('aborted');
-      // The server forgot the session (it restarted): the spec says start a new one. The
-      // call was refused, not run, so it is safe to send again, once.
-      if (this.config.type === 'http' && sessionLost(error)) {
-        await this.#reconnect();
-        const client = this.#client as Client | undefined;
-        if (this.#status === 'connected' && client !== undefined) {
-          try {
-            return toolOutputFromMCP(await this.#callOnce(client, tool, input, signal), this.#settings.maxResultBytes);
-          } catch (retryError) {
-            if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new AbortedError('aborted');
-            return this.#callFailure(tool, retryError);
-          }
-        }
-        return {
-          content: `MCP server "${server}" is not available: ${this.#error ?? 'it could not be reached again'}`,
-          is_error: true,
-        };
-      }
-      return this.#callFailure(tool, error);
-    }
-  }
-
-  async close(): Promise<void> {
-    const previous = this.#status;
-    this.#status = 'closed';
-    if (previous !== 'closed') await this.#reset();
-  }
-
-  #callOnce(client: Client, tool: string, input: { [key: string]: JsonValue }, signal: AbortSignal): Promise<unknown> {
-    return client.callTool({ name: tool, arguments: input }, undefined, {
-      signal,
-      timeout: this.#settings.callTimeoutMs,
-    });
-  }
-
-  #callFailure(tool: string, error: unknown): ToolOutput {
-    const server = this.config.name;
-    if (mcpErrorCode(error) === REQUEST_TIMEOUT) {
-      return {
-        content: `MCP server "${server}" did not answer ${tool} within ${duration(this.#settings.callTimeoutMs)}`,
-        is_error: true,
-      };
-    }
-    if (this.#status !== 'connected') {
-      return {
-        content: `MCP server "${server}" stopped while running ${tool}: ${this.#error ?? errorMessage(error)}`,
-        is_error: true,
-      };
-    }
-    return { content: `MCP server "${server}" failed to run ${tool}: ${errorMessage(error)}`, is_error: true };
-  }
-
-  async #open(): Promise<void> {
-    const { config } = this;
-    const first = !this.#started;
-    this.#started = true;
-    this.#status = 'connecting';
-    this.#error = undefined;
-    const controller = new AbortController();
-    const timer = setTimeout(
-      () => controller.abort(new Error(`no answer within ${duration(this.#settings.connectTimeoutMs)}`)),
-      this.#settings.connectTimeoutMs,
-    );
-    try {
-      const sdk = await this.#settings.sdk();
-      const transport = this.#createTransport(sdk);
-      const Client = sdk.Client;
-      // Closed while the SDK loaded: start nothing (the transport starts with connect).
-      if (this.#isClosed()) return;
-      const client = new Client(this.#settings.clientInfo, { capabilities: {} });
-      this.#client = client;
-      client.onclose = () => this.#closed(client);
-      const options = { signal: controller.signal, timeout: this.#settings.connectTimeoutMs };
-      await untilAborted(client.connect(transport, options), controller.signal);
-      const tools: { tool: string; description: string; input_schema: ToolInputSchema }[] = [];
-      if (client.getServerCapabilities()?.tools !== undefined) {
-        let cursor: string | undefined;
-        do {
-          const page = await untilAborted(client.listTools(cursor === undefined ? {} : { cursor }, options), controller.signal);
-          for (const tool of page.tools) {
-            // A schema nested deeper than panto's limit would make every provider request fail to serialise: such a tool is not offered.
-            if (exceedsJSONDepth(tool.inputSchema)) continue;
-            tools.push({
-              tool: tool.name,
-              description: tool.description ?? tool.title ?? `${tool.name} (from the MCP server ${config.name})`,
-              input_schema: { ...(tool.inputSchema as ToolInputSchema), type: 'object' },
-            });
-          }
-          cursor = page.nextCursor;
-        } while (cursor !== undefined);
-      }
-      if (this.#client !== client) throw new Error(this.#error ?? 'the connection closed while it was being set up');
-      if (this.#isClosed()) {
-        await this.#reset();
-        return;
-      }
-      this.#tools = tools;
-      this.#status = 'connected';
-    } catch (error) {
-      const reason = controller.signal.aborted ? errorMessage(controller.signal.reason) : (this.#error ?? errorMessage(error));
-      await this.#fail(`${first ? 'could not start' : 'could not reconnect'}: ${reason}${this.#stderrHint()}`);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  #createTransport(sdk: MCPClientSDK): Transport {
-    const { config } = this;
-    if (config.type === 'http') {
-      const HTTPTransport = sdk.StreamableHTTPClientTransport;
-      if (HTTPTransport === undefined) throw new Error('this host cannot reach Streamable HTTP servers');
-      return new HTTPTransport(new URL(config.url), { requestInit: { headers: config.headers } });
-    }
-    const StdioTransport = sdk.StdioClientTransport;
-    if (StdioTransport === undefined) throw new Error('this host cannot start stdio servers');
-    const cwd = config.cwd ?? this.#settings.cwd;
-    const transport = new StdioTransport({
-      command: config.command,
-      args: config.args,
-      env: config.env,
-      stderr: 'pipe',
-      ...(cwd === undefined ? {} : { cwd }),
-    });
-    transport.stderr?.on('data', (chunk: Buffer) => this.#keepStderr(chunk.toString('utf8')));
-    this.#pid = () => transport.pid;
-    return transport;
-  }
-
-  /** The client closed: the server exited or the connection dropped. */
-  #closed(client: Client): void {
-    if (this.#client !== client || this.#status === 'closed') return;
-    const wasConnected = this.#status === 'connected';
-    this.#client = undefined;
-    this.#status = 'failed';
-    this.#failedAt = this.#settings.now();
-    const what = this.config.type === 'stdio' ? 'the server exited' : 'the connection closed';
-    // While connecting, the failure is reported (with the stderr hint) by #open.
-    this.#error ??= wasConnected ? `${what}${this.#stderrHint()}` : what;
-    if (wasConnected)
-      this.#settings.notice({
-        server: this.config.name,
-        message: `MCP server "${this.config.name}" stopped: ${this.#error}`,
-      });
-  }
-
-  async #fail(reason: string): Promise<void> {
-    this.#error = reason;
-    await this.#reset();
-    if (this.#status === 'closed') return;
-    this.#status = 'failed';
-    this.#failedAt = this.#settings.now();
-    this.#settings.notice({ server: this.config.name, message: `MCP server "${this.config.name}" ${reason}` });
-  }
-
-  /** Whether `close()` was called (also while an `await` was pending). */
-  #isClosed(): boolean {
-    return this.#status === 'closed';
-  }
-
-  /** A new session at once, whatever the retry delay. */
-  async #reconnect(): Promise<void> {
-    await this.#reset();
-    if (this.#status === 'closed') return;
-    this.#status = 'failed';
-    this.#failedAt = Number.NEGATIVE_INFINITY;
-    await this.connect();
-  }
-
-  /** Drops the client and stops the server process, promptly. */
-  async #reset(): Promise<void> {
-    const client = this.#client;
-    const pid = this.#pid?.();
-    this.#client = undefined;
-    this.#pid = undefined;
-    if (client === undefined) return;
-    const closing = client.close().catch(() => {});
-    // The SDK waits 2 s for a stdio server to leave after its stdin closes; do not keep the user waiting.
-    const waited = await Promise.race([closing.then(() => true), delay(300).then(() => false)]);
-    if (!waited && pid !== undefined && pid !== null) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-      await closing;
-    }
-  }
-
-  #keepStderr(text: string): void {
-    const lines = (this.#partialLine + text).split('\n');
-    this.#partialLine = lines.pop() ?? '';
-    for (const line of lines) if (line.trim() !== '') this.#stderr.push(line.trimEnd());
-    this.#stderr.splice(0, Math.max(0, this.#stderr.length - STDERR_LINES));
-  }
-
-  #stderrHint(): string {
-    const last = this.#stderr[this.#stderr.length - 1] ?? this.#partialLine.trim();
-    return last ? ` (its last words: ${last.length > 200 ? `${last.slice(0, 199)}…` : last})` : '';
-  }
-}
-
-const REQUEST_TIMEOUT = -32001;
-
-function mcpErrorCode(error: unknown): number | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return error instanceof Error && error.name === 'McpError' && typeof code === 'number' ? code : undefined;
-}
-
-/**
- * Whether a Streamable HTTP server refused a request because it does not know the session:
- * 404, as the spec says, or 400 naming the session id, as the reference servers answer.
- */
-function sessionLost(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (!(error instanceof Error) || !error.message.startsWith('Streamable HTTP error')) return false;
-  return code === 404 || (code === 400 && /session/i.test(error.message));
-}
-
-/** `promise`, or a rejection as soon as `signal` aborts (the SDK's connect does not always watch it). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-function duration(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { describeProviderConformance } from '../testing/conformance.js';
+import { describeProviderConformance } from '../testing/conformance/index.js';
 import { usage } from '../testing/index.js';
 import { AnthropicMessagesProvider } from './anthropic-messages.js';
 

@@ -1,12 +1,11 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ClientOptions } from '@anthropic-ai/sdk';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
-import { lazyModule } from './lazy-module.js';
 import type { StopReason, Usage } from '../messages.js';
-import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from '../provider.js';
+import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from './provider.js';
 import { toAnthropicRequest, type AnthropicRequestSettings } from './anthropic-request.js';
 import type { MessageAssembler } from './message-assembler.js';
 import { providerErrorFromSDK, type SDKErrorRules } from './sdk-error.js';
+import { lazyClient, lazyModule, sdkClientOptions } from './sdk-client.js';
 import { DEFAULT_TIMEOUT_MS, streamWire } from './wire-common.js';
 
 /** Output tokens asked for when `maxTokens` is not set (on top of any thinking budget). */
@@ -38,7 +37,7 @@ export interface AnthropicMessagesOptions {
   promptCaching?: boolean | undefined;
 }
 
-const RETRYABLE_TYPES = new Set(['overloaded_error', 'rate_limit_error', 'api_error', 'timeout_error']);
+const ANTHROPIC_RETRYABLE_TYPES = new Set(['overloaded_error', 'rate_limit_error', 'api_error', 'timeout_error']);
 
 /**
  * Claude through the Anthropic Messages API, streamed, on the official SDK.
@@ -55,8 +54,7 @@ const RETRYABLE_TYPES = new Set(['overloaded_error', 'rate_limit_error', 'api_er
 export class AnthropicMessagesProvider implements Provider {
   readonly name = 'anthropic';
   readonly model: string;
-  readonly #clientOptions: ClientOptions;
-  #client: Promise<Anthropic> | undefined;
+  readonly #client: () => Promise<Anthropic>;
   readonly #settings: AnthropicRequestSettings;
   readonly #idleMs: number;
 
@@ -75,19 +73,8 @@ export class AnthropicMessagesProvider implements Provider {
       promptCaching: options.promptCaching,
     };
     this.#idleMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.#clientOptions = {
-      ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
-      ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
-      timeout: this.#idleMs,
-      maxRetries: options.maxRetries ?? 2,
-    };
-  }
-
-  /** The SDK client, built on the first call: loading the SDK is left out of start-up (Lambda cold starts). */
-  #sdkClient(): Promise<Anthropic> {
-    this.#client ??= anthropicSDK.load().then((sdk) => new sdk.default(this.#clientOptions));
-    this.#client.catch(() => (this.#client = undefined));
-    return this.#client;
+    const clientOptions = sdkClientOptions({ ...options, timeoutMs: this.#idleMs });
+    this.#client = lazyClient(anthropicSDK, (sdk) => new sdk.default(clientOptions));
   }
 
   stream(request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderEvent> {
@@ -99,7 +86,7 @@ export class AnthropicMessagesProvider implements Provider {
         provider: this.name,
         model: this.model,
         idleMs: this.#idleMs,
-        open: async (signal) => (await this.#sdkClient()).messages.create(toAnthropicRequest(request, this.#settings), { signal }),
+        open: async (signal) => (await this.#client()).messages.create(toAnthropicRequest(request, this.#settings), { signal }),
         apply: (event, assembler) => {
           if (event.type === 'message_delta') rawStopReason = event.delta.stop_reason ?? rawStopReason;
           if (event.type === 'message_stop') complete = true;
@@ -241,7 +228,7 @@ export function anthropicErrorRules(sdk: AnthropicSDK | undefined): SDKErrorRule
     provider: 'anthropic',
     classes: sdk,
     describe: (apiError) => ({ type: apiError.type ?? undefined, message: apiError.apiMessage ?? apiError.message }),
-    retryableTypes: RETRYABLE_TYPES,
+    retryableTypes: ANTHROPIC_RETRYABLE_TYPES,
   };
 }
 

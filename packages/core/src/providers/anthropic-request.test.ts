@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Message } from '../messages.js';
-import type { ProviderRequest } from '../provider.js';
+import type { ProviderRequest } from './provider.js';
 import { FakeLLMServer, usage } from '../testing/index.js';
 import type { ToolDefinition } from '../tool.js';
 import { AnthropicMessagesProvider, type AnthropicMessagesOptions } from './anthropic-messages.js';

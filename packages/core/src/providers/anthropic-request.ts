@@ -1,6 +1,6 @@
 import type { ContentBlockParam, MessageCreateParamsStreaming, Tool as AnthropicTool } from '@anthropic-ai/sdk/resources/messages';
 import { assertNever, effectiveSystemPrompt, type AssistantMessage, type Message, type ToolResultMessage } from '../messages.js';
-import type { ProviderRequest } from '../provider.js';
+import type { ProviderRequest } from './provider.js';
 import type { ToolDefinition } from '../tool.js';
 import { compactionText, fitToolCallId, omittedImagesText } from './wire-common.js';
 

@@ -1,5 +1,5 @@
 import { ProviderNotConfiguredError, UnknownProviderError } from '../errors.js';
-import type { Provider } from '../provider.js';
+import type { Provider } from './provider.js';
 import { AnthropicMessagesProvider } from './anthropic-messages.js';
 import { DEFAULT_MODELS } from './models.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { emptyUsage, type AssistantBlock, type AssistantMessage, type JsonValue, type StopReason, type Usage } from '../messages.js';
-import type { ProviderStreamEvent } from '../provider.js';
+import type { ProviderStreamEvent } from './provider.js';
 
 type Slot =
   | { type: 'text'; text: string; open: boolean }

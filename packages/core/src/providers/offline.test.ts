@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Agent } from '../agent.js';
+import { Agent } from '../agent/agent.js';
 import { AbortedError } from '../errors.js';
 import type { AssistantMessage, Message } from '../messages.js';
-import type { ProviderEvent, ProviderRequest } from '../provider.js';
+import type { ProviderEvent, ProviderRequest } from './provider.js';
 import { CapturingStore } from '../testing/index.js';
 import { ToolRegistry, type ToolDefinition } from '../tool.js';
 import { exampleCall, OFFLINE_PREFIX, OfflineProvider } from './offline.js';

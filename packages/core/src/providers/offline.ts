@@ -1,5 +1,5 @@
 import type { JsonValue, Message, ToolResultMessage } from '../messages.js';
-import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from '../provider.js';
+import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from './provider.js';
 import type { ToolDefinition } from '../tool.js';
 import { MessageAssembler, parseToolArguments } from './message-assembler.js';
 import { abortedError } from './wire-common.js';

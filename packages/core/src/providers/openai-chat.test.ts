@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ProviderEvent } from '../provider.js';
-import { describeProviderConformance } from '../testing/conformance.js';
+import type { ProviderEvent } from './provider.js';
+import { describeProviderConformance } from '../testing/conformance/index.js';
 import { FakeLLMServer, usage } from '../testing/index.js';
 import { OpenAIChatProvider, type OpenAIChatOptions } from './openai-chat.js';
 

@@ -1,14 +1,13 @@
 import type OpenAI from 'openai';
-import type { ClientOptions } from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { ProviderNotConfiguredError } from '../errors.js';
-import { lazyModule } from './lazy-module.js';
 import type { StopReason, Usage } from '../messages.js';
-import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from '../provider.js';
+import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from './provider.js';
 import type { MessageAssembler } from './message-assembler.js';
 import { toOpenAIRequest, type OpenAIRequestSettings } from './openai-request.js';
 import { providerErrorFromSDK, type SDKErrorRules } from './sdk-error.js';
+import { lazyClient, lazyModule, sdkClientOptions } from './sdk-client.js';
 import { DEFAULT_TIMEOUT_MS, streamWire } from './wire-common.js';
 
 export interface OpenAIChatOptions {
@@ -35,7 +34,7 @@ export interface OpenAIChatOptions {
   maxRetries?: number | undefined;
 }
 
-const RETRYABLE_TYPES = new Set(['server_error', 'rate_limit_exceeded', 'rate_limit_error', 'overloaded_error', 'timeout']);
+const OPENAI_RETRYABLE_TYPES = new Set(['server_error', 'rate_limit_exceeded', 'rate_limit_error', 'overloaded_error', 'timeout']);
 
 /**
  * A model behind the OpenAI Chat Completions API (OpenAI, or any compatible server), streamed,
@@ -53,8 +52,7 @@ const RETRYABLE_TYPES = new Set(['server_error', 'rate_limit_exceeded', 'rate_li
 export class OpenAIChatProvider implements Provider {
   readonly name = 'openai';
   readonly model: string;
-  readonly #clientOptions: ClientOptions;
-  #client: Promise<OpenAI> | undefined;
+  readonly #client: () => Promise<OpenAI>;
   readonly #settings: OpenAIRequestSettings;
   readonly #idleMs: number;
 
@@ -72,19 +70,8 @@ export class OpenAIChatProvider implements Provider {
       // Fail at construction, as the SDK would, rather than at the first call.
       throw new ProviderNotConfiguredError('openai', 'no API key: set OPENAI_API_KEY or pass apiKey (any non-empty value for a server that needs none)');
     }
-    this.#clientOptions = {
-      apiKey,
-      ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
-      timeout: this.#idleMs,
-      maxRetries: options.maxRetries ?? 2,
-    };
-  }
-
-  /** The SDK client, built on the first call: loading the SDK is left out of start-up (Lambda cold starts). */
-  #sdkClient(): Promise<OpenAI> {
-    this.#client ??= openaiSDK.load().then((sdk) => new sdk.default(this.#clientOptions));
-    this.#client.catch(() => (this.#client = undefined));
-    return this.#client;
+    const clientOptions = sdkClientOptions({ ...options, apiKey, timeoutMs: this.#idleMs });
+    this.#client = lazyClient(openaiSDK, (sdk) => new sdk.default(clientOptions));
   }
 
   stream(request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderEvent> {
@@ -94,7 +81,7 @@ export class OpenAIChatProvider implements Provider {
         provider: this.name,
         model: this.model,
         idleMs: this.#idleMs,
-        open: async (signal) => (await this.#sdkClient()).chat.completions.create(toOpenAIRequest(request, this.#settings), { signal }),
+        open: async (signal) => (await this.#client()).chat.completions.create(toOpenAIRequest(request, this.#settings), { signal }),
         apply: (chunk, assembler) => applyChunk(chunk, state, assembler),
         finished: (assembler) =>
           state.finishReason === undefined
@@ -241,6 +228,6 @@ export function openaiErrorRules(sdk: OpenAISDK | undefined): SDKErrorRules<Inst
         ...(quota ? { retryable: false as const } : {}),
       };
     },
-    retryableTypes: RETRYABLE_TYPES,
+    retryableTypes: OPENAI_RETRYABLE_TYPES,
   };
 }

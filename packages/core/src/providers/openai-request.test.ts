@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ProviderRequest } from '../provider.js';
+import type { ProviderRequest } from './provider.js';
 import { FakeLLMServer } from '../testing/index.js';
 import { OpenAIChatProvider, type OpenAIChatOptions } from './openai-chat.js';
 import { toOpenAIMessages } from './openai-request.js';

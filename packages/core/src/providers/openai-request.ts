@@ -6,7 +6,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import { assertNever, effectiveSystemPrompt, type AssistantMessage, type Message } from '../messages.js';
-import type { ProviderRequest } from '../provider.js';
+import type { ProviderRequest } from './provider.js';
 import type { ToolDefinition } from '../tool.js';
 import { compactionText, fitToolCallId, omittedImagesText, TOOL_ERROR_PREFIX } from './wire-common.js';
 

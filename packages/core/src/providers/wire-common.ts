@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AbortedError, ProviderError } from '../errors.js';
 import type { ImageBlock, StopReason } from '../messages.js';
-import type { ProviderEvent } from '../provider.js';
+import type { ProviderEvent } from './provider.js';
 import { MessageAssembler } from './message-assembler.js';
 
 /**

@@ -5,7 +5,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { AmbiguousSessionIdError, InvalidSessionIdError, SessionNotFoundError } from '../errors.js';
-import { decodeSession } from '../session-decoder.js';
+import { decodeSession } from '../session/decoder.js';
+import { previewLine } from '../session/tree.js';
 
 export interface SessionInfo {
   id: string;
@@ -22,7 +23,8 @@ export interface SessionInfo {
   lastPrompt: string | null;
 }
 
-const PREVIEW_LENGTH = 100;
+/** Characters of a prompt's preview in a listing. */
+const PROMPT_PREVIEW_LENGTH = 100;
 
 /** Every readable session in `dir`, most recently modified first; [] when `dir` is missing. */
 export async function listSessions(dir: string): Promise<SessionInfo[]> {
@@ -91,12 +93,7 @@ export async function sessionInfo(file: string): Promise<SessionInfo> {
     created: new Date(header.timestamp),
     modified: stats.mtime,
     messageCount,
-    firstPrompt: firstPrompt === null ? null : preview(firstPrompt),
-    lastPrompt: lastPrompt === null ? null : preview(lastPrompt),
+    firstPrompt: firstPrompt === null ? null : previewLine(firstPrompt, PROMPT_PREVIEW_LENGTH),
+    lastPrompt: lastPrompt === null ? null : previewLine(lastPrompt, PROMPT_PREVIEW_LENGTH),
   };
-}
-
-function preview(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > PREVIEW_LENGTH ? `${line.slice(0, PREVIEW_LENGTH - 1)}…` : line;
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LockTimeoutError } from '../errors.js';
-import { decodeSession } from '../session-decoder.js';
+import { decodeSession } from '../session/decoder.js';
 import { RecordFactory } from '../testing/index.js';
 import { bundleWriter } from './__fixtures__/bundle-writer.js';
 import { FSJSONLStore } from './fs-jsonl-store.js';

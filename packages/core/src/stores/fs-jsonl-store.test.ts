@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SessionConflictError, SessionCorruptError, SessionNotFoundError } from '../errors.js';
-import { describeSessionStoreConformance } from '../testing/conformance.js';
+import { describeSessionStoreConformance } from '../testing/conformance/index.js';
 import { RecordFactory } from '../testing/index.js';
 import { FSJSONLStore } from './fs-jsonl-store.js';
 

@@ -3,11 +3,11 @@ import { mkdir, open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { InvalidSessionIdError, SessionConflictError, SessionCorruptError, SessionNotFoundError } from '../errors.js';
 import { ID_RULE, isValidId, newId, systemClock, type Clock, type IdGenerator } from '../ids.js';
-import { decodeSession, type DecodedSession } from '../session-decoder.js';
-import { encodeBatch, encodeHeader, SESSION_FORMAT_VERSION, type SessionHeader } from '../session-format.js';
-import { SessionLog } from '../session-log.js';
-import type { ActiveModel, DiskMessage, LoadedSession, LoadOptions, SessionEntry, SessionStore } from '../session-store.js';
-import { SessionTree } from '../session-tree.js';
+import { decodeSession, type DecodedSession } from '../session/decoder.js';
+import { encodeBatch, encodeHeader, SESSION_FORMAT_VERSION, type SessionHeader } from '../session/format.js';
+import { SessionLog } from '../session/log.js';
+import type { ActiveModel, DiskMessage, LoadedSession, LoadOptions, SessionEntry, SessionStore } from '../session/store.js';
+import { SessionTree } from '../session/tree.js';
 import { withFileLock, type FileLockOptions } from './file-lock.js';
 
 export interface FSJSONLStoreCreateOptions {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeSessionStoreConformance } from '../testing/conformance.js';
+import { describeSessionStoreConformance } from '../testing/conformance/index.js';
 import { CapturingStore, RecordFactory } from '../testing/index.js';
 import { MemoryStore } from './memory-store.js';
 

@@ -1,8 +1,8 @@
 import { Conversation } from '../conversation.js';
 import { EntryNotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
-import type { ActiveModel, DiskMessage, LoadedSession, LoadOptions, SessionStore } from '../session-store.js';
-import { SessionTree } from '../session-tree.js';
+import type { ActiveModel, DiskMessage, LoadedSession, LoadOptions, SessionStore } from '../session/store.js';
+import { SessionTree } from '../session/tree.js';
 
 /**
  * Persists nothing: appends succeed and are dropped, loading gives an empty conversation

@@ -6,6 +6,7 @@
 export { ScriptedProvider, type ScriptedProviderOptions, type ScriptedReply } from './scripted-provider.js';
 export { CapturingStore } from './capturing-store.js';
 export { everyKindOfMessage, RecordFactory, usage } from './fixtures.js';
-export { FakeLLMServer, type FakeRawReply, type FakeReply, type RecordedRequest } from './fake-llm-server.js';
+export { FakeLLMServer } from './fake-llm/server.js';
+export type { FakeRawReply, FakeReply, RecordedRequest } from './fake-llm/types.js';
 export { ManualClock } from './manual-clock.js';
 export { waitUntil, type WaitUntilOptions } from './wait-until.js';

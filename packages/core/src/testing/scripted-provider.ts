@@ -1,6 +1,6 @@
 import { ProviderError } from '../errors.js';
 import { emptyUsage, type AssistantBlock, type AssistantMessage, type JsonValue, type StopReason, type Usage } from '../messages.js';
-import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from '../provider.js';
+import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from '../providers/provider.js';
 
 /** One scripted provider reply. */
 export interface ScriptedReply {
@@ -126,24 +126,29 @@ export class ScriptedProvider implements Provider {
       yield { type: 'text-end', index, text: textBlock.text };
       index++;
     }
-    for (const [i, call] of (reply.toolCalls ?? []).entries()) {
-      const toolCall = {
-        type: 'tool_call' as const,
-        id: call.id ?? `call_${callNumber}_${i}`,
-        name: call.name,
-        input: call.input,
-      };
-      yield { type: 'tool-call-start', index, id: toolCall.id, name: toolCall.name };
-      yield { type: 'tool-call-delta', index, delta: JSON.stringify(call.input) };
-      yield { type: 'tool-call-end', index, toolCall };
-      content.push(toolCall);
-      index++;
-    }
+    yield* toolCallEvents(reply, callNumber, index, content);
     const stopReason = reply.stopReason ?? ((reply.toolCalls?.length ?? 0) > 0 ? 'tool_use' : 'end_turn');
     yield {
       type: 'message-end',
       message: { role: 'assistant', content, provider: this.name, model: this.model, usage, stop_reason: stopReason },
     };
+  }
+}
+
+/** The reply's tool calls as events, the first at content index `index`; each call is added to `content`. */
+function* toolCallEvents(reply: ScriptedReply, callNumber: number, index: number, content: AssistantBlock[]): Generator<ProviderEvent> {
+  for (const [i, call] of (reply.toolCalls ?? []).entries()) {
+    const toolCall = {
+      type: 'tool_call' as const,
+      id: call.id ?? `call_${callNumber}_${i}`,
+      name: call.name,
+      input: call.input,
+    };
+    yield { type: 'tool-call-start', index, id: toolCall.id, name: toolCall.name };
+    yield { type: 'tool-call-delta', index, delta: JSON.stringify(call.input) };
+    yield { type: 'tool-call-end', index, toolCall };
+    content.push(toolCall);
+    index++;
   }
 }
 

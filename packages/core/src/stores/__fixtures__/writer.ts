@@ -9,7 +9,7 @@
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { SessionConflictError } from '../../errors.js';
-import type { DiskMessage } from '../../session-store.js';
+import type { DiskMessage } from '../../session/store.js';
 import { RecordFactory } from '../../testing/fixtures.js';
 import { withFileLock } from '../file-lock.js';
 import { FSJSONLStore } from '../fs-jsonl-store.js';

@@ -1,0 +1,255 @@
+/**
+ * The one reader of the session log's framing, for every consumer: the filesystem store's
+ * load, the session catalog and the import into DynamoDB. It decides what a line means —
+ * line 1 is the header; a `batch_size` line opens a batch of that many lines; a torn last
+ * line and a batch a crash cut short at the end were never acknowledged and are left out;
+ * anything else unreadable is a `SessionCorruptError` naming the source and the 1-based line.
+ */
+import { isUtf8 } from 'node:buffer';
+import { SessionCorruptError } from '../errors.js';
+import { decodeEntry, decodeHeader, decodeLine, parseLine, type LineRules, type SessionHeader } from './format.js';
+import type { SessionEntry } from './store.js';
+
+/** One appended batch, whole, as read. */
+export interface DecodedBatch {
+  entries: SessionEntry[];
+  /** The batch's lines without their newlines, exactly as read. */
+  lines: string[];
+  /** The 1-based line number of its first line. */
+  firstLine: number;
+}
+
+/** How the input ended, once {@link SessionDecoder.end} is called. */
+export interface DecoderEnd {
+  header: SessionHeader;
+  /** Complete lines at the end that were never committed: the lines of a cut-short batch. */
+  uncommittedLines: number;
+  /** Whether an unterminated last line was left out as torn. */
+  torn: boolean;
+  /** Entries committed in all. */
+  entryCount: number;
+}
+
+/**
+ * Decodes a session log line by line. Feed it every line in order with {@link push} (it
+ * returns each batch as soon as its last line arrives), then call {@link end}.
+ *
+ * @example
+ * const decoder = new SessionDecoder('s3://bucket/key');
+ * for await (const batch of decoder.decode(stream)) await write(batch.lines);
+ * const { header } = decoder.end();
+ */
+export class SessionDecoder {
+  readonly source: string;
+  readonly #rules: LineRules;
+  #header: SessionHeader | undefined;
+  #line = 0;
+  #entryCount = 0;
+  #torn = false;
+  readonly #ids = new Set<string>();
+  #open: (DecodedBatch & { remaining: number }) | undefined;
+
+  /**
+   * `rules`: `stored` (the default) for a log panto wrote, `incoming` for one entering panto
+   * (an import): see {@link LineRules}.
+   */
+  constructor(source: string, options: { rules?: LineRules } = {}) {
+    this.source = source;
+    this.#rules = options.rules ?? 'stored';
+  }
+
+  /** The header, once line 1 has been read. */
+  get header(): SessionHeader | undefined {
+    return this.#header;
+  }
+
+  /**
+   * Reads the next line (without its newline). `terminated` is false only for a last line
+   * the input ended without a newline after: it counts only if it is a whole, valid entry,
+   * else it is a torn line and left out. Returns the batch this line completes, if any.
+   */
+  push(text: string, terminated = true): DecodedBatch | undefined {
+    const source = this.source;
+    const lineNumber = ++this.#line;
+    if (lineNumber === 1) {
+      if (!terminated) throw new SessionCorruptError(source, 1, 'session header is incomplete');
+      this.#header = decodeHeader(parseLine(text, source, 1), source, this.#rules);
+      return undefined;
+    }
+    if (!terminated && !isWholeEntry(text, source, lineNumber)) {
+      this.#torn = true;
+      return undefined;
+    }
+    const entry = decodeLine(text, source, lineNumber, this.#rules);
+    const batchSize = (entry as { batch_size?: unknown }).batch_size;
+    if (batchSize !== undefined) {
+      if (this.#open !== undefined) throw new SessionCorruptError(source, lineNumber, 'a new batch starts inside an incomplete batch');
+      if (typeof batchSize !== 'number' || !Number.isInteger(batchSize) || batchSize < 2) {
+        throw new SessionCorruptError(source, lineNumber, 'batch_size must be an integer of at least 2');
+      }
+      this.#open = { entries: [], lines: [], firstLine: lineNumber, remaining: batchSize };
+    }
+    if (this.#ids.has(entry.id)) throw new SessionCorruptError(source, lineNumber, `duplicate entry id ${entry.id}`);
+    if (entry.parent_id !== null && !this.#ids.has(entry.parent_id)) {
+      throw new SessionCorruptError(source, lineNumber, `parent_id ${entry.parent_id} is not an earlier entry`);
+    }
+    this.#ids.add(entry.id);
+    const open = this.#open;
+    if (open === undefined) {
+      this.#entryCount++;
+      return { entries: [entry], lines: [text], firstLine: lineNumber };
+    }
+    open.entries.push(entry);
+    open.lines.push(text);
+    if (--open.remaining > 0) return undefined;
+    this.#open = undefined;
+    this.#entryCount += open.entries.length;
+    return { entries: open.entries, lines: open.lines, firstLine: open.firstLine };
+  }
+
+  /** Ends the input. A batch still open was cut short by a crash: it is left out. */
+  end(): DecoderEnd {
+    const header = this.#header;
+    if (header === undefined) throw new SessionCorruptError(this.source, 1, 'empty file: no session header');
+    return {
+      header,
+      uncommittedLines: this.#open?.lines.length ?? 0,
+      torn: this.#torn,
+      entryCount: this.#entryCount,
+    };
+  }
+
+  /**
+   * Decodes a byte stream (a file, an S3 object) one line at a time, yielding each
+   * committed batch; holds no more than the current line and an open batch. A line that
+   * is not UTF-8 is a `SessionCorruptError` (an unterminated last one is torn). Call
+   * {@link end} afterwards.
+   */
+  async *decode(stream: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>): AsyncGenerator<DecodedBatch> {
+    for await (const line of sourceLines(stream)) {
+      if (!isUtf8(line.bytes)) {
+        if (!line.terminated) {
+          this.#line++;
+          this.#torn = true;
+          continue;
+        }
+        throw new SessionCorruptError(this.source, line.number, 'not valid UTF-8');
+      }
+      const batch = this.push(line.bytes.toString('utf8'), line.terminated);
+      if (batch !== undefined) yield batch;
+    }
+  }
+}
+
+function isWholeEntry(text: string, source: string, lineNumber: number): boolean {
+  try {
+    decodeEntry(JSON.parse(text), source, lineNumber);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface DecodedSession {
+  header: SessionHeader;
+  /** Every committed entry, in file order. */
+  entries: SessionEntry[];
+  /**
+   * Bytes of the file that hold committed lines. Anything after (a torn line, or the
+   * complete lines of a batch cut short by a crash) was never acknowledged to a writer.
+   */
+  committedBytes: number;
+  /** Whether the committed part ends without a newline (the next append must add one). */
+  needsNewline: boolean;
+}
+
+/**
+ * Decodes a whole session log held in memory (a session file): {@link SessionDecoder} over
+ * its lines, plus where the committed bytes end.
+ */
+export function decodeSession(bytes: Uint8Array, source: string): DecodedSession {
+  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const completeEnd = buffer.lastIndexOf(0x0a) + 1;
+  assertUtf8Lines(buffer.subarray(0, completeEnd), source);
+  const text = buffer.toString('utf8', 0, completeEnd);
+  const decoder = new SessionDecoder(source);
+  const entries: SessionEntry[] = [];
+  const lines: string[] = [];
+  for (let start = 0; start < text.length; ) {
+    const end = text.indexOf('\n', start);
+    const line = text.slice(start, end);
+    lines.push(line);
+    const batch = decoder.push(line);
+    if (batch !== undefined) for (const entry of batch.entries) entries.push(entry);
+    start = end + 1;
+  }
+  let tail: string | undefined;
+  if (completeEnd < buffer.length && isUtf8(buffer.subarray(completeEnd))) {
+    tail = buffer.toString('utf8', completeEnd);
+    const batch = decoder.push(tail, false);
+    if (batch !== undefined) for (const entry of batch.entries) entries.push(entry);
+  }
+  const { header, uncommittedLines, torn } = decoder.end();
+  const tailKept = tail !== undefined && !torn;
+  let committedBytes = completeEnd + (tailKept ? Buffer.byteLength(tail!) : 0);
+  let needsNewline = tailKept;
+  if (uncommittedLines > 0) {
+    // The cut-short batch's lines: the last `uncommittedLines` lines read (the kept tail among them).
+    if (tailKept) {
+      committedBytes -= Buffer.byteLength(tail!);
+      for (let i = lines.length - (uncommittedLines - 1); i < lines.length; i++) committedBytes -= Buffer.byteLength(lines[i]!) + 1;
+    } else {
+      for (let i = lines.length - uncommittedLines; i < lines.length; i++) committedBytes -= Buffer.byteLength(lines[i]!) + 1;
+    }
+    needsNewline = false;
+  }
+  return { header, entries, committedBytes, needsNewline };
+}
+
+/**
+ * Refuses bytes that are not UTF-8 (`SessionCorruptError` naming the first bad line) rather
+ * than let them become U+FFFD: a log is kept byte for byte, never silently changed.
+ */
+export function assertUtf8Lines(bytes: Uint8Array, source: string, firstLine = 1): void {
+  if (isUtf8(bytes)) return;
+  const strict = new TextDecoder('utf-8', { fatal: true });
+  let start = 0;
+  for (let line = firstLine; start < bytes.length; line++) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline === -1 ? bytes.length : newline;
+    try {
+      strict.decode(bytes.subarray(start, end));
+    } catch {
+      throw new SessionCorruptError(source, line, 'not valid UTF-8');
+    }
+    start = end + 1;
+  }
+}
+
+export interface SourceLine {
+  /** 1-based. */
+  number: number;
+  /** The line's bytes, without the newline. */
+  bytes: Buffer;
+  /** False only for a last line the stream ended without a newline. */
+  terminated: boolean;
+}
+
+/** The lines of a byte stream, each with its number, without holding more than the current line. */
+export async function* sourceLines(stream: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>): AsyncGenerator<SourceLine> {
+  let pending: Buffer[] = [];
+  let number = 0;
+  for await (const piece of stream) {
+    let chunk = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+    let newline = chunk.indexOf(0x0a);
+    while (newline !== -1) {
+      pending.push(chunk.subarray(0, newline));
+      yield { number: ++number, bytes: Buffer.concat(pending), terminated: true };
+      pending = [];
+      chunk = chunk.subarray(newline + 1);
+      newline = chunk.indexOf(0x0a);
+    }
+    if (chunk.length > 0) pending.push(Buffer.from(chunk)); // copy: the source may reuse its buffer
+  }
+  if (pending.length > 0) yield { number: ++number, bytes: Buffer.concat(pending), terminated: false };
+}

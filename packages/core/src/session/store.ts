@@ -1,0 +1,162 @@
+import type { Conversation } from '../conversation.js';
+import type { Message, Usage } from '../messages.js';
+import type { SessionTree } from './tree.js';
+
+/**
+ * What a reader adds to an entry it could load only in part; never written to a log. A line
+ * nested deeper than panto's limit for JSON (see `MAX_JSON_DEPTH`) is loaded with its
+ * too-deep tool-call inputs as `{}` and without fields the format does not define, and says
+ * so here, so that a session stored before the limit existed still reads.
+ */
+export interface ReadNote {
+  /** Why part of the entry was not loaded. Absent for an entry loaded whole. */
+  unreadable?: string;
+}
+
+/** A message entering the conversation, as the agent hands it to a store. */
+export interface DiskMessageRecord extends ReadNote {
+  type: 'message';
+  /** UUIDv7, unique within the session. */
+  id: string;
+  /** ISO-8601 time the message entered the conversation. */
+  timestamp: string;
+  message: Exclude<Message, { role: 'compaction' }>;
+}
+
+/**
+ * A compaction: the summary replaces every message before it on the path. A conversation
+ * rebuilt from a path that contains one starts with the system messages before it, then
+ * the summary.
+ */
+export interface DiskCompactionRecord extends ReadNote {
+  type: 'compaction';
+  id: string;
+  timestamp: string;
+  summary: string;
+  provider: string;
+  model: string;
+  usage: Usage;
+  prior_usage: Usage;
+}
+
+/**
+ * The neutral record every store trades in. A store need not write JSONL: a database
+ * backend maps these to its rows. Stores chain them (see {@link SessionEntry}).
+ */
+export type DiskMessage = DiskMessageRecord | DiskCompactionRecord;
+
+/** A record as stored: chained to its parent in the session's tree of entries. */
+export type RecordEntry = DiskMessage & {
+  /** The entry this one follows; null for the first entry of the session. */
+  parent_id: string | null;
+};
+
+/**
+ * A switch of the active branch (format version 2): from this entry on, the session
+ * continues from `parent_id` — an earlier entry — instead of from the entry written before
+ * it. A store writes one for `switchLeaf`; it holds no message, and no entry ever follows
+ * it (the next entry chains to `parent_id`, the entry it stands for).
+ */
+export interface LeafEntry extends ReadNote {
+  type: 'leaf';
+  id: string;
+  /** The entry the session continues from. */
+  parent_id: string;
+  /** ISO-8601 time of the switch. */
+  timestamp: string;
+}
+
+/**
+ * One line of the session log: a message or compaction chained to its parent, or a
+ * {@link LeafEntry} that moves the active branch. Entries form a tree through `parent_id`.
+ */
+export type SessionEntry = RecordEntry | LeafEntry;
+
+/** A session read back from a store. */
+export interface LoadedSession {
+  /** The path to the active leaf (or to the entry `at` named), as one linear conversation. */
+  conversation: Conversation;
+  /**
+   * The text of a trailing user prompt that no assistant answered (a crash or quit right
+   * after it was submitted), excluded from `conversation`. Null when there is none.
+   */
+  danglingUser: string | null;
+  /**
+   * The entry each message of `conversation` was rebuilt from (same order and length), for
+   * its id and timestamp; null for a tool result the rebuild synthesized for an interrupted
+   * tool call (it is not in the log).
+   */
+  entries: readonly (RecordEntry | null)[];
+  /**
+   * The entry the loaded path ends at — the active leaf, or the entry `at` named (a leaf
+   * entry resolved to the entry it stands for), the dangling prompt included. Null for an
+   * empty path (an empty session, or `at: null`).
+   */
+  at: RecordEntry | null;
+}
+
+/** Where {@link SessionStore.loadConversation} rebuilds the conversation. */
+export interface LoadOptions {
+  /**
+   * Continue from this entry instead of the active leaf: the conversation is the path to
+   * it, and this handle's next append chains after it (a new branch once written; nothing
+   * is written by the load). `null` continues from the root: an empty conversation whose
+   * next entry starts a new root. The dangling-prompt rule applies as at the active leaf.
+   * `EntryNotFoundError` when the session holds no such entry.
+   */
+  at?: string | null;
+}
+
+export interface ActiveModel {
+  provider: string;
+  model: string;
+}
+
+/**
+ * Where a session lives. The agent appends every message the moment it enters the
+ * conversation; a resumed agent adopts the conversation the store rebuilds.
+ *
+ * Implementations must pass `describeSessionStoreConformance` from `@panto/core/testing/conformance`.
+ */
+export interface SessionStore {
+  /**
+   * Appends a batch, all or nothing, chained after this handle's head: the first record's
+   * parent is the head, each next record's parent the one before it. Resolves once the
+   * batch is durable. Rejects with `SessionConflictError` (nothing written) when another
+   * handle appended since this one last saw the session, and with `InvalidBatchError`
+   * (nothing written) for a record whose id the session already holds. An empty batch is
+   * a no-op.
+   */
+  appendMessages(batch: readonly DiskMessage[]): Promise<void>;
+  /**
+   * Rebuilds the conversation on the path to the active leaf (or to `options.at`). Also
+   * brings this handle up to date: later appends chain after what this call returned (after
+   * the dangling prompt's parent, when there is one, so that an answered resend becomes its
+   * sibling).
+   */
+  loadConversation(options?: LoadOptions): Promise<LoadedSession>;
+  /**
+   * Reads the whole tree of the session — every entry of every branch, in log order — as it
+   * is now. Changes nothing, not even where this handle's next append chains.
+   */
+  loadTree(): Promise<SessionTree>;
+  /**
+   * Makes `entryId` the active leaf without sending anything: writes a leaf entry, as an
+   * append of its own (durable before it resolves; `SessionConflictError` when another
+   * handle appended since this one last saw the session). Returns the conversation now
+   * active, and later appends chain after it as after a load at `entryId`. Writes nothing
+   * when `entryId` is already the active leaf. `EntryNotFoundError` for an id the session
+   * does not hold.
+   */
+  switchLeaf(entryId: string): Promise<LoadedSession>;
+  /**
+   * Copies the path to `entryId` (root first, each entry as it is) into a new session of the
+   * same kind and place, with a new id, and returns a handle on it; this session is not
+   * changed. `EntryNotFoundError` for an id the session does not hold.
+   */
+  fork(entryId: string): Promise<SessionStore>;
+  /** The session's id; the same for the life of the session and every handle on it. */
+  sessionId(): string;
+  /** The provider and model of the newest entry that names them, or null. */
+  activeModel(): ActiveModel | null;
+}
