@@ -31,6 +31,28 @@ function turn(f: RecordFactory, i: number): DiskMessage[][] {
   return [[user], [call, result]];
 }
 
+/** Append latency: 200 batches of [assistant + tool result], fsync included, against a bare write + fdatasync of the same bytes. */
+async function appendLatency(dir: string): Promise<{ appendTimes: number[]; rawTimes: number[] }> {
+  const appendStore = await FSJSONLStore.create(dir);
+  const af = new RecordFactory('append');
+  const appendTimes: number[] = [];
+  const rawTimes: number[] = [];
+  const raw = await open(join(dir, 'raw.jsonl'), 'a');
+  for (let i = 0; i < 200; i++) {
+    const batch = turn(af, 2 * i)[1]!;
+    appendTimes.push(await time(() => appendStore.appendMessages(batch)));
+    const line = Buffer.from(`${batch.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    rawTimes.push(
+      await time(async () => {
+        await raw.write(line);
+        await raw.datasync();
+      }),
+    );
+  }
+  await raw.close();
+  return { appendTimes, rawTimes };
+}
+
 export async function runCoreBench(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'panto-bench-core-'));
   try {
@@ -81,25 +103,7 @@ export async function runCoreBench(): Promise<void> {
     for (let i = 0; i < 3; i++) await panto();
     for (let i = 0; i < 15; i++) switchedTimes.push(await time(panto));
 
-    // Append latency: 200 batches of [assistant + tool result], fsync included.
-    const appendStore = await FSJSONLStore.create(dir);
-    const af = new RecordFactory('append');
-    const appendTimes: number[] = [];
-    const rawTimes: number[] = [];
-    const rawFile = join(dir, 'raw.jsonl');
-    const raw = await open(rawFile, 'a');
-    for (let i = 0; i < 200; i++) {
-      const batch = turn(af, 2 * i)[1]!;
-      appendTimes.push(await time(() => appendStore.appendMessages(batch)));
-      const line = Buffer.from(`${batch.map((r) => JSON.stringify(r)).join('\n')}\n`);
-      rawTimes.push(
-        await time(async () => {
-          await raw.write(line);
-          await raw.datasync();
-        }),
-      );
-    }
-    await raw.close();
+    const { appendTimes, rawTimes } = await appendLatency(dir);
 
     printTable(`@panto/core — FSJSONLStore (${MESSAGES} messages, ${(bytes / 1e6).toFixed(1)} MB)`, [
       ['load (open + loadConversation), median', `${pantoMs.toFixed(1)} ms`],

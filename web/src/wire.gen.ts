@@ -424,6 +424,14 @@ export interface components {
           tool_name: string;
           content: string;
           is_error: boolean;
+          /** @description images the tool returned besides its text (an MCP server's screenshot, say) */
+          images?: {
+            /** @constant */
+            type: 'image';
+            media_type: string;
+            /** @description base64 */
+            data: string;
+          }[];
         }
       | {
           /** @constant */
@@ -512,6 +520,14 @@ export interface components {
           tool_name: string;
           content: string;
           is_error: boolean;
+          /** @description images the tool returned besides its text (an MCP server's screenshot, say) */
+          images?: {
+            /** @constant */
+            type: 'image';
+            media_type: string;
+            /** @description base64 */
+            data: string;
+          }[];
           /** @description the id of the message's entry: a parent_id / entry_id for the tree routes */
           id?: string;
           /** @description ISO 8601 UTC timestamp */
@@ -603,6 +619,8 @@ export interface components {
       message: string;
       /** @description for invalid_body / invalid_query: the offending field, dotted */
       field?: string;
+      /** @description for invalid_session: the 1-based line of the body that is not a session log line */
+      line?: number;
     };
     SessionSummary: {
       id: string;

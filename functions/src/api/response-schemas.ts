@@ -50,6 +50,11 @@ const messageShapes = {
     tool_name: z.string(),
     content: z.string(),
     is_error: z.boolean(),
+    images: z.optional(
+      z
+        .array(z.strictObject({ type: z.literal('image'), media_type: z.string(), data: z.string().check(z.describe('base64')) }))
+        .check(z.describe("images the tool returned besides its text (an MCP server's screenshot, say)")),
+    ),
   },
   compaction: { role: z.literal('compaction'), summary: z.string(), provider: z.string(), model: z.string(), usage, prior_usage: usage },
 };
@@ -119,6 +124,7 @@ export const errorDetail = z.strictObject({
   code: z.string().check(z.describe('stable, machine-readable: invalid_body, unauthorized, session_not_found, …')),
   message: z.string(),
   field: z.optional(z.string().check(z.describe('for invalid_body / invalid_query: the offending field, dotted'))),
+  line: z.optional(z.int().check(z.describe('for invalid_session: the 1-based line of the body that is not a session log line'))),
 });
 
 export const errorResponse = z.strictObject({ error: errorDetail });

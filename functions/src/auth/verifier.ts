@@ -10,6 +10,7 @@
  * This module is the seam ({@link AuthVerifier}) and the rules every way shares; each way has
  * its own module (`api-gateway-verifier.ts`, `jwks-verifier.ts`).
  */
+import { isValidOwner } from '@panto/aws';
 import { errors as joseErrors } from 'jose';
 import { unauthorized } from '../errors.js';
 
@@ -38,17 +39,10 @@ export type AuthVerifier = (request: AuthRequest) => Promise<Principal>;
  */
 export const REQUIRED_CLAIMS = ['exp', 'sub'];
 
-/** The longest `sub` a token may name its owner with. */
-export const MAX_OWNER_LENGTH = 256;
-
-/** Whether a `sub` can name an owner: a non-empty string of at most MAX_OWNER_LENGTH, no control characters. */
-export function isOwner(sub: unknown): sub is string {
-  return typeof sub === 'string' && sub !== '' && sub.length <= MAX_OWNER_LENGTH && !/[\u0000-\u001f\u007f]/.test(sub);
-}
-
 /** The principal a token's `sub` names; 401 when it cannot name an owner. */
 export function principal(sub: unknown): Principal {
-  if (!isOwner(sub)) throw unauthorized('the token has no usable sub');
+  // A `sub` names an owner by @panto/aws's one rule for owners.
+  if (!isValidOwner(sub)) throw unauthorized('the token has no usable sub');
   return { owner: sub };
 }
 

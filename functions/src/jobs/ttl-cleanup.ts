@@ -8,7 +8,7 @@
  * Failures are reported per record (`batchItemFailures`; the event source mapping sets
  * `ReportBatchItemFailures`): Lambda retries the stream from the first failed record on.
  */
-import { isValidSessionId, type PurgeResult } from '@panto/aws';
+import { isValidSessionId, META_SK, SESSION_PK_PREFIX, type PurgeResult } from '@panto/aws';
 
 /** A DynamoDB attribute value as a stream record carries it (only strings matter here). */
 export interface StreamAttributeValue {
@@ -46,9 +46,6 @@ export interface TtlCleanupDeps {
   purge: PurgeSession;
   log?: (message: string, error: unknown) => void;
 }
-
-const SESSION_PK_PREFIX = 'SESSION#';
-const META_SK = 'META';
 
 /** The session whose META item TTL deleted, or null for any other record. */
 export function ttlExpiredSessionId(record: DynamoDBStreamRecord): string | null {

@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { jwtVerify, SignJWT } from 'jose';
-import { bearer, isOwner, MAX_OWNER_LENGTH, principal, rejected, REQUIRED_CLAIMS, type AuthVerifier } from '../auth/verifier.js';
+import { isValidOwner, MAX_OWNER_LENGTH } from '@panto/aws';
+import { bearer, principal, rejected, REQUIRED_CLAIMS, type AuthVerifier } from '../auth/verifier.js';
 
 /** Issuer and audience of the tokens the local stack signs. */
 export const LOCAL_ISSUER = 'panto-local';
@@ -37,7 +38,7 @@ export function hs256Verifier(secret: Uint8Array): AuthVerifier {
  * const token = await signLocalToken(await readLocalSecret(dataDir), 'alice');
  */
 export async function signLocalToken(secret: Uint8Array, owner: string, expiresIn: string = '30d'): Promise<string> {
-  if (!isOwner(owner)) throw new RangeError(`an owner is 1–${MAX_OWNER_LENGTH} characters without control characters`);
+  if (!isValidOwner(owner)) throw new RangeError(`an owner is 1–${MAX_OWNER_LENGTH} characters without control characters`);
   return new SignJWT({})
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(owner)

@@ -2,6 +2,7 @@
 import type { DiskMessage, DiskMessageRecord, Message, SessionEntry } from '@panto/core';
 import type { EntryJson, RunningTurnJson, SessionContentsJson, SessionSummaryJson, StoredMessageJson } from '../api/response-schemas.js';
 import type { RunningTurn, SessionContents, SessionSummary } from '../services/session-context.js';
+import { withoutFraming } from '@panto/core/store-kit';
 
 export function sessionJson({ metadata, activeModel }: SessionSummary): SessionSummaryJson {
   return {
@@ -44,8 +45,7 @@ function withEntry(message: Message, entry: DiskMessage | null): StoredMessageJs
 
 /** An entry as its log line says it, without the line's framing (`batch_size`). */
 export function entryJson(entry: SessionEntry): EntryJson {
-  const { batch_size: _batchSize, ...rest } = entry as SessionEntry & { batch_size?: number };
-  return rest as SessionEntry;
+  return withoutFraming(entry);
 }
 
 /** A running turn as the API shows it (`GET /sessions/{id}`, the events, the stop); null when none runs. */

@@ -96,8 +96,8 @@ export type { IdempotencyClaim, IdempotencyStore, StoredResponse } from './idemp
 
 // The table.
 export { backfillActivityIndex, createTable, type TableOptions } from './table/create-table.js';
-export { GSI_BY_ACTIVITY, GSI_BY_OWNER } from './table/keys.js';
-export { isValidSessionId } from './table/validation.js';
+export { GSI_BY_ACTIVITY, GSI_BY_OWNER, META_SK, SESSION_PK_PREFIX } from './table/keys.js';
+export { isValidOwner, isValidSessionId, MAX_OWNER_LENGTH } from './table/validation.js';
 export { HEALTH_KEY, pingTable, type TablePing } from './table/health.js';
 
 // Errors.

@@ -15,19 +15,8 @@ export {
   type DecoderEnd,
   type SourceLine,
 } from './session/decoder.js';
-export {
-  decodeEntry,
-  decodeHeader,
-  decodeLine,
-  encodeBatch,
-  encodeBatchLines,
-  encodeHeader,
-  parseLine,
-  SESSION_FORMAT_VERSION,
-  isISOTime,
-  type LineRules,
-  type SessionHeader,
-} from './session/format.js';
+export { decodeEntry, decodeHeader, decodeLine, isISOTime, type LineRules, parseLine } from './session/decode-line.js';
+export { encodeBatch, encodeBatchLines, encodeHeader, SESSION_FORMAT_VERSION, type SessionHeader, withoutFraming } from './session/format.js';
 export {
   activeEntry,
   INTERRUPTED_TOOL_RESULT,

@@ -75,7 +75,8 @@ export class TurnRunner {
     void this.host()
       .load()
       .then((next) => {
-        if (next?.turn) void this.#follow(next);
+        // A chat closed before its first read came back follows nothing.
+        if (next?.turn && this.#alive) void this.#follow(next);
       });
   }
 

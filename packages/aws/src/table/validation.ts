@@ -14,13 +14,16 @@ export function isValidSessionId(id: unknown): id is string {
 }
 
 /** Longest owner (a JWT `sub`, say) a key holds. */
-const MAX_OWNER_KEY_LENGTH = 256;
+export const MAX_OWNER_LENGTH = 256;
+
+/** Whether `owner` can own sessions: 1–256 characters without control characters (the one rule; tokens' `sub` is held to it). */
+export function isValidOwner(owner: unknown): owner is string {
+  return typeof owner === 'string' && owner !== '' && owner.length <= MAX_OWNER_LENGTH && !/[\u0000-\u001f\u007f]/.test(owner);
+}
 
 /** Refuses an owner that is empty, over-long or holds control characters (a programmer error). */
 export function assertValidOwner(owner: unknown): asserts owner is string {
-  if (typeof owner !== 'string' || owner === '' || owner.length > MAX_OWNER_KEY_LENGTH || /[\u0000-\u001f\u007f]/.test(owner)) {
-    throw new RangeError(`owner must be 1–${MAX_OWNER_KEY_LENGTH} characters without control characters`);
-  }
+  if (!isValidOwner(owner)) throw new RangeError(`owner must be 1–${MAX_OWNER_LENGTH} characters without control characters`);
 }
 
 /** Refuses a session TTL that is not a positive whole number of seconds (absent is fine: never expires). */

@@ -1,6 +1,6 @@
 /** What extensions' commands and handlers reach in the CLI: its terminal as their UI, and the session. */
 import { MemoryStore, type ExtensionSession, type ExtensionUI, type NoticeLevel, type SessionEntry, type SessionStore } from '@panto/core';
-import { decodeSession } from '@panto/core/store-kit';
+import { decodeSession, withoutFraming } from '@panto/core/store-kit';
 import { readFile } from 'node:fs/promises';
 import type { LineInput } from '../ui/line-input.js';
 import type { Terminal } from '../ui/terminal.js';
@@ -90,10 +90,4 @@ export function cliSession(store: SessionStore, sessionFile: () => string | unde
       return [];
     },
   };
-}
-
-/** An entry without the file's batch framing (`batch_size`), which is not part of the entry. */
-function withoutFraming(entry: SessionEntry): SessionEntry {
-  const { batch_size: _batchSize, ...rest } = entry as SessionEntry & { batch_size?: number };
-  return rest as SessionEntry;
 }

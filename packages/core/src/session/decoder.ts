@@ -7,7 +7,8 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { SessionCorruptError } from '../errors.js';
-import { decodeEntry, decodeHeader, decodeLine, parseLine, type LineRules, type SessionHeader } from './format.js';
+import { decodeEntry, decodeHeader, decodeLine, type LineRules, parseLine } from './decode-line.js';
+import type { SessionHeader } from './format.js';
 import type { SessionEntry } from './store.js';
 
 /** One appended batch, whole, as read. */

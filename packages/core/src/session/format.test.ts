@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SessionCorruptError } from '../errors.js';
 import { decodeSession } from './decoder.js';
-import { decodeLine, encodeBatch, encodeHeader } from './format.js';
+import { decodeLine } from './decode-line.js';
+import { encodeBatch, encodeHeader } from './format.js';
 import type { SessionEntry } from './store.js';
 import { everyKindOfMessage, RecordFactory } from '../testing/index.js';
 

@@ -1,5 +1,5 @@
 import type { Message } from '../../../messages.js';
-import type { SessionEntry, SessionStore } from '../../../session/store.js';
+import type { SessionStore } from '../../../session/store.js';
 import { RecordFactory } from '../../fixtures.js';
 
 export interface SessionStoreFactory {
@@ -33,11 +33,7 @@ export function said(message: Message): string {
   return message.role === 'compaction' ? `summary: ${message.summary}` : message.role;
 }
 
-/** An entry as its line says it, without the framing (`batch_size`) a store adds. */
-export function withoutFraming(entry: SessionEntry): SessionEntry {
-  const { batch_size: _batchSize, ...rest } = entry as SessionEntry & { batch_size?: number };
-  return rest as SessionEntry;
-}
+export { withoutFraming } from '../../../session/format.js';
 
 /** q1 → a1 → q2 → a2, in two batches; returns the records. */
 export async function appendTwoTurns(store: SessionStore, f: RecordFactory) {
