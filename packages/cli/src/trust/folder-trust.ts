@@ -44,6 +44,16 @@ export class FolderTrust {
       this.#trusted = true;
       return undefined;
     }
+    try {
+      return await this.#decide(ask);
+    } catch (error) {
+      // An unreadable trust list trusts nothing, and is left for the user to fix.
+      this.#trusted = false;
+      return this.#skipped((error as Error).message, 'fix the file, or panto --trust (this run)');
+    }
+  }
+
+  async #decide(ask: AskTrust | undefined): Promise<string | undefined> {
     const decision = await this.#store.get(this.folder);
     const added = this.code.filter((line) => !decision?.code.includes(line));
     if (decision?.trusted === true && added.length === 0) {
