@@ -15,6 +15,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { tempDirOutsideTemp } from '../../../../test/support/temp-dir.js';
 import { toolContext } from '../../../../test/support/tool-context.js';
 import { SandboxGrants, type CommandSandbox, type SandboxNeed } from '../sandbox/policy.js';
+import { PROXY_PORT } from '../sandbox/network-proxy.js';
 import { startSandbox } from '../sandbox/start-sandbox.js';
 import { createBashTool } from './bash.js';
 
@@ -212,8 +213,8 @@ describe('bash with allowed domains in the settings', { timeout: 30_000 }, () =>
   /** A GET through $HTTP_PROXY with bash alone (no curl on every machine). */
   const get = (host: string) =>
     [
-      'proxy=${HTTP_PROXY#http://}',
-      'exec 3<>/dev/tcp/${proxy%:*}/${proxy##*:}',
+      `test "$HTTP_PROXY" = http://127.0.0.1:${PROXY_PORT}`,
+      `exec 3<>/dev/tcp/127.0.0.1/${PROXY_PORT}`,
       `printf 'GET http://${host}:${webPort}/hello HTTP/1.1\\r\\nHost: ${host}\\r\\nConnection: close\\r\\n\\r\\n' >&3`,
       'cat <&3',
     ].join(' && ');

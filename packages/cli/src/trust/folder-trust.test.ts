@@ -27,7 +27,11 @@ function trust(options: { code?: readonly string[]; flag?: boolean; folder?: str
 /** An AskTrust that answers `answer` and records what it was shown. */
 function answering(answer: boolean) {
   const asked: (readonly string[])[] = [];
-  return { asked, ask: async (lines: readonly string[]) => (asked.push(lines), answer) };
+  const ask = async (lines: readonly string[]) => {
+    asked.push(lines);
+    return answer;
+  };
+  return { asked, ask };
 }
 
 describe('FolderTrust', () => {

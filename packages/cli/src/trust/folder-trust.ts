@@ -39,11 +39,11 @@ export class FolderTrust {
    * stderr when the code is skipped (undefined when it runs, or there is none).
    */
   async decide(ask: AskTrust | undefined): Promise<string | undefined> {
-    if (this.code.length === 0) return undefined;
     if (this.#flag) {
       this.#trusted = true;
       return undefined;
     }
+    if (this.code.length === 0) return undefined;
     try {
       return await this.#decide(ask);
     } catch (error) {
