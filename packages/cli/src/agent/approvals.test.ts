@@ -15,6 +15,7 @@ function fakeSandbox(standing: SandboxNeed[] = []): CommandSandbox {
     standing: new Set(standing),
     writableRoots: () => ['/work'],
     allowsWrite: (path) => path.startsWith('/work/') && !path.startsWith('/work/.git/'),
+    allowsRead: (path) => !path.startsWith('/home/ada/.ssh'),
     describe: () => 'a fake sandbox',
     wrap: () => {
       throw new Error('not for running');
@@ -99,6 +100,13 @@ describe('Approvals', () => {
       expect(await approvals.beforeToolCall(call('write', { path: 'src/a.ts', content: '' }), toolContext())).toBeUndefined();
       expect(await approvals.beforeToolCall(call('edit', { path: '/work/b.ts', old_text: 'a', new_text: 'b' }), toolContext())).toBeUndefined();
       expect(asked).toEqual([]);
+    });
+
+    it('asks before read of a secret the sandbox hides from commands, not before any other read', async () => {
+      const { approvals, asked } = asking([{ type: 'deny' }], box());
+      expect(await approvals.beforeToolCall(call('read', { path: '/home/ada/.ssh/id_rsa' }), toolContext())).toMatchObject({ type: 'refuse' });
+      expect(await approvals.beforeToolCall(call('read', { path: '/etc/hosts' }), toolContext())).toBeUndefined();
+      expect(asked).toEqual(['read']);
     });
 
     it('asks about write and edit outside those places (.git, another folder)', async () => {

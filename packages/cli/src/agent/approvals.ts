@@ -1,5 +1,6 @@
 /**
- * The approval policy for tool calls, which follows the sandbox: `read` never asks; a `bash`
+ * The approval policy for tool calls, which follows the sandbox: `read` asks only for a secret
+ * the sandbox hides from commands (`~/.ssh`, …); a `bash`
  * command that stays inside the sandbox's limits, and a `write` or `edit` to a place the
  * sandbox lets commands write, need no approval; a command that needs more (its `needs`:
  * network, writes outside, no sandbox at all) asks, naming what it needs — and so does every
@@ -13,8 +14,8 @@ import type { BeforeToolCall, ToolCallBlock, ToolCallDecision, ToolContext } fro
 import { NEED_DESCRIPTIONS, needsBeyond, parseNeeds, type CommandSandbox, type SandboxGrants, type SandboxNeed } from '../sandbox/policy.js';
 import { resolvePath } from '../tools/input.js';
 
-/** The tools that change files or run commands, and so may ask first. */
-export const ASKING_TOOLS: readonly string[] = ['bash', 'write', 'edit'];
+/** The tools that change files or run commands, and so may ask first (and `read`, of a secret the sandbox hides). */
+export const ASKING_TOOLS: readonly string[] = ['bash', 'write', 'edit', 'read'];
 
 /** What the user answered to "may this tool call run?". */
 export type ApprovalAnswer =
@@ -116,11 +117,13 @@ export class Approvals {
     if (!ASKING_TOOLS.includes(call.name)) return undefined;
     const box = this.#sandbox;
     const plain = { key: call.name, needs: [], request: { needs: [], kind: call.name } };
-    if (box === undefined) return plain;
-    if (call.name !== 'bash') {
-      const path = call.input.path;
-      return typeof path === 'string' && box.sandbox.allowsWrite(resolvePath(box.cwd, path)) ? undefined : plain;
+    const path = typeof call.input.path === 'string' ? call.input.path : undefined;
+    if (call.name === 'read') {
+      // A secret a sandboxed command could not read is not read into the conversation unasked either.
+      return box === undefined || path === undefined || box.sandbox.allowsRead(resolvePath(box.cwd, path)) ? undefined : plain;
     }
+    if (box === undefined) return plain;
+    if (call.name !== 'bash') return path !== undefined && box.sandbox.allowsWrite(resolvePath(box.cwd, path)) ? undefined : plain;
     let requested: Set<SandboxNeed>;
     try {
       requested = parseNeeds(call.input.needs);

@@ -90,6 +90,18 @@ describe('BubblewrapSandbox.allowsWrite', () => {
   });
 });
 
+describe('BubblewrapSandbox.allowsRead', () => {
+  it('refuses what the sandbox hides, also through a link in the folder', async () => {
+    await mkdir(join(options.home, '.aws'), { recursive: true });
+    await writeFile(join(options.home, '.aws', 'credentials'), '');
+    await symlink(join(options.home, '.aws', 'credentials'), join(options.cwd, 'innocent.txt'));
+    const sandbox = new BubblewrapSandbox(options);
+    expect(sandbox.allowsRead(join(options.home, '.aws', 'credentials'))).toBe(false);
+    expect(sandbox.allowsRead(join(options.cwd, 'innocent.txt'))).toBe(false);
+    expect(sandbox.allowsRead(join(options.cwd, 'src', 'a.ts'))).toBe(true);
+  });
+});
+
 describe('protectedPaths', () => {
   it('finds the secrets that exist, panto’s folder and .env files above the working folder, never the folder’s own', async () => {
     const home = options.home;

@@ -59,6 +59,13 @@ export class BubblewrapSandbox implements CommandSandbox {
     return !within(target, join(cwd, '.git')) && !within(target, join(cwd, '.panto'));
   }
 
+  allowsRead(path: string): boolean {
+    const { cwd, home, dataDir, env } = this.#options;
+    const target = resolve(path);
+    const real = realTarget(target) ?? target;
+    return !protectedPaths({ cwd, home, dataDir, env }).some((hidden) => within(target, hidden.path) || within(real, hidden.path));
+  }
+
   describe(): string {
     const { cwd, network } = this.#options;
     const writes =

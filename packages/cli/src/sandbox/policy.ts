@@ -60,6 +60,8 @@ export interface CommandSandbox {
   writableRoots(): readonly string[];
   /** Whether a write to `path` (absolute) stays inside the limits, as the write and edit tools ask. */
   allowsWrite(path: string): boolean;
+  /** Whether a command could read `path` (absolute): not a secret the sandbox hides, as the read tool asks. */
+  allowsRead(path: string): boolean;
   /** The limits in a few sentences, for the model (the bash tool's description) and `/sandbox`-like notes. */
   describe(): string;
   /** `bash -c command` wrapped to run inside the sandbox, with `granted` needs lifted (never `full-access`). */
