@@ -11,8 +11,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createBashTool } from '@panto/cli';
-import { HISTORY_SIZE, InputHistory, loadMarkdownRenderer, MarkdownStream, resolveSession, startSandbox } from '@panto/cli/internal';
+import { createBashTool, startSandbox } from '@panto/cli';
+import { HISTORY_SIZE, InputHistory, loadMarkdownRenderer, MarkdownStream, resolveSession } from '@panto/cli/internal';
 import { median, printTable, time } from './util.js';
 
 const CLI_DIR = fileURLToPath(new URL('../packages/cli/', import.meta.url));

@@ -8,4 +8,3 @@ export { historyFileFor } from './src/session/session-dir.js';
 export { HISTORY_SIZE, InputHistory } from './src/ui/input-history.js';
 export { loadMarkdownRenderer, MarkdownStream } from './src/ui/markdown.js';
 export { resolveSession } from './src/session/short-id.js';
-export { startSandbox } from './src/sandbox/start-sandbox.js';
