@@ -67,7 +67,7 @@ Options:
       --list               List this folder's sessions (short id, last change, messages,
                            first prompt); with --all, every folder's.
       --yolo               Run without asking first what would ask (-p refuses it
-                           without --yolo). The sandbox stays on.
+                           without --yolo). It does not turn the sandbox off.
       --sandbox <mode>     Where bash commands run: workspace-write (the default where
                            the machine has bubblewrap: writes only in this folder and the
                            temp folder, .git and .panto read-only, secrets unreadable, no
@@ -108,8 +108,10 @@ Before a folder's own code runs (.panto/extensions/, .panto/mcp.json) panto asks
 it). -p and piped input never ask: they skip it unless given --trust.
 bash runs in the sandbox and asks only for what goes beyond it (network, writes outside);
 write and edit ask outside the folder. Without a sandbox every bash, write and edit asks.
---yolo skips the questions, and -p (or piped input) refuses without it. A line ending in \\ or Alt-Enter starts a new
-line of the prompt; Up/Down recall this folder's earlier prompts.
+--yolo skips the questions, and -p (or piped input) refuses without it.
+
+A line ending in \\ or Alt-Enter starts a new line of the prompt; Up/Down recall this
+folder's earlier prompts.
 
 Exit codes: 0 ok, 1 runtime failure, 2 usage error. PANTO_DEBUG=1 prints stack traces.`;
 
