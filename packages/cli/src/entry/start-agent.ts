@@ -20,10 +20,8 @@ import { mcpBeforeTurn, startMCP } from '../extensions/mcp-servers.js';
 import type { SwitchableSession } from '../session/switchable-store.js';
 import { createCodingTools } from '../tools/index.js';
 import { reportTurn } from '../ui/render-turn.js';
-import type { Terminal } from '../ui/terminal.js';
 import { displayPath } from '../user-paths.js';
-import type { CliOptions } from './args.js';
-import type { CliEnvironment, RunPlaces } from './cli-environment.js';
+import type { AgentStart } from './agent-start.js';
 import { RunningAgent } from './running-agent.js';
 import { codePlaces, decideFolderTrust, startGuardedTools } from './start-safety.js';
 
@@ -39,21 +37,6 @@ export interface HeldResources {
   sandbox?: { close(): Promise<void> };
 }
 
-/** What the agent of a run is started from. */
-export interface AgentStart {
-  options: CliOptions;
-  environment: CliEnvironment;
-  places: RunPlaces;
-  terminal: Terminal;
-  session: SwitchableSession;
-  /** The system prompt in force (with the AGENTS.md files). */
-  systemPrompt: string;
-  /** The AGENTS.md files in it (absolute paths). */
-  contextFiles: readonly string[];
-  /** Whether this is a `-p` run. */
-  print: boolean;
-}
-
 /** The agent of a run, started. */
 export interface StartedAgent {
   running: RunningAgent;
@@ -62,6 +45,8 @@ export interface StartedAgent {
   /** The extensions' UI: it asks its questions on the interactive input, once there is one. */
   ui: CliUI;
 }
+
+export type { AgentStart } from './agent-start.js';
 
 /** Starts the agent of a run; what has to be released is put in `held` as it is acquired. */
 export async function startAgent(start: AgentStart, held: HeldResources): Promise<StartedAgent> {

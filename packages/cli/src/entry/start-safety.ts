@@ -9,12 +9,12 @@ import { Approvals, type ApprovalMode } from '../agent/approvals.js';
 import { SandboxGrants } from '../sandbox/policy.js';
 import { startSandbox, type StartedSandbox } from '../sandbox/start-sandbox.js';
 import { FolderTrust, type AskTrust } from '../trust/folder-trust.js';
-import { describeProjectCode } from '../trust/project-code.js';
+import { describeProjectCode } from '../extensions/project-code.js';
 import { TrustedFolders } from '../trust/trusted-folders.js';
 import { terminalApproval } from '../ui/approval-prompt.js';
 import { terminalTrustPrompt } from '../ui/trust-prompt.js';
 import { displayPath } from '../user-paths.js';
-import type { AgentStart } from './start-agent.js';
+import type { AgentStart } from './agent-start.js';
 
 /** Where the folder's and the user's extensions and MCP configs are. */
 export interface CodePlaces {

@@ -5,7 +5,7 @@
  */
 import { displayURL, parseMCPConfig } from '@panto/core/mcp';
 import { readFile } from 'node:fs/promises';
-import { extensionFilesIn } from '../extensions/load-extensions.js';
+import { extensionFilesIn } from './load-extensions.js';
 
 export interface ProjectPlaces {
   /** `<folder>/.panto/extensions`. */
