@@ -21,7 +21,7 @@ export interface FolderDecision {
   trusted: boolean;
   /** When (ISO 8601). */
   decided: string;
-  /** The project code the folder had when it was decided, as {@link describeProjectCode} words it. */
+  /** The project code the folder had when it was decided, as `describeProjectCode` (extensions/project-code.ts) words it. */
   code: string[];
 }
 
