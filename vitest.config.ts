@@ -17,6 +17,6 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
-    globalSetup: ['test/setup/local-aws.ts', 'test/setup/web.ts'],
+    globalSetup: ['test/setup/local-aws.ts', 'test/setup/web.ts', 'test/setup/sandbox.ts'],
   },
 });

@@ -1,7 +1,8 @@
 /**
  * CLI benchmarks (issue 15): what rendering markdown adds to a streamed answer and to
  * start-up, against writing the text as it is; resolving a short id among many sessions,
- * against the core's prefix resolver; loading a full input history.
+ * against the core's prefix resolver; loading a full input history; the wall time the bash
+ * sandbox (bubblewrap) adds to a command, against the same command run without it.
  * Run alone: npx tsx --conditions=@panto/source bench/cli.ts
  */
 import { resolveSessionId } from '@panto/core';
@@ -10,6 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createBashTool, startSandbox } from '@panto/cli';
 import { HISTORY_SIZE, InputHistory, loadMarkdownRenderer, MarkdownStream, resolveSession } from '@panto/cli/internal';
 import { median, printTable, time } from './util.js';
 
@@ -83,6 +85,38 @@ export async function runCliBench(): Promise<void> {
     ]);
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+  await runSandboxBench();
+}
+
+/** The bash tool running `true` in the workspace-write sandbox, against the same tool without one (median of 40 each). */
+async function runSandboxBench(): Promise<void> {
+  const cwd = await mkdtemp(join(tmpdir(), 'panto-bench-sandbox-'));
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd };
+  const started = await startSandbox({ mode: 'workspace-write', allowNetwork: false, cwd, home: cwd, dataDir: join(cwd, '.panto'), env, show: String });
+  try {
+    if (started.sandbox === undefined) {
+      printTable('cli: bash sandbox', [['skipped', started.notices.join(' ') || 'no sandbox']]);
+      return;
+    }
+    const context = { signal: new AbortController().signal, toolCallId: 'bench' };
+    const tools = { plain: createBashTool({ cwd, env }), sandboxed: createBashTool({ cwd, env, sandbox: started.sandbox }) };
+    const runs: Record<keyof typeof tools, number[]> = { plain: [], sandboxed: [] };
+    for (let i = 0; i < 45; i++) {
+      for (const kind of ['plain', 'sandboxed'] as const) {
+        const took = await time(() => tools[kind].execute({ command: 'true' }, context));
+        if (i >= 5) runs[kind].push(took);
+      }
+    }
+    const plain = median(runs.plain);
+    const sandboxed = median(runs.sandboxed);
+    printTable('cli: bash sandbox', [
+      ['bash `true`, no sandbox (baseline)', `${plain.toFixed(2)} ms`],
+      ['… in the workspace-write sandbox (bwrap)', `${sandboxed.toFixed(2)} ms (${(sandboxed / plain).toFixed(2)}×, +${(sandboxed - plain).toFixed(2)} ms)`],
+    ]);
+  } finally {
+    await started.close();
+    await rm(cwd, { recursive: true, force: true });
   }
 }
 

@@ -59,7 +59,7 @@ describe('panto -p (one shot)', { timeout: 60_000 }, () => {
     expect(Object.keys(tools.read!.properties)).toEqual(['path', 'offset', 'limit']);
     expect(Object.keys(tools.write!.properties)).toEqual(['path', 'content']);
     expect(Object.keys(tools.edit!.properties)).toEqual(['path', 'old_text', 'new_text']);
-    expect(Object.keys(tools.bash!.properties)).toEqual(['command', 'timeout_ms']);
+    expect(Object.keys(tools.bash!.properties)).toEqual(['command', 'timeout_ms', 'needs']);
 
     const [file, ...more] = await jsonlFiles(sessionDir);
     expect(more).toEqual([]);
@@ -362,8 +362,9 @@ describe('short ids of other folders (issue 15)', { timeout: 60_000 }, () => {
 });
 
 describe('approvals with -p (issue 15)', { timeout: 60_000 }, () => {
-  it('refuses bash without --yolo, with a tool error that says how to allow it, and runs it with --yolo', async () => {
-    const { args, env } = e2e.openai();
+  it('without a sandbox, refuses bash without --yolo, with a tool error that says how to allow it, and runs it with --yolo', async () => {
+    const { args: openai, env } = e2e.openai();
+    const args = [...openai, '--sandbox', 'off'];
     const touch = { id: 'call_1', name: 'bash', input: { command: 'touch made-by-bash' } };
     e2e.server.enqueue({ text: 'Running it.', toolCalls: [touch] }, { text: 'It was refused.' });
     const refused = await runPanto([...args, '-p', 'make the file'], { cwd: e2e.box.cwd, env });

@@ -41,7 +41,9 @@ describe('panto with extensions', { timeout: 90_000 }, () => {
       { text: 'Cleaning.', toolCalls: [{ id: 'call_2', name: 'bash', input: { command: 'rm -rf build' } }] },
       { text: 'I was not allowed to.' },
     );
-    const { args, env } = e2e.openai();
+    const { args: openai, env } = e2e.openai();
+    // The folder's own extensions (trust: test/cli-trust.test.ts).
+    const args = [...openai, '--trust'];
     const input = ['how many words in "one two three"?', 'remove the build folder', '/stats', '/help', '/extensions', ''].join('\n');
     const result = await runPanto(args, { cwd: e2e.box.cwd, env, stdin: input });
     expect(result.stderr).not.toContain('failed');
@@ -82,7 +84,7 @@ describe('panto with extensions', { timeout: 90_000 }, () => {
     await cp(join(EXAMPLES, 'word-count.ts'), join(e2e.box.cwd, '.panto/extensions/word-count.ts'));
     e2e.server.enqueue({ text: 'Still working.' });
     const { args, env } = e2e.openai();
-    const result = await runPanto([...args, '-p', 'hello'], { cwd: e2e.box.cwd, env });
+    const result = await runPanto([...args, '--trust', '-p', 'hello'], { cwd: e2e.box.cwd, env });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('Still working.\n');
     expect(result.stderr).toMatch(/^panto: extension \.panto\/extensions\/broken\.ts failed to load: could not be imported: .*broken\.ts:1:\d+: ERROR: .+$/m);
@@ -114,7 +116,7 @@ describe('panto with MCP servers', { timeout: 90_000 }, () => {
       { text: 'Echoed, and 19 + 23 = 42.' },
     );
     const { args, env } = e2e.openai();
-    const result = await runPanto(args, { cwd: e2e.box.cwd, env, stdin: ['echo and add, please', '/mcp', ''].join('\n') });
+    const result = await runPanto([...args, '--trust'], { cwd: e2e.box.cwd, env, stdin: ['echo and add, please', '/mcp', ''].join('\n') });
     expect(result.stderr).not.toContain('    at ');
     expect(result.code).toBe(0);
 
@@ -145,7 +147,7 @@ describe('panto with MCP servers', { timeout: 90_000 }, () => {
     await writeFile(join(e2e.box.cwd, '.panto/mcp.json'), '{ "mcpServers": ');
     e2e.server.enqueue({ toolCalls: [{ id: 'call_1', name: 'mcp__everything__echo', input: { message: 'global' } }] }, { text: 'done' });
     const { args, env } = e2e.openai();
-    const result = await runPanto([...args, '-p', 'echo global'], { cwd: e2e.box.cwd, env });
+    const result = await runPanto([...args, '--trust', '-p', 'echo global'], { cwd: e2e.box.cwd, env });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/panto: \.panto\/mcp\.json: not JSON: /);
     expect(requestBody(e2e.server.requests[1])).toContain('Echo: global');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FakeLLMServer, waitUntil, type RecordedRequest } from '@panto/core/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { tempDir } from './support/temp-dir.js';
+import { tempDir, tempDirOutsideTemp } from './support/temp-dir.js';
 
 export const CLI = fileURLToPath(new URL('../packages/cli/dist/entry/process-main.js', import.meta.url));
 
@@ -28,8 +28,13 @@ export interface Sandbox {
   cleanup(): Promise<void>;
 }
 
-export async function sandbox(): Promise<Sandbox> {
-  const { path: root, cleanup } = await tempDir('panto-e2e-');
+/**
+ * A fresh folder tree for one run: `root` (HOME), `root/project` (the working folder) and
+ * `root/panto-home`. `outsideTemp`: outside every temp folder, for tests of what the bash
+ * sandbox refuses (the temp folder is writable in it).
+ */
+export async function sandbox(options: { outsideTemp?: boolean } = {}): Promise<Sandbox> {
+  const { path: root, cleanup } = options.outsideTemp ? await tempDirOutsideTemp('panto-e2e-') : await tempDir('panto-e2e-');
   const cwd = join(root, 'project');
   const home = join(root, 'panto-home');
   await mkdir(cwd);
@@ -63,7 +68,7 @@ export interface FakeServerSandbox {
  * started once for the file, a fresh sandbox for each test, and after each test a check that
  * every queued reply was used. Call it at the top level of the file.
  */
-export function fakeServerSandbox(): FakeServerSandbox {
+export function fakeServerSandbox(options: { outsideTemp?: boolean } = {}): FakeServerSandbox {
   let server: FakeLLMServer | undefined;
   let box: Sandbox | undefined;
   beforeAll(async () => {
@@ -72,7 +77,7 @@ export function fakeServerSandbox(): FakeServerSandbox {
   });
   afterAll(async () => server?.close());
   beforeEach(async () => {
-    box = await sandbox();
+    box = await sandbox(options);
     fake.server.requests.length = 0;
   });
   afterEach(async () => {
@@ -151,6 +156,14 @@ export async function jsonlFiles(dir: string): Promise<string[]> {
 /** A request the fake server recorded, its body as JSON text (to look for what was sent). */
 export function requestBody(request: RecordedRequest | undefined): string {
   return JSON.stringify(request?.body);
+}
+
+/** The tool results a request sent the model (OpenAI Chat shape), by tool call id. */
+export function toolResults(request: RecordedRequest | undefined): Record<string, string> {
+  const messages = (request?.body as { messages?: { role: string; tool_call_id?: string; content?: unknown }[] } | undefined)?.messages ?? [];
+  return Object.fromEntries(
+    messages.flatMap((message) => (message.role === 'tool' && message.tool_call_id ? [[message.tool_call_id, String(message.content)]] : [])),
+  );
 }
 
 /** Polls until `condition` holds, or fails after `timeoutMs`, saying what it waited for. */

@@ -106,11 +106,11 @@ describe.skipIf(!hasScript)('panto in a terminal', { timeout: 90_000 }, () => {
     expect(await again.exited).toBe(0);
   });
 
-  it('asks before bash: allow once, deny with a reason the model sees, allow for the session', async () => {
+  it('without a sandbox, asks before bash: allow once, deny with a reason the model sees, allow for the session', async () => {
     const bash = (command: string) => ({ text: 'Running it.', toolCalls: [{ name: 'bash', input: { command } }] });
     server.enqueue(bash('touch once.txt'), { text: 'Made it.' }, bash('touch denied.txt'), { text: 'Understood.' });
     server.enqueue(bash('touch session1.txt'), bash('touch session2.txt'), { text: 'Both made.' });
-    const cli = panto();
+    const cli = panto(['--sandbox', 'off']);
     await cli.see('> ');
     cli.type('make once.txt\r');
     await cli.see('panto wants to run bash:');
@@ -144,9 +144,34 @@ describe.skipIf(!hasScript)('panto in a terminal', { timeout: 90_000 }, () => {
     expect(await cli.exited).toBe(0);
   });
 
+  it('in the sandbox, runs a command inside its limits without asking, and asks for one that needs more, naming it', async () => {
+    const bash = (command: string, needs?: string[]) => ({
+      text: 'Running it.',
+      toolCalls: [{ name: 'bash', input: { command, ...(needs ? { needs } : {}) } }],
+    });
+    server.enqueue(bash('touch quiet.txt'), { text: 'Made it.' }, bash('touch asked.txt', ['write']), { text: 'Made that too.' });
+    const cli = panto();
+    await cli.see('> ');
+    cli.type('make quiet.txt\r');
+    await cli.see(/Made it\.[\s\S]*> $/);
+    expect(cli.screen()).not.toContain('panto wants to run bash');
+    expect(existsSync(join(box.cwd, 'quiet.txt'))).toBe(true);
+
+    cli.mark();
+    cli.type('make asked.txt\r');
+    await cli.see('it needs writes outside the working folder (and to .git, .panto), beyond the sandbox');
+    await cli.see('[y] allow once  [a] allow bash with writes outside the working folder (and to .git, .panto) for this session  [n] deny');
+    expect(existsSync(join(box.cwd, 'asked.txt'))).toBe(false);
+    cli.type('y');
+    await cli.see(/Made that too\.[\s\S]*> $/);
+    expect(existsSync(join(box.cwd, 'asked.txt'))).toBe(true);
+    cli.type(KEYS.ctrlD);
+    expect(await cli.exited).toBe(0);
+  });
+
   it('Ctrl-C at an approval question denies the call and aborts the turn', async () => {
     server.enqueue({ text: 'Running it.', toolCalls: [{ name: 'bash', input: { command: 'touch never.txt' } }] });
-    const cli = panto();
+    const cli = panto(['--sandbox', 'off']);
     await cli.see('> ');
     cli.type('make never.txt\r');
     await cli.see('[y] allow once');

@@ -14,3 +14,5 @@ export { LazyFSJSONLStore } from './session/lazy-store.js';
 export { exportSessionFile, type ExportResult, type ExportSource } from './session/export-session.js';
 export type { ProviderFactory, ProviderChoice } from './agent/provider-choice.js';
 export * from './tools/index.js';
+export { SandboxGrants, SANDBOX_MODES, type CommandSandbox, type SandboxMode, type SandboxNeed, type SandboxedCommand } from './sandbox/policy.js';
+export { startSandbox, type SandboxRequest, type StartedSandbox } from './sandbox/start-sandbox.js';

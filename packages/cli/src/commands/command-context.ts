@@ -2,6 +2,8 @@
 import type { Agent, ExtensionHost } from '@panto/core';
 import type { MCPServers } from '@panto/core/mcp';
 import type { ProviderChoice } from '../agent/provider-choice.js';
+import type { CommandSandbox } from '../sandbox/policy.js';
+import type { FolderTrust } from '../trust/folder-trust.js';
 import type { Terminal } from '../ui/terminal.js';
 
 /** Where the CLI looks for extensions and MCP configs (shown when it found none). */
@@ -29,6 +31,10 @@ export interface CommandContext {
   readonly extensions: ExtensionHost;
   /** The MCP servers, when any is configured. */
   readonly mcp: MCPServers | undefined;
+  /** The working folder's trust, for `/trust`; absent: `/trust` says there is none to show. */
+  readonly trust?: FolderTrust | undefined;
+  /** The sandbox bash commands run in (for `/session`); absent: none. */
+  readonly sandbox?: CommandSandbox | undefined;
   readonly places: LookupPlaces;
   /** The AGENTS.md files in the system prompt (absolute paths); none when absent. */
   readonly contextFiles?: readonly string[];

@@ -27,6 +27,7 @@ export const COMMANDS: readonly { synopsis: string; summary: string }[] = [
     summary: 'list the extensions loaded (and those that failed), where from, and what they added',
   },
   { synopsis: '/mcp', summary: 'list the MCP servers, their status and their tools' },
+  { synopsis: '/trust [yes|no]', summary: "show whether this folder's own extensions and MCP servers run; yes or no changes it (remembered)" },
   ...TREE_COMMANDS,
   { synopsis: '/help', summary: 'show this help' },
   { synopsis: '/quit', summary: 'leave panto (also Ctrl-D, or Ctrl-C at an empty prompt)' },
@@ -61,6 +62,9 @@ export async function runSlashCommand(command: SlashCommand, context: CommandCon
       return 'continue';
     case 'mcp':
       terminal.result(mcpText(context));
+      return 'continue';
+    case 'trust':
+      await trustCommand(command.args, context);
       return 'continue';
     case 'session':
       terminal.result(`${sessionText(context)}\ncost      ${describeCost(await sessionCost(context))}`);
@@ -114,6 +118,7 @@ function sessionText(context: CommandContext): string {
     `session   ${agent.sessionStore.sessionId()}`,
     `file      ${file}`,
     `folder    ${context.cwd}`,
+    `sandbox   ${context.sandbox ? context.sandbox.mode : 'none: every bash, write and edit asks first'}`,
     `model     ${describeProviderChoice(settings)}`,
     `context   ${context.contextFiles?.length ? context.contextFiles.join(', ') : 'no AGENTS.md loaded'}`,
     `messages  ${messages.length}${breakdown ? ` (${breakdown})` : ''}`,
@@ -178,6 +183,23 @@ async function compact(instructions: string, context: CommandContext): Promise<v
     terminal.stopSpinner();
     if (aborted() || error instanceof AbortedError) terminal.warn('compaction aborted; the conversation is unchanged');
     else terminal.error(`compaction failed: ${errorMessage(error)}; the conversation is unchanged`);
+  }
+}
+
+/** `/trust`: the folder's trust and its code; `/trust yes` / `/trust no` remember a decision. */
+async function trustCommand(args: string, context: CommandContext): Promise<void> {
+  const { terminal, trust } = context;
+  if (trust === undefined) {
+    terminal.error('/trust: this panto has no working folder trust to show');
+    return;
+  }
+  const answer = args.toLowerCase();
+  try {
+    if (answer === '') terminal.result(await trust.describe());
+    else if (answer === 'yes' || answer === 'no') terminal.result(await trust.set(answer === 'yes'));
+    else terminal.error(`/trust: expected yes or no, got ${JSON.stringify(args)}`);
+  } catch (error) {
+    terminal.error(`/trust failed: ${errorMessage(error)}`);
   }
 }
 

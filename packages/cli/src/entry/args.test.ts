@@ -11,6 +11,8 @@ describe('parseArgs', () => {
       list: false,
       all: false,
       yolo: false,
+      allowNetwork: false,
+      trust: false,
       noSession: false,
       help: false,
       version: false,
@@ -38,6 +40,10 @@ describe('parseArgs', () => {
         'a.ts',
         '--extension',
         'tools/',
+        '--sandbox',
+        'read-only',
+        '--allow-network',
+        '--trust',
       ]),
     ).toEqual({
       print: 'hi',
@@ -47,6 +53,9 @@ describe('parseArgs', () => {
       list: false,
       all: false,
       yolo: false,
+      sandbox: 'read-only',
+      allowNetwork: true,
+      trust: true,
       noSession: true,
       provider: 'openai',
       model: 'gpt-x',
@@ -58,6 +67,8 @@ describe('parseArgs', () => {
       extensions: ['a.ts', 'tools/'],
     });
     expect(parseArgs(['-p', 'hi', '-c'])).toMatchObject({ print: 'hi', continue: true });
+    expect(parseArgs(['--sandbox', 'off'])).toMatchObject({ sandbox: 'off', allowNetwork: false });
+    expect(parseArgs(['--sandbox', 'workspace-write', '--allow-network'])).toMatchObject({ sandbox: 'workspace-write', allowNetwork: true });
     expect(parseArgs(['-r', '0197ab'])).toMatchObject({ resume: '0197ab' });
     expect(parseArgs(['--resume', './x.jsonl'])).toMatchObject({ resume: './x.jsonl' });
     expect(parseArgs(['--continue'])).toMatchObject({ continue: true });
@@ -80,6 +91,9 @@ describe('parseArgs', () => {
     [['--fork'], '--fork needs --continue or --resume'],
     [['--all'], '--all goes with --list'],
     [['-c', '-r'], '--continue and --resume cannot be used together'],
+    [['--sandbox', 'danger-full-access'], '--sandbox: expected read-only, workspace-write, off, got "danger-full-access"'],
+    [['--sandbox'], "option '--sandbox <value>' argument missing"],
+    [['--sandbox', 'off', '--allow-network'], '--allow-network lifts a limit of the sandbox, and --sandbox off has none'],
   ])('%j is a usage error', (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(message);
   });

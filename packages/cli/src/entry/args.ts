@@ -2,6 +2,7 @@ import type { ProviderName } from '@panto/core';
 import { parseArgs as parseNodeArgs } from 'node:util';
 import { providerName } from '../agent/provider-choice.js';
 import { UsageError } from '../errors.js';
+import { SANDBOX_MODES, type SandboxMode } from '../sandbox/policy.js';
 
 /** What the command line asks for. Flags that were not given are absent. */
 export interface CliOptions {
@@ -19,8 +20,14 @@ export interface CliOptions {
   list: boolean;
   /** `--all` (with `--list`): every folder's sessions. */
   all: boolean;
-  /** `--yolo`: run bash, write and edit without asking. */
+  /** `--yolo`: run bash, write and edit without asking (granting what commands ask beyond the sandbox; the sandbox stays). */
   yolo: boolean;
+  /** `--sandbox read-only|workspace-write|off`; absent: `workspace-write` where the machine has a sandbox. */
+  sandbox?: SandboxMode;
+  /** `--allow-network`: sandboxed commands may use the network. */
+  allowNetwork: boolean;
+  /** `--trust`: run this folder's project code (extensions, MCP servers) this time, without asking. */
+  trust: boolean;
   /** `--no-session`: persist nothing (a NullStore). */
   noSession: boolean;
   provider?: ProviderName;
@@ -37,7 +44,8 @@ export interface CliOptions {
 }
 
 export const USAGE =
-  'usage: panto [-p PROMPT | -c | -r [ID|FILE] | --list [--all]] [--fork] [--yolo] [--no-session] [--provider anthropic|openai|offline] ' +
+  'usage: panto [-p PROMPT | -c | -r [ID|FILE] | --list [--all]] [--fork] [--yolo] [--sandbox read-only|workspace-write|off] [--allow-network] ' +
+  '[--trust] [--no-session] [--provider anthropic|openai|offline] ' +
   '[--model NAME] [--base-url URL] [--system TEXT|@FILE] [--session-dir DIR] [--extension PATH]… [--help] [--version]';
 
 export const HELP = `panto — a local coding agent whose sessions persist themselves
@@ -58,8 +66,16 @@ Options:
       --fork               With -c/-r: continue in a new session copied from that one.
       --list               List this folder's sessions (short id, last change, messages,
                            first prompt); with --all, every folder's.
-      --yolo               Run bash, write and edit without asking first (-p refuses
-                           them without it).
+      --yolo               Run without asking first what would ask (-p refuses it
+                           without --yolo). It does not turn the sandbox off.
+      --sandbox <mode>     Where bash commands run: workspace-write (the default where
+                           the machine has bubblewrap: writes only in this folder and the
+                           temp folder, .git and .panto read-only, secrets unreadable, no
+                           network), read-only (no writes), or off (no sandbox; every
+                           command asks first).
+      --allow-network      Sandboxed commands may use the network.
+      --trust              Run this folder's extensions (.panto/extensions/) and MCP
+                           servers (.panto/mcp.json) this time without asking.
       --no-session         Do not save the session (with -c/-r: load it, write nothing back).
       --provider <name>    anthropic, openai or offline. Default: $PANTO_PROVIDER, else
                            anthropic if ANTHROPIC_API_KEY is set, else openai if
@@ -84,11 +100,18 @@ added to the system prompt.
 MCP servers are read from $PANTO_HOME/mcp.json and .panto/mcp.json ({ "mcpServers": … }).
 
 Commands (interactive): /compact [instructions], /export [path], /session,
-  /model [provider/model], /extensions, /mcp, /tree, /fork, /help, /quit, and extensions' commands
+  /model [provider/model], /extensions, /mcp, /trust [yes|no], /tree, /fork, /help, /quit,
+  and extensions' commands
 
-Interactive panto asks before bash, write and edit run; --yolo skips the questions, and
--p (or piped input) refuses them without it. A line ending in \\ or Alt-Enter starts a new
-line of the prompt; Up/Down recall this folder's earlier prompts.
+Before a folder's own code runs (.panto/extensions/, .panto/mcp.json) panto asks once:
+"Trust this folder? [y/N]" (remembered in $PANTO_HOME/trusted-folders.json; /trust changes
+it). -p and piped input never ask: they skip it unless given --trust.
+bash runs in the sandbox and asks only for what goes beyond it (network, writes outside);
+write and edit ask outside the folder. Without a sandbox every bash, write and edit asks.
+--yolo skips the questions, and -p (or piped input) refuses without it.
+
+A line ending in \\ or Alt-Enter starts a new line of the prompt; Up/Down recall this
+folder's earlier prompts.
 
 Exit codes: 0 ok, 1 runtime failure, 2 usage error. PANTO_DEBUG=1 prints stack traces.`;
 
@@ -100,6 +123,9 @@ const OPTIONS = {
   all: { type: 'boolean' },
   fork: { type: 'boolean' },
   yolo: { type: 'boolean' },
+  sandbox: { type: 'string' },
+  'allow-network': { type: 'boolean' },
+  trust: { type: 'boolean' },
   'no-session': { type: 'boolean' },
   provider: { type: 'string' },
   model: { type: 'string' },
@@ -159,6 +185,8 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     list: values.list ?? false,
     all: values.all ?? false,
     yolo: values.yolo ?? false,
+    allowNetwork: values['allow-network'] ?? false,
+    trust: values.trust ?? false,
     noSession: values['no-session'] ?? false,
     help: values.help ?? false,
     version: values.version ?? false,
@@ -170,6 +198,8 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   if (values.model !== undefined) options.model = nonEmpty('--model', values.model);
   if (values['base-url'] !== undefined) options.baseURL = baseURL(values['base-url']);
   if (values.system !== undefined) options.system = nonEmpty('--system', values.system);
+  if (values.sandbox !== undefined) options.sandbox = sandboxMode(values.sandbox);
+  if (options.allowNetwork && options.sandbox === 'off') throw new UsageError('--allow-network lifts a limit of the sandbox, and --sandbox off has none');
   if (values['session-dir'] !== undefined) options.sessionDir = nonEmpty('--session-dir', values['session-dir']);
 
   if (options.pick && options.resume !== undefined) throw new UsageError('--resume given twice');
@@ -198,6 +228,11 @@ function parse(argv: readonly string[]) {
 function nonEmpty(flag: string, value: string): string {
   if (value.trim() === '') throw new UsageError(`${flag} needs a non-empty value`);
   return value;
+}
+
+function sandboxMode(value: string): SandboxMode {
+  if ((SANDBOX_MODES as readonly string[]).includes(value)) return value as SandboxMode;
+  throw new UsageError(`--sandbox: expected ${SANDBOX_MODES.join(', ')}, got ${JSON.stringify(value)}`);
 }
 
 function baseURL(value: string): string {

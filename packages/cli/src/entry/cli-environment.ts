@@ -1,5 +1,7 @@
 import type { AskApproval } from '../agent/approvals.js';
 import type { ProviderFactory } from '../agent/provider-choice.js';
+import type { SandboxSupport } from '../sandbox/detect.js';
+import type { AskTrust } from '../trust/folder-trust.js';
 import type { LineInput } from '../ui/line-input.js';
 import type { InputStream, OutputStream } from '../ui/terminal.js';
 
@@ -27,6 +29,10 @@ export interface CliEnvironment {
   lineInput?: LineInput;
   /** Asks the user before bash/write/edit run (default: on the terminal, when stdin is one). */
   askApproval?: AskApproval;
+  /** Asks "Trust this folder?" (default: on the terminal, when stdin is one). */
+  askTrust?: AskTrust;
+  /** What this machine has to sandbox commands with (default: looked for, once per run). */
+  sandboxSupport?: SandboxSupport;
 }
 
 /** Where a run keeps and finds its files: from the working folder, `--session-dir` and `$PANTO_HOME`. */

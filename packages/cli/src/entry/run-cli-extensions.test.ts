@@ -41,7 +41,8 @@ async function cli(argv: string[], options: { replies?: ScriptedReply[]; stdin?:
     return provider;
   };
   const code = await run({
-    argv,
+    // The folder's own extensions are what these tests load: trusted (test/cli-trust.test.ts is about trust).
+    argv: ['--trust', ...argv],
     env: { PANTO_HOME: home, PANTO_PROVIDER: 'openai', ...options.env },
     cwd,
     stdin: pipedStdin(options.stdin ?? []),

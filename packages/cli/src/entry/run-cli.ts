@@ -55,6 +55,7 @@ export async function run(environment: CliEnvironment): Promise<number> {
     held.unsubscribe?.();
     held.detachExtensions?.();
     await held.mcp?.close();
+    await held.sandbox?.close();
   }
 }
 

@@ -2,6 +2,8 @@ import { AbortedError, ExtensionHost, type Agent, type StepResult } from '@panto
 import type { MCPServers } from '@panto/core/mcp';
 import type { CommandContext, LookupPlaces } from '../commands/command-context.js';
 import type { ProviderFactory, ProviderChoice } from '../agent/provider-choice.js';
+import type { CommandSandbox } from '../sandbox/policy.js';
+import type { FolderTrust } from '../trust/folder-trust.js';
 import { createTurnReceiver, type RenderMode } from '../ui/render-turn.js';
 import type { Terminal } from '../ui/terminal.js';
 
@@ -23,6 +25,10 @@ export interface RunningAgentOptions {
   extensions?: ExtensionHost;
   /** The MCP servers, when any is configured. */
   mcp?: MCPServers;
+  /** The working folder's trust (`/trust`). */
+  trust?: FolderTrust;
+  /** The sandbox bash commands run in; none: they run without one. */
+  sandbox?: CommandSandbox;
   /** Where extensions and MCP configs are looked for, to say so when there are none. */
   places?: LookupPlaces;
   /** The AGENTS.md files in the system prompt (absolute paths). */
@@ -46,6 +52,8 @@ export class RunningAgent implements CommandContext {
   readonly unsavedReason: string | undefined;
   readonly extensions: ExtensionHost;
   readonly mcp: MCPServers | undefined;
+  readonly trust: FolderTrust | undefined;
+  readonly sandbox: CommandSandbox | undefined;
   readonly places: LookupPlaces;
   readonly contextFiles: readonly string[];
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -67,6 +75,8 @@ export class RunningAgent implements CommandContext {
     this.unsavedReason = options.unsavedReason;
     this.extensions = options.extensions ?? new ExtensionHost({ tools: options.agent.tools });
     this.mcp = options.mcp;
+    this.trust = options.trust;
+    this.sandbox = options.sandbox;
     this.places = options.places ?? { extensionDirs: [], mcpFiles: [] };
     this.contextFiles = options.contextFiles ?? [];
     this.env = options.env ?? {};

@@ -2,13 +2,13 @@
  * Starting the agent of a run, in the construction order of seed-plan phase 4: store →
  * tool registry → agent (resumed from the store, or new) → system prompt reconciled
  * (resumed) or seeded with the first prompt (new: so a run without one leaves no session) →
- * tools registered → extensions loaded into the registry → MCP servers' tools, as they
- * connect.
+ * tools registered (bash in the sandbox) → the folder's trust decided → extensions loaded
+ * into the registry → MCP servers' tools, as they connect.
  */
 import { Agent, ExtensionHost, extensionAgent, ToolRegistry, type AgentConfig, type Provider } from '@panto/core';
 import type { MCPServers } from '@panto/core/mcp';
 import { join } from 'node:path';
-import { Approvals, chainToolGuards, type ApprovalMode } from '../agent/approvals.js';
+import { chainToolGuards } from '../agent/approvals.js';
 import { checkedProviderFactory } from '../agent/model-catalog.js';
 import { chooseProvider, defaultProviderFactory } from '../agent/provider-choice.js';
 import { applySystemPrompt } from '../agent/system-prompt.js';
@@ -19,13 +19,11 @@ import { findExtensions, loadExtensions } from '../extensions/load-extensions.js
 import { mcpBeforeTurn, startMCP } from '../extensions/mcp-servers.js';
 import type { SwitchableSession } from '../session/switchable-store.js';
 import { createCodingTools } from '../tools/index.js';
-import { terminalApproval } from '../ui/approval-prompt.js';
 import { reportTurn } from '../ui/render-turn.js';
-import type { Terminal } from '../ui/terminal.js';
 import { displayPath } from '../user-paths.js';
-import type { CliOptions } from './args.js';
-import type { CliEnvironment, RunPlaces } from './cli-environment.js';
+import type { AgentStart } from './agent-start.js';
 import { RunningAgent } from './running-agent.js';
+import { codePlaces, decideFolderTrust, startGuardedTools } from './start-safety.js';
 
 /** What a run must release on the way out, whatever happened: set as each is acquired. */
 export interface HeldResources {
@@ -35,21 +33,8 @@ export interface HeldResources {
   detachExtensions?: () => void;
   /** The MCP servers, to close. */
   mcp?: MCPServers;
-}
-
-/** What the agent of a run is started from. */
-export interface AgentStart {
-  options: CliOptions;
-  environment: CliEnvironment;
-  places: RunPlaces;
-  terminal: Terminal;
-  session: SwitchableSession;
-  /** The system prompt in force (with the AGENTS.md files). */
-  systemPrompt: string;
-  /** The AGENTS.md files in it (absolute paths). */
-  contextFiles: readonly string[];
-  /** Whether this is a `-p` run. */
-  print: boolean;
+  /** The sandbox's domain proxy, to stop. */
+  sandbox?: { close(): Promise<void> };
 }
 
 /** The agent of a run, started. */
@@ -60,6 +45,8 @@ export interface StartedAgent {
   /** The extensions' UI: it asks its questions on the interactive input, once there is one. */
   ui: CliUI;
 }
+
+export type { AgentStart } from './agent-start.js';
 
 /** Starts the agent of a run; what has to be released is put in `held` as it is acquired. */
 export async function startAgent(start: AgentStart, held: HeldResources): Promise<StartedAgent> {
@@ -76,15 +63,19 @@ export async function startAgent(start: AgentStart, held: HeldResources): Promis
   const settings = chooseProvider(start.options, env, session.activeModel);
   const provider = providerFactory(settings);
   let running: RunningAgent | undefined;
-  const approvals = new Approvals(approvalMode(start, () => running?.interrupt()));
-  const beforeToolCall = chainToolGuards(extensions.beforeToolCall, approvals.beforeToolCall);
+  const guarded = await startGuardedTools(start, () => running?.interrupt());
+  held.sandbox = guarded.started;
+  const { sandbox } = guarded.started;
+  const beforeToolCall = chainToolGuards(extensions.beforeToolCall, guarded.approvals.beforeToolCall);
   const { agent, danglingUser } = await createAgent(session, { provider, tools, beforeToolCall }, start.systemPrompt);
-  for (const tool of createCodingTools({ cwd, bash: { env } })) tools.register(tool);
+  for (const tool of createCodingTools({ cwd, bash: { env, ...(sandbox === undefined ? {} : { sandbox, grants: guarded.grants }) } })) tools.register(tool);
 
   const show = (path: string) => displayPath(path, cwd, home);
-  const extensionDirs = { global: join(dataDir, 'extensions'), project: join(cwd, '.panto', 'extensions') };
-  const mcpFiles = { global: join(dataDir, 'mcp.json'), project: join(cwd, '.panto', 'mcp.json') };
-  const mcp = await startMCP(mcpFiles, { env, cwd, terminal, show });
+  const code = codePlaces(start);
+  const { extensionDirs, mcpFiles } = code;
+  // Before anything of the folder's own runs.
+  const trust = await decideFolderTrust(start, code);
+  const mcp = await startMCP(trust.trusted ? mcpFiles : { global: mcpFiles.global }, { env, cwd, terminal, show });
   if (mcp !== undefined) held.mcp = mcp;
   running = new RunningAgent({
     agent,
@@ -97,6 +88,8 @@ export async function startAgent(start: AgentStart, held: HeldResources): Promis
     unsavedReason: start.options.noSession ? 'not saved: --no-session' : 'it is created with the first prompt',
     forceExit: environment.forceExit ?? (() => process.exit(EXIT_INTERRUPTED)),
     extensions,
+    trust,
+    ...(sandbox === undefined ? {} : { sandbox }),
     contextFiles: start.contextFiles,
     env,
     exportsDir: join(dataDir, 'exports'),
@@ -108,19 +101,9 @@ export async function startAgent(start: AgentStart, held: HeldResources): Promis
   });
   const started = { running, danglingUser, ui: new CliUI(terminal) };
   held.unsubscribe = (environment.onInterrupt ?? onProcessInterrupt)(() => started.running.interrupt());
-  held.detachExtensions = await attachExtensions(start, started, extensions, extensionDirs);
+  held.detachExtensions = await attachExtensions(start, started, extensions, trust.trusted ? extensionDirs : { global: extensionDirs.global });
   noteProvider(start, provider);
   return started;
-}
-
-/** How calls of bash, write and edit are decided: `--yolo` runs them, a person is asked, and where nobody can be they are refused. */
-function approvalMode(start: AgentStart, interrupt: () => void): ApprovalMode {
-  const { options, environment } = start;
-  if (options.yolo) return { type: 'yolo' };
-  if (start.print) return { type: 'refuse', where: 'panto -p' };
-  const interactive = environment.lineInput?.interactive ?? environment.stdin.isTTY === true;
-  if (!interactive) return { type: 'refuse', where: 'panto with piped input' };
-  return { type: 'ask', ask: environment.askApproval ?? terminalApproval(environment.stdin, start.terminal, interrupt) };
 }
 
 /** The agent: resumed from the session (its system prompt reconciled with `systemPrompt`), or new. */
@@ -132,14 +115,14 @@ async function createAgent(session: SwitchableSession, config: AgentConfig, syst
 }
 
 /**
- * Loads the extensions of `$PANTO_HOME/extensions/`, `.panto/extensions/` and `--extension`,
+ * Loads the extensions of `$PANTO_HOME/extensions/`, `.panto/extensions/` (when the folder is trusted) and `--extension`,
  * reports those that failed, and attaches the rest to the agent; returns the detach.
  */
 async function attachExtensions(
   start: AgentStart,
   started: StartedAgent,
   extensions: ExtensionHost,
-  dirs: { global: string; project: string },
+  dirs: { global: string; project?: string },
 ): Promise<() => void> {
   const { running, ui } = started;
   const { agent, terminal } = running;
@@ -150,7 +133,14 @@ async function attachExtensions(
   });
   const session = cliSession(start.session.store, start.session.sessionFile);
   const { cwd, home } = start.places;
-  await loadExtensions(extensions, await findExtensions({ globalDir: dirs.global, projectDir: dirs.project, flags: start.options.extensions, cwd, home }));
+  const found = await findExtensions({
+    globalDir: dirs.global,
+    ...(dirs.project === undefined ? {} : { projectDir: dirs.project }),
+    flags: start.options.extensions,
+    cwd,
+    home,
+  });
+  await loadExtensions(extensions, found);
   for (const record of extensions.records) {
     if (record.status !== 'failed') continue;
     terminal.error(`panto: extension ${record.source.path} failed to load: ${record.error.message}`);

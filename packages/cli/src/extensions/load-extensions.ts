@@ -24,8 +24,8 @@ export interface ExtensionCandidate {
 export interface ExtensionPlaces {
   /** `$PANTO_HOME/extensions`. */
   globalDir: string;
-  /** `<working folder>/.panto/extensions`. */
-  projectDir: string;
+  /** `<working folder>/.panto/extensions`; absent when the folder is not trusted. */
+  projectDir?: string;
   /** `--extension` values, as given. */
   flags: readonly string[];
   cwd: string;
@@ -43,10 +43,10 @@ export async function findExtensions(places: ExtensionPlaces): Promise<Extension
   const show = (file: string) => displayPath(file, places.cwd, places.home);
   const candidates: ExtensionCandidate[] = [];
   // Run in the home folder, the project's .panto is the global one: load it once.
-  const dirs = places.projectDir === places.globalDir ? [places.globalDir] : [places.globalDir, places.projectDir];
+  const dirs = places.projectDir === undefined || places.projectDir === places.globalDir ? [places.globalDir] : [places.globalDir, places.projectDir];
   for (const dir of dirs) {
     const origin = show(dir);
-    for (const file of await filesIn(dir)) candidates.push({ source: { path: show(file), origin }, file });
+    for (const file of await extensionFilesIn(dir)) candidates.push({ source: { path: show(file), origin }, file });
   }
   for (const flag of places.flags) {
     const path = resolve(places.cwd, flag);
@@ -122,7 +122,8 @@ function unwrapDefault(exports: unknown): unknown {
   return exports;
 }
 
-async function filesIn(dir: string): Promise<string[]> {
+/** The extension files of a folder, by name: its `.ts`, `.js` and `.mjs` files and each subfolder's index; none when it does not exist. */
+export async function extensionFilesIn(dir: string): Promise<string[]> {
   let names: string[];
   try {
     names = (await readdir(dir)).sort();

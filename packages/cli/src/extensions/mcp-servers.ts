@@ -8,8 +8,8 @@ import type { Terminal } from '../ui/terminal.js';
 export interface MCPConfigFiles {
   /** `$PANTO_HOME/mcp.json` */
   global: string;
-  /** `<working folder>/.panto/mcp.json`: its servers replace the global file's of the same name. */
-  project: string;
+  /** `<working folder>/.panto/mcp.json`: its servers replace the global file's of the same name; absent when the folder is not trusted. */
+  project?: string;
 }
 
 /**
@@ -23,7 +23,7 @@ export async function readMCPConfig(
   show: (file: string) => string,
 ): Promise<ParsedMCPConfig> {
   const configs: ParsedMCPConfig[] = [];
-  const paths = files.project === files.global ? [files.global] : [files.global, files.project];
+  const paths = files.project === undefined || files.project === files.global ? [files.global] : [files.global, files.project];
   for (const file of paths) {
     let text: string;
     try {

@@ -1,9 +1,11 @@
-import type { Tool, ToolOutput } from '@panto/core';
+import type { Tool, ToolInputSchema, ToolOutput } from '@panto/core';
 import { spawn } from 'node:child_process';
+import { NEED_DESCRIPTIONS, needsBeyond, parseNeeds, type CommandSandbox, type SandboxGrants, type SandboxNeed } from '../sandbox/policy.js';
 import { commandEnvironment } from './command-env.js';
-import { errorResult, optionalPositiveInteger, requiredString, type ToolInput } from './input.js';
+import { errorResult, optionalPositiveInteger, requiredString, ToolInputError, type ToolInput } from './input.js';
+import { OutputTail } from './output-tail.js';
 import { killProcessTree, newRunId, withRunId, type ProcessTree } from './process-tree.js';
-import { DEFAULT_LIMITS, formatSize, truncateTail, type Limits } from './truncate.js';
+import { DEFAULT_LIMITS, formatSize, type Limits } from './truncate.js';
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 /** The most a model may ask for: an hour. */
@@ -22,15 +24,23 @@ export interface BashToolOptions {
    * {@link commandEnvironment}).
    */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The OS sandbox every command runs in; none: commands run with the user's rights (and
+   * the host should ask before each one).
+   */
+  sandbox?: CommandSandbox;
+  /** The needs the user granted to a call beyond the sandbox's standing ones (see {@link SandboxGrants}); none without it. */
+  grants?: SandboxGrants;
 }
 
 /**
- * `bash { command, timeout_ms? }`: runs `bash -c command` in the working folder, stdin
- * closed, stdout and stderr combined, without the providers' credentials in its
- * environment. The output is capped (its end is kept, with a note of what was cut) and the
- * exit code reported. A timeout, an abort, or panto exiting while the command runs kills
+ * `bash { command, timeout_ms?, needs? }`: runs `bash -c command` in the working folder,
+ * stdin closed, stdout and stderr combined, without the providers' credentials in its
+ * environment — inside the sandbox when one is given, with the `needs` the user granted
+ * lifted. The output is capped (its end is kept, with a note of what was cut) and the exit
+ * code reported. A timeout, an abort, or panto exiting while the command runs kills
  * everything the command started ({@link killProcessTree}); what a command that finished
- * left running in the background is left alone.
+ * left running in the background is left alone outside a sandbox, and ends with it inside.
  *
  * @example
  * createBashTool({ cwd }).execute({ command: 'npm test', timeout_ms: 300_000 }, context);
@@ -44,32 +54,71 @@ export function createBashTool(options: BashToolOptions): Tool {
       'Run a shell command with bash -c in the working folder. stdin is closed; stdout and stderr are ' +
       `combined. Output over ${limits.maxLines} lines or ${formatSize(limits.maxBytes)} is cut to its end. ` +
       `The exit code is reported. timeout_ms defaults to ${defaultTimeout} ms; on timeout the command and ` +
-      'everything it started is killed. Do not start interactive programs.',
-    input_schema: {
-      type: 'object',
-      properties: {
-        command: { type: 'string', description: 'The command line, run with bash -c.', examples: ['ls'] },
-        timeout_ms: {
-          type: 'integer',
-          minimum: 1,
-          maximum: MAX_BASH_TIMEOUT_MS,
-          description: `Kill the command after this many milliseconds. Default ${defaultTimeout}.`,
-        },
-      },
-      required: ['command'],
-    },
-    execute: async (input, context) => runBash(options, limits, defaultTimeout, input, context.signal),
+      `everything it started is killed. Do not start interactive programs.${options.sandbox ? ` ${options.sandbox.describe()}` : ''}`,
+    input_schema: bashSchema(defaultTimeout, options.sandbox !== undefined),
+    execute: async (input, context) => runBash(options, limits, defaultTimeout, input, context),
   };
 }
 
-async function runBash(options: BashToolOptions, limits: Limits, defaultTimeout: number, input: ToolInput, signal: AbortSignal): Promise<ToolOutput> {
+function bashSchema(defaultTimeout: number, sandboxed: boolean): ToolInputSchema {
+  const properties: NonNullable<ToolInputSchema['properties']> = {
+    command: { type: 'string', description: 'The command line, run with bash -c.', examples: ['ls'] },
+    timeout_ms: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_BASH_TIMEOUT_MS,
+      description: `Kill the command after this many milliseconds. Default ${defaultTimeout}.`,
+    },
+  };
+  if (sandboxed) {
+    properties.needs = {
+      type: 'array',
+      items: { type: 'string', enum: ['network', 'write', 'full-access'] },
+      uniqueItems: true,
+      description: `Only when the command cannot work inside the sandbox: ${Object.entries(NEED_DESCRIPTIONS)
+        .map(([need, meaning]) => `"${need}" = ${meaning}`)
+        .join('; ')}. The user is asked to approve.`,
+    };
+  }
+  return { type: 'object', properties, required: ['command'] };
+}
+
+async function runBash(
+  options: BashToolOptions,
+  limits: Limits,
+  defaultTimeout: number,
+  input: ToolInput,
+  context: { signal: AbortSignal; toolCallId: string },
+): Promise<ToolOutput> {
   const command = requiredString(input, 'command');
   const timeout = optionalPositiveInteger(input, 'timeout_ms') ?? defaultTimeout;
   if (timeout > MAX_BASH_TIMEOUT_MS) return errorResult(`timeout_ms may be at most ${MAX_BASH_TIMEOUT_MS}`);
-  if (signal.aborted) return errorResult('Aborted before the command started.');
+  const { sandbox } = options;
+  let granted: ReadonlySet<SandboxNeed> = new Set();
+  if (sandbox !== undefined) {
+    const needs = sandboxNeeds(input);
+    granted = options.grants?.take(context.toolCallId) ?? new Set();
+    const missing = needsBeyond(needs, new Set([...sandbox.standing, ...granted]));
+    if (missing.length > 0)
+      return errorResult(`Not run: ${missing.map((need) => NEED_DESCRIPTIONS[need]).join(' and ')} ${missing.length === 1 ? 'was' : 'were'} not granted.`);
+  }
+  if (context.signal.aborted) return errorResult('Aborted before the command started.');
+  const env = { ...commandEnvironment(options.env ?? process.env), PAGER: 'cat', GIT_PAGER: 'cat' };
+  const inSandbox = sandbox !== undefined && !granted.has('full-access');
+  const launch = inSandbox ? sandbox.wrap(command, granted) : { file: 'bash', args: ['-c', command], env: {} };
   const output = new OutputTail(limits.maxBytes * 2);
-  const outcome = await runCommand(command, { cwd: options.cwd, env: options.env ?? process.env, timeout, signal }, output);
-  return commandResult(outcome, output.render(limits), timeout);
+  const outcome = await runCommand({ ...launch, env: { ...env, ...launch.env } }, { cwd: options.cwd, timeout, signal: context.signal }, output);
+  const result = commandResult(outcome, output.render(limits), timeout);
+  if (!inSandbox || typeof result === 'string' || outcome.ended !== undefined) return result;
+  return { ...result, content: `${result.content}\n[ran in the ${sandbox.mode} sandbox: if its limits made the command fail, call bash again with "needs"]` };
+}
+
+function sandboxNeeds(input: ToolInput): Set<SandboxNeed> {
+  try {
+    return parseNeeds(input.needs);
+  } catch (error) {
+    throw new ToolInputError((error as Error).message);
+  }
 }
 
 /** How a command ended: its exit code or signal, or why it could not run; `ended` when panto ended it. */
@@ -81,23 +130,23 @@ interface CommandOutcome {
 }
 
 /**
- * Runs `bash -c command` with stdin closed and both output streams into `output`; on a
+ * Runs the command (`bash -c command`, or the sandbox's wrapping of it) with stdin closed and both output streams into `output`; on a
  * timeout or an abort, kills everything the command started. Resolves once the shell has
  * exited and its pipes are closed (or their grace period is over).
  */
 function runCommand(
-  command: string,
-  run: { cwd: string; env: Readonly<Record<string, string | undefined>>; timeout: number; signal: AbortSignal },
+  launch: { file: string; args: readonly string[]; env: Record<string, string> },
+  run: { cwd: string; timeout: number; signal: AbortSignal },
   output: OutputTail,
 ): Promise<CommandOutcome> {
   const runId = newRunId();
-  const child = spawn('bash', ['-c', command], {
+  const child = spawn(launch.file, launch.args, {
     cwd: run.cwd,
-    // Its own process group, and a run id every child inherits, so that a timeout or an
-    // abort can find and kill everything it started.
+    // Its own process group, and a run id every child inherits (bwrap passes it on), so
+    // that a timeout or an abort can find and kill everything it started.
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: withRunId({ ...commandEnvironment(run.env), PAGER: 'cat', GIT_PAGER: 'cat' }, runId),
+    env: withRunId(launch.env, runId),
   });
   const tree: ProcessTree | undefined = child.pid === undefined ? undefined : { pid: child.pid, runId };
   if (tree) track(tree);
@@ -167,45 +216,4 @@ function track(tree: ProcessTree): void {
   process.once('exit', () => {
     for (const live of running) killProcessTree(live);
   });
-}
-
-/** Keeps the last `keep` bytes of a stream (whole chunks), and counts all of it. */
-class OutputTail {
-  readonly #keep: number;
-  readonly #chunks: Buffer[] = [];
-  #bytes = 0;
-  #dropped = 0;
-  #totalNewlines = 0;
-  #lastByte: number | undefined;
-
-  constructor(keep: number) {
-    this.#keep = keep;
-  }
-
-  push(chunk: Buffer): void {
-    if (chunk.length === 0) return;
-    this.#chunks.push(chunk);
-    this.#bytes += chunk.length;
-    for (const byte of chunk) if (byte === 0x0a) this.#totalNewlines++;
-    this.#lastByte = chunk[chunk.length - 1];
-    while (this.#chunks.length > 1 && this.#bytes - this.#chunks[0]!.length >= this.#keep) {
-      const first = this.#chunks.shift()!;
-      this.#bytes -= first.length;
-      this.#dropped += first.length;
-    }
-  }
-
-  render(limits: Limits): string {
-    const totalBytes = this.#dropped + this.#bytes;
-    if (totalBytes === 0) return '(no output)';
-    let text = Buffer.concat(this.#chunks).toString('utf8');
-    // The kept part may start in the middle of a line: drop that partial line.
-    if (this.#dropped > 0) text = text.slice(text.indexOf('\n') + 1);
-    const totalLines = this.#totalNewlines + (this.#lastByte === 0x0a ? 0 : 1);
-    const tail = truncateTail(text, limits);
-    if (this.#dropped === 0 && !tail.truncated) return text.endsWith('\n') ? text.slice(0, -1) : text;
-    return (
-      `[output cut: showing the last ${tail.keptLines} of ${totalLines} lines ` + `(${formatSize(tail.keptBytes)} of ${formatSize(totalBytes)})]\n${tail.text}`
-    );
-  }
 }

@@ -6,16 +6,17 @@ import { describeToolCall, visible } from './render-turn.js';
 import type { InputStream, Terminal } from './terminal.js';
 
 /**
- * Asks on the terminal before a tool call runs: `y` allow once, `a` allow this tool for the
- * session, `n` deny — then a reason for the model (Enter for none). Ctrl-C denies and calls
+ * Asks on the terminal before a tool call runs, naming what it needs beyond the sandbox: `y`
+ * allow once, `a` allow calls like it for the session, `n` deny — then a reason for the model (Enter for none). Ctrl-C denies and calls
  * `onInterrupt` (which aborts the turn); so does an abort of the step.
  */
 export function terminalApproval(input: InputStream, terminal: Terminal, onInterrupt: () => void): AskApproval {
-  return async (call, signal) => {
+  return async (call, signal, request) => {
     terminal.stopSpinner();
     terminal.endLine();
     for (const line of describeForApproval(call)) terminal.warn(line);
-    terminal.stderr.write(`  [y] allow once  [a] allow ${call.name} for this session  [n] deny › `);
+    if (request.needs.length > 0) terminal.warn(`  it needs ${request.needs.join(' and ')}, beyond the sandbox`);
+    terminal.stderr.write(`  [y] allow once  [a] allow ${request.kind} for this session  [n] deny › `);
     const key = await new Promise<'y' | 'a' | 'n' | 'interrupt'>((resolve) => {
       const stop = readKeys(input, (text, key) => {
         const choice = key.ctrl && key.name === 'c' ? 'interrupt' : key.name === 'escape' ? 'n' : text?.toLowerCase();
@@ -32,7 +33,7 @@ export function terminalApproval(input: InputStream, terminal: Terminal, onInter
     });
     const answers: Record<typeof key, string> = {
       y: 'allowed once',
-      a: `${call.name} allowed for this session`,
+      a: `${request.kind} allowed for this session`,
       n: 'denied',
       interrupt: 'interrupted',
     };
