@@ -137,6 +137,7 @@ function startSweeper(archive: NonNullable<LocalSettings['archive']>, storage: O
     (summary, error) => {
       if (summary === null) say(`archive sweep failed: ${String(error)}`);
       else if (summary.archived + summary.finished > 0) say(`archive sweep: ${summary.archived} sessions archived, ${summary.finished} archives finished`);
+      if (summary !== null && summary.indexed > 0) say(`archive sweep: ${summary.indexed} sessions of an older table put into the activity index`);
     },
   );
   running.push({ name: 'archive sweeper', stop: () => sweeper.stop() });

@@ -565,6 +565,9 @@ describe('sst.config.ts, with an issuer of your own', () => {
     });
   });
 
+  // The sweeper is the activity index's only reader, and its handler backfills the index of an
+  // older table at its first run, once (test/aws-activity-backfill.test.ts): nothing to run by
+  // hand after a deploy, and nothing to run at all where no sweeper is deployed.
   it('sweeps cold sessions to S3 on a schedule when PANTO_ARCHIVE_AFTER_DAYS is set, and only then', async () => {
     const [cron] = byKind('sst.aws.CronV2');
     expect(cron?.args).toMatchObject({
