@@ -4,8 +4,9 @@
  * API (a JWT authorizer in front of every route but the health check and the OpenAPI
  * document) and its function, the streaming function behind a function URL, the table's
  * stream consumer that purges what TTL-expired sessions leave behind, the provider keys as
- * secrets, the web client (web/) as a static site, and — unless you bring your own identity
- * provider — a Cognito user pool whose tokens the API accepts. The functions read all of it through `Resource.X`
+ * secrets, the web client (web/) as a static site, one CloudFront distribution (a Router:
+ * the site at `/`, the API at `/api`, the stream at `/stream`), and — unless you bring your
+ * own identity provider — a Cognito user pool whose tokens the API accepts. The functions read all of it through `Resource.X`
  * (functions/src/config.ts). Each of those lives in its own file under infra/; this file
  * only wires them. docs/deploy.md walks through a deployment.
  *
@@ -13,19 +14,20 @@
  * - PANTO_JWT_ISSUER, PANTO_JWT_AUDIENCE: an identity provider of your own; when unset, the
  *   stack creates a Cognito user pool and app client and trusts those.
  *   PANTO_JWT_JWKS_URL when its keys are not at `<issuer>/.well-known/jwks.json`.
- * - PANTO_AUTH_CALLBACK_URLS, PANTO_AUTH_LOGOUT_URLS (comma-separated): turn on the user
- *   pool client's hosted-UI sign-in (authorization code + PKCE) for a browser client at
- *   those URLs; PANTO_AUTH_DOMAIN_PREFIX gives the hosted UI its domain
- *   (`<prefix>.auth.<region>.amazoncognito.com`).
- * - PANTO_CORS_ORIGINS (comma-separated, or `*`): origins browsers may call the API from.
- *   The web client's own origin (the `web` output) goes here and, with `/`, in the callback
- *   and logout URLs: it is built with the API's URL, so the API cannot learn the site's
- *   before the site exists — set them after the first deploy and deploy again (or use a
- *   domain you know up front).
+ * - PANTO_AUTH_DOMAIN_PREFIX: gives the user pool's hosted UI its domain
+ *   (`<prefix>.auth.<region>.amazoncognito.com`) and turns on its sign-in (authorization code
+ *   + PKCE) for the web client, whose URL (the Router's) is the callback and logout URL from
+ *   the first deploy. PANTO_AUTH_CALLBACK_URLS, PANTO_AUTH_LOGOUT_URLS (comma-separated):
+ *   other browser clients' URLs, besides it.
+ * - PANTO_CORS_ORIGINS (comma-separated, or `*`): other origins browsers may call the API
+ *   from. The web client needs none: it calls its own origin (the Router's `/api`, `/stream`).
+ * - OTEL_EXPORTER_OTLP_ENDPOINT and OpenTelemetry's other standard variables,
+ *   PANTO_TRACE_CONTENT, PANTO_OTEL_COLLECTOR_LAYER: traces (infra/tracing.ts).
  * - PANTO_PROVIDER, PANTO_MODEL, PANTO_EXTRA_MODELS: the default model (keys:
  *   `sst secret set AnthropicApiKey …`).
  * - PANTO_ARCHIVE_AFTER_DAYS: archive sessions to S3 this long after their last write (a
- *   scheduled sweeper, every PANTO_ARCHIVE_SWEEP_SECONDS, default 3600); none when unset.
+ *   scheduled sweeper, every PANTO_ARCHIVE_SWEEP_SECONDS, default 3600, whose first run
+ *   indexes the sessions of a table older than its activity index); none when unset.
  * - PANTO_ARCHIVE_TIER_DAYS: move exports and archives to S3 Glacier Instant Retrieval
  *   this long after they are written (default 30).
  * - PANTO_SESSION_TTL_DAYS: expire sessions this long after their last write;
@@ -39,7 +41,8 @@
  * table and bucket; the local stack's origin (http://127.0.0.1:3000, http://localhost:3000)
  * is added to the CORS origins and to the sign-in callback URLs; and the TTL cleanup is
  * deployed for real (`dev: false`), since it must run while your machine is off; and the web
- * client is not deployed: `sst dev` runs its Vite dev server on http://127.0.0.1:3000.
+ * client is not deployed — `sst dev` runs its Vite dev server on http://127.0.0.1:3000 — nor
+ * the Router, which would only front it.
  */
 
 /**
@@ -58,6 +61,8 @@ export default $config({
     };
   },
   async run() {
+    // The Router first: the sign-in callbacks (auth) are its URL.
+    await import('./infra/router');
     const { identity } = await import('./infra/auth');
     const { table, bucket } = await import('./infra/storage');
     const { api } = await import('./infra/api');

@@ -9,6 +9,7 @@ import { LAMBDA } from './lambda';
 import { turnSecrets } from './secrets';
 import { cors, environment } from './settings';
 import { bucket, table } from './storage';
+import { tracingEnvironment, tracingFunction } from './tracing';
 
 /**
  * The API's routes behind the authorizer; every one is served by the API function. The routes
@@ -42,8 +43,9 @@ const apiFunction = new sst.aws.Function('PantoApiFunction', {
   // API Gateway gives up at 30 s; the turn stops itself at PANTO_DEADLINE_MS (25 s).
   timeout: '30 seconds',
   memory: '1024 MB',
-  environment: { ...environment, PANTO_DEADLINE_MS: '25000' },
+  environment: { ...environment, ...tracingEnvironment, PANTO_DEADLINE_MS: '25000' },
   link: [table, bucket, ...turnSecrets],
+  ...tracingFunction,
 });
 
 export const api = new sst.aws.ApiGatewayV2('PantoApi', { cors });

@@ -3,9 +3,12 @@
  * PANTO_JWT_AUDIENCE, PANTO_JWT_JWKS_URL), or else a Cognito user pool the stack creates —
  * with the hosted UI's sign-in for a browser client when PANTO_AUTH_CALLBACK_URLS are set.
  * API Gateway's JWT authorizer (api.ts) and the streaming function (stream.ts, through the
- * `PantoAuth` link) trust the same issuer and audience.
+ * `PantoAuth` link) trust the same issuer and audience. The web client's own URL — the
+ * Router's (router.ts), known while the stack is built — is a sign-in callback and logout URL
+ * from the first deploy on: one deploy, and the page signs in through the hosted UI.
  */
 import { PRODUCTION_STAGES } from '../sst.config';
+import { router } from './router';
 import { DEV_ORIGINS, list } from './settings';
 
 export interface Identity {
@@ -28,7 +31,8 @@ function ownIssuer(issuer: string): Identity {
  * A Cognito user pool whose users an operator adds (`npm run user -- add alice`; nobody signs
  * up by themselves), and its public app client: password sign-in for the operator's token
  * command (ADMIN_USER_PASSWORD_AUTH needs AWS credentials), SRP and refresh for apps, and —
- * with PANTO_AUTH_CALLBACK_URLS — the hosted UI's authorization code flow (PKCE) for a web client.
+ * with a hosted-UI domain (PANTO_AUTH_DOMAIN_PREFIX) or PANTO_AUTH_CALLBACK_URLS — the hosted
+ * UI's authorization code flow (PKCE) for the web client at the Router's URL and those URLs.
  */
 function cognito(production: boolean): Identity {
   const domainPrefix = process.env.PANTO_AUTH_DOMAIN_PREFIX;
@@ -41,9 +45,11 @@ function cognito(production: boolean): Identity {
       },
     },
   });
-  const callbackUrls = [...list(process.env.PANTO_AUTH_CALLBACK_URLS), ...($dev ? DEV_ORIGINS.map((origin) => `${origin}/`) : [])];
-  const logoutUrls = [...list(process.env.PANTO_AUTH_LOGOUT_URLS), ...($dev ? DEV_ORIGINS.map((origin) => `${origin}/`) : [])];
-  const hostedUi = list(process.env.PANTO_AUTH_CALLBACK_URLS).length > 0 || $dev;
+  // The page's own URL (the Router's), the operator's, and under `sst dev` the local stack's.
+  const pageUrls = [...(router ? [$interpolate`${router.url}/`] : []), ...($dev ? DEV_ORIGINS.map((origin) => `${origin}/`) : [])];
+  const callbackUrls = [...pageUrls, ...list(process.env.PANTO_AUTH_CALLBACK_URLS)];
+  const logoutUrls = [...pageUrls, ...list(process.env.PANTO_AUTH_LOGOUT_URLS)];
+  const hostedUi = Boolean(domainPrefix) || list(process.env.PANTO_AUTH_CALLBACK_URLS).length > 0 || $dev;
   const client = userPool.addClient('PantoClient', {
     ...(hostedUi ? { callbackUrls } : {}),
     transform: {

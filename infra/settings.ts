@@ -18,7 +18,7 @@ export function list(text: string | undefined): string[] {
     .filter((item) => item !== '');
 }
 
-/** PANTO_CORS_ORIGINS, and under `sst dev` the local stack's origin. */
+/** PANTO_CORS_ORIGINS, and under `sst dev` the local stack's origin. The web client needs none: it calls its own origin (the Router). */
 export const corsOrigins = [...list(process.env.PANTO_CORS_ORIGINS), ...($dev ? DEV_ORIGINS : [])];
 
 /**

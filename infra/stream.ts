@@ -9,6 +9,7 @@ import { LAMBDA } from './lambda';
 import { turnSecrets } from './secrets';
 import { cors, environment } from './settings';
 import { bucket, table } from './storage';
+import { tracingEnvironment, tracingFunction } from './tracing';
 
 export const streamFunction = new sst.aws.Function('PantoStreamFunction', {
   handler: 'functions/src/handlers/stream.handler',
@@ -17,6 +18,7 @@ export const streamFunction = new sst.aws.Function('PantoStreamFunction', {
   memory: '1024 MB',
   streaming: true,
   url: { authorization: 'none', cors },
-  environment: { ...environment, PANTO_STREAM_DEADLINE_MS: '840000' },
+  environment: { ...environment, ...tracingEnvironment, PANTO_STREAM_DEADLINE_MS: '840000' },
   link: [table, bucket, ...turnSecrets, authLink],
+  ...tracingFunction,
 });

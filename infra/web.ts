@@ -1,20 +1,29 @@
 /**
- * The web client (web/): built with the API's and the streaming function's URLs, and the
- * user pool's hosted UI when it has a domain, then served from S3 behind CloudFront. Under
- * `sst dev` it is not deployed: its Vite dev server runs on your machine, on the local
- * stack's origin (which CORS and sign-in allow, settings.ts and auth.ts).
+ * The web client (web/) and the stage's one origin: the Router (router.ts) serves the page's
+ * static files at `/` from S3, the HTTP API at `/api` and the streaming function at `/stream`
+ * (each path rewritten to the origin's own: `/api/sessions` → `/sessions`), so the page is
+ * built with those paths and calls its own origin. Under `sst dev` it is not deployed: its
+ * Vite dev server runs on your machine, on the local stack's origin (which CORS and sign-in
+ * allow, settings.ts and auth.ts), and calls the stage's URLs directly.
  */
 import { api } from './api';
 import { identity } from './auth';
+import { API_PATH, ORIGIN_READ_TIMEOUT, prefixRewrite, router, STREAM_PATH } from './router';
 import { DEV_PORT } from './settings';
 import { streamFunction } from './stream';
+
+if (router) {
+  router.route(API_PATH, api.url, { rewrite: prefixRewrite(API_PATH), readTimeout: ORIGIN_READ_TIMEOUT });
+  router.route(STREAM_PATH, streamFunction.url, { rewrite: prefixRewrite(STREAM_PATH), readTimeout: ORIGIN_READ_TIMEOUT });
+}
 
 export const web = new sst.aws.StaticSite('PantoWeb', {
   path: 'web',
   build: { command: 'npm run build', output: 'dist' },
+  ...(router ? { router: { instance: router } } : {}),
   environment: {
-    VITE_PANTO_API_URL: api.url,
-    VITE_PANTO_STREAM_URL: streamFunction.url,
+    VITE_PANTO_API_URL: router ? API_PATH : api.url,
+    VITE_PANTO_STREAM_URL: router ? STREAM_PATH : streamFunction.url,
     ...(identity.hostedUi ? { VITE_PANTO_AUTH_DOMAIN: identity.hostedUi.domain, VITE_PANTO_AUTH_CLIENT_ID: identity.hostedUi.clientId } : {}),
   },
   dev: { command: `npm run dev -- --port ${DEV_PORT} --strictPort`, url: `http://127.0.0.1:${DEV_PORT}` },

@@ -1,14 +1,16 @@
 /**
- * Bundles each Lambda handler on its own with esbuild — what a cold start loads — into
- * dist/functions/<name>/index.mjs, and reports each bundle's size.
+ * Bundles each Lambda handler on its own with esbuild into dist/functions/<name>/ — its entry
+ * `index.mjs`, the chunks it imports at once, and the chunks it imports only when it needs
+ * them (code splitting: the provider SDKs at the first turn, OpenTelemetry only when tracing
+ * is on) — and reports what a cold start loads and what it may load later.
  *
  *   npx tsx scripts/bundle.ts
  *
  * Everything is bundled (nothing external): the AWS SDK the Lambda runtime ships is not
  * the version this code was tested with. sst.config.ts bundles the same entry points with
- * the same options when it deploys.
+ * the same options when it deploys (infra/lambda.ts, `splitting: true`).
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -26,9 +28,16 @@ export const HANDLERS = {
 
 export interface BundleReport {
   name: string;
+  /** The entry: what Lambda imports. */
   file: string;
+  /** The entry and every chunk it imports statically: what a cold start loads. */
+  eager: string[];
+  /** Chunks reached only through a dynamic `import()`: loaded when first needed. */
+  lazy: string[];
+  /** Sizes of `eager`, plain and gzipped, and of `lazy`. */
   bytes: number;
   gzipBytes: number;
+  lazyBytes: number;
 }
 
 /**
@@ -42,12 +51,16 @@ export async function bundleHandlers(
 ): Promise<BundleReport[]> {
   const reports: BundleReport[] = [];
   for (const [name, entry] of Object.entries(entries)) {
-    const file = join(outdir, name, 'index.mjs');
-    await mkdir(dirname(file), { recursive: true });
-    await build({
-      entryPoints: [entry],
-      outfile: file,
+    const dir = join(outdir, name);
+    await rm(dir, { recursive: true, force: true });
+    const { metafile } = await build({
+      entryPoints: { index: entry },
+      outdir: dir,
       bundle: true,
+      splitting: true,
+      chunkNames: 'chunks/[name]-[hash]',
+      outExtension: { '.js': '.mjs' },
+      metafile: true,
       platform: 'node',
       format: 'esm',
       target: 'node20',
@@ -57,10 +70,33 @@ export async function bundleHandlers(
       logLevel: 'warning',
       banner: { js: "import { createRequire as __panto_createRequire } from 'node:module'; const require = __panto_createRequire(import.meta.url);" },
     });
-    const bytes = await readFile(file);
-    reports.push({ name, file, bytes: bytes.length, gzipBytes: gzipSync(bytes).length });
+    const file = join(dir, 'index.mjs');
+    const outputs = Object.fromEntries(Object.entries(metafile.outputs).map(([path, output]) => [resolve(path), output]));
+    const eager = closure(
+      file,
+      (path) => outputs[path]?.imports.filter((each) => each.kind === 'import-statement' && !each.external).map((each) => resolve(each.path)) ?? [],
+    );
+    const lazy = Object.keys(outputs).filter((path) => path.endsWith('.mjs') && !eager.includes(path));
+    const eagerCode = Buffer.concat(await Promise.all(eager.map((path) => readFile(path))));
+    const lazySizes = await Promise.all(lazy.map(async (path) => (await readFile(path)).length));
+    reports.push({
+      name,
+      file,
+      eager,
+      lazy,
+      bytes: eagerCode.length,
+      gzipBytes: gzipSync(eagerCode).length,
+      lazyBytes: lazySizes.reduce((sum, size) => sum + size, 0),
+    });
   }
   return reports;
+}
+
+/** `start` and everything `next` reaches from it. */
+function closure(start: string, next: (path: string) => string[]): string[] {
+  const seen = new Set<string>([start]);
+  for (const path of seen) for (const each of next(path)) seen.add(each);
+  return [...seen];
 }
 
 export function formatBytes(bytes: number): string {
@@ -70,7 +106,7 @@ export function formatBytes(bytes: number): string {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   for (const report of await bundleHandlers()) {
     console.log(
-      `${report.name.padEnd(11)} ${formatBytes(report.bytes).padStart(10)}  (${formatBytes(report.gzipBytes)} gzipped)  ${relative(root, report.file)}`,
+      `${report.name.padEnd(13)} ${formatBytes(report.bytes).padStart(10)}  (${formatBytes(report.gzipBytes)} gzipped) at a cold start, ${formatBytes(report.lazyBytes)} more on demand  ${relative(root, report.file)}`,
     );
   }
 }

@@ -20,7 +20,16 @@ import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { serve } from '@hono/node-server';
 import { createTable } from '@panto/aws';
 import { displayURL } from '@panto/core/mcp';
-import { type AwsClients, plainTelemetry, providerResolver, runArchiveSweep, type ServiceConfig, serviceApp, startArchiveSweeper } from '@panto/functions';
+import {
+  type AwsClients,
+  plainTelemetry,
+  providerResolver,
+  runArchiveSweep,
+  type ServiceConfig,
+  serviceApp,
+  startArchiveSweeper,
+  tracingFromEnv,
+} from '@panto/functions';
 import {
   hs256Verifier,
   type LocalSettings,
@@ -79,7 +88,12 @@ async function main(): Promise<void> {
   // The port is settled before the app is built: its own origin is one browsers may call it from.
   const port = settings.port === 0 ? await freePort() : settings.port;
   config.corsOrigins = [...localOrigins(port), ...config.corsOrigins];
-  const app = withWeb(withReference(serviceApp(config, hs256Verifier(secret), { clients, telemetry: plainTelemetry() })), webPaths(root).dist);
+  const tracing = await tracingFromEnv(process.env, { flushEachRequest: false, warn: say });
+  if (tracing) running.push({ name: 'tracing', stop: () => tracing.shutdown() });
+  const app = withWeb(
+    withReference(serviceApp(config, hs256Verifier(secret), { clients, telemetry: plainTelemetry(), ...(tracing ? { tracing } : {}) })),
+    webPaths(root).dist,
+  );
   const url = await listen(app, port);
   if (settings.archive !== undefined) startSweeper(settings.archive, { ...clients, tableName: config.tableName, bucket: config.bucket });
 
@@ -123,6 +137,7 @@ function startSweeper(archive: NonNullable<LocalSettings['archive']>, storage: O
     (summary, error) => {
       if (summary === null) say(`archive sweep failed: ${String(error)}`);
       else if (summary.archived + summary.finished > 0) say(`archive sweep: ${summary.archived} sessions archived, ${summary.finished} archives finished`);
+      if (summary !== null && summary.indexed > 0) say(`archive sweep: ${summary.indexed} sessions of an older table put into the activity index`);
     },
   );
   running.push({ name: 'archive sweeper', stop: () => sweeper.stop() });

@@ -1,17 +1,23 @@
 /**
- * What a cold start loads: each Lambda handler bundled as sst.config.ts deploys it loads in
- * a fresh Node process with only what SST links, and carries none of the local stack
- * (emulator clients and credentials, the HS256 signer and its secret file, local settings,
- * the API reference page) and none of the filesystem store's native lock addon.
+ * What a cold start loads: each Lambda handler bundled as sst.config.ts deploys it (split at
+ * its dynamic imports) loads in a fresh Node process with only what SST links, and carries
+ * none of the local stack (emulator clients and credentials, the HS256 signer and its secret
+ * file, local settings, the API reference page) and none of the filesystem store's native lock
+ * addon. OpenTelemetry is a chunk of its own that a cold start does not load: the bundled API
+ * function runs a turn with that chunk deleted when tracing is off, and with it, exports the
+ * turn's spans to an OTLP receiver when tracing is on.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
-import { bundleHandlers, HANDLERS } from '../scripts/bundle.js';
+import { FakeLLMServer } from '@panto/core/testing';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type BundleReport, bundleHandlers, HANDLERS } from '../scripts/bundle.js';
+import { localAws, type LocalAws } from './setup/aws-fixtures.js';
+import { OTLPReceiver } from './support/otlp-receiver.js';
 
 const dir = await mkdtemp(join(tmpdir(), 'panto-bundles-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -41,13 +47,21 @@ const LOCAL_ONLY = [
   'fs-native-extensions',
   'swagger-ui',
 ];
+/** Strings only OpenTelemetry's SDK and exporters hold: the batch processor's settings, the exporters' user agent. */
+const OTEL_SDK = ['OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 'OTel-OTLP-Exporter-JavaScript'];
+
+let reports: BundleReport[];
+beforeAll(async () => {
+  reports = await bundleHandlers(HANDLERS, dir);
+}, 120_000);
+
+const read = async (files: readonly string[]): Promise<string> => (await Promise.all(files.map((file) => readFile(file, 'utf8')))).join('\n');
 
 describe('the Lambda bundles', () => {
-  it('carry no local-stack code', { timeout: 60_000 }, async () => {
-    const reports = await bundleHandlers(HANDLERS, dir);
+  it('carry no local-stack code, and load as Lambda loads them', { timeout: 60_000 }, async () => {
     expect(reports.map((report) => report.name).sort((a, b) => a.localeCompare(b))).toEqual(Object.keys(HANDLERS).sort((a, b) => a.localeCompare(b)));
     for (const report of reports) {
-      const code = await readFile(report.file, 'utf8');
+      const code = await read([...report.eager, ...report.lazy]);
       expect(
         LOCAL_ONLY.filter((marker) => code.includes(marker)),
         report.name,
@@ -68,5 +82,90 @@ describe('the Lambda bundles', () => {
       );
       expect(loaded.stdout, report.name).toBe('function');
     }
+  });
+
+  it('load no OpenTelemetry at a cold start: the SDK is in a chunk only tracing imports', async () => {
+    for (const name of ['api', 'stream']) {
+      const report = reports.find((each) => each.name === name)!;
+      const eager = await read(report.eager);
+      expect(
+        OTEL_SDK.filter((marker) => eager.includes(marker)),
+        name,
+      ).toEqual([]);
+      const tracing = report.lazy.filter((file) => basename(file).startsWith('otel-tracing-'));
+      expect(tracing, name).toHaveLength(1);
+      const chunk = await read(tracing);
+      for (const marker of OTEL_SDK) expect(chunk, name).toContain(marker);
+    }
+  });
+});
+
+describe('the bundled API function', () => {
+  let aws: LocalAws;
+  let fake: FakeLLMServer;
+  let receiver: OTLPReceiver;
+  beforeAll(async () => {
+    [aws, fake, receiver] = await Promise.all([localAws('bundles'), FakeLLMServer.start(), OTLPReceiver.start()]);
+  });
+  afterAll(async () => {
+    await Promise.all([fake?.close(), receiver?.close()]);
+  });
+
+  /** Runs `POST /sessions` and a turn through the bundle in a fresh process; the turn's status. */
+  async function turnThroughBundle(bundle: string, env: Record<string, string>): Promise<string> {
+    const event = (routeKey: string, rawPath: string, body: string) => ({
+      version: '2.0',
+      routeKey,
+      rawPath,
+      rawQueryString: '',
+      headers: { 'content-type': 'application/json', host: 'api.example' },
+      requestContext: {
+        authorizer: { jwt: { claims: { sub: 'bundle-user', exp: String(Math.floor(Date.now() / 1000) + 600) } } },
+        http: { method: 'POST', path: rawPath },
+        requestId: 'r1',
+        stage: '$default',
+      },
+      body,
+      isBase64Encoded: false,
+    });
+    const script = `
+      const { handler } = await import(${JSON.stringify(pathToFileURL(bundle).href)});
+      const created = await handler(${JSON.stringify(event('POST /sessions', '/sessions', '{}'))});
+      const id = JSON.parse(created.body).id;
+      const turn = ${JSON.stringify(event('POST /sessions/{id}/messages', '/sessions/ID/messages', '{"text":"hello"}'))};
+      turn.rawPath = turn.requestContext.http.path = '/sessions/' + id + '/messages';
+      process.stdout.write(String((await handler(turn)).statusCode));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      env: {
+        PATH: process.env.PATH,
+        ...LINKED_ENV,
+        SST_RESOURCE_PantoTable: JSON.stringify({ name: aws.tableName }),
+        SST_RESOURCE_PantoBucket: JSON.stringify({ name: aws.bucket }),
+        AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
+        AWS_ENDPOINT_URL_S3: inject('s3Endpoint'),
+        AWS_ACCESS_KEY_ID: 'S3RVER',
+        AWS_SECRET_ACCESS_KEY: 'S3RVER',
+        ANTHROPIC_BASE_URL: fake.anthropicBaseURL,
+        PANTO_MODEL: 'claude-test',
+        POWERTOOLS_LOG_LEVEL: 'ERROR',
+        ...env,
+      },
+    });
+    return stdout.trim().split('\n').at(-1) ?? '';
+  }
+
+  it('exports a turn’s spans from its OpenTelemetry chunk when tracing is on', { timeout: 60_000 }, async () => {
+    fake.enqueue({ text: 'Traced from the bundle.', usage: { input: 3, output: 4 } });
+    expect(await turnThroughBundle(reports.find((each) => each.name === 'api')!.file, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint })).toBe('200');
+    expect(receiver.spans.map((span) => span.name)).toEqual(expect.arrayContaining(['POST /sessions/{id}/messages', 'invoke_agent panto', 'chat claude-test']));
+  });
+
+  it('runs a turn without that chunk when tracing is off', { timeout: 60_000 }, async () => {
+    const report = reports.find((each) => each.name === 'api')!;
+    for (const file of report.lazy.filter((each) => basename(each).startsWith('otel-tracing-'))) await rm(file);
+    fake.enqueue({ text: 'Untraced.', usage: { input: 3, output: 4 } });
+    expect(await turnThroughBundle(report.file, {})).toBe('200');
+    // With the chunk gone, asking for tracing fails at load: it is the chunk tracing imports.
+    await expect(turnThroughBundle(report.file, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint })).rejects.toThrow(/otel-tracing-/);
   });
 });

@@ -57,6 +57,13 @@ interface Subscription {
   args: Args;
 }
 const subscriptions: Subscription[] = [];
+/** What `router.route()` was given. */
+interface RouterRoute {
+  pattern: string;
+  url: unknown;
+  args: Args;
+}
+const routerRoutes: RouterRoute[] = [];
 
 /** A stand-in for a Pulumi output: a string that names what it stands for. */
 const output = (what: string): string => `\${${what}}`;
@@ -150,18 +157,35 @@ function installStandIns(): void {
       resources.push({ kind: 'sst.aws.Function', name: `${name}Handler`, args: args.function as Args, link: {} });
     }
   };
-  const StaticSite = standIn(
-    'sst.aws.StaticSite',
-    () => ({}),
-    (name) => ({ url: output(`${name}.url`) }),
-  );
+  const Router = class {
+    readonly url = output('PantoRouter.url');
+    constructor(name: string, args: Args = {}) {
+      record(this, { kind: 'sst.aws.Router', name, args, link: { url: this.url } });
+    }
+    route(pattern: string, url: unknown, args: Args = {}): void {
+      routerRoutes.push({ pattern, url, args });
+    }
+    routeSite(): never {
+      // As SST 4.17: deprecated, throws; a site attaches with its `router` prop.
+      throw new Error('The "routeSite" function has been deprecated.');
+    }
+  };
+  const StaticSite = class {
+    readonly url: unknown;
+    constructor(name: string, args: Args = {}) {
+      record(this, { kind: 'sst.aws.StaticSite', name, args, link: {} });
+      // As SST's: a site served through a Router is at the Router's URL.
+      const router = (args.router as { instance?: { url?: unknown } } | undefined)?.instance;
+      this.url = router?.url ?? output(`${name}.url`);
+    }
+  };
   Object.assign(globalThis, {
     $config: (config: unknown) => config,
     $app: { name: 'panto', stage: 'test' },
     $dev: false,
     $interpolate: (strings: TemplateStringsArray, ...values: unknown[]) =>
       strings.reduce((text, part, i) => `${text}${part}${i < values.length ? String(values[i]) : ''}`, ''),
-    sst: { Secret, Linkable, aws: { Dynamo, Bucket, Function: Fn, ApiGatewayV2: Api, CognitoUserPool: UserPool, CronV2, StaticSite } },
+    sst: { Secret, Linkable, aws: { Dynamo, Bucket, Function: Fn, ApiGatewayV2: Api, CognitoUserPool: UserPool, CronV2, StaticSite, Router } },
     aws: { s3: { BucketServerSideEncryptionConfiguration: Encryption }, getRegionOutput: () => ({ region: output('region') }) },
   });
 }
@@ -173,6 +197,7 @@ function resetRecording(): void {
   routes.length = 0;
   authorizers.length = 0;
   subscriptions.length = 0;
+  routerRoutes.length = 0;
 }
 
 const SETTINGS = [
@@ -186,6 +211,13 @@ const SETTINGS = [
   'PANTO_ARCHIVE_AFTER_DAYS',
   'PANTO_ARCHIVE_SWEEP_SECONDS',
   'PANTO_ARCHIVE_TIER_DAYS',
+  'PANTO_TRACE_CONTENT',
+  'PANTO_OTEL_COLLECTOR_LAYER',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_PROTOCOL',
+  'OTEL_EXPORTER_OTLP_HEADERS',
+  'OTEL_SERVICE_NAME',
+  'OPENTELEMETRY_COLLECTOR_CONFIG_URI',
 ];
 
 /** Runs the config with exactly `env` among its settings, on `stage`, under `sst dev` or not; returns its outputs. */
@@ -348,20 +380,64 @@ describe('sst.config.ts, with an issuer of your own', () => {
       stage: 'test',
       region: output('region'),
       api: output('PantoApi.url'),
-      web: output('PantoWeb.url'),
+      // The site is served through the Router: its URL is the Router's.
+      web: output('PantoRouter.url'),
       table: output('PantoTable.name'),
       bucket: output('PantoBucket.name'),
       issuer: 'https://login.example.com',
     });
   });
 
-  it('deploys the web client as a static site built with the URLs of the API and of the streaming function', () => {
+  it('serves the web client through the Router, built to call the API and the stream on its own origin', () => {
     const sites = byKind('sst.aws.StaticSite');
     expect(sites).toHaveLength(1);
     expect(sites[0]?.args).toMatchObject({ path: 'web', build: { command: 'npm run build', output: 'dist' } });
-    // The names web/src/config.ts reads, and no hosted UI: an issuer of your own has none the stack knows.
-    expect(sites[0]?.args.environment).toEqual({ VITE_PANTO_API_URL: output('PantoApi.url'), VITE_PANTO_STREAM_URL: output('PantoStreamFunction.url') });
+    const [router] = byKind('sst.aws.Router');
+    expect(instances.get((sites[0]!.args.router as { instance: object }).instance)).toBe(router);
+    // The names web/src/config.ts reads — paths on the page's origin — and no hosted UI: an issuer of your own has none the stack knows.
+    expect(sites[0]?.args.environment).toEqual({ VITE_PANTO_API_URL: '/api', VITE_PANTO_STREAM_URL: '/stream' });
     expect(existsSync(join(root, 'web', 'package.json'))).toBe(true);
+  });
+
+  it('puts the API at /api and the stream at /stream of one Router, each path rewritten to the route the function serves', () => {
+    expect(byKind('sst.aws.Router').map((router) => router.name)).toEqual(['PantoRouter']);
+    expect(routerRoutes).toEqual([
+      { pattern: '/api', url: output('PantoApi.url'), args: { rewrite: { regex: '^/api/(.*)$', to: '/$1' }, readTimeout: '60 seconds' } },
+      { pattern: '/stream', url: output('PantoStreamFunction.url'), args: { rewrite: { regex: '^/stream/(.*)$', to: '/$1' }, readTimeout: '60 seconds' } },
+    ]);
+    // What the Router's CloudFront function does with a path (uri.replace(new RegExp(regex), to)):
+    // every route API Gateway has, under /api, reaches it as itself; the streaming routes under /stream.
+    const rewrite = (pattern: string, uri: string): string => {
+      const { regex, to } = routerRoutes.find((route) => route.pattern === pattern)!.args.rewrite as { regex: string; to: string };
+      return uri.replace(new RegExp(regex), to);
+    };
+    for (const route of routes) {
+      const path = route.route.split(' ')[1]!.replace(/\{id\}/g, '0190a1b2-0000-7000-8000-000000000001');
+      expect(rewrite('/api', `/api${path}`)).toBe(path);
+    }
+    for (const route of APP_ROUTES.filter((each) => each.responses[200]?.contentType === 'text/event-stream')) {
+      expect(rewrite('/stream', `/stream${route.path}`)).toBe(route.path);
+    }
+    // No larger than its wait for API Gateway (30 s), which cuts a synchronous turn first.
+    expect(Number.parseInt(String(routerRoutes[0]?.args.readTimeout), 10)).toBeGreaterThan(30);
+  });
+
+  it("forwards the bearer token through the Router's cache policy, keyed on it, keeping SST's own headers", () => {
+    const [router] = byKind('sst.aws.Router');
+    // SST's policy for routes added with route(), as 4.17.1 builds it.
+    const policy: Args = {
+      defaultTtl: 0,
+      parametersInCacheKeyAndForwardedToOrigin: {
+        cookiesConfig: { cookieBehavior: 'none' },
+        headersConfig: { headerBehavior: 'whitelist', headers: { items: ['x-open-next-cache-key', 'x-forwarded-host'] } },
+        queryStringsConfig: { queryStringBehavior: 'all' },
+      },
+    };
+    ((router!.args.transform as Args).cachePolicy as (args: Args) => void)(policy);
+    expect((policy.parametersInCacheKeyAndForwardedToOrigin as Args).headersConfig).toEqual({
+      headerBehavior: 'whitelist',
+      headers: { items: ['x-open-next-cache-key', 'x-forwarded-host', 'Authorization'] },
+    });
   });
 
   it('serves the streaming route from a function with response streaming behind its own URL', () => {
@@ -379,7 +455,11 @@ describe('sst.config.ts, with an issuer of your own', () => {
       'functions/src/handlers/ttl-cleanup.handler',
     ]);
     for (const fn of functions) {
-      expect(fn.args).toMatchObject({ runtime: 'nodejs22.x', nodejs: { format: 'esm', minify: true, esbuild: { conditions: ['@panto/source'] } } });
+      // Split at dynamic imports: a cold start loads neither the provider SDKs nor OpenTelemetry (scripts/bundle.ts).
+      expect(fn.args).toMatchObject({
+        runtime: 'nodejs22.x',
+        nodejs: { format: 'esm', minify: true, splitting: true, esbuild: { conditions: ['@panto/source'] } },
+      });
       const handler = String(fn.args.handler);
       expect(existsSync(join(root, `${handler.slice(0, handler.lastIndexOf('.'))}.ts`)), handler).toBe(true);
     }
@@ -485,6 +565,9 @@ describe('sst.config.ts, with an issuer of your own', () => {
     });
   });
 
+  // The sweeper is the activity index's only reader, and its handler backfills the index of an
+  // older table at its first run, once (test/aws-activity-backfill.test.ts): nothing to run by
+  // hand after a deploy, and nothing to run at all where no sweeper is deployed.
   it('sweeps cold sessions to S3 on a schedule when PANTO_ARCHIVE_AFTER_DAYS is set, and only then', async () => {
     const [cron] = byKind('sst.aws.CronV2');
     expect(cron?.args).toMatchObject({
@@ -520,6 +603,43 @@ describe('sst.config.ts, with an issuer of your own', () => {
     }
   });
 
+  it("gives the HTTP functions OpenTelemetry's variables as set for the deploy, and a collector layer they export to on localhost", async () => {
+    const http = ['functions/src/handlers/api.handler', 'functions/src/handlers/stream.handler'];
+    const httpFunctions = (): Resource[] => byKind('sst.aws.Function').filter((fn) => http.includes(String(fn.args.handler)));
+    // Off unless asked: no variable, no layer.
+    for (const fn of httpFunctions()) {
+      expect(Object.keys(fn.args.environment as Args).filter((name) => name.startsWith('OTEL_'))).toEqual([]);
+      expect(fn.args).not.toHaveProperty('layers');
+    }
+    await evaluate({
+      ...OWN_ISSUER,
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otlp.example.com',
+      OTEL_EXPORTER_OTLP_HEADERS: 'x-key=k',
+      OTEL_SERVICE_NAME: 'panto-prod',
+      PANTO_TRACE_CONTENT: '1',
+    });
+    expect(httpFunctions()).toHaveLength(2);
+    for (const fn of httpFunctions()) {
+      expect(fn.args.environment).toMatchObject({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otlp.example.com',
+        OTEL_EXPORTER_OTLP_HEADERS: 'x-key=k',
+        OTEL_SERVICE_NAME: 'panto-prod',
+        PANTO_TRACE_CONTENT: '1',
+      });
+    }
+    const layer = 'arn:aws:lambda:us-east-1:901920570463:layer:aws-otel-collector-arm64-ver-0-117-0:1';
+    await evaluate({ ...OWN_ISSUER, PANTO_OTEL_COLLECTOR_LAYER: layer, OPENTELEMETRY_COLLECTOR_CONFIG_URI: '/var/task/collector.yaml' });
+    for (const fn of httpFunctions()) {
+      expect(fn.args).toMatchObject({
+        layers: [layer],
+        environment: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://localhost:4318', OPENTELEMETRY_COLLECTOR_CONFIG_URI: '/var/task/collector.yaml' },
+        permissions: [{ actions: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], resources: ['*'] }],
+      });
+    }
+    // The table's stream consumer and the sweeper serve no requests: no traces, no layer.
+    expect(byKind('sst.aws.Function').filter((fn) => fn.args.layers !== undefined)).toHaveLength(2);
+  });
+
   it('refuses an issuer without its audience', async () => {
     await expect(evaluate({ PANTO_JWT_ISSUER: 'https://login.example.com' })).rejects.toThrow(/PANTO_JWT_AUDIENCE/);
   });
@@ -551,7 +671,7 @@ describe('sst.config.ts, with no issuer configured: a Cognito user pool', () => 
     });
   });
 
-  it('allows no hosted-UI sign-in until callback URLs are set', () => {
+  it('allows no hosted-UI sign-in until the pool has a hosted-UI domain or callback URLs are set', () => {
     const args = clientArgs();
     expect(args.allowedOauthFlowsUserPoolClient).toBe(false);
     expect(args).not.toHaveProperty('callbackUrls');
@@ -588,16 +708,23 @@ describe('sst.config.ts, with no issuer configured: a Cognito user pool', () => 
     expect(outputs).not.toHaveProperty('authDomain');
   });
 
-  it('builds the web client to sign in through the hosted UI when the pool has a domain and callback URLs, and not otherwise', async () => {
-    outputs = await evaluate({ PANTO_AUTH_CALLBACK_URLS: 'https://app.example.com/', PANTO_AUTH_DOMAIN_PREFIX: 'panto-acme' });
-    expect(byKind('sst.aws.StaticSite')[0]?.args.environment).toMatchObject({
+  it('signs the web client in through the hosted UI after one deploy: the Router’s URL is the callback, with a domain alone', async () => {
+    // The only setting: a hosted-UI domain. No second deploy with the site's URL.
+    outputs = await evaluate({ PANTO_AUTH_DOMAIN_PREFIX: 'panto-acme' });
+    const routerUrl = `${output('PantoRouter.url')}/`;
+    expect(client().args.callbackUrls).toEqual([routerUrl]);
+    expect(clientArgs()).toMatchObject({ allowedOauthFlowsUserPoolClient: true, allowedOauthFlows: ['code'], logoutUrls: [routerUrl] });
+    expect(byKind('sst.aws.StaticSite')[0]?.args.environment).toEqual({
+      VITE_PANTO_API_URL: '/api',
+      VITE_PANTO_STREAM_URL: '/stream',
       VITE_PANTO_AUTH_DOMAIN: output('PantoUserPool.domainUrl'),
       VITE_PANTO_AUTH_CLIENT_ID: output('PantoClient.id'),
     });
-    for (const env of [{ PANTO_AUTH_DOMAIN_PREFIX: 'panto-acme' }, { PANTO_AUTH_CALLBACK_URLS: 'https://app.example.com/' }]) {
-      await evaluate(env);
-      expect(byKind('sst.aws.StaticSite')[0]?.args.environment).not.toHaveProperty('VITE_PANTO_AUTH_DOMAIN');
-    }
+    // The page calls its own origin: no CORS origin needed for it.
+    expect((byKind('sst.aws.ApiGatewayV2')[0]!.args.cors as Args).allowOrigins).toEqual([]);
+    // Callback URLs without a domain give the page no hosted UI (there is none to send it to).
+    await evaluate({ PANTO_AUTH_CALLBACK_URLS: 'https://app.example.com/' });
+    expect(byKind('sst.aws.StaticSite')[0]?.args.environment).not.toHaveProperty('VITE_PANTO_AUTH_DOMAIN');
   });
 
   it('turns on the code flow for a web client at the callback URLs, with a hosted-UI domain', async () => {
@@ -606,12 +733,13 @@ describe('sst.config.ts, with no issuer configured: a Cognito user pool', () => 
       PANTO_AUTH_LOGOUT_URLS: 'https://app.example.com/',
       PANTO_AUTH_DOMAIN_PREFIX: 'panto-acme',
     });
-    expect(client().args.callbackUrls).toEqual(['https://app.example.com/', 'https://app.example.com/callback']);
+    const routerUrl = `${output('PantoRouter.url')}/`;
+    expect(client().args.callbackUrls).toEqual([routerUrl, 'https://app.example.com/', 'https://app.example.com/callback']);
     expect(clientArgs()).toMatchObject({
       allowedOauthFlowsUserPoolClient: true,
       allowedOauthFlows: ['code'],
       allowedOauthScopes: ['openid', 'email', 'profile'],
-      logoutUrls: ['https://app.example.com/'],
+      logoutUrls: [routerUrl, 'https://app.example.com/'],
     });
     expect(byKind('sst.aws.CognitoUserPool')[0]?.args.domain).toEqual({ prefix: 'panto-acme' });
     expect(outputs.authDomain).toBe(output('PantoUserPool.domainUrl'));
@@ -634,6 +762,16 @@ describe('sst.config.ts under sst dev', () => {
     const [api] = byKind('sst.aws.ApiGatewayV2');
     expect((api!.args.cors as Args).allowOrigins).toEqual(['https://app.example.com', 'http://127.0.0.1:3000', 'http://localhost:3000']);
     expect(byKind('sst.aws.CognitoUserPoolClient')[0]?.args.callbackUrls).toEqual(['http://127.0.0.1:3000/', 'http://localhost:3000/']);
+  });
+
+  it('deploys no Router: the page runs on your machine and calls the stage’s URLs directly', () => {
+    expect(byKind('sst.aws.Router')).toEqual([]);
+    expect(routerRoutes).toEqual([]);
+    expect(byKind('sst.aws.StaticSite')[0]?.args).not.toHaveProperty('router');
+    expect(byKind('sst.aws.StaticSite')[0]?.args.environment).toMatchObject({
+      VITE_PANTO_API_URL: output('PantoApi.url'),
+      VITE_PANTO_STREAM_URL: output('PantoStreamFunction.url'),
+    });
   });
 
   it("runs the web client's dev server on the local stack's origin, which CORS and sign-in allow", () => {

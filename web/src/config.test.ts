@@ -22,6 +22,10 @@ describe('webConfig', () => {
     expect(webConfig({ VITE_PANTO_AUTH_DOMAIN: 'https://panto.auth.eu-west-1.amazoncognito.com' })).not.toHaveProperty('hostedUi');
   });
 
+  it('keeps paths on the page’s own origin as they are (the Router’s /api and /stream)', () => {
+    expect(webConfig({ VITE_PANTO_API_URL: '/api', VITE_PANTO_STREAM_URL: '/stream/' })).toEqual({ apiUrl: '/api', streamUrl: '/stream' });
+  });
+
   it('streams from the API when no streaming URL is given', () => {
     expect(webConfig({ VITE_PANTO_API_URL: 'https://api.example.com' }).streamUrl).toBe('https://api.example.com');
   });

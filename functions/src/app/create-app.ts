@@ -20,6 +20,7 @@ import type { ApiApp, AppEnv } from './app-env.js';
 import { corsOptions } from './cors.js';
 import { idempotency } from './idempotency.js';
 import { telemetryMiddleware, type Telemetry } from '../telemetry/request-telemetry.js';
+import type { Tracing } from '../telemetry/tracing.js';
 import type { ProviderResolver } from '../agent/provider-resolver.js';
 import type { RouteDeps } from '../routes/route-deps.js';
 import { eventRoutes } from '../routes/events.js';
@@ -68,6 +69,8 @@ export interface AppDeps {
   cache?: SessionCache;
   /** Where each request's record goes (logs and metrics); nowhere when absent. */
   telemetry?: Telemetry;
+  /** Spans for each request, turn, provider call, tool call and store call (see `lambdaTracing`); none when absent. */
+  tracing?: Tracing;
   /** Where internal failures (defects) are reported, with their cause; `console.error` when absent. Must not throw. */
   log?: (message: string, error: unknown) => void;
   /**
@@ -117,6 +120,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     throw routeNotFound();
   });
 
+  if (deps.tracing) app.use('*', deps.tracing.middleware);
   if (deps.telemetry) app.use('*', telemetryMiddleware(deps.telemetry));
   // Then: a preflight is answered here, before any token is asked for, and every answer
   // (errors too) carries the CORS headers a browser needs to read it.
@@ -186,6 +190,7 @@ function sessionService(deps: AppDeps, log: SessionServiceDeps['log'], logOutage
     log,
     logOutage,
     lease: { leaseMs: deps.limits.leaseMs, renewEveryMs: deps.limits.leaseRenewMs },
+    ...(deps.tracing === undefined ? {} : { observeAgent: deps.tracing.observeAgent }),
   });
 }
 

@@ -21,9 +21,10 @@ import { serviceMCPServers, toolsWithMCP } from '../agent/service-tools.js';
 export function serviceApp(
   config: ServiceConfig,
   verifier: AuthVerifier,
-  options: { clients?: AwsClients; mcp?: MCPServers } & Pick<AppDeps, 'tools' | 'log' | 'logOutage' | 'cache' | 'telemetry'> = {},
+  options: { clients?: AwsClients; mcp?: MCPServers } & Pick<AppDeps, 'tools' | 'log' | 'logOutage' | 'cache' | 'telemetry' | 'tracing'> = {},
 ): Hono<AppEnv> {
   const { dynamo, s3 } = options.clients ?? createAwsClients(config.aws);
+  if (options.tracing) for (const client of [dynamo, s3]) options.tracing.instrument(client);
   const warn = options.logOutage ?? ((message: string) => console.warn(`panto: ${message}`));
   for (const problem of config.mcp.problems) warn(problem);
   const mcp = options.mcp ?? (config.mcp.servers.length > 0 ? serviceMCPServers(config.mcp.servers, warn) : undefined);
@@ -42,6 +43,7 @@ export function serviceApp(
     ...(tools === undefined ? {} : { tools }),
     ...(options.log === undefined ? {} : { log: options.log }),
     ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
+    ...(options.tracing === undefined ? {} : { tracing: options.tracing }),
     ...(options.logOutage === undefined ? {} : { logOutage: options.logOutage }),
     ...(options.cache === undefined ? {} : { cache: options.cache }),
     ...(config.sessionTtlSeconds === undefined ? {} : { sessionTtlSeconds: config.sessionTtlSeconds }),

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { archiveSweepHandler, startArchiveSweeper, type ArchiveSweepSummary } from './archive-sweep.js';
 
-const SUMMARY: ArchiveSweepSummary = { archived: 1, finished: 0, skipped: 2, failed: 0, complete: true };
+const SUMMARY: ArchiveSweepSummary = { archived: 1, finished: 0, skipped: 2, failed: 0, complete: true, indexed: 0 };
 
 describe('startArchiveSweeper', () => {
   afterEach(() => {
@@ -44,6 +44,7 @@ describe('archiveSweepHandler', () => {
       skipped: 0,
       failed: 0,
       complete: true,
+      indexed: 0,
     });
   });
 });

@@ -4,11 +4,13 @@
  * sweep in the server every `PANTO_ARCHIVE_SWEEP_SECONDS` ({@link startArchiveSweeper}).
  * Both archive the sessions with no write for `PANTO_ARCHIVE_AFTER_DAYS` with
  * `sweepColdSessions` (@panto/aws), which pages through the activity index and is safe to
- * run twice at once.
+ * run twice at once. Before the sweep, each run makes sure the index holds every session: the
+ * one-time `backfillActivityIndexOnce` (a table made before the index existed), which costs
+ * one read once it has finished — so no one runs it by hand after a deploy.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { sweepColdSessions, type SweepResult } from '@panto/aws';
+import { backfillActivityIndexOnce, sweepColdSessions, type SweepResult } from '@panto/aws';
 
 export interface ArchiveSweepDeps {
   dynamo: DynamoDBClient;
@@ -33,12 +35,15 @@ export interface ArchiveSweepSummary {
   failed: number;
   /** False when the run ran out of time or sessions with more left for the next. */
   complete: boolean;
+  /** Sessions this run put into the activity index (the one-time backfill; 0 once it has finished). */
+  indexed: number;
 }
 
 /** One sweep: archives what has been idle for `archiveAfterMs`, starting no session after `deadline` (epoch ms). */
 export async function runArchiveSweep(deps: ArchiveSweepDeps, deadline?: number): Promise<ArchiveSweepSummary> {
   const clock = deps.clock ?? (() => new Date());
   const log = deps.log ?? ((message: string, error: unknown) => console.error(`panto: ${message}`, error));
+  const backfill = await backfillActivityIndexOnce({ client: deps.dynamo, tableName: deps.tableName, ...(deadline === undefined ? {} : { deadline }) });
   const result: SweepResult = await sweepColdSessions({
     client: deps.dynamo,
     tableName: deps.tableName,
@@ -49,7 +54,15 @@ export async function runArchiveSweep(deps: ArchiveSweepDeps, deadline?: number)
     ...(deadline === undefined ? {} : { deadline }),
   });
   for (const { sessionId, error } of result.failed) log(`archiving session ${sessionId} failed; the next sweep tries again`, error);
-  return { archived: result.archived, finished: result.finished, skipped: result.skipped, failed: result.failed.length, complete: result.complete };
+  return {
+    archived: result.archived,
+    finished: result.finished,
+    skipped: result.skipped,
+    failed: result.failed.length,
+    // A backfill that stopped at the deadline (or that another run holds) has more to do.
+    complete: result.complete && (backfill.status === 'done' || backfill.status === 'done-before'),
+    indexed: backfill.indexed,
+  };
 }
 
 /** The part of a Lambda context the handler reads. */
@@ -67,7 +80,7 @@ const SWEEP_MARGIN_MS = 3 * 60_000;
  */
 export function archiveSweepHandler(deps: ArchiveSweepDeps | undefined): (event: unknown, context?: SweepContext) => Promise<ArchiveSweepSummary> {
   return async (_event, context) => {
-    if (deps === undefined) return { archived: 0, finished: 0, skipped: 0, failed: 0, complete: true };
+    if (deps === undefined) return { archived: 0, finished: 0, skipped: 0, failed: 0, complete: true, indexed: 0 };
     const clock = deps.clock ?? (() => new Date());
     const deadline = context === undefined ? undefined : clock().getTime() + Math.max(0, context.getRemainingTimeInMillis() - SWEEP_MARGIN_MS);
     return runArchiveSweep(deps, deadline);

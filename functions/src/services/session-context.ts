@@ -14,7 +14,7 @@ import {
   type SessionMetadata,
   SYSTEM_LEASE_CLOCK,
 } from '@panto/aws';
-import type { ActiveModel, LoadedSession, Message, RecordEntry, ToolRegistry, Usage } from '@panto/core';
+import type { ActiveModel, Agent, LoadedSession, Message, RecordEntry, ToolRegistry, Usage } from '@panto/core';
 import type { ProviderResolver } from '../agent/provider-resolver.js';
 import { outageOf } from '../errors.js';
 
@@ -38,6 +38,8 @@ export interface SessionServiceDeps {
   lease: { leaseMs: number; renewEveryMs: number };
   /** The clock leases are taken, renewed and judged by (default: the system clock). */
   clock?: LeaseClock;
+  /** Sees each agent a turn or compaction builds, before it runs (tracing subscribes here). Must not throw. */
+  observeAgent?: (agent: Agent) => void;
 }
 
 /** A session as listed. */

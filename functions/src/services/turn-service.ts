@@ -176,6 +176,7 @@ async function sessionAgent(context: SessionContext, store: DynamoStore, at?: st
   // The head a lease or open read says which model the session uses; no load needed to pick it.
   const provider = sessionProvider(context, store);
   const { agent } = await Agent.resume(store, { provider, tools: await context.tools() }, at === undefined ? {} : { at });
+  context.observeAgent?.(agent);
   return agent;
 }
 

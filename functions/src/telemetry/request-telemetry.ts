@@ -87,7 +87,7 @@ export function telemetryMiddleware(telemetry: Telemetry): MiddlewareHandler<App
  * The route the request matched, as the OpenAPI document names it — also when a middleware
  * answered before its handler ran (a 401) — or `*` when none did.
  */
-function routeOf(c: Context<AppEnv>): string {
+export function routeOf(c: Context<AppEnv>): string {
   const route = matchedRoutes(c).findLast((each) => each.method !== 'ALL');
   return route === undefined ? '*' : route.path.replace(/:(\w+)/g, '{$1}');
 }

@@ -95,7 +95,15 @@ export { requestFingerprint } from './idempotency/request-fingerprint.js';
 export type { IdempotencyClaim, IdempotencyStore, StoredResponse } from './idempotency/types.js';
 
 // The table.
-export { backfillActivityIndex, createTable, type TableOptions } from './table/create-table.js';
+export {
+  ACTIVITY_BACKFILL_MIGRATION,
+  backfillActivityIndex,
+  backfillActivityIndexOnce,
+  type BackfillOnceOptions,
+  type BackfillOptions,
+  type BackfillOutcome,
+} from './table/activity-backfill.js';
+export { createTable, type TableOptions } from './table/create-table.js';
 export { GSI_BY_ACTIVITY, GSI_BY_OWNER, META_SK, SESSION_PK_PREFIX } from './table/keys.js';
 export { isValidOwner, isValidSessionId, MAX_OWNER_LENGTH } from './table/validation.js';
 export { HEALTH_KEY, pingTable, type TablePing } from './table/health.js';

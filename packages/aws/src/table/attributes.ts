@@ -73,4 +73,13 @@ export const ATTR = {
   responseStatus: 'response_status',
   responseBody: 'response_body',
   responseRef: 'response_ref',
+  // migration markers (see activity-backfill.ts); `claim_id` as above
+  /** ISO-8601 time the migration finished: it never runs again. */
+  doneAt: 'done_at',
+  /** Where an unfinished migration goes on from: the Scan's `LastEvaluatedKey`, as JSON. */
+  cursor: 'cursor',
+  /** The claim of the run migrating now (epoch ms expiry), renewed with each page. */
+  claimExpiresAt: 'claim_expires_at',
+  /** How many items the migration has changed so far. */
+  migrated: 'migrated',
 } as const;

@@ -1,25 +1,22 @@
 /**
  * Creating the sessions table — keys, the two indexes, on-demand billing and TTL — and
  * migrating one made before the `byActivity` index existed: the index added, its sessions
- * indexed.
+ * indexed (activity-backfill.ts).
  */
 import {
   CreateTableCommand,
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
-  ScanCommand,
-  UpdateItemCommand,
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
-  type AttributeValue,
   type DynamoDBClient,
   type GlobalSecondaryIndex,
 } from '@aws-sdk/client-dynamodb';
+import { backfillActivityIndexOnce } from './activity-backfill.js';
 import { ATTR } from './attributes.js';
-import { ACTIVITY_BACKFILL_CONDITION, ACTIVITY_BACKFILL_FILTER, ACTIVITY_BACKFILL_UPDATE, namesFor } from './expressions.js';
-import { activityPk, activitySk, GSI_BY_ACTIVITY, GSI_BY_OWNER, META_SK, metaKey, SESSION_PK_PREFIX } from './keys.js';
-import { isConditionalCheckFailed, sdkErrorName } from './sdk-errors.js';
+import { GSI_BY_ACTIVITY, GSI_BY_OWNER } from './keys.js';
+import { sdkErrorName } from './sdk-errors.js';
 
 export interface TableOptions {
   client: DynamoDBClient;
@@ -31,7 +28,7 @@ export interface TableOptions {
  * (`gsi1pk`/`gsi1sk`) and the sparse `byActivity` GSI (`gsi2pk`/`gsi2sk`, keys only),
  * on-demand billing — waits until it is ACTIVE, and turns on TTL on `expires_at` where the
  * endpoint supports it. A table made before `byActivity` existed gets it added (UpdateTable),
- * and its sessions indexed ({@link backfillActivityIndex}). Idempotent; safe to race.
+ * and its sessions indexed (the one-time {@link backfillActivityIndexOnce}). Idempotent; safe to race.
  *
  * @example
  * await createTable({ client: new DynamoDBClient({}), tableName: 'panto-sessions' });
@@ -80,7 +77,7 @@ export async function createTable({ client, tableName }: TableOptions): Promise<
       });
   }
   await waitUntilTableExists({ client, maxWaitTime: 120, minDelay: 1, maxDelay: 5 }, { TableName: tableName });
-  if (await addActivityIndex(client, tableName)) await backfillActivityIndex({ client, tableName });
+  if (await addActivityIndex(client, tableName)) await backfillActivityIndexOnce({ client, tableName });
   await enableTimeToLive(client, tableName);
 }
 
@@ -143,62 +140,6 @@ async function addActivityIndex(client: DynamoDBClient, tableName: string): Prom
     status = await indexStatus();
   }
   return added;
-}
-
-/**
- * Puts the sessions of a table made before the `byActivity` index existed into it, keyed by
- * their last write, so the archive sweeper finds the idle ones too (a session that is
- * written to joins the index with that append anyway). A one-time migration, and the one
- * place that scans the table: `createTable` runs it when it adds the index; on AWS, run it
- * once after deploying the index. Idempotent: each META item is updated only while it is
- * still outside the index. Returns how many it indexed.
- *
- * @example
- * await backfillActivityIndex({ client: new DynamoDBClient({}), tableName: 'panto-sessions' });
- */
-export async function backfillActivityIndex({ client, tableName }: TableOptions): Promise<number> {
-  let indexed = 0;
-  let startKey: Record<string, AttributeValue> | undefined;
-  const projection = `#${ATTR.pk}, #${ATTR.updatedAt}`;
-  do {
-    const page = await client.send(
-      new ScanCommand({
-        TableName: tableName,
-        FilterExpression: ACTIVITY_BACKFILL_FILTER,
-        ProjectionExpression: projection,
-        ExpressionAttributeNames: namesFor(ACTIVITY_BACKFILL_FILTER, projection),
-        ExpressionAttributeValues: { ':meta_sk': { S: META_SK } },
-        ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      const pk = item[ATTR.pk]?.S;
-      const updatedAt = item[ATTR.updatedAt]?.S;
-      if (pk === undefined || updatedAt === undefined || !pk.startsWith(SESSION_PK_PREFIX)) continue;
-      const sessionId = pk.slice(SESSION_PK_PREFIX.length);
-      try {
-        await client.send(
-          new UpdateItemCommand({
-            TableName: tableName,
-            Key: metaKey(sessionId),
-            UpdateExpression: ACTIVITY_BACKFILL_UPDATE,
-            ConditionExpression: ACTIVITY_BACKFILL_CONDITION,
-            ExpressionAttributeNames: namesFor(ACTIVITY_BACKFILL_UPDATE, ACTIVITY_BACKFILL_CONDITION),
-            ExpressionAttributeValues: {
-              ':gsi2pk': { S: activityPk(sessionId) },
-              ':gsi2sk': { S: activitySk(updatedAt, sessionId) },
-            },
-          }),
-        );
-        indexed++;
-      } catch (error) {
-        // Appended (and so indexed), archived or deleted since the page was read.
-        if (!isConditionalCheckFailed(error)) throw error;
-      }
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey !== undefined);
-  return indexed;
 }
 
 async function enableTimeToLive(client: DynamoDBClient, tableName: string): Promise<void> {

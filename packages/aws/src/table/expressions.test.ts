@@ -4,6 +4,12 @@ import {
   ACTIVITY_BACKFILL_CONDITION,
   ACTIVITY_BACKFILL_FILTER,
   ACTIVITY_BACKFILL_UPDATE,
+  MIGRATION_CLAIM_CONDITION,
+  MIGRATION_CLAIM_UPDATE,
+  MIGRATION_DONE_UPDATE,
+  MIGRATION_HELD_CONDITION,
+  MIGRATION_PAGE_UPDATE,
+  MIGRATION_RELEASE_UPDATE,
   APPEND_CONDITION,
   APPEND_CONDITION_EMPTY,
   APPEND_CONDITION_LEASE,
@@ -215,5 +221,26 @@ describe('expressions', () => {
     });
     const attributes = new Set<string>(Object.values(ATTR));
     for (const name of Object.values(namesFor(...Object.values(archival)))) expect(attributes).toContain(name);
+  });
+
+  it('runs a one-time migration under a claim that lapses, moving its cursor on page by page, done for good at the end', () => {
+    const migration = {
+      MIGRATION_CLAIM_CONDITION,
+      MIGRATION_CLAIM_UPDATE,
+      MIGRATION_HELD_CONDITION,
+      MIGRATION_PAGE_UPDATE,
+      MIGRATION_DONE_UPDATE,
+      MIGRATION_RELEASE_UPDATE,
+    };
+    expect(migration).toEqual({
+      MIGRATION_CLAIM_CONDITION: 'attribute_not_exists(#done_at) AND (attribute_not_exists(#claim_id) OR #claim_expires_at <= :now)',
+      MIGRATION_CLAIM_UPDATE: 'SET #claim_id = :claim_id, #claim_expires_at = :claim_expires_at',
+      MIGRATION_HELD_CONDITION: '#claim_id = :claim_id',
+      MIGRATION_PAGE_UPDATE: 'SET #cursor = :cursor, #claim_expires_at = :claim_expires_at ADD #migrated :migrated',
+      MIGRATION_DONE_UPDATE: 'SET #done_at = :done_at ADD #migrated :migrated REMOVE #cursor, #claim_id, #claim_expires_at',
+      MIGRATION_RELEASE_UPDATE: 'REMOVE #claim_id, #claim_expires_at',
+    });
+    const attributes = new Set<string>(Object.values(ATTR));
+    for (const name of Object.values(namesFor(...Object.values(migration)))) expect(attributes).toContain(name);
   });
 });

@@ -182,6 +182,16 @@ export const ACTIVITY_BACKFILL_FILTER =
 export const ACTIVITY_BACKFILL_CONDITION =
   'attribute_exists(#pk) AND attribute_not_exists(#gsi2pk) AND attribute_not_exists(#archived_at) AND attribute_not_exists(#deleted_at)';
 export const ACTIVITY_BACKFILL_UPDATE = 'SET #gsi2pk = :gsi2pk, #gsi2sk = :gsi2sk';
+/** A run takes a migration that has not finished and that no live run holds (a crashed run's claim lapses). */
+export const MIGRATION_CLAIM_CONDITION = 'attribute_not_exists(#done_at) AND (attribute_not_exists(#claim_id) OR #claim_expires_at <= :now)';
+export const MIGRATION_CLAIM_UPDATE = 'SET #claim_id = :claim_id, #claim_expires_at = :claim_expires_at';
+/** Each page a run finishes moves the cursor on and renews its claim — only while the claim is still its own. */
+export const MIGRATION_HELD_CONDITION = '#claim_id = :claim_id';
+export const MIGRATION_PAGE_UPDATE = 'SET #cursor = :cursor, #claim_expires_at = :claim_expires_at ADD #migrated :migrated';
+/** The last page: done for good. */
+export const MIGRATION_DONE_UPDATE = 'SET #done_at = :done_at ADD #migrated :migrated REMOVE #cursor, #claim_id, #claim_expires_at';
+/** A run that stops early (its deadline) gives its claim up, so the next goes on at once. */
+export const MIGRATION_RELEASE_UPDATE = 'REMOVE #claim_id, #claim_expires_at';
 
 /** `{ '#x': 'x' }` for every `#x` placeholder in the expressions. */
 export function namesFor(...expressions: readonly string[]): Record<string, string> {

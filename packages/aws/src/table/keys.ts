@@ -13,6 +13,9 @@ export const OWNER_PK_PREFIX = 'OWNER#';
 export const GSI_BY_OWNER = 'byOwner';
 export const GSI_BY_ACTIVITY = 'byActivity';
 export const ACTIVITY_PK_PREFIX = 'ACTIVITY#';
+/** A one-time migration's marker item: `MIGRATION#<name>` / `MIGRATION`. */
+export const MIGRATION_PK_PREFIX = 'MIGRATION#';
+export const MIGRATION_SK = 'MIGRATION';
 /**
  * Shards of the `byActivity` index. Every append writes its index key, so one partition key
  * for all sessions would put every append of the service on one index partition; sixteen
@@ -43,6 +46,11 @@ export function entryIndexOf(sk: string): number | undefined {
 /** The key of a session's META item. */
 export function metaKey(sessionId: string): Record<string, AttributeValue> {
   return { [ATTR.pk]: { S: sessionPk(sessionId) }, [ATTR.sk]: { S: META_SK } };
+}
+
+/** The key of migration `name`'s marker item. */
+export function migrationKey(name: string): Record<string, AttributeValue> {
+  return { [ATTR.pk]: { S: `${MIGRATION_PK_PREFIX}${name}` }, [ATTR.sk]: { S: MIGRATION_SK } };
 }
 
 /** Names an item in errors: `dynamodb:<table>/<pk>/<sk>`. */

@@ -1,0 +1,81 @@
+/**
+ * Traces, over OTLP, when the standard OpenTelemetry variables ask for them
+ * (`OTEL_EXPORTER_OTLP_ENDPOINT`; see trace-settings.ts): a span per request, per turn
+ * (`invoke_agent panto`), per provider call (`chat <model>`), per tool call
+ * (`execute_tool <name>`) and per DynamoDB or S3 call, named and attributed as the GenAI
+ * semantic conventions say. Off, it costs nothing: this module imports no OpenTelemetry code,
+ * and the SDK (otel/, a chunk of its own in a Lambda bundle) is loaded only when tracing is on.
+ */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { Agent } from '@panto/core';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../app/app-env.js';
+import type { Env } from '../config.js';
+import { type TraceSettings, traceSettings } from './trace-settings.js';
+
+/** The service's tracing, as the app uses it. */
+export interface Tracing {
+  /** Opens each request's span; the app's first middleware. */
+  readonly middleware: MiddlewareHandler<AppEnv>;
+  /**
+   * Follows an agent a turn or compaction built, for the request being served: its steps,
+   * provider calls and tool calls become spans under the request's. Call once per agent,
+   * before it runs. Never throws.
+   */
+  observeAgent(agent: Agent): void;
+  /** Makes each call of `client` during a request a span. Call once per client. */
+  instrument(client: DynamoDBClient | S3Client): void;
+  /** Exports the spans that have ended (waiting at most a few seconds). Never rejects. */
+  flush(): Promise<void>;
+  /** Exports what is left and stops. Never rejects. */
+  shutdown(): Promise<void>;
+}
+
+export interface TracingOptions {
+  /**
+   * Export each request's spans before its answer ends: on Lambda, where the process is
+   * frozen once the answer is out and a batch left for later may never leave.
+   */
+  flushEachRequest: boolean;
+  /** Where the resource's Lambda attributes are read (default `process.env`). */
+  env?: Env;
+}
+
+/**
+ * Loads the OpenTelemetry SDK and starts tracing.
+ *
+ * @example
+ * const tracing = await startTracing({ protocol: 'http/protobuf', content: false }, { flushEachRequest: false });
+ */
+export async function startTracing(settings: TraceSettings, options: TracingOptions): Promise<Tracing> {
+  const { otelTracing } = await import('./otel/otel-tracing.js');
+  return otelTracing(settings, options);
+}
+
+/**
+ * Tracing from the environment (see `traceSettings`): undefined — and nothing of
+ * OpenTelemetry loaded — when it is off. `warn` hears what is wrong with the settings.
+ *
+ * @example
+ * const tracing = await tracingFromEnv(process.env, { flushEachRequest: false, warn: console.warn });
+ */
+export async function tracingFromEnv(env: Env, options: { flushEachRequest: boolean; warn: (line: string) => void }): Promise<Tracing | undefined> {
+  const { settings, problems } = traceSettings(env);
+  for (const problem of problems) options.warn(problem);
+  return settings === null ? undefined : startTracing(settings, { flushEachRequest: options.flushEachRequest, env });
+}
+
+/**
+ * A Lambda function's tracing: {@link tracingFromEnv}, exporting each request's spans before
+ * its answer ends.
+ *
+ * @example
+ * const tracing = await lambdaTracing(process.env, logOutage);
+ */
+export async function lambdaTracing(
+  env: Env = process.env,
+  warn: (line: string) => void = (line) => console.warn(`panto: ${line}`),
+): Promise<Tracing | undefined> {
+  return tracingFromEnv(env, { flushEachRequest: true, warn });
+}
