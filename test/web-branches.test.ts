@@ -43,7 +43,7 @@ describe('branches in the web client', { timeout: 90_000 }, () => {
     await expect.poll(() => box.evaluate((element) => element === element.ownerDocument.activeElement)).toBe(true);
     expect(await box.inputValue()).toBe('Second question');
     await page.keyboard.press('Escape');
-    await expect.poll(() => focusedLabel(page)).toBe('Edit');
+    await expect.poll(() => focusedLabel(page)).toBe('Edit “Second question”');
     await page.keyboard.press('Enter');
     await box.fill('Second question, put differently');
     stack.fake.enqueue({ text: 'The second answer, on the new branch.', pauseAfterDeltas: 4 });

@@ -205,7 +205,8 @@ describe('the web client', { timeout: 60_000 }, () => {
     });
     await signIn(page);
     await createSession(page);
-    const evil = 'Before <img src=x onerror=alert(1)> middle <script>alert(2)</script> after';
+    // A button like the page's own Copy code (the one element it adds to markdown) stays text too.
+    const evil = 'Before <img src=x onerror=alert(1)> middle <script>alert(2)</script> <button class="copy-code" onclick="alert(5)">Copy code</button> after';
     stack.fake.enqueue({ text: `${evil}\n\n<img src=y onerror="alert(3)">\n\n[link](javascript:alert(4))` });
     await sendWithKeyboard(page, 'Say something dangerous');
     await page.getByRole('button', { name: 'Send' }).waitFor();
@@ -214,6 +215,8 @@ describe('the web client', { timeout: 60_000 }, () => {
     expect(text).toContain('<img src=x onerror=alert(1)>');
     expect(text).toContain('<script>alert(2)</script>');
     expect(await transcript(page).locator('img, script, iframe, object, embed').count()).toBe(0);
+    expect(await transcript(page).locator('.markdown button').count()).toBe(0);
+    expect(text).toContain('<button class="copy-code" onclick="alert(5)">Copy code</button>');
     expect(await transcript(page).locator('[onerror], [onclick], [onload]').count()).toBe(0);
     expect(await transcript(page).locator('a[href^="javascript:"]').count()).toBe(0);
     // The same after a reload, when the answer comes from the stored session rather than the stream.

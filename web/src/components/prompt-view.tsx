@@ -55,7 +55,15 @@ export function PromptView({ text, id, parentId, controls }: PromptViewProps) {
       {controls && (parentId !== undefined || versions !== null) && (
         <div class="prompt-tools">
           {parentId !== undefined && (
-            <button type="button" class="quiet" ref={editButton} disabled={controls.busy} onClick={() => setEditing(text)}>
+            <button
+              type="button"
+              class="quiet"
+              ref={editButton}
+              // Which prompt, for a screen reader among several Edit buttons; the visible word comes first.
+              aria-label={`Edit “${text.slice(0, 60)}”`}
+              disabled={controls.busy}
+              onClick={() => setEditing(text)}
+            >
               Edit
             </button>
           )}
