@@ -177,11 +177,12 @@ function welcome(settings: LocalSettings, at: { url: string; token: string; dyna
 
 /**
  * Shell lines that work as pasted (bash, zsh): the session id is taken from the first answer
- * with node, which is there wherever `npm start` runs.
+ * with node, which is there wherever `npm start` runs. They export what every example of
+ * docs/api.md uses — `PANTO_STREAM` too, the streamed routes' base, this same server here.
  */
 function curlExample(url: string, token: string): string[] {
   return [
-    `export PANTO=${url} PANTO_TOKEN=${token}`,
+    `export PANTO=${url} PANTO_STREAM=${url} PANTO_TOKEN=${token}`,
     `ID=$(curl -s -X POST $PANTO/sessions -H "authorization: Bearer $PANTO_TOKEN" -d '{}' | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).id')`,
     `curl -s -X POST $PANTO/sessions/$ID/messages -H "authorization: Bearer $PANTO_TOKEN" -d '{"text":"hello"}'`,
   ];

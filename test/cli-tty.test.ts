@@ -65,6 +65,8 @@ describe.skipIf(!hasScript)('panto in a terminal (pty via util-linux script)', {
       await until('the abort notice', () => screen().includes('aborted'));
       const afterAbort = () => screen().slice(screen().indexOf('aborted'));
       await until('a new prompt after the abort', () => afterAbort().includes('> '));
+      // What the stopped turn ran up, not "0 in · 0 out": OpenAI reports usage only at the end of a stream.
+      expect(afterAbort()).toMatch(/tokens: [1-9][\d,]* in · [1-9][\d,]* out/);
 
       // 4. Ctrl-C on a line with text clears it; Ctrl-C at an empty prompt leaves.
       type('half-typed');
@@ -83,5 +85,8 @@ describe.skipIf(!hasScript)('panto in a terminal (pty via util-linux script)', {
     expect(kinds).toEqual(['system', 'user', 'user', 'assistant']);
     expect(entries[2]).toMatchObject({ parent_id: 'e1', message: { content: 'fix the flaky test please' } });
     expect(entries[3]).toMatchObject({ message: { role: 'assistant', stop_reason: 'aborted' } });
+    const stopped = entries[3]?.type === 'message' && entries[3].message.role === 'assistant' ? entries[3].message.usage : undefined;
+    expect(stopped?.input_tokens).toBeGreaterThan(0);
+    expect(stopped?.output_tokens).toBeGreaterThan(0);
   });
 });

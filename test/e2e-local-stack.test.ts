@@ -107,14 +107,20 @@ describe('the local stack', () => {
     expect(lastRequest.messages).toHaveLength(7);
   });
 
-  it('prints shell lines that run a turn as pasted, and a browser link with the token', async () => {
+  it('prints shell lines that run a turn as pasted (PANTO_STREAM exported for the streamed examples), and a browser link with the token', async () => {
     const printed = server.output();
     const start = printed.indexOf('export PANTO=');
     const lines = printed.slice(start, printed.indexOf('\n\n', start));
     expect(lines.split('\n')).toHaveLength(3);
-    fake.enqueue({ text: 'Hello from the pasted lines.' });
-    const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', lines], { cwd: root, env: { PATH: process.env.PATH } });
-    const turn = JSON.parse(stdout) as { messages: Message[]; stop_reason: string };
+    fake.enqueue({ text: 'Hello from the pasted lines.' }, { text: 'Streamed to the same shell.' });
+    // Then a streamed example of docs/api.md, as pasted into the same shell: PANTO_STREAM is set too.
+    const streamed = `curl -sN -X POST $PANTO_STREAM/sessions/$ID/messages/stream -H "authorization: Bearer $PANTO_TOKEN" -d '{"text":"and streamed"}'`;
+    const script = `${lines}\necho\necho ---\n${streamed}`;
+    const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { cwd: root, env: { PATH: process.env.PATH } });
+    const [synchronous = '', events = ''] = stdout.split('\n---\n');
+    expect(parseSSE(events).at(-1)).toMatchObject({ event: 'end', data: { stop_reason: 'end_turn' } });
+    expect(events).toContain('Streamed to the same shell.');
+    const turn = JSON.parse(synchronous) as { messages: Message[]; stop_reason: string };
     expect(turn.stop_reason).toBe('end_turn');
     expect(turn.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
     expect(turn.messages[0]).toMatchObject({ content: 'hello' });

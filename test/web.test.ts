@@ -1,135 +1,46 @@
 /**
  * The web client in a real browser: Debian's headless Chromium (installed by
  * test/setup/web.ts) driven by playwright-core, against `scripts/start.ts` — the local stack
- * as `npm start` runs it, serving web/dist at `/` — with a FakeLLMServer as the Anthropic API.
- * Screenshots go to test-results/web/.
+ * as `npm start` runs it, serving web/dist at `/` — with a FakeLLMServer as the Anthropic API
+ * (test/web-harness.ts). Screenshots go to test-results/web/. Branches, the model and
+ * compaction: web-branches.test.ts; themes, code blocks and the first screen: web-polish.test.ts.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { FakeLLMServer } from '@panto/core/testing';
-import { localSecretFile, readLocalSecret, signLocalToken } from '@panto/functions/local';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { localAws, type LocalAws } from './setup/aws-fixtures.js';
-import { startLocalStack, type LocalStack } from './local-stack-harness.js';
-import { CHROMIUM } from './setup/web.js';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { createSession, sendWithKeyboard, shots, signIn as signInWith, transcript, UI_MS, useWebStack } from './web-harness.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const shots = join(root, 'test-results', 'web');
-/** How long the page may take to show what a step expects (the machine is shared and slow). */
-const UI_MS = 15_000;
+const stack = useWebStack('web');
 
-let aws: LocalAws;
-let fake: FakeLLMServer;
-let dataDir: string;
-let server: LocalStack;
-let url: string;
-let signInLink: string;
-let browser: Browser;
-let secret: Uint8Array;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  aws = await localAws('web');
-  fake = await FakeLLMServer.start();
-  dataDir = await mkdtemp(join(tmpdir(), 'panto-web-'));
-  await mkdir(shots, { recursive: true });
-  server = await startLocalStack({ aws, dataDir, fake, model: 'claude-web' });
-  ({ url, signInLink } = server);
-  secret = await readLocalSecret(localSecretFile(dataDir));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}, 120_000);
-
-afterEach(async () => {
-  fake.resume();
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await fake?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
-
-/** A fresh browser profile (its own session storage) at `width` × 800. */
-async function newPage(width = 1280): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 800 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(UI_MS);
-  return page;
-}
-
-async function signIn(page: Page, link = signInLink): Promise<void> {
-  await page.goto(link);
-  await page.getByRole('navigation', { name: 'Sessions' }).waitFor();
-}
-
-/** Creates a session through the form (default model, `system` when given) and waits for its chat. */
-async function createSession(page: Page, system?: string): Promise<string> {
-  await page.getByRole('button', { name: 'New session', exact: true }).click();
-  await expect.poll(() => page.getByRole('combobox', { name: 'Model' }).inputValue(), { timeout: UI_MS }).not.toBe('');
-  if (system !== undefined) await page.getByRole('textbox', { name: 'System prompt (optional)' }).fill(system);
-  await page.getByRole('button', { name: 'Create' }).click();
-  await page.getByRole('textbox', { name: 'Message' }).waitFor();
-  await expect.poll(() => new URL(page.url()).hash, { timeout: UI_MS }).toMatch(/^#session=/);
-  // The chat has read the new session (its title is no longer "…"): a turn another tab starts
-  // from here on is one it does not know of, not one its first read finds and follows.
-  await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText(), { timeout: UI_MS }).not.toBe('…');
-  return decodeURIComponent(new URL(page.url()).hash.replace('#session=', ''));
-}
+const signIn = (page: Page, link = stack.signInLink): Promise<void> => signInWith(page, link);
+const newPage = (width?: number): Promise<Page> => stack.newPage(width);
 
 /**
  * A streamed turn sent to `id` as another tab would, held by the fake model after the first
- * words of `answer` until `fake.resume()`; its response is read to the end by the caller.
+ * words of `answer` until `stack.fake.resume()`; its response is read to the end by the caller.
  */
 async function otherTabTurn(id: string, prompt: string, answer: string): Promise<Response> {
-  fake.enqueue({ text: answer, pauseAfterDeltas: 1 });
-  const token = signInLink.split('#token=')[1] ?? '';
-  const other = await fetch(`${url}/sessions/${id}/messages/stream`, {
+  stack.fake.enqueue({ text: answer, pauseAfterDeltas: 1 });
+  const other = await fetch(`${stack.url}/sessions/${id}/messages/stream`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
+    headers: { authorization: `Bearer ${await stack.token()}` },
     body: JSON.stringify({ text: prompt }),
   });
   expect(other.status).toBe(200);
-  await expect.poll(() => fake.paused, { timeout: UI_MS }).toBe(1);
+  await expect.poll(() => stack.fake.paused, { timeout: UI_MS }).toBe(1);
   return other;
 }
 
 /** A new owner with `count` untitled sessions, signed in: the page and its session list. */
 async function signedInWithSessions(owner: string, count: number): Promise<{ page: Page; sessions: Locator }> {
-  const token = await signLocalToken(secret, owner);
+  const token = await stack.token(owner);
   for (let index = 1; index <= count; index++) {
-    const response = await fetch(`${url}/sessions`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' });
+    const response = await fetch(`${stack.url}/sessions`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' });
     expect(response.status).toBe(201);
   }
   const page = await newPage();
-  await signIn(page, `${url}/#token=${token}`);
+  await signIn(page, `${stack.url}/#token=${token}`);
   return { page, sessions: page.getByRole('navigation', { name: 'Sessions' }) };
-}
-
-const transcript = (page: Page) => page.getByRole('log', { name: 'Transcript' });
-
-/** Types a prompt with the keyboard alone and sends it with Enter. */
-async function sendWithKeyboard(page: Page, text: string): Promise<void> {
-  await page.getByRole('textbox', { name: 'Message' }).focus();
-  await page.keyboard.type(text);
-  await page.keyboard.press('Enter');
 }
 
 describe('the web client', { timeout: 60_000 }, () => {
@@ -138,8 +49,8 @@ describe('the web client', { timeout: 60_000 }, () => {
     const errors: string[] = [];
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
     await signIn(page);
-    expect(page.url()).toBe(`${url}/`);
-    const token = signInLink.split('#token=')[1];
+    expect(page.url()).toBe(`${stack.url}/`);
+    const token = stack.signInLink.split('#token=')[1];
     expect(await page.evaluate<string | null>("sessionStorage.getItem('panto.token')")).toBe(token);
     await expect.poll(() => page.getByRole('button', { name: 'New session', exact: true }).isVisible()).toBe(true);
     // Nothing failed on the way (a browser asks for /favicon.ico unless the page names an icon).
@@ -149,12 +60,12 @@ describe('the web client', { timeout: 60_000 }, () => {
 
   it('signs in with a pasted token (Enter uses it), and says why a pasted non-token is refused', async () => {
     const page = await newPage();
-    await page.goto(`${url}/`);
+    await page.goto(`${stack.url}/`);
     const box = page.getByRole('textbox', { name: 'Token' });
     await box.fill('not-a-token');
     await box.press('Enter');
     await expect.poll(() => page.getByRole('alert').innerText()).toContain('That is not a token');
-    const token = await signLocalToken(secret, 'frank');
+    const token = await stack.token('frank');
     await box.fill(token);
     await box.press('Enter');
     await page.getByRole('navigation', { name: 'Sessions' }).waitFor();
@@ -165,13 +76,13 @@ describe('the web client', { timeout: 60_000 }, () => {
     const page = await newPage();
     await signIn(page);
     const id = await createSession(page, 'Answer briefly.');
-    fake.enqueue({ text: 'The first part arrives now, and the **second part** arrives later.', pauseAfterDeltas: 3, usage: { input: 21, output: 13 } });
+    stack.fake.enqueue({ text: 'The first part arrives now, and the **second part** arrives later.', pauseAfterDeltas: 3, usage: { input: 21, output: 13 } });
     await sendWithKeyboard(page, 'Tell me in two parts');
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('The first');
     // The turn has not ended: the rest is held back by the model, and the Stop button is up.
     expect(await transcript(page).innerText()).not.toContain('second part');
     expect(await page.getByRole('button', { name: 'Stop' }).isVisible()).toBe(true);
-    fake.resume();
+    stack.fake.resume();
     await page.getByRole('button', { name: 'Send' }).waitFor();
     await expect.poll(() => transcript(page).locator('strong').first().innerText(), { timeout: UI_MS }).toBe('second part');
     expect(await transcript(page).innerText()).toContain('21 in · 13 out');
@@ -206,7 +117,7 @@ describe('the web client', { timeout: 60_000 }, () => {
     await page.keyboard.press('Enter');
     // The new chat has the cursor in its message box.
     await expect.poll(() => page.evaluate<string>('document.activeElement?.id ?? ""'), { timeout: UI_MS }).toBe('composer');
-    fake.enqueue({ text: 'Typed, not clicked.' });
+    stack.fake.enqueue({ text: 'Typed, not clicked.' });
     await page.keyboard.type('Hello from the keyboard');
     await page.keyboard.press('Enter');
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('Typed, not clicked.');
@@ -218,24 +129,31 @@ describe('the web client', { timeout: 60_000 }, () => {
     await page.getByRole('button', { name: 'New session', exact: true }).click();
     const picker = page.getByRole('combobox', { name: 'Model' });
     await expect.poll(() => picker.inputValue(), { timeout: UI_MS }).toBe('anthropic/claude-web');
-    const token = signInLink.split('#token=')[1] ?? '';
-    const offered = (await (await fetch(`${url}/models`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
-      providers: { name: string; models: { id: string }[] }[];
+    const token = stack.signInLink.split('#token=')[1] ?? '';
+    const offered = (await (await fetch(`${stack.url}/models`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      providers: { name: string; any_model: boolean; models: { id: string }[] }[];
     };
-    const values = await picker.locator('option').evaluateAll((options) => options.map((option) => (option as unknown as { value: string }).value));
+    const options = await picker.locator('option').evaluateAll((all) => all.map((option) => (option as unknown as { value: string }).value));
+    // Every model offered, and — for a provider with a base URL here (any_model) — a name of one's own.
+    const values = options.filter((value) => !value.startsWith('other:'));
     expect(values).toEqual(offered.providers.flatMap((provider) => provider.models.map((model) => `${provider.name}/${model.id}`)));
+    expect(options.filter((value) => value.startsWith('other:'))).toEqual(
+      offered.providers.filter((provider) => provider.any_model).map((provider) => `other:${provider.name}`),
+    );
+    expect(offered.providers.find((provider) => provider.name === 'anthropic')?.any_model).toBe(true);
     const other = values.find((value) => value !== 'anthropic/claude-web')!;
     await picker.selectOption(other);
     await page.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
-    await expect.poll(() => page.locator('.chat-header .session-meta').innerText(), { timeout: UI_MS }).toContain(other);
+    // The chat's header shows it in its own Model select.
+    await expect.poll(() => page.getByRole('combobox', { name: 'Model' }).inputValue(), { timeout: UI_MS }).toBe(other);
   });
 
   it('stops a slow turn with the Stop button, keeping what the model wrote', async () => {
     const page = await newPage();
     await signIn(page);
     const id = await createSession(page);
-    fake.enqueue({ text: 'This answer is slow and will never finish on its own.', pauseAfterDeltas: 2 });
+    stack.fake.enqueue({ text: 'This answer is slow and will never finish on its own.', pauseAfterDeltas: 2 });
     await sendWithKeyboard(page, 'Take your time');
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('This answer');
     // With the keyboard: from the message box, Tab reaches Stop.
@@ -246,8 +164,8 @@ describe('the web client', { timeout: 60_000 }, () => {
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('Stopped.');
     // The disabled Stop button dropped the focus; the page puts it back in the message box.
     await expect.poll(() => page.evaluate<string>('document.activeElement?.id ?? ""'), { timeout: UI_MS }).toBe('composer');
-    const token = await signLocalToken(secret, 'local-user');
-    const session = (await (await fetch(`${url}/sessions/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+    const token = await stack.token('local-user');
+    const session = (await (await fetch(`${stack.url}/sessions/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
       messages: { role: string; stop_reason?: string }[];
       turn: unknown;
     };
@@ -259,15 +177,15 @@ describe('the web client', { timeout: 60_000 }, () => {
     const first = await newPage();
     await signIn(first);
     const id = await createSession(first);
-    fake.enqueue({ text: 'For the first owner only.' });
+    stack.fake.enqueue({ text: 'For the first owner only.' });
     await sendWithKeyboard(first, 'A private question');
     await first.getByRole('button', { name: 'Send' }).waitFor();
     await expect.poll(() => first.getByRole('navigation', { name: 'Sessions' }).innerText()).toContain('A private question');
 
     const second = await newPage();
-    await signIn(second, `${url}/#token=${await signLocalToken(secret, 'bob')}`);
+    await signIn(second, `${stack.url}/#token=${await stack.token('bob')}`);
     await expect.poll(() => second.getByRole('navigation', { name: 'Sessions' }).innerText()).toContain('No sessions yet.');
-    await second.goto(`${url}/#session=${id}`);
+    await second.goto(`${stack.url}/#session=${id}`);
     await second.reload();
     await expect.poll(() => second.getByRole('alert').first().innerText(), { timeout: UI_MS }).toContain('This session is gone');
     // Nothing offers to act on a session that is not there.
@@ -287,8 +205,9 @@ describe('the web client', { timeout: 60_000 }, () => {
     });
     await signIn(page);
     await createSession(page);
-    const evil = 'Before <img src=x onerror=alert(1)> middle <script>alert(2)</script> after';
-    fake.enqueue({ text: `${evil}\n\n<img src=y onerror="alert(3)">\n\n[link](javascript:alert(4))` });
+    // A button like the page's own Copy code (the one element it adds to markdown) stays text too.
+    const evil = 'Before <img src=x onerror=alert(1)> middle <script>alert(2)</script> <button class="copy-code" onclick="alert(5)">Copy code</button> after';
+    stack.fake.enqueue({ text: `${evil}\n\n<img src=y onerror="alert(3)">\n\n[link](javascript:alert(4))` });
     await sendWithKeyboard(page, 'Say something dangerous');
     await page.getByRole('button', { name: 'Send' }).waitFor();
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('after');
@@ -296,6 +215,8 @@ describe('the web client', { timeout: 60_000 }, () => {
     expect(text).toContain('<img src=x onerror=alert(1)>');
     expect(text).toContain('<script>alert(2)</script>');
     expect(await transcript(page).locator('img, script, iframe, object, embed').count()).toBe(0);
+    expect(await transcript(page).locator('.markdown button').count()).toBe(0);
+    expect(text).toContain('<button class="copy-code" onclick="alert(5)">Copy code</button>');
     expect(await transcript(page).locator('[onerror], [onclick], [onload]').count()).toBe(0);
     expect(await transcript(page).locator('a[href^="javascript:"]').count()).toBe(0);
     // The same after a reload, when the answer comes from the stored session rather than the stream.
@@ -321,7 +242,7 @@ describe('the web client', { timeout: 60_000 }, () => {
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('From another tab');
     expect(await page.getByText('Stopping the turn').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Stop' }).isEnabled()).toBe(true);
-    fake.resume();
+    stack.fake.resume();
     await other.text();
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('answering slowly.');
     await page.getByRole('button', { name: 'Send' }).waitFor();
@@ -344,7 +265,7 @@ describe('the web client', { timeout: 60_000 }, () => {
     expect(await page.getByText(/Stopping the turn|Waiting for the turn/).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Stop' }).isEnabled()).toBe(true);
     expect(await page.getByRole('alert').innerText()).toContain('The connection dropped');
-    fake.resume();
+    stack.fake.resume();
     await other.text();
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('after the drop.');
     await page.getByRole('button', { name: 'Send' }).waitFor();
@@ -356,7 +277,7 @@ describe('the web client', { timeout: 60_000 }, () => {
     await expect.poll(() => items.count(), { timeout: UI_MS }).toBe(20);
     expect(await items.first().innerText()).toMatch(/Untitled session\s+just now · claude-web/);
     // An untitled session is not a second "New session" button for a screen reader.
-    expect(await page.getByRole('button', { name: 'New session' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'New session', exact: true }).count()).toBe(1);
     await sessions.getByRole('button', { name: 'More sessions' }).scrollIntoViewIfNeeded();
     await expect.poll(() => items.count(), { timeout: UI_MS }).toBe(23);
     expect(await sessions.getByRole('button', { name: 'More sessions' }).count()).toBe(0);
@@ -376,7 +297,7 @@ describe('the web client', { timeout: 60_000 }, () => {
       new MutationObserver(() => (window.fewest = Math.min(window.fewest, count()))).observe(list, { childList: true, subtree: true });
     })()`);
     await items.last().click();
-    fake.enqueue({ text: 'From the bottom of the list.' });
+    stack.fake.enqueue({ text: 'From the bottom of the list.' });
     await sendWithKeyboard(page, 'Hello from session 23');
     await expect.poll(() => sessions.innerText(), { timeout: UI_MS }).toContain('Hello from session 23');
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('From the bottom of the list.');
@@ -388,7 +309,7 @@ describe('the web client', { timeout: 60_000 }, () => {
     const page = await newPage();
     await signIn(page);
     const id = await createSession(page);
-    fake.enqueue({ text: 'Noted.' });
+    stack.fake.enqueue({ text: 'Noted.' });
     await sendWithKeyboard(page, 'Remember the number 42');
     await page.getByRole('button', { name: 'Send' }).waitFor();
     const sessions = page.getByRole('navigation', { name: 'Sessions' });
@@ -412,12 +333,21 @@ describe('the web client', { timeout: 60_000 }, () => {
     expect((await fetch((await download).url())).headers.get('content-disposition')).toBe(`attachment; filename="${id}.jsonl"`);
     expect(new URL(page.url()).hash).toBe(`#session=${id}`);
 
-    fake.enqueue({ text: 'The user asked to remember 42.' });
+    stack.fake.enqueue({ text: 'The user asked to remember 42.' });
+    // Both ask first, in the page's own dialog; Escape cancels.
     await page.getByRole('button', { name: 'Compact' }).click();
+    await page.getByRole('dialog', { name: 'Compact this session?' }).waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect(await transcript(page).innerText()).not.toContain('Compacted');
+    await page.getByRole('button', { name: 'Compact' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Compact' }).click();
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('Compacted');
 
-    page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete this session?' });
+    expect(await confirm.innerText()).toContain('The answer');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => sessions.innerText()).not.toContain('The answer');
     expect(new URL(page.url()).hash).toBe('');
     await expect.poll(() => page.evaluate<string>('document.activeElement?.textContent ?? ""'), { timeout: UI_MS }).toBe('New session');
@@ -427,11 +357,15 @@ describe('the web client', { timeout: 60_000 }, () => {
     const page = await newPage();
     await signIn(page);
     await createSession(page);
-    fake.enqueue({ status: 400 });
+    stack.fake.enqueue({ status: 400 });
     await sendWithKeyboard(page, 'Are you there?');
     await page.getByRole('button', { name: 'Resend' }).waitFor();
-    expect(await page.getByRole('status').first().innerText()).toContain('Are you there?');
-    fake.enqueue({ text: 'Yes, I am here.' });
+    // The prompt shows where it was sent, with what became of it, and nothing says to send a first message.
+    expect(await transcript(page).innerText()).toContain('Are you there?');
+    expect(await transcript(page).getByRole('status').innerText()).toContain('No answer');
+    expect(await transcript(page).innerText()).not.toContain('Send a message to start.');
+    await page.screenshot({ path: join(shots, 'failed-turn-1280.png') });
+    stack.fake.enqueue({ text: 'Yes, I am here.' });
     await page.getByRole('button', { name: 'Resend' }).click();
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('Yes, I am here.');
     expect(await page.getByRole('button', { name: 'Resend' }).count()).toBe(0);
@@ -441,7 +375,7 @@ describe('the web client', { timeout: 60_000 }, () => {
     const page = await newPage(1280);
     await signIn(page);
     await createSession(page, 'You are a helpful assistant. Use tools when asked.');
-    fake.enqueue(
+    stack.fake.enqueue(
       { toolCalls: [{ id: 'toolu_web_1', name: 'current_time', input: { time_zone: 'Europe/Paris' } }], usage: { input: 180, output: 22 } },
       {
         text: 'It is morning in Paris. Here is how to read the time in **TypeScript**:\n\n```ts\nconst now = new Date();\nconsole.log(now.toISOString()); // UTC\n```\n\n- `toISOString()` is always UTC\n- use `Intl.DateTimeFormat` for a time zone',
@@ -507,7 +441,7 @@ describe('the web client', { timeout: 60_000 }, () => {
     expect(await overflow()).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(shots, 'sessions-360.png') });
     // A notice on a phone keeps its dismiss button beside the sentence, not on a line of its own.
-    await page.goto(`${url}/#session=00000000-0000-0000-0000-000000000000`);
+    await page.goto(`${stack.url}/#session=00000000-0000-0000-0000-000000000000`);
     await page.reload();
     const notice = page.getByRole('alert');
     await expect.poll(() => notice.innerText()).toContain('This session is gone');

@@ -3,7 +3,8 @@
  * served from node_modules — no CDN, no network) on `/reference`, reading the API's own
  * `/openapi.json`. Only `npm start` serves it; no Lambda bundle holds it.
  *
- * `/reference#token=<jwt>` fills in the bearer token, so "Try it out" works at once.
+ * `/reference#token=<jwt>` (the link `npm start` prints) fills in the bearer token, so "Try it
+ * out" works at once.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -35,13 +36,25 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-const INIT = `window.ui = SwaggerUIBundle({
+/**
+ * The token is read before Swagger UI starts: with deep linking on, it rewrites the fragment
+ * to the operation shown (`#/sessions/get_sessions`) as it renders, and a token read once the
+ * spec has loaded is gone by then. It leaves the address bar at once, as the web client's
+ * does, and stays in the tab's session storage, so a reload keeps the reference signed in.
+ */
+const INIT = `const KEY = 'panto.reference.token';
+const fragment = new URLSearchParams(location.hash.slice(1));
+const token = fragment.get('token') || sessionStorage.getItem(KEY);
+if (fragment.has('token')) {
+  sessionStorage.setItem(KEY, fragment.get('token'));
+  history.replaceState(null, '', location.pathname + location.search);
+}
+window.ui = SwaggerUIBundle({
   url: '/openapi.json',
   dom_id: '#swagger-ui',
   deepLinking: true,
   presets: [SwaggerUIBundle.presets.apis],
   onComplete: () => {
-    const token = new URLSearchParams(location.hash.slice(1)).get('token');
     if (token) window.ui.preauthorizeApiKey('bearer', token);
   },
 });

@@ -3,6 +3,7 @@ import { Chat } from './components/chat.js';
 import { NewSession } from './components/new-session.js';
 import { SessionList } from './components/session-list.js';
 import { SignIn } from './components/sign-in.js';
+import { ThemeSelect } from './components/theme-select.js';
 import { Welcome } from './components/welcome.js';
 import type { WebConfig } from './config.js';
 import { useAuth } from './hooks/use-auth.js';
@@ -45,13 +46,17 @@ export function App({ config }: { config: WebConfig }) {
         open(null);
         focusList(null);
       }}
+      onForked={(session) => {
+        list.add(session);
+        open(session.id);
+      }}
       onBack={() => {
         open(null);
         focusList(selected);
       }}
     />
   ) : (
-    <Welcome problem={auth.problem} />
+    <Welcome problem={auth.problem} sessions={list.sessions} loaded={list.loaded} now={list.now} onNew={() => setCreating(true)} onSelect={open} />
   );
 
   return (
@@ -69,6 +74,7 @@ export function App({ config }: { config: WebConfig }) {
       />
       <main class="main">{main}</main>
       <footer class="account">
+        <ThemeSelect />
         <button type="button" class="link" onClick={auth.signOut}>
           Sign out
         </button>

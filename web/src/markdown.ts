@@ -4,7 +4,8 @@
  * escaped text and images turned into plain links (no request leaves the page for them),
  * then DOMPurify removes whatever else could run (event handlers, `javascript:` links,
  * forms, styles). Code blocks are highlighted by highlight.js — its core and a few
- * languages, registered here, to keep the bundle small.
+ * languages, registered here, to keep the bundle small — each block under a line with its
+ * language and a Copy code button.
  */
 import DOMPurify from 'dompurify';
 import hljs from 'highlight.js/lib/core';
@@ -40,11 +41,14 @@ const marked = new Marked({
     // Raw HTML in the model's text is shown as the text it is.
     html: ({ text }) => escapeHtml(text),
     image: ({ href, text }) => `<a href="${escapeHtml(href)}" rel="noopener noreferrer" target="_blank">${escapeHtml(text || href)}</a>`,
+    // Every block says its language (what the model wrote after the fence, or "text") and
+    // has a Copy code button, which the transcript listens to (components/copy-code.ts).
     code: ({ text, lang }) => {
       const language = (lang ?? '').trim().split(/\s+/)[0] ?? '';
       const highlighted = language !== '' && hljs.getLanguage(language) ? hljs.highlight(text, { language, ignoreIllegals: true }).value : escapeHtml(text);
       const label = language === '' ? '' : ` data-language="${escapeHtml(language)}"`;
-      return `<pre class="code"${label}><code class="hljs">${highlighted}</code></pre>\n`;
+      const head = `<div class="code-head"><span class="code-language">${escapeHtml(language || 'text')}</span><button type="button" class="copy-code">Copy code</button></div>`;
+      return `<div class="code-block">${head}<pre class="code"${label}><code class="hljs">${highlighted}</code></pre></div>\n`;
     },
   },
 });
@@ -54,8 +58,11 @@ const ALLOWED_TAGS = [
   'b',
   'blockquote',
   'br',
+  // Only the Copy code button of a code block: raw HTML from the model never gets here (see above).
+  'button',
   'code',
   'del',
+  'div',
   'em',
   'h1',
   'h2',

@@ -5,17 +5,22 @@
  */
 import { readSSE } from './sse.js';
 import type {
+  ActiveModel,
   Compaction,
   CreateSessionRequest,
+  EntriesPage,
   ErrorAnswer,
   Models,
+  RunTurnRequest,
   SessionContents,
   SessionExport,
   SessionList,
   SessionSummary,
+  SessionTree,
   StoredMessage,
   TurnEnd,
   TurnEvent,
+  UpdateSessionRequest,
 } from './wire.js';
 
 /** An error answer of the API: its status and stable `code`. */
@@ -87,7 +92,32 @@ export class Api {
   }
 
   rename(id: string, title: string): Promise<SessionSummary> {
-    return this.json('PATCH', `/sessions/${encodeURIComponent(id)}`, { title });
+    return this.json('PATCH', `/sessions/${encodeURIComponent(id)}`, { title } satisfies UpdateSessionRequest);
+  }
+
+  /** The model of the session's next turns (409 `session_busy` while a turn runs). */
+  setModel(id: string, { provider, model }: ActiveModel): Promise<SessionSummary> {
+    return this.json('PATCH', `/sessions/${encodeURIComponent(id)}`, { provider, model } satisfies UpdateSessionRequest);
+  }
+
+  tree(id: string): Promise<SessionTree> {
+    return this.json('GET', `/sessions/${encodeURIComponent(id)}/tree`);
+  }
+
+  /** A page of the whole log, in log order: the entries after `cursor` (an entry id), or from the first. */
+  entries(id: string, cursor: string | null, limit = 500): Promise<EntriesPage> {
+    const query = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) });
+    return this.json('GET', `/sessions/${encodeURIComponent(id)}/entries?${query.toString()}`);
+  }
+
+  /** Makes `entryId` the entry the session continues from; answers the session as it now reads. */
+  switchLeaf(id: string, entryId: string): Promise<SessionContents> {
+    return this.json('PUT', `/sessions/${encodeURIComponent(id)}/leaf`, { entry_id: entryId });
+  }
+
+  /** A new session holding the path to `entryId`. */
+  fork(id: string, entryId: string): Promise<SessionSummary> {
+    return this.json('POST', `/sessions/${encodeURIComponent(id)}/fork`, { entry_id: entryId });
   }
 
   deleteSession(id: string): Promise<void> {
@@ -115,10 +145,12 @@ export class Api {
 
   /**
    * Runs one turn on the streaming route and yields its events as they arrive. Errors found
-   * before the stream starts (409 `session_busy`, 404, …) reject as {@link ApiError}.
+   * before the stream starts (409 `session_busy`, 404, …) reject as {@link ApiError}. With
+   * `parentId` (an entry id, or null for the root) the prompt starts a new branch there.
    */
-  async *streamTurn(id: string, text: string, signal: AbortSignal): AsyncGenerator<TurnEvent> {
-    const response = await this.request('POST', `/sessions/${encodeURIComponent(id)}/messages/stream`, { text }, this.options.streamUrl, signal);
+  async *streamTurn(id: string, text: string, signal: AbortSignal, parentId?: string | null): AsyncGenerator<TurnEvent> {
+    const body: RunTurnRequest = { text, ...(parentId === undefined ? {} : { parent_id: parentId }) };
+    const response = await this.request('POST', `/sessions/${encodeURIComponent(id)}/messages/stream`, body, this.options.streamUrl, signal);
     yield* this.events(response, signal);
   }
 

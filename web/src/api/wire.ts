@@ -20,6 +20,15 @@ export type Models = Schemas['Models'];
 export type CreateSessionRequest = Schemas['CreateSessionRequest'];
 export type SessionExport = Schemas['SessionExport'];
 export type Compaction = Schemas['Compaction'];
+/** `GET /sessions/{id}/tree`: the leaves (each with a preview), the branch points and the active leaf. */
+export type SessionTree = Schemas['SessionTree'];
+export type TreeLeaf = SessionTree['leaves'][number];
+/** An entry of the session log, as `GET /sessions/{id}/entries` answers it. */
+export type Entry = Schemas['Entry'];
+export type EntriesPage = Schemas['EntriesPage'];
+export type ActiveModel = Schemas['ActiveModel'];
+export type UpdateSessionRequest = Schemas['UpdateSessionRequest'];
+export type RunTurnRequest = Schemas['RunTurnRequest'];
 /** The body of every error answer. */
 export type ErrorAnswer = Schemas['Error'];
 

@@ -1,24 +1,44 @@
-/** The head of a chat: the way back, the session's title (or the box renaming it), its actions, its model and usage. */
-import type { RefObject } from 'preact';
-import type { SessionContents } from '../api/wire.js';
+/**
+ * The head of a chat: the way back, the session's title (or the box renaming it), its actions
+ * (Branches, Fork, Rename, Export, Compact and Delete — the last two after a confirmation), its
+ * model (changeable) and usage.
+ */
+import type { ComponentChildren, RefObject } from 'preact';
+import { useState } from 'preact/hooks';
+import type { SessionContents, SessionTree } from '../api/wire.js';
 import { usageText } from '../format.js';
 import { useRenameFocus } from '../hooks/use-rename-focus.js';
 import type { SessionActions } from '../hooks/use-session-actions.js';
+import { ConfirmDialog } from './modal.js';
 
 export interface ChatHeaderProps {
-  /** The session's title as it stands: listed, or its first prompt, or "Untitled session". */
+  /** The session's title as it stands: listed, or its first prompt, or "Untitled session" — as plain text. */
   title: string;
   contents: SessionContents | null;
   gone: boolean;
-  /** A turn runs: the session may not be compacted or deleted. */
+  /** A turn runs: the session may not be compacted, deleted or switched to another branch. */
   running: boolean;
   actions: SessionActions;
+  /** The session's branches as last read; null until they are. */
+  tree: SessionTree | null;
+  /** Opens the Branches dialog. */
+  onBranches(): void;
+  /** The model select (components/chat-model.tsx). */
+  model: ComponentChildren;
   onBack(): void;
 }
 
-export function ChatHeader({ title, contents, gone, running, actions, onBack }: ChatHeaderProps) {
+/** The entry the current branch ends at: what Fork copies the path to. */
+function currentEntry(tree: SessionTree | null, contents: SessionContents | null): string | undefined {
+  return tree?.active_leaf ?? contents?.messages.at(-1)?.id;
+}
+
+export function ChatHeader({ title, contents, gone, running, actions, tree, onBranches, model, onBack }: ChatHeaderProps) {
   const { working, renaming, setRenaming } = actions;
   const { titleInput, renameButton } = useRenameFocus(renaming !== null);
+  const [confirming, setConfirming] = useState<'compact' | 'delete' | null>(null);
+  const forkAt = currentEntry(tree, contents);
+  const branches = tree?.leaves.length ?? 0;
   return (
     <header class="chat-header">
       <button type="button" class="back" onClick={onBack}>
@@ -33,26 +53,68 @@ export function ChatHeader({ title, contents, gone, running, actions, onBack }: 
       )}
       {!gone && (
         <div class="actions">
+          {branches > 1 && (
+            <button type="button" onClick={onBranches} disabled={working !== null}>
+              Branches <span class="count">{branches}</span>
+            </button>
+          )}
+          <button type="button" onClick={() => forkAt && void actions.fork(forkAt)} disabled={working !== null || forkAt === undefined}>
+            {working === 'fork' ? 'Forking…' : 'Fork'}
+          </button>
           <button type="button" ref={renameButton} onClick={() => setRenaming(title)} disabled={working !== null || renaming !== null}>
             Rename
           </button>
           <button type="button" onClick={() => void actions.exportSession()} disabled={working !== null}>
             {working === 'export' ? 'Exporting…' : 'Export'}
           </button>
-          <button type="button" onClick={() => void actions.compact()} disabled={working !== null || running}>
+          <button type="button" onClick={() => setConfirming('compact')} disabled={working !== null || running}>
             {working === 'compact' ? 'Compacting…' : 'Compact'}
           </button>
-          <button type="button" class="danger" onClick={() => void actions.remove()} disabled={working !== null || running}>
+          <button type="button" class="danger" onClick={() => setConfirming('delete')} disabled={working !== null || running}>
             Delete
           </button>
         </div>
       )}
-      {contents && (
-        <p class="session-meta">
-          {contents.active_model.provider}/{contents.active_model.model} · this session: {usageText(contents.usage)}
-        </p>
+      {contents && !gone && (
+        <div class="session-meta">
+          {model}
+          <span class="session-usage">this session: {usageText(contents.usage)}</span>
+        </div>
+      )}
+      {confirming !== null && (
+        <Confirm
+          what={confirming}
+          title={title}
+          onDone={(confirmed) => {
+            setConfirming(null);
+            if (confirmed && confirming === 'compact') void actions.compact();
+            else if (confirmed) void actions.remove();
+          }}
+        />
       )}
     </header>
+  );
+}
+
+/** Asks before Compact and Delete. `onDone` is told whether the user confirmed. */
+function Confirm({ what, title, onDone }: { what: 'compact' | 'delete'; title: string; onDone(confirmed: boolean): void }) {
+  return what === 'compact' ? (
+    <ConfirmDialog
+      title="Compact this session?"
+      message="The model writes a summary of the conversation so far, and later turns see the summary instead of the messages. The messages stay in the session: Show earlier messages brings them back."
+      confirm="Compact"
+      onConfirm={() => onDone(true)}
+      onCancel={() => onDone(false)}
+    />
+  ) : (
+    <ConfirmDialog
+      title="Delete this session?"
+      message={`“${title.slice(0, 80)}” and every branch of it are deleted for good. This cannot be undone.`}
+      confirm="Delete"
+      danger
+      onConfirm={() => onDone(true)}
+      onCancel={() => onDone(false)}
+    />
   );
 }
 

@@ -1,18 +1,36 @@
-/** The model of a new session, among those the server offers, grouped by provider. */
+/**
+ * A model among those the server offers, grouped by provider — the new-session form's and
+ * the chat header's. A provider that takes any model name (`any_model`) also offers "Other
+ * model…", for which the form shows a box to type the name in ({@link ModelNameInput}).
+ */
 import { useEffect, useRef } from 'preact/hooks';
-import { type ModelChoice, modelChoice } from '../hooks/use-models.js';
+import type { ActiveModel, Models } from '../api/wire.js';
+import { modelChoice, otherChoice } from '../hooks/use-models.js';
 
-export function ModelSelect({ offered, model, setModel }: ModelChoice) {
+export interface ModelSelectProps {
+  id: string;
+  offered: Models | null;
+  /** The choice shown (see use-models.ts). */
+  value: string;
+  onChange(choice: string): void;
+  /** The session's model, listed under its provider even when the server does not offer it (a name typed in, a retired model). */
+  current?: ActiveModel;
+  disabled?: boolean;
+  /** Take the focus once the models have arrived (the select is disabled until then). */
+  focusWhenReady?: boolean;
+}
+
+export function ModelSelect({ id, offered, value, onChange, current, disabled, focusWhenReady }: ModelSelectProps) {
   const select = useRef<HTMLSelectElement>(null);
-  // The form starts with the cursor on its first field, this one, once it can take it (it is
-  // disabled until the models arrive; Preact's autoFocus only applies on page load).
   const ready = offered !== null;
   useEffect(() => {
-    if (ready) select.current?.focus();
-  }, [ready]);
+    if (ready && focusWhenReady) select.current?.focus();
+  }, [ready, focusWhenReady]);
+  const providers = offered?.providers ?? [];
+  const unlisted = current !== undefined && !providers.some((provider) => provider.name === current.provider) ? [current] : [];
   return (
-    <select id="new-model" ref={select} value={model} onChange={(event) => setModel(event.currentTarget.value)} disabled={offered === null}>
-      {offered?.providers.map((provider) => (
+    <select id={id} ref={select} value={value} onChange={(event) => onChange(event.currentTarget.value)} disabled={offered === null || disabled}>
+      {providers.map((provider) => (
         <optgroup key={provider.name} label={provider.name}>
           {provider.models.map((each) => (
             <option key={each.id} value={modelChoice(provider.name, each.id)}>
@@ -21,8 +39,43 @@ export function ModelSelect({ offered, model, setModel }: ModelChoice) {
               {each.status === 'deprecated' ? ' (deprecated)' : ''}
             </option>
           ))}
+          {current?.provider === provider.name && !provider.models.some((each) => each.id === current.model) && (
+            <option value={modelChoice(current.provider, current.model)}>{current.model}</option>
+          )}
+          {provider.any_model && <option value={otherChoice(provider.name)}>Other {provider.name} model…</option>}
+        </optgroup>
+      ))}
+      {unlisted.map((model) => (
+        <optgroup key={model.provider} label={`${model.provider} (not configured here)`}>
+          <option value={modelChoice(model.provider, model.model)}>{model.model}</option>
         </optgroup>
       ))}
     </select>
+  );
+}
+
+export interface ModelNameInputProps {
+  id: string;
+  provider: string;
+  value: string;
+  onInput(value: string): void;
+}
+
+/** The box for a model name the server's provider takes whatever it is (`any_model`), with its label. */
+export function ModelNameInput({ id, provider, value, onInput }: ModelNameInputProps) {
+  return (
+    <>
+      <label for={id}>Model name</label>
+      <input
+        id={id}
+        class="model-name"
+        value={value}
+        maxLength={200}
+        placeholder={`the name ${provider} knows it by, e.g. llama3.1:8b`}
+        spellcheck={false}
+        autocomplete="off"
+        onInput={(event) => onInput(event.currentTarget.value)}
+      />
+    </>
   );
 }

@@ -3,9 +3,9 @@ import { useState } from 'preact/hooks';
 import type { Api } from '../api/client.js';
 import { describeFailure } from '../api/failure.js';
 import type { CreateSessionRequest, Models, SessionSummary } from '../api/wire.js';
-import { modelChoice, useModels } from '../hooks/use-models.js';
+import { chosenModel, type ModelChoice, modelChoice, otherProvider, useModels } from '../hooks/use-models.js';
 import { Alert } from './alert.js';
-import { ModelSelect } from './model-select.js';
+import { ModelNameInput, ModelSelect } from './model-select.js';
 
 export interface NewSessionProps {
   api: Api;
@@ -13,14 +13,14 @@ export interface NewSessionProps {
   onCancel(): void;
 }
 
-/** What `POST /sessions` is sent for `model` (`provider/model`) and `system`. */
-function creation(offered: Models | null, model: string, system: string): CreateSessionRequest {
+/** What `POST /sessions` is sent for the chosen model and `system`. */
+function creation(offered: Models | null, { model, typed }: Pick<ModelChoice, 'model' | 'typed'>, system: string): CreateSessionRequest {
   const isDefault = offered !== null && model === modelChoice(offered.default.provider, offered.default.model);
-  const slash = model.indexOf('/');
+  const chosen = chosenModel(model, typed);
   return {
     ...(system.trim() === '' ? {} : { system }),
     // The server's default is not pinned: such a session follows the server's default.
-    ...(isDefault || slash < 0 ? {} : { provider: model.slice(0, slash), model: model.slice(slash + 1) }),
+    ...(isDefault || chosen === null ? {} : chosen),
   };
 }
 
@@ -29,12 +29,13 @@ export function NewSession({ api, onCreated, onCancel }: NewSessionProps) {
   const [problem, setProblem] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const models = useModels(api, setProblem);
+  const other = otherProvider(models.model);
 
   const create = async (): Promise<void> => {
     setCreating(true);
     setProblem(null);
     try {
-      onCreated(await api.createSession(creation(models.offered, models.model, system)));
+      onCreated(await api.createSession(creation(models.offered, models, system)));
     } catch (error) {
       setProblem(describeFailure(error));
     } finally {
@@ -58,12 +59,13 @@ export function NewSession({ api, onCreated, onCancel }: NewSessionProps) {
         }}
       >
         <label for="new-model">Model</label>
-        <ModelSelect {...models} />
+        <ModelSelect id="new-model" offered={models.offered} value={models.model} onChange={models.setModel} focusWhenReady />
+        {other !== undefined && <ModelNameInput id="new-model-name" provider={other} value={models.typed} onInput={models.setTyped} />}
         <label for="new-system">System prompt (optional)</label>
         <textarea id="new-system" rows={5} value={system} maxLength={100_000} onInput={(event) => setSystem(event.currentTarget.value)} />
         <Alert message={problem} />
         <div class="form-actions">
-          <button type="submit" class="primary" disabled={creating || models.offered === null}>
+          <button type="submit" class="primary" disabled={creating || models.offered === null || (other !== undefined && models.typed.trim() === '')}>
             {creating ? 'Creating…' : 'Create'}
           </button>
           <button type="button" onClick={onCancel}>

@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { SessionSummary } from '../api/wire.js';
 import { ageText } from '../format.js';
 import { useLatest } from '../hooks/use-latest.js';
+import { plainText } from '../plain-text.js';
 
 export interface SessionListProps {
   sessions: SessionSummary[];
@@ -52,7 +53,7 @@ export function SessionList({ sessions, selected, hasMore, loading, now, onSelec
               aria-current={session.id === selected ? 'page' : undefined}
               onClick={() => onSelect(session.id)}
             >
-              <span class="session-title">{session.title ?? 'Untitled session'}</span>
+              <span class="session-title">{plainText(session.title ?? '') || 'Untitled session'}</span>
               <span class="session-meta">
                 {ageText(session.updated_at, now)} · {session.active_model.model}
                 {session.archived ? ' · archived' : ''}

@@ -1,15 +1,18 @@
 /** One turn of the transcript: the prompt, the model's text (markdown), tool calls and results folded. */
+import type { ComponentChildren } from 'preact';
 import type { AssistantBlock, StoredMessage } from '../api/wire.js';
 import { usageText } from '../format.js';
 import { renderMarkdown } from '../markdown.js';
 import type { TranscriptTurn } from '../turns.js';
 
-function Markdown({ text }: { text: string }) {
+export function Markdown({ text }: { text: string }) {
   // biome-ignore lint/security/noDangerouslySetInnerHtml: renderMarkdown's HTML is sanitised by DOMPurify (markdown.ts)
   return <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }} />;
 }
 
 type ToolResult = Extract<StoredMessage, { role: 'tool_result' }>;
+type Assistant = Extract<StoredMessage, { role: 'assistant' }>;
+export type CompactionMessage = Extract<StoredMessage, { role: 'compaction' }>;
 
 function ToolCall({ block, result }: { block: Extract<AssistantBlock, { type: 'tool_call' }>; result: ToolResult | undefined }) {
   const failed = result?.is_error === true;
@@ -33,51 +36,74 @@ function ToolCall({ block, result }: { block: Extract<AssistantBlock, { type: 't
   );
 }
 
-export function TurnView({ turn, live }: { turn: TranscriptTurn; live?: string | undefined }) {
+function AssistantView({ reply, results }: { reply: Assistant; results: ReadonlyMap<string, ToolResult> }) {
+  return (
+    <div class="assistant">
+      {reply.content.map((block, blockIndex) => {
+        switch (block.type) {
+          case 'text':
+            // biome-ignore lint/suspicious/noArrayIndexKey: a stored message's blocks never change or move
+            return <Markdown key={blockIndex} text={block.text} />;
+          case 'tool_call':
+            return <ToolCall key={block.id} block={block} result={results.get(block.id)} />;
+          case 'thinking':
+            return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a stored message's blocks never change or move
+              <details key={blockIndex} class="thinking">
+                <summary>thinking</summary>
+                <pre>{block.thinking}</pre>
+              </details>
+            );
+          case 'redacted_thinking':
+            return null;
+          default:
+            return null;
+        }
+      })}
+      {reply.stop_reason === 'aborted' && <p class="note">Stopped.</p>}
+      {reply.stop_reason === 'error' && <p class="note note-error">The model failed{reply.error_message ? `: ${reply.error_message}` : '.'}</p>}
+    </div>
+  );
+}
+
+/** A summary that replaced earlier messages, shown as it stands (an older one, among the messages a later one replaced). */
+export function CompactionSummary({ message }: { message: CompactionMessage }) {
+  return (
+    <div class="compaction-summary">
+      <div class="compaction-label">Summary of the earlier messages</div>
+      <Markdown text={message.summary} />
+    </div>
+  );
+}
+
+export interface TurnViewProps {
+  turn: TranscriptTurn;
+  /** The model's text streaming in, before its message is stored. */
+  live?: string | undefined;
+  /** How the prompt shows: by default as its text; the transcript gives it its Edit and branch switcher. */
+  prompt?: ComponentChildren;
+  /** How a compaction shows: by default as its summary. */
+  compaction?: (message: CompactionMessage) => ComponentChildren;
+}
+
+export function TurnView({ turn, live, prompt, compaction }: TurnViewProps) {
   const results = new Map<string, ToolResult>();
   for (const reply of turn.replies) if (reply.role === 'tool_result') results.set(reply.tool_call_id, reply);
+  const only = turn.replies[0];
+  if (turn.prompt === null && turn.replies.length === 1 && only?.role === 'compaction' && live === undefined) {
+    return <article class="turn">{compaction ? compaction(only) : <CompactionSummary message={only} />}</article>;
+  }
   return (
     <article class="turn">
-      {turn.prompt !== null && <div class="prompt">{turn.prompt}</div>}
+      {turn.prompt !== null && (prompt ?? <div class="prompt">{turn.prompt}</div>)}
       {(turn.replies.length > 0 || live !== undefined) && (
         <div class="answer">
           {turn.replies.map((reply, index) => {
             switch (reply.role) {
               case 'assistant':
-                return (
-                  <div key={reply.id ?? index} class="assistant">
-                    {reply.content.map((block, blockIndex) => {
-                      switch (block.type) {
-                        case 'text':
-                          // biome-ignore lint/suspicious/noArrayIndexKey: a stored message's blocks never change or move
-                          return <Markdown key={blockIndex} text={block.text} />;
-                        case 'tool_call':
-                          return <ToolCall key={block.id} block={block} result={results.get(block.id)} />;
-                        case 'thinking':
-                          return (
-                            // biome-ignore lint/suspicious/noArrayIndexKey: a stored message's blocks never change or move
-                            <details key={blockIndex} class="thinking">
-                              <summary>thinking</summary>
-                              <pre>{block.thinking}</pre>
-                            </details>
-                          );
-                        case 'redacted_thinking':
-                          return null;
-                        default:
-                          return null;
-                      }
-                    })}
-                    {reply.stop_reason === 'aborted' && <p class="note">Stopped.</p>}
-                    {reply.stop_reason === 'error' && <p class="note note-error">The model failed{reply.error_message ? `: ${reply.error_message}` : '.'}</p>}
-                  </div>
-                );
+                return <AssistantView key={reply.id ?? index} reply={reply} results={results} />;
               case 'compaction':
-                return (
-                  <details key={reply.id ?? index} class="compaction">
-                    <summary>Compacted: earlier messages summarised</summary>
-                    <Markdown text={reply.summary} />
-                  </details>
-                );
+                return <CompactionSummary key={reply.id ?? index} message={reply} />;
               default:
                 return null;
             }

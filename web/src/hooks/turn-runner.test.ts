@@ -97,6 +97,16 @@ describe('TurnRunner', () => {
     ]);
   });
 
+  it('sends an edited prompt as a new branch: its parent to the server, the prompt it replaces to the view, the message box left alone', async () => {
+    const streamTurn = vi.fn((_id: string, _text: string, _signal: AbortSignal, _parent?: string | null) => stream([{ type: 'message', message: answer }]));
+    const { host, seen } = fakeHost({ streamTurn }, []);
+    new TurnRunner(() => host).send('Say it differently', { parentId: 'a1', replaces: 'u2' });
+    await vi.waitFor(() => expect(seen.changed).toBe(1));
+    expect(streamTurn).toHaveBeenCalledWith('s1', 'Say it differently', expect.any(AbortSignal), 'a1');
+    expect(seen.pending[0]).toEqual({ prompt: 'Say it differently', replies: [], live: '', replaces: 'u2' });
+    expect(seen.draft).toBe('typed');
+  });
+
   it("puts a refused prompt back in the box and follows the other tab's turn that holds the session", async () => {
     const follow = vi.fn(() => stream([{ type: 'message', message: answer }]));
     const busy = new ApiError(409, 'session_busy', 'a turn is already running');

@@ -12,8 +12,19 @@ import type { SessionContents, StoredMessage, TurnEnd, TurnEvent } from '../api/
 export interface PendingTurn {
   prompt: string | null;
   replies: StoredMessage[];
-  /** The model's text streamed so far, before its message is stored. */
+  /**
+   * The model's text streamed so far, before its message is stored: the text of the answer as
+   * it stands (a stream's `text-delta`s add to it).
+   */
   live: string;
+  /** The id of the prompt this turn is a new version of (an edit): the transcript shows it in that prompt's place. */
+  replaces?: string;
+}
+
+/** Where an edited prompt goes: the entry it follows (`parent_id`; null: the root), and the prompt it is a version of, when that one is stored. */
+export interface Edit {
+  parentId: string | null;
+  replaces: string | undefined;
 }
 
 /** Reading the session until its running turn ends: after this tab's Stop, or after a failure to follow the turn. */
@@ -85,12 +96,15 @@ export class TurnRunner {
     this.#controller?.abort();
   }
 
-  /** Sends `text` as this tab's turn (the caller checks that none is pending). */
-  send(text: string): void {
+  /**
+   * Sends `text` as this tab's turn (the caller checks that none is pending) — after the
+   * active branch, or, with `edit`, as a new branch from an earlier entry.
+   */
+  send(text: string, edit?: Edit): void {
     const { api, sessionId, say, setDraft } = this.host();
     say(null);
-    setDraft(() => '');
-    void this.#run(text, (signal) => api.streamTurn(sessionId, text, signal));
+    if (edit === undefined) setDraft(() => '');
+    void this.#run(text, (signal) => api.streamTurn(sessionId, text, signal, edit?.parentId), text, edit?.replaces);
   }
 
   /** Asks the server to stop the running turn, and stops reading it. */
@@ -110,12 +124,12 @@ export class TurnRunner {
    * `prompt` is this tab's message (back in the box if it is refused); `shown`, the prompt the
    * pending turn shows — a followed turn's own, which the session lists as `dangling_user`.
    */
-  async #run(prompt: string | null, events: Events, shown = prompt): Promise<void> {
+  async #run(prompt: string | null, events: Events, shown = prompt, replaces?: string): Promise<void> {
     const abort = new AbortController();
     this.#controller = abort;
     let failed = false;
     let dropped = false;
-    let state: PendingTurn = { prompt: shown, replies: [], live: '' };
+    let state: PendingTurn = { prompt: shown, replies: [], live: '', ...(replaces === undefined ? {} : { replaces }) };
     this.host().setPending(state);
     try {
       for await (const event of events(abort.signal)) {

@@ -1,9 +1,10 @@
-/** What can be done to an open session from its header: rename (with its title box), export, compact, delete. */
+/** What can be done to an open session from its header: rename (with its title box), export, compact, fork, delete. */
 import { useState } from 'preact/hooks';
 import type { Api } from '../api/client.js';
 import { describeFailure } from '../api/failure.js';
+import type { SessionSummary } from '../api/wire.js';
 
-export type SessionAction = 'rename' | 'export' | 'compact' | 'delete';
+export type SessionAction = 'rename' | 'export' | 'compact' | 'fork' | 'delete';
 
 export interface SessionActionsOptions {
   api: Api;
@@ -16,6 +17,8 @@ export interface SessionActionsOptions {
   onChanged(): void;
   /** The session was deleted. Must not throw. */
   onDeleted(): void;
+  /** A fork of the session was made: a new session of the user's. Must not throw. */
+  onForked(session: SessionSummary): void;
 }
 
 export interface SessionActions {
@@ -26,7 +29,11 @@ export interface SessionActions {
   setRenaming(title: string | null): void;
   rename(title: string): Promise<void>;
   exportSession(): Promise<void>;
+  /** Compacts the session (the caller asked for a confirmation). */
   compact(): Promise<void>;
+  /** Copies the path to `entryId` into a new session. */
+  fork(entryId: string): Promise<void>;
+  /** Deletes the session (the caller asked for a confirmation). */
   remove(): Promise<void>;
 }
 
@@ -41,7 +48,7 @@ function download(url: string, name: string): void {
   link.click();
 }
 
-export function useSessionActions({ api, sessionId, say, load, onChanged, onDeleted }: SessionActionsOptions): SessionActions {
+export function useSessionActions({ api, sessionId, say, load, onChanged, onDeleted, onForked }: SessionActionsOptions): SessionActions {
   const [working, setWorking] = useState<SessionAction | null>(null);
   const [renaming, setRenaming] = useState<string | null>(null);
 
@@ -77,9 +84,12 @@ export function useSessionActions({ api, sessionId, say, load, onChanged, onDele
         await api.compact(sessionId);
         await load();
       }),
+    fork: (entryId) =>
+      act('fork', async () => {
+        onForked(await api.fork(sessionId, entryId));
+      }),
     remove: () =>
       act('delete', async () => {
-        if (!window.confirm('Delete this session? This cannot be undone.')) return;
         await api.deleteSession(sessionId);
         onDeleted();
       }),

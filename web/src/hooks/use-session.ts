@@ -11,6 +11,8 @@ export interface OpenSession {
   gone: boolean;
   /** Reads the session again: its contents, or null when that failed (and `say` was told why). */
   load(): Promise<SessionContents | null>;
+  /** Shows contents another request answered (a switch of branch answers the session as it now reads). */
+  show(contents: SessionContents): void;
 }
 
 /** `say` is told, in words, why a read failed. Must not throw. */
@@ -28,5 +30,5 @@ export function useSession(api: Api, sessionId: string, say: (notice: string) =>
       return null;
     }
   };
-  return { contents, gone, load };
+  return { contents, gone, load, show: setContents };
 }

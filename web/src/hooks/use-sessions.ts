@@ -14,6 +14,8 @@ export interface Sessions {
   /** The list has another page. */
   hasMore: boolean;
   loading: boolean;
+  /** The list has been read once at least: an empty one is a user without sessions. */
+  loaded: boolean;
   /** The time the list's ages are counted from: now, as of the last load or the last half minute. */
   now: number;
   /** The next page (`more`), or the list again with as many sessions as it shows, so that pages loaded on scroll stay. */
@@ -29,6 +31,7 @@ export function useSessions(api: Api | null, say: (problem: string) => void): Se
   const [sessions, setSessions] = useState<SessionSummary[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
+  const [loaded, setLoaded] = useState(false);
   const [now, setNow] = useState(Date.now());
   /** How many sessions the list shows: a refresh reloads as many, so pages loaded on scroll stay. */
   const shown = useRef(0);
@@ -42,6 +45,7 @@ export function useSessions(api: Api | null, say: (problem: string) => void): Se
       setSessions((current) => (more ? [...current, ...page.sessions.filter((session) => !current.some((known) => known.id === session.id))] : page.sessions));
       setCursor(page.next_cursor);
       setNow(Date.now());
+      setLoaded(true);
     } catch (error) {
       say(describeFailure(error));
     } finally {
@@ -63,6 +67,7 @@ export function useSessions(api: Api | null, say: (problem: string) => void): Se
     sessions,
     hasMore: cursor !== null,
     loading,
+    loaded,
     now,
     load,
     add: (session) => setSessions((current) => [session, ...current]),

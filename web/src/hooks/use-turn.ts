@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Api } from '../api/client.js';
 import type { SessionContents } from '../api/wire.js';
-import { type PendingTurn, TurnRunner, type Waiting } from './turn-runner.js';
+import { type Edit, type PendingTurn, TurnRunner, type Waiting } from './turn-runner.js';
 import { useLatest } from './use-latest.js';
 
 export interface TurnOptions {
@@ -25,8 +25,8 @@ export interface OpenTurn {
   /** What is in the message box. */
   draft: string;
   setDraft(draft: string): void;
-  /** Sends `text` as a turn, unless it is blank or a turn is pending. */
-  send(text: string): void;
+  /** Sends `text` as a turn (with `edit`, a new version of an earlier prompt), unless it is blank or a turn is pending. */
+  send(text: string, edit?: Edit): void;
   stop(): void;
 }
 
@@ -47,8 +47,8 @@ export function useTurn({ api, sessionId, load, say, onChanged }: TurnOptions): 
     running: pending !== null || waiting !== null,
     draft,
     setDraft,
-    send: (text) => {
-      if (text.trim() !== '' && pending === null) runner.send(text);
+    send: (text, edit) => {
+      if (text.trim() !== '' && pending === null) runner.send(text, edit);
     },
     stop: () => void runner.stop(),
   };

@@ -86,6 +86,7 @@ export class AnthropicMessagesProvider implements Provider {
         provider: this.name,
         model: this.model,
         idleMs: this.#idleMs,
+        request,
         open: async (signal) => (await this.#client()).messages.create(toAnthropicRequest(request, this.#settings), { signal }),
         apply: (event, assembler) => {
           if (event.type === 'message_delta') rawStopReason = event.delta.stop_reason ?? rawStopReason;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { emptyUsage, type AssistantBlock, type AssistantMessage, type JsonValue, type StopReason, type Usage } from '../messages.js';
-import type { ProviderStreamEvent } from './provider.js';
+import type { ProviderRequest, ProviderStreamEvent } from './provider.js';
+import { estimateRequestTokens, estimateTokens } from './token-estimate.js';
 
 type Slot =
   | { type: 'text'; text: string; open: boolean }
@@ -29,6 +30,9 @@ export class MessageAssembler {
   usage: Usage = emptyUsage();
   readonly #slots: Slot[] = [];
   #pending: ProviderStreamEvent[] = [];
+
+  /** `request` is what the call was asked: a call cut short before its usage arrived is estimated from it ({@link partial}). */
+  constructor(private readonly request?: ProviderRequest) {}
 
   /** The queued stream events, oldest first; the queue is emptied. */
   drain(): ProviderStreamEvent[] {
@@ -160,6 +164,13 @@ export class MessageAssembler {
    * What may be kept of a call cut short: the text that had arrived (thinking and tool
    * calls are dropped — they are only valid whole), marked `error` or `aborted`.
    * Undefined when no text had arrived.
+   *
+   * Its usage is what the provider reported before the cut, completed where the wire had
+   * not reported yet: the provider bills the tokens it read and wrote whether or not the
+   * stream ends, but most wires report them only at the end (OpenAI's usage chunk,
+   * Anthropic's output count in `message_delta`). Input not reported at all is estimated
+   * from the request; output is at least the estimate of everything that streamed — text,
+   * thinking and tool-call arguments alike.
    */
   partial(provider: string, model: string, stopReason: 'error' | 'aborted', error: Error): AssistantMessage | undefined {
     const content: AssistantBlock[] = [];
@@ -170,10 +181,25 @@ export class MessageAssembler {
       content,
       provider,
       model,
-      usage: { ...this.usage },
+      usage: this.#cutShortUsage(),
       stop_reason: stopReason,
       error_message: error.message,
     };
+  }
+
+  /** The usage of a call cut short (see {@link partial}). */
+  #cutShortUsage(): Usage {
+    const usage = { ...this.usage };
+    const reportedInput = usage.input_tokens + usage.cache_read_tokens + usage.cache_write_tokens;
+    if (reportedInput === 0 && this.request !== undefined) usage.input_tokens = estimateRequestTokens(this.request);
+    let streamed = '';
+    for (const slot of this.#slots) {
+      if (slot.type === 'text') streamed += slot.text;
+      else if (slot.type === 'thinking') streamed += slot.thinking;
+      else if (slot.type === 'tool_call') streamed += slot.name + slot.json;
+    }
+    usage.output_tokens = Math.max(usage.output_tokens, estimateTokens(streamed));
+    return usage;
   }
 }
 

@@ -112,7 +112,7 @@ describe('OfflineProvider', () => {
     });
   });
 
-  it('ends with an aborted error event keeping the text so far when the signal aborts', async () => {
+  it('ends with an aborted error event keeping the text so far, and its estimated usage, when the signal aborts', async () => {
     const controller = new AbortController();
     const events: ProviderEvent[] = [];
     for await (const event of new OfflineProvider().stream(
@@ -127,6 +127,13 @@ describe('OfflineProvider', () => {
     expect(end?.type === 'error' && end.partial).toMatchObject({
       content: [{ type: 'text', text: '[offline' }],
       stop_reason: 'aborted',
+      // Estimated as a whole reply's is: the request at 4 characters a token, and the 8 characters that streamed.
+      usage: {
+        input_tokens: Math.ceil('[{"role":"user","content":"hello there"}][]'.length / 4),
+        output_tokens: 2,
+        cache_read_tokens: 0,
+        cache_write_tokens: 0,
+      },
     });
   });
 

@@ -2,6 +2,7 @@ import type { JsonValue, Message, ToolResultMessage } from '../messages.js';
 import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from './provider.js';
 import type { ToolDefinition } from '../tool.js';
 import { MessageAssembler, parseToolArguments } from './message-assembler.js';
+import { estimateRequestTokens, estimateTokens } from './token-estimate.js';
 import { abortedError } from './wire-common.js';
 
 /** Every offline reply starts with this, so nobody mistakes it for a model. */
@@ -53,7 +54,7 @@ export class OfflineProvider implements Provider {
   }
 
   async *stream(request: ProviderRequest, { signal }: ProviderCallOptions): AsyncGenerator<ProviderEvent> {
-    const assembler = new MessageAssembler();
+    const assembler = new MessageAssembler(request);
     const plan = request.purpose === 'compaction' ? { text: summarise(request.messages.slice(0, -1)) } : planReply(request.messages, request.tools);
     const text = plan.text;
     const pieces = text.split(/(?=\s)/);
@@ -85,7 +86,7 @@ export class OfflineProvider implements Provider {
     }
     yield* assembler.drain();
     assembler.usage = {
-      input_tokens: estimateTokens(JSON.stringify(request.messages) + JSON.stringify(request.tools)),
+      input_tokens: estimateRequestTokens(request),
       output_tokens: estimateTokens(text + (plan.call?.json ?? '')),
       cache_read_tokens: 0,
       cache_write_tokens: 0,
@@ -264,8 +265,4 @@ function firstJSONObject(text: string): string | undefined {
 function excerpt(text: string): string {
   const flat = text.trim();
   return flat.length > EXCERPT ? `${flat.slice(0, EXCERPT)}…` : flat;
-}
-
-function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
 }

@@ -81,6 +81,7 @@ export class OpenAIChatProvider implements Provider {
         provider: this.name,
         model: this.model,
         idleMs: this.#idleMs,
+        request,
         open: async (signal) => (await this.#client()).chat.completions.create(toOpenAIRequest(request, this.#settings), { signal }),
         apply: (chunk, assembler) => applyChunk(chunk, state, assembler),
         finished: (assembler) =>

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AbortedError, ProviderError } from '../errors.js';
 import type { ImageBlock, StopReason } from '../messages.js';
-import type { ProviderEvent } from './provider.js';
+import type { ProviderEvent, ProviderRequest } from './provider.js';
 import { MessageAssembler } from './message-assembler.js';
 
 /**
@@ -151,6 +151,8 @@ export interface WireStream<Event> {
   provider: string;
   model: string;
   idleMs: number;
+  /** What the call asks for: the usage of a call cut short before the wire reported it is estimated from it. */
+  request: ProviderRequest;
   /** Starts the request; the stream's `controller` cancels it. */
   open(signal: AbortSignal): Promise<AsyncIterable<Event> & { controller: AbortController }>;
   /** Feeds one wire event to the assembler. */
@@ -168,7 +170,7 @@ export interface WireStream<Event> {
  */
 export async function* streamWire<Event>(wire: WireStream<Event>, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
   const control = new CallControl(signal, wire.idleMs);
-  const assembler = new MessageAssembler();
+  const assembler = new MessageAssembler(wire.request);
   const fail = (error: Error): ProviderEvent => {
     const partial = assembler.partial(wire.provider, wire.model, control.callerAborted ? 'aborted' : 'error', error);
     return partial ? { type: 'error', error, partial } : { type: 'error', error };

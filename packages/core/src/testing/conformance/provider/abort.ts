@@ -18,6 +18,28 @@ export function describeAbortContract({ server, provider, run }: ProviderSuite):
     expect(end.partial).toMatchObject({ content: [{ type: 'text', text: 'Hello' }], stop_reason: 'aborted' });
   });
 
+  it('gives a stream cut short the usage it ran up: reported input, or an estimate from the request; output at least what streamed', async () => {
+    // The wire reports input at the start (Anthropic `message_start`) or only at the end
+    // (OpenAI's usage chunk), and the output count only at the end: neither had come when the cut came.
+    server().enqueue({ text: 'Once upon a time there was a parser that read one token at a time', usage: { input: 21, output: 40 }, pauseAfterDeltas: 4 });
+    const controller = new AbortController();
+    let streamed = '';
+    let deltas = 0;
+    const events = await collect(provider().stream(PROMPT_REQUEST, { signal: controller.signal }), (event) => {
+      if (event.type !== 'text-delta') return;
+      streamed += event.delta;
+      if (++deltas === 4) controller.abort();
+    });
+    const end = endOf(events);
+    if (end?.type !== 'error' || end.partial === undefined) throw new Error('expected an aborted end event with a partial message');
+    const { usage } = end.partial;
+    const requestChars = server().requests[0]?.rawBody.length ?? 0;
+    // Reported (21) where the wire reports input first; otherwise estimated, at a few characters of the request a token.
+    expect(usage.input_tokens === 21 || (usage.input_tokens > 0 && usage.input_tokens < requestChars)).toBe(true);
+    expect(usage.output_tokens).toBeGreaterThanOrEqual(Math.ceil(streamed.length / 4));
+    expect(usage.output_tokens).toBeGreaterThan(0);
+  });
+
   it('cancels a request still waiting for its response when the signal aborts', async () => {
     server().enqueue({ text: 'too late', delayMs: 60_000 });
     const controller = new AbortController();

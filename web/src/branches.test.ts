@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import type { Entry, StoredMessage } from './api/wire.js';
+import { editParent, indexEntries, lastUsed, latestOf, promptBefore, promptVersions, replacedBy } from './branches.js';
+
+const usage = { input_tokens: 1, output_tokens: 1, cache_read_tokens: 0, cache_write_tokens: 0 };
+let clock = 0;
+const at = (): string => new Date(Date.UTC(2026, 11, 1, 12, 0, clock++)).toISOString();
+const system = (id: string): Entry => ({
+  type: 'message',
+  id,
+  parent_id: null,
+  timestamp: at(),
+  message: { role: 'system', content: 'Be brief.', mode: 'replace' },
+});
+const prompt = (id: string, parent: string | null, text = id): Entry => ({
+  type: 'message',
+  id,
+  parent_id: parent,
+  timestamp: at(),
+  message: { role: 'user', content: text },
+});
+const answer = (id: string, parent: string): Entry => ({
+  type: 'message',
+  id,
+  parent_id: parent,
+  timestamp: at(),
+  message: { role: 'assistant', content: [{ type: 'text', text: id }], provider: 'anthropic', model: 'm', usage, stop_reason: 'end_turn' },
+});
+const leaf = (id: string, target: string): Entry => ({ type: 'leaf', id, parent_id: target, timestamp: at() });
+
+/** s → u1 → a1 → u2 → a2, then u2 edited (u2b → a2b), then a switch back to a2 (leaf l1). */
+const log: Entry[] = [
+  system('s'),
+  prompt('u1', 's'),
+  answer('a1', 'u1'),
+  prompt('u2', 'a1'),
+  answer('a2', 'u2'),
+  prompt('u2b', 'a1'),
+  answer('a2b', 'u2b'),
+  leaf('l1', 'a2'),
+];
+const index = indexEntries(log);
+
+describe('promptVersions', () => {
+  it('lists the prompts that follow the same entry, oldest first, and which one this is', () => {
+    expect(promptVersions(index, 'u2')).toEqual({ ids: ['u2', 'u2b'], position: 0 });
+    expect(promptVersions(index, 'u2b')).toEqual({ ids: ['u2', 'u2b'], position: 1 });
+  });
+
+  it('is null for a prompt with no other version, and for an id not in the log', () => {
+    expect(promptVersions(index, 'u1')).toBeNull();
+    expect(promptVersions(index, 'nope')).toBeNull();
+  });
+
+  it('counts first prompts of a session without a system prompt as versions of each other', () => {
+    const roots = indexEntries([prompt('r1', null), answer('b1', 'r1'), prompt('r2', null)]);
+    expect(promptVersions(roots, 'r2')).toEqual({ ids: ['r1', 'r2'], position: 1 });
+  });
+});
+
+describe('latestOf', () => {
+  it("lands on a branch's newest entry, a switch back to it counting as its use", () => {
+    expect(latestOf(index, 'u2b')).toBe('a2b');
+    // l1 (the switch back to a2) is newer than anything on u2b's branch and stands for a2.
+    expect(latestOf(index, 'u2')).toBe('a2');
+  });
+
+  it('lands on the newest of several leaves below the version', () => {
+    const deeper = indexEntries([...log, prompt('u3', 'a2'), answer('a3', 'u3'), prompt('u3b', 'a2')]);
+    expect(latestOf(deeper, 'u2')).toBe('u3b');
+  });
+});
+
+describe('lastUsed', () => {
+  it('is when the leaf was written, or the last switch to it', () => {
+    const written = index.byId.get('a2')!.entry.timestamp;
+    expect(lastUsed(index, 'a2', written)).toBe(index.byId.get('l1')!.entry.timestamp);
+    expect(lastUsed(index, 'a2b', index.byId.get('a2b')!.entry.timestamp)).toBe(index.byId.get('a2b')!.entry.timestamp);
+  });
+});
+
+describe('promptBefore', () => {
+  it('is the prompt a branch ending at an entry answered, or the entry itself when it is a prompt', () => {
+    expect(promptBefore(index, 'a2b')).toBe('u2b');
+    expect(promptBefore(index, 'u1')).toBe('u1');
+    expect(promptBefore(index, 's')).toBeUndefined();
+  });
+});
+
+describe('replacedBy', () => {
+  it('gives the path before a compaction, oldest first, as stored messages with their ids', () => {
+    const compaction: Entry = {
+      type: 'compaction',
+      id: 'c1',
+      parent_id: 'a2',
+      timestamp: at(),
+      summary: 'We talked.',
+      provider: 'anthropic',
+      model: 'm',
+      usage,
+      prior_usage: usage,
+    };
+    const compacted = indexEntries([...log, compaction, prompt('u4', 'c1')]);
+    const earlier = replacedBy(compacted, 'c1');
+    expect(earlier.map((message) => message.id)).toEqual(['s', 'u1', 'a1', 'u2', 'a2']);
+    expect(earlier[1]).toMatchObject({ role: 'user', content: 'u1', timestamp: expect.any(String) });
+    expect(replacedBy(compacted, 'missing')).toEqual([]);
+  });
+});
+
+describe('editParent', () => {
+  const stored = (entry: Entry): StoredMessage => (entry.type === 'message' ? { ...entry.message, id: entry.id } : ({} as StoredMessage));
+  it('is the message before the prompt, or null for a first prompt', () => {
+    expect(editParent(stored(log[2]!))).toBe('a1');
+    expect(editParent(stored(log[0]!))).toBe('s');
+    expect(editParent(undefined)).toBeNull();
+  });
+
+  it('is undefined after a tool result or a message without an id: no prompt may follow it there', () => {
+    expect(editParent({ role: 'tool_result', tool_call_id: 't', tool_name: 'x', content: '', is_error: false, id: 't1' })).toBeUndefined();
+    expect(editParent({ role: 'assistant', content: [], provider: 'p', model: 'm', usage, stop_reason: 'end_turn' })).toBeUndefined();
+  });
+});
