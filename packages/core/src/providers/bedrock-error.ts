@@ -30,13 +30,18 @@ const RETRYABLE_TYPES = new Set([
 /** Node's codes for a connection that could not be made (the SDK retried those already). */
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ERR_HTTP2_ERROR']);
 
-/** An error the AWS SDK built from a service's answer: a name from `x-amzn-errortype`, and `$metadata`. */
+/**
+ * An error the AWS SDK built from the service's answer: named by `x-amzn-errortype` (or the
+ * exception event), with a `$fault`; `$metadata.httpStatusCode` only for an HTTP error.
+ */
 interface AWSServiceError extends Error {
-  readonly $metadata: { readonly httpStatusCode?: number };
+  readonly $fault: 'client' | 'server';
+  readonly $metadata?: { readonly httpStatusCode?: number };
 }
 
 function isServiceError(error: unknown): error is AWSServiceError {
-  return error instanceof Error && typeof (error as { $metadata?: unknown }).$metadata === 'object' && (error as { $metadata?: unknown }).$metadata !== null;
+  const fault = (error as { $fault?: unknown } | null)?.$fault;
+  return error instanceof Error && (fault === 'client' || fault === 'server');
 }
 
 /**
@@ -59,17 +64,28 @@ export function providerErrorFromAWS(error: unknown, rules: BedrockErrorRules): 
   const { provider } = rules;
   if (error instanceof Error && error.name === 'AbortError') return new AbortedError(`${provider}: the request was aborted`, { cause: error });
   if (isServiceError(error) && error.name === 'AccessDeniedException') {
-    const status = error.$metadata.httpStatusCode;
-    return new ModelAccessDeniedError(provider, rules.model, rules.region ?? 'this region', { ...(status !== undefined ? { status } : {}), type: error.name }, { cause: error });
+    const status = error.$metadata?.httpStatusCode;
+    return new ModelAccessDeniedError(
+      provider,
+      rules.model,
+      rules.region ?? 'this region',
+      { ...(status !== undefined ? { status } : {}), type: error.name },
+      { cause: error },
+    );
   }
   const unconfigured = notConfigured(error);
   if (unconfigured !== undefined) return unconfigured;
   if (isServiceError(error)) {
-    const status = error.$metadata.httpStatusCode;
+    const status = error.$metadata?.httpStatusCode;
     const type = error.name;
     const retryable = (status !== undefined && isRetryableStatus(status)) || RETRYABLE_TYPES.has(type);
     const where = status !== undefined ? `${provider} ${status}` : `${provider} stream error`;
-    return new ProviderError(provider, `${where} ${type}: ${error.message}`, { ...(status !== undefined ? { status } : {}), type, retryable }, { cause: error });
+    return new ProviderError(
+      provider,
+      `${where} ${type}: ${error.message}`,
+      { ...(status !== undefined ? { status } : {}), type, retryable },
+      { cause: error },
+    );
   }
   const code = (error as { code?: unknown } | null)?.code;
   if (error instanceof Error && (error.name === 'TimeoutError' || (typeof code === 'string' && UNREACHABLE_CODES.has(code)))) {

@@ -1,4 +1,11 @@
-import type { ContentBlock, ConverseStreamRequest, Message as WireMessage, SystemContentBlock, Tool, ToolResultContentBlock } from '@aws-sdk/client-bedrock-runtime';
+import type {
+  ContentBlock,
+  ConverseStreamRequest,
+  Message as WireMessage,
+  SystemContentBlock,
+  Tool,
+  ToolResultContentBlock,
+} from '@aws-sdk/client-bedrock-runtime';
 import { assertNever, effectiveSystemPrompt, type AssistantMessage, type Message, type ToolResultMessage } from '../messages.js';
 import type { ToolDefinition } from '../tool.js';
 import type { ProviderRequest } from './provider.js';
@@ -59,7 +66,8 @@ export function supportsPromptCaching(model: string, where: 'system' | 'messages
  *
  * - System messages fold into `system`; a compaction is a user message holding the framed summary.
  * - Assistant text (blank text left out), tool calls as `toolUse`, signed thinking as
- *   `reasoningContent` (with its signature; redacted reasoning as its bytes). Thinking
+ *   `reasoningContent` (with its signature; redacted reasoning as its bytes, when its data
+ *   is base64 as Bedrock's is — another wire's opaque data cannot be). Thinking
  *   without a signature (another provider's reasoning) cannot be verified and is left out; an
  *   assistant message with nothing left is skipped.
  * - Tool results as `toolResult` blocks of one user message, their images as image blocks
@@ -69,29 +77,31 @@ export function supportsPromptCaching(model: string, where: 'system' | 'messages
  * - Neighbours of one role merge: Converse wants user and assistant turns to alternate.
  * - Tool-call ids another wire wrote are kept when they fit `^[a-zA-Z0-9_-]{1,64}$`, else
  *   made to fit (`fitToolCallId`), the same way for the call and its result.
- * - Converse refuses tool blocks without a `toolConfig`: when no tools are offered, the
- *   conversation's tool calls and results go as text.
+ * - Converse refuses tool blocks without a `toolConfig`: when no tools are offered but the
+ *   conversation has tool calls, the tools it called are declared, each with an open schema
+ *   and a description that says not to call it.
  * - Prompt caching (`promptCaching`, default where the model takes it): a cache point after
  *   the system prompt, after the tools (Claude), and after the newest message.
  */
 export function toBedrockRequest(request: ProviderRequest, settings: BedrockRequestSettings): BedrockConverseBody {
   const caching = (where: 'system' | 'messages' | 'tools'): boolean => settings.promptCaching ?? supportsPromptCaching(settings.model, where);
   const system = effectiveSystemPrompt(request.messages);
-  const toolsOffered = request.tools.length > 0;
-  const messages = toBedrockMessages(request.messages, { claude: isBedrockClaude(settings.model), toolBlocks: toolsOffered });
+  const messages = toBedrockMessages(request.messages, { claude: isBedrockClaude(settings.model) });
   if (caching('messages')) messages.at(-1)?.content?.push(CACHE_POINT);
   const inferenceConfig = {
     ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}),
     ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
   };
-  const systemBlocks: SystemContentBlock[] = system !== undefined && system.trim() !== '' ? [{ text: system }, ...(caching('system') ? [CACHE_POINT] : [])] : [];
-  const tools: Tool[] = request.tools.map(toBedrockTool);
-  if (toolsOffered && caching('tools')) tools.push(CACHE_POINT);
+  const systemBlocks: SystemContentBlock[] =
+    system !== undefined && system.trim() !== '' ? [{ text: system }, ...(caching('system') ? [CACHE_POINT] : [])] : [];
+  const tools: Tool[] = (request.tools.length > 0 ? request.tools : calledTools(request.messages)).map(toBedrockTool);
+  const toolsSent = tools.length > 0;
+  if (toolsSent && caching('tools')) tools.push(CACHE_POINT);
   return {
     messages,
     ...(systemBlocks.length > 0 ? { system: systemBlocks } : {}),
     ...(Object.keys(inferenceConfig).length > 0 ? { inferenceConfig } : {}),
-    ...(toolsOffered ? { toolConfig: { tools } } : {}),
+    ...(toolsSent ? { toolConfig: { tools } } : {}),
     ...(settings.thinking ? { additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: settings.thinking.budgetTokens } } } : {}),
   };
 }
@@ -99,8 +109,18 @@ export function toBedrockRequest(request: ProviderRequest, settings: BedrockRequ
 interface MappingRules {
   /** Tool results carry `status` (Claude only). */
   claude: boolean;
-  /** Tool calls and results as blocks (tools are offered), else as text. */
-  toolBlocks: boolean;
+}
+
+/** What a tool the conversation called, but that is not offered now, is declared as. */
+export const WITHDRAWN_TOOL_DESCRIPTION = 'Not available any more: do not call it.';
+
+/** The tools the conversation called, declared so Converse takes its tool blocks (see `toBedrockRequest`). */
+function calledTools(messages: readonly Message[]): ToolDefinition[] {
+  const names = new Set<string>();
+  for (const message of messages) {
+    if (message.role === 'assistant') for (const block of message.content) if (block.type === 'tool_call') names.add(block.name);
+  }
+  return [...names].map((name) => ({ name, description: WITHDRAWN_TOOL_DESCRIPTION, input_schema: { type: 'object' } }));
 }
 
 export function toBedrockMessages(messages: readonly Message[], rules: MappingRules): WireMessage[] {
@@ -122,10 +142,10 @@ export function toBedrockMessages(messages: readonly Message[], rules: MappingRu
         push('user', [{ text: compactionText(message.summary) }]);
         break;
       case 'assistant':
-        push('assistant', assistantBlocks(message, rules));
+        push('assistant', assistantBlocks(message));
         break;
       case 'tool_result':
-        push('user', [rules.toolBlocks ? toolResultBlock(message, rules) : { text: toolResultText(message) }]);
+        push('user', [toolResultBlock(message, rules)]);
         break;
       default:
         assertNever(message, 'message role');
@@ -134,25 +154,24 @@ export function toBedrockMessages(messages: readonly Message[], rules: MappingRu
   return wire;
 }
 
-function assistantBlocks(message: AssistantMessage, rules: MappingRules): ContentBlock[] {
+function assistantBlocks(message: AssistantMessage): ContentBlock[] {
   const blocks: ContentBlock[] = [];
   for (const block of message.content) {
     switch (block.type) {
       case 'thinking':
         if (block.signature !== '') blocks.push({ reasoningContent: { reasoningText: { text: block.thinking, signature: block.signature } } });
         break;
-      case 'redacted_thinking':
-        blocks.push({ reasoningContent: { redactedContent: Buffer.from(block.data, 'base64') } });
+      case 'redacted_thinking': {
+        // Bedrock's redacted reasoning is bytes (kept as base64); data that is not base64 cannot be its bytes.
+        const bytes = Buffer.from(block.data, 'base64');
+        if (bytes.toString('base64') === block.data) blocks.push({ reasoningContent: { redactedContent: bytes } });
         break;
+      }
       case 'text':
         if (!isBlank(block.text)) blocks.push({ text: block.text });
         break;
       case 'tool_call':
-        blocks.push(
-          rules.toolBlocks
-            ? { toolUse: { toolUseId: fitToolCallId(block.id, BEDROCK_TOOL_ID), name: block.name, input: block.input } }
-            : { text: `[called the tool ${block.name} with ${JSON.stringify(block.input)}]` },
-        );
+        blocks.push({ toolUse: { toolUseId: fitToolCallId(block.id, BEDROCK_TOOL_ID), name: block.name, input: block.input } });
         break;
       default:
         assertNever(block, 'assistant block');
@@ -179,11 +198,6 @@ function toolResultBlock(message: ToolResultMessage, rules: MappingRules): Conte
       ...(rules.claude && message.is_error ? { status: 'error' as const } : {}),
     },
   };
-}
-
-function toolResultText(message: ToolResultMessage): string {
-  const content = message.content === '' ? EMPTY_TOOL_RESULT : message.content;
-  return `[the tool ${message.tool_name} ${message.is_error ? 'failed' : 'returned'}: ${content}]`;
 }
 
 function toBedrockTool(tool: ToolDefinition): Tool {

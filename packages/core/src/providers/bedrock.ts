@@ -40,6 +40,9 @@ export interface BedrockConverseOptions {
   promptCaching?: boolean | undefined;
 }
 
+/** How much later than the idle watchdog the SDK's own inactivity timeout fires. */
+const SDK_TIMEOUT_MARGIN_MS = 1000;
+
 type BedrockSDK = typeof import('@aws-sdk/client-bedrock-runtime');
 const bedrockSDK = lazyModule<BedrockSDK>(() => import('@aws-sdk/client-bedrock-runtime'));
 
@@ -78,7 +81,9 @@ export class BedrockConverseProvider implements Provider {
       ...(options.endpoint !== undefined ? { endpoint: options.endpoint } : {}),
       ...(options.credentials !== undefined ? { credentials: awsCredentials(options.credentials) } : {}),
       maxAttempts: (options.maxRetries ?? 2) + 1,
-      requestHandler: { requestTimeout: this.#idleMs },
+      // The SDK's timeout covers the wait for the response to start; once events flow, the
+      // stream's idle watchdog (streamWire) judges silence, so the SDK's fires a little later.
+      requestHandler: { requestTimeout: this.#idleMs + SDK_TIMEOUT_MARGIN_MS },
     };
     this.#client = lazyClient(bedrockSDK, (sdk) => new sdk.BedrockRuntimeClient(config));
   }
@@ -98,7 +103,9 @@ export class BedrockConverseProvider implements Provider {
         },
         apply: (event, assembler) => applyEvent(event, assembler, state),
         finished: (assembler) =>
-          state.stopReason === undefined ? undefined : { stopReason: normaliseBedrockStopReason(state.stopReason, assembler.hasToolCalls), raw: state.stopReason },
+          state.stopReason === undefined
+            ? undefined
+            : { stopReason: normaliseBedrockStopReason(state.stopReason, assembler.hasToolCalls), raw: state.stopReason },
         toError: (error) => providerErrorFromAWS(error, bedrockErrorRules(this.model, region)),
       },
       options.signal,
@@ -106,7 +113,11 @@ export class BedrockConverseProvider implements Provider {
   }
 }
 
-function awsCredentials({ accessKeyId, secretAccessKey, sessionToken }: BedrockCredentials): { accessKeyId: string; secretAccessKey: string; sessionToken?: string } {
+function awsCredentials({ accessKeyId, secretAccessKey, sessionToken }: BedrockCredentials): {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+} {
   return { accessKeyId, secretAccessKey, ...(sessionToken !== undefined ? { sessionToken } : {}) };
 }
 
@@ -174,9 +185,15 @@ function applyDelta(delta: Delta, wireIndex: number, assembler: MessageAssembler
     return index;
   };
   if (delta.text !== undefined) {
-    assembler.appendText(open(() => assembler.openText()), delta.text);
+    assembler.appendText(
+      open(() => assembler.openText()),
+      delta.text,
+    );
   } else if (delta.toolUse) {
-    assembler.appendToolCall(open(() => assembler.openToolCall(undefined, '')), delta.toolUse.input ?? '');
+    assembler.appendToolCall(
+      open(() => assembler.openToolCall(undefined, '')),
+      delta.toolUse.input ?? '',
+    );
   } else if (delta.reasoningContent) {
     const reasoning = delta.reasoningContent;
     if (reasoning.redactedContent !== undefined) {
