@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { describeProviderConformance } from '../testing/conformance/index.js';
 import { encodeEventStream, FakeBedrockServer, usage, type BedrockStreamEvent } from '../testing/index.js';
-import { BedrockConverseProvider } from './bedrock.js';
+import { BedrockConverseProvider, type BedrockConverseOptions } from './bedrock.js';
+import { createProvider } from './factory.js';
+import type { Provider, ProviderEvent } from './provider.js';
 
 /** A recorded ConverseStream response: its events as JSON (`__fixtures__/bedrock-*.json`), encoded as the wire's frames. */
 function fixture(name: string): Uint8Array {
@@ -247,4 +253,80 @@ describeProviderConformance('BedrockConverseProvider', {
       toolConfig: resumed.toolConfig,
     },
   },
+});
+
+/** What only Bedrock's wire has: SigV4, the SDK's credential chain and endpoint override, model access. */
+describe('BedrockConverseProvider on the wire', () => {
+  let server: FakeBedrockServer;
+  beforeEach(async () => {
+    server = await FakeBedrockServer.start({ region: 'eu-west-1' });
+  });
+  afterEach(async () => {
+    vi.unstubAllEnvs();
+    await server.close();
+  });
+  const prompt = { messages: [{ role: 'user' as const, content: 'hi' }], tools: [] };
+  const end = async (provider: Provider): Promise<ProviderEvent | undefined> => {
+    const events: ProviderEvent[] = [];
+    for await (const event of provider.stream(prompt, { signal: new AbortController().signal })) events.push(event);
+    return events.at(-1);
+  };
+  const provider = (options: Partial<BedrockConverseOptions> = {}): BedrockConverseProvider =>
+    new BedrockConverseProvider({ model: MODEL, region: server.region, endpoint: server.url, credentials: server.credentials, ...options });
+
+  it('is refused, as AWS refuses it, when its signature does not verify, and does not retry', async () => {
+    server.enqueue({ text: 'never sent' });
+    const wrongSecret = provider({ credentials: { accessKeyId: server.credentials.accessKeyId, secretAccessKey: 'not-the-secret' } });
+    expect(await end(wrongSecret)).toMatchObject({ type: 'error', error: { status: 403, type: 'InvalidSignatureException', retryable: false } });
+    const otherRegion = provider({ region: 'us-east-1' });
+    expect(await end(otherRegion)).toMatchObject({ type: 'error', error: { status: 403, type: 'InvalidSignatureException' } });
+    expect(server.requests.map((request) => request.refused)).toEqual(['InvalidSignatureException', 'InvalidSignatureException']);
+    expect(server.queued).toBe(1);
+  });
+
+  it('finds the endpoint, region and credentials where the SDK looks: AWS_ENDPOINT_URL_BEDROCK_RUNTIME, AWS_REGION, the environment', async () => {
+    for (const [name, value] of Object.entries(server.env)) vi.stubEnv(name, value);
+    server.enqueue({ text: 'Signed and delivered.' });
+    expect(await end(createProvider({ provider: 'bedrock', model: 'amazon.nova-lite-v1:0' }))).toMatchObject({
+      type: 'message-end',
+      message: { provider: 'bedrock', model: 'amazon.nova-lite-v1:0', content: [{ type: 'text', text: 'Signed and delivered.' }] },
+    });
+    expect(server.requests[0]).toMatchObject({ modelId: 'amazon.nova-lite-v1:0', refused: undefined });
+    expect(server.requests[0]?.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIAFAKEBEDROCK00001\/\d{8}\/eu-west-1\/bedrock\/aws4_request/);
+  });
+
+  it('says which model and region to enable when Bedrock denies access', async () => {
+    server.enqueue({ status: 403, errorBody: { message: "You don't have access to the model with the specified model ID." } });
+    const last = await end(provider());
+    expect(last).toMatchObject({ type: 'error', error: { name: 'ModelAccessDeniedError', model: MODEL, region: 'eu-west-1' } });
+    expect(last?.type === 'error' && last.error.message).toBe(
+      `model access for ${MODEL} is not enabled in eu-west-1: enable it in the Bedrock console, or check the role's policy`,
+    );
+  });
+
+  it('says how to give it credentials when the SDK finds none, without a request', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'panto-no-aws-'));
+    for (const name of [
+      'AWS_ACCESS_KEY_ID',
+      'AWS_SECRET_ACCESS_KEY',
+      'AWS_SESSION_TOKEN',
+      'AWS_PROFILE',
+      'AWS_WEB_IDENTITY_TOKEN_FILE',
+      'AWS_CONTAINER_CREDENTIALS_FULL_URI',
+      'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI',
+    ]) {
+      vi.stubEnv(name, undefined);
+    }
+    vi.stubEnv('AWS_CONFIG_FILE', join(dir, 'config'));
+    vi.stubEnv('AWS_SHARED_CREDENTIALS_FILE', join(dir, 'credentials'));
+    vi.stubEnv('AWS_EC2_METADATA_DISABLED', 'true');
+    try {
+      const last = await end(provider({ credentials: undefined }));
+      expect(last).toMatchObject({ type: 'error', error: { name: 'ProviderNotConfiguredError', provider: 'bedrock' } });
+      expect(last?.type === 'error' && last.error.message).toMatch(/no AWS credentials/);
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
