@@ -23,7 +23,10 @@
  *   before the site exists — set them after the first deploy and deploy again (or use a
  *   domain you know up front).
  * - PANTO_PROVIDER, PANTO_MODEL, PANTO_EXTRA_MODELS: the default model (keys:
- *   `sst secret set AnthropicApiKey …`).
+ *   `sst secret set AnthropicApiKey …`). With no key secret set, the default provider is
+ *   Amazon Bedrock, through the function role: the API and stream functions may call exactly
+ *   the Bedrock models configured here (infra/bedrock.ts) — enable their model access in the
+ *   Bedrock console of the stage's region first.
  * - PANTO_ARCHIVE_AFTER_DAYS: archive sessions to S3 this long after their last write (a
  *   scheduled sweeper, every PANTO_ARCHIVE_SWEEP_SECONDS, default 3600); none when unset.
  * - PANTO_ARCHIVE_TIER_DAYS: move exports and archives to S3 Glacier Instant Retrieval

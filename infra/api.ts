@@ -5,6 +5,7 @@
  * answer. The routes that stream for minutes are the streaming function's (stream.ts).
  */
 import { identity } from './auth';
+import { bedrockEnvironment, bedrockPermissions } from './bedrock';
 import { LAMBDA } from './lambda';
 import { turnSecrets } from './secrets';
 import { cors, environment } from './settings';
@@ -42,8 +43,10 @@ const apiFunction = new sst.aws.Function('PantoApiFunction', {
   // API Gateway gives up at 30 s; the turn stops itself at PANTO_DEADLINE_MS (25 s).
   timeout: '30 seconds',
   memory: '1024 MB',
-  environment: { ...environment, PANTO_DEADLINE_MS: '25000' },
+  environment: { ...environment, ...bedrockEnvironment, PANTO_DEADLINE_MS: '25000' },
   link: [table, bucket, ...turnSecrets],
+  // Bedrock's models, when the stack uses Bedrock: exactly those (infra/bedrock.ts).
+  permissions: bedrockPermissions,
 });
 
 export const api = new sst.aws.ApiGatewayV2('PantoApi', { cors });

@@ -5,6 +5,7 @@
  * Lambda answers preflights on a function URL itself, before the function runs.
  */
 import { authLink } from './auth';
+import { bedrockEnvironment, bedrockPermissions } from './bedrock';
 import { LAMBDA } from './lambda';
 import { turnSecrets } from './secrets';
 import { cors, environment } from './settings';
@@ -17,6 +18,8 @@ export const streamFunction = new sst.aws.Function('PantoStreamFunction', {
   memory: '1024 MB',
   streaming: true,
   url: { authorization: 'none', cors },
-  environment: { ...environment, PANTO_STREAM_DEADLINE_MS: '840000' },
+  environment: { ...environment, ...bedrockEnvironment, PANTO_STREAM_DEADLINE_MS: '840000' },
   link: [table, bucket, ...turnSecrets, authLink],
+  // Bedrock's models, when the stack uses Bedrock: exactly those (infra/bedrock.ts).
+  permissions: bedrockPermissions,
 });

@@ -94,11 +94,15 @@ describe('localSettings', () => {
 });
 
 describe('providerConfig and Bedrock', () => {
-  it('makes Bedrock the default on AWS when no provider key secret is set, and says why', () => {
-    const config = providerConfig({ AWS_REGION: 'eu-west-1' }, {}, { onAWS: true });
-    expect(config).toMatchObject({ provider: 'bedrock', bedrock: { region: 'eu-west-1' } });
+  it('makes Bedrock the default on AWS when no provider key secret is set and the stack granted models, and says why', () => {
+    const granted = { AWS_REGION: 'eu-west-1', PANTO_BEDROCK_MODELS: 'eu.anthropic.claude-sonnet-4-6' };
+    const config = providerConfig(granted, {}, { onAWS: true });
+    expect(config).toMatchObject({ provider: 'bedrock', bedrock: { region: 'eu-west-1', models: ['eu.anthropic.claude-sonnet-4-6'] } });
     expect(config.reason).toBe('no provider key secret is set: Amazon Bedrock, through the function role');
-    expect(providerConfig({}, { anthropic: 'sk-ant' }, { onAWS: true })).toMatchObject({ provider: 'anthropic', bedrock: {} });
+    expect(providerConfig(granted, { anthropic: 'sk-ant' }, { onAWS: true })).toMatchObject({ provider: 'anthropic', bedrock: { region: 'eu-west-1' } });
+    // A stack deployed with another provider and no Bedrock model grants the role none: no Bedrock.
+    expect(providerConfig({ AWS_REGION: 'eu-west-1' }, {}, { onAWS: true })).toMatchObject({ provider: 'offline' });
+    expect(providerConfig({ AWS_REGION: 'eu-west-1' }, {}, { onAWS: true }).bedrock).toBeUndefined();
   });
 
   it('calls Bedrock off AWS only when PANTO_PROVIDER says so, at the endpoint AWS_ENDPOINT_URL_BEDROCK_RUNTIME names', () => {

@@ -81,7 +81,7 @@ export interface ProviderConfig {
   model?: string;
   apiKeys: { [provider: string]: string };
   baseURLs: { [provider: string]: string };
-  /** Present when this server can call Amazon Bedrock: on AWS always, elsewhere with `PANTO_PROVIDER=bedrock`. */
+  /** Present when this server can call Amazon Bedrock: on AWS when the stack granted models, elsewhere with `PANTO_PROVIDER=bedrock`. */
   bedrock?: BedrockSettings;
   /**
    * `provider/model` names a client may choose besides the catalog's (`PANTO_EXTRA_MODELS`,
@@ -235,7 +235,8 @@ export function lambdaIssuer(): IssuerSettings {
 /**
  * The provider configuration from the environment and the keys this deployment holds. The
  * default provider is `PANTO_PROVIDER`, else the one whose key is set (Anthropic first), else
- * — `onAWS`, where the function role reaches Bedrock — `bedrock`, else `offline`.
+ * — `onAWS`, when the stack granted the function role Bedrock models (`PANTO_BEDROCK_MODELS`,
+ * infra/bedrock.ts) — `bedrock`, else `offline`.
  */
 export function providerConfig(env: Env, apiKeys: { [provider: string]: string }, options: { onAWS?: boolean } = {}): ProviderConfig {
   const baseURLs: { [provider: string]: string } = {};
@@ -243,7 +244,9 @@ export function providerConfig(env: Env, apiKeys: { [provider: string]: string }
   if (env.OPENAI_BASE_URL) baseURLs.openai = env.OPENAI_BASE_URL;
   // The same rule as the CLI's, applied to the keys this deployment has (secrets in AWS).
   const keyed = defaultProviderName({ ANTHROPIC_API_KEY: apiKeys.anthropic, OPENAI_API_KEY: apiKeys.openai });
-  const fallback = keyed === 'offline' && options.onAWS ? 'bedrock' : keyed;
+  // On AWS the stack grants the role Bedrock's configured models and says which (PANTO_BEDROCK_MODELS).
+  const granted = options.onAWS === true && list(env.PANTO_BEDROCK_MODELS).length > 0;
+  const fallback = keyed === 'offline' && granted ? 'bedrock' : keyed;
   const provider = env.PANTO_PROVIDER || fallback;
   const extraModels = list(env.PANTO_EXTRA_MODELS);
   for (const name of extraModels) {
@@ -263,7 +266,7 @@ export function providerConfig(env: Env, apiKeys: { [provider: string]: string }
       throw new Error(`PANTO_MODEL: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
   }
-  const bedrock = options.onAWS || provider === 'bedrock' ? bedrockSettings(env) : undefined;
+  const bedrock = granted || provider === 'bedrock' ? bedrockSettings(env) : undefined;
   return {
     provider,
     ...(env.PANTO_MODEL ? { model: env.PANTO_MODEL } : {}),

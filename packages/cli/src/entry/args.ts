@@ -26,6 +26,8 @@ export interface CliOptions {
   provider?: ProviderName;
   model?: string;
   baseURL?: string;
+  /** `--region <name>`: the AWS region Bedrock is called in. */
+  region?: string;
   /** `--system <text|@file>`, as given. */
   system?: string;
   /** `--session-dir <dir>`: where this folder's sessions live, instead of `$PANTO_HOME/sessions/…`. */
@@ -37,8 +39,8 @@ export interface CliOptions {
 }
 
 export const USAGE =
-  'usage: panto [-p PROMPT | -c | -r [ID|FILE] | --list [--all]] [--fork] [--yolo] [--no-session] [--provider anthropic|openai|offline] ' +
-  '[--model NAME] [--base-url URL] [--system TEXT|@FILE] [--session-dir DIR] [--extension PATH]… [--help] [--version]';
+  'usage: panto [-p PROMPT | -c | -r [ID|FILE] | --list [--all]] [--fork] [--yolo] [--no-session] [--provider anthropic|openai|bedrock|offline] ' +
+  '[--model NAME] [--base-url URL] [--region NAME] [--system TEXT|@FILE] [--session-dir DIR] [--extension PATH]… [--help] [--version]';
 
 export const HELP = `panto — a local coding agent whose sessions persist themselves
 
@@ -61,12 +63,17 @@ Options:
       --yolo               Run bash, write and edit without asking first (-p refuses
                            them without it).
       --no-session         Do not save the session (with -c/-r: load it, write nothing back).
-      --provider <name>    anthropic, openai or offline. Default: $PANTO_PROVIDER, else
+      --provider <name>    anthropic, openai, bedrock or offline. Default: $PANTO_PROVIDER, else
                            anthropic if ANTHROPIC_API_KEY is set, else openai if
-                           OPENAI_API_KEY is set, else offline.
+                           OPENAI_API_KEY is set, else offline. bedrock (Amazon Bedrock)
+                           needs no key: it signs with your AWS credentials (aws sso login,
+                           AWS_PROFILE, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY).
       --model <name>       The model. Default: $PANTO_MODEL, else the model the resumed
                            session last used with this provider, else the provider's default.
-      --base-url <url>     The provider's API endpoint (also ANTHROPIC_BASE_URL / OPENAI_BASE_URL).
+      --base-url <url>     The provider's API endpoint (also ANTHROPIC_BASE_URL / OPENAI_BASE_URL;
+                           for bedrock, AWS_ENDPOINT_URL_BEDROCK_RUNTIME).
+      --region <name>      The AWS region bedrock calls (default: AWS_REGION, else your
+                           AWS profile's region).
       --system <text|@file>
                            The system prompt, or @path to read it from a file.
       --session-dir <dir>  Keep this folder's sessions in <dir>.
@@ -104,6 +111,7 @@ const OPTIONS = {
   provider: { type: 'string' },
   model: { type: 'string' },
   'base-url': { type: 'string' },
+  region: { type: 'string' },
   system: { type: 'string' },
   'session-dir': { type: 'string' },
   extension: { type: 'string', multiple: true },
@@ -169,6 +177,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   if (values.provider !== undefined) options.provider = providerName(values.provider, '--provider');
   if (values.model !== undefined) options.model = nonEmpty('--model', values.model);
   if (values['base-url'] !== undefined) options.baseURL = baseURL(values['base-url']);
+  if (values.region !== undefined) options.region = awsRegion(values.region);
   if (values.system !== undefined) options.system = nonEmpty('--system', values.system);
   if (values['session-dir'] !== undefined) options.sessionDir = nonEmpty('--session-dir', values['session-dir']);
 
@@ -197,6 +206,14 @@ function parse(argv: readonly string[]) {
 
 function nonEmpty(flag: string, value: string): string {
   if (value.trim() === '') throw new UsageError(`${flag} needs a non-empty value`);
+  return value;
+}
+
+/** An AWS region name: `us-east-1`, `eu-central-2`, `us-gov-west-1`, `ap-southeast-4`. */
+const AWS_REGION = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
+
+function awsRegion(value: string): string {
+  if (!AWS_REGION.test(value)) throw new UsageError(`--region: not an AWS region (like us-east-1 or eu-west-3): ${JSON.stringify(value)}`);
   return value;
 }
 
