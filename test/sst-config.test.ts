@@ -189,9 +189,7 @@ function installStandIns(): void {
       strings.reduce((text, part, i) => `${text}${part}${i < values.length ? String(values[i]) : ''}`, ''),
     $resolve: (values: unknown[] | Record<string, unknown>) => {
       const settle = (value: unknown): unknown => (value instanceof Resolved ? value.value : value);
-      return new Resolved(
-        Array.isArray(values) ? values.map(settle) : Object.fromEntries(Object.entries(values).map(([key, value]) => [key, settle(value)])),
-      );
+      return new Resolved(Array.isArray(values) ? values.map(settle) : Object.fromEntries(Object.entries(values).map(([key, value]) => [key, settle(value)])));
     },
     sst: { Secret, Linkable, aws: { Dynamo, Bucket, Function: Fn, ApiGatewayV2: Api, CognitoUserPool: UserPool, CronV2, StaticSite } },
     aws: {
