@@ -45,10 +45,10 @@ describe('panto --provider bedrock', { timeout: 60_000 }, () => {
     expect(result.stdout).toBe('Hello from Bedrock.\n');
     // Claude Sonnet 4.6 through its global profile: $3 in and $15 out per million tokens.
     expect(result.stderr).toContain('tokens: 1,000 in · 100 out · $0.0045');
-    const [request] = server.requests;
+    const request = server.requests[0]!;
     expect(request).toMatchObject({ modelId: 'global.anthropic.claude-sonnet-4-6', refused: undefined });
-    expect(request?.headers.authorization).toContain('/eu-west-1/bedrock/aws4_request');
-    const tools = (request?.body as { toolConfig: { tools: { toolSpec?: { name: string } }[] } }).toolConfig.tools;
+    expect(request.headers.authorization).toContain('/eu-west-1/bedrock/aws4_request');
+    const tools = (request.body as { toolConfig: { tools: { toolSpec?: { name: string } }[] } }).toolConfig.tools;
     expect(tools.flatMap((tool) => (tool.toolSpec ? [tool.toolSpec.name] : []))).toEqual(['read', 'write', 'edit', 'bash']);
     const [file] = await jsonlFiles(sessionDirFor(box.cwd, { PANTO_HOME: box.home }));
     const entries = decodeSession(await readFile(file!), file!).entries;
