@@ -65,6 +65,8 @@ describe('parseModelSpec', () => {
       region: 'eu-west-1',
     });
     expect(parseModelSpec('bedrock/us.amazon.nova-pro-v1:0', here)).toMatchObject({ model: 'us.amazon.nova-pro-v1:0' });
-    expect(describeProviderChoice({ provider: 'bedrock', model: 'eu.amazon.nova-pro-v1:0', region: 'eu-west-1' })).toBe('bedrock/eu.amazon.nova-pro-v1:0 in eu-west-1');
+    expect(describeProviderChoice({ provider: 'bedrock', model: 'eu.amazon.nova-pro-v1:0', region: 'eu-west-1' })).toBe(
+      'bedrock/eu.amazon.nova-pro-v1:0 in eu-west-1',
+    );
   });
 });
