@@ -1,7 +1,7 @@
 /**
  * The local stack (`scripts/start.ts`, as `npm start` runs it) with `PANTO_PROVIDER=bedrock`
  * and the SDK's endpoint override pointing at a FakeBedrockServer: a turn, a tool turn, a
- * streamed turn, a throttled call retried, throttling that outlasts the retries, and model
+ * streamed turn, a compaction, a throttled call retried, throttling that outlasts the retries, and model
  * access that was never enabled — each as the HTTP API answers it.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -100,6 +100,20 @@ describe('the local stack on Amazon Bedrock', { timeout: 60_000 }, () => {
     const deltas = events.filter((event) => event.event === 'text-delta').map((event) => (event.data as { delta: string }).delta);
     expect(deltas.join('')).toBe('Streamed from Bedrock.');
     expect(events.at(-1)).toMatchObject({ event: 'end', data: { stop_reason: 'end_turn', incomplete: false } });
+  });
+
+  it('compacts a session with the summary Bedrock writes, and the next turn starts from it', async () => {
+    const id = await newSession();
+    bedrock.enqueue({ text: 'We talked about parsers.' });
+    await json<Turn>(await call('POST', `/sessions/${id}/messages`, { text: 'let us talk about parsers' }), 200);
+    bedrock.enqueue({ text: 'Summary: parsers were discussed.', usage: { input: 40, output: 8 } });
+    const compacted = await json<{ summary: string; usage: { input_tokens: number } }>(await call('POST', `/sessions/${id}/compact`, {}), 200);
+    expect(compacted).toMatchObject({ summary: 'Summary: parsers were discussed.', usage: { input_tokens: 40 } });
+    bedrock.enqueue({ text: 'Yes, parsers.' });
+    await json<Turn>(await call('POST', `/sessions/${id}/messages`, { text: 'what did we discuss?' }), 200);
+    const after = JSON.stringify(bedrock.requests[2]?.body);
+    expect(after).toContain('Summary: parsers were discussed.');
+    expect(after).not.toContain('let us talk about parsers');
   });
 
   it('retries a throttled call with backoff, then answers', async () => {
