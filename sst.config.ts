@@ -24,7 +24,10 @@
  * - OTEL_EXPORTER_OTLP_ENDPOINT and OpenTelemetry's other standard variables,
  *   PANTO_TRACE_CONTENT, PANTO_OTEL_COLLECTOR_LAYER: traces (infra/tracing.ts).
  * - PANTO_PROVIDER, PANTO_MODEL, PANTO_EXTRA_MODELS: the default model (keys:
- *   `sst secret set AnthropicApiKey …`).
+ *   `sst secret set AnthropicApiKey …`). With no key secret set, the default provider is
+ *   Amazon Bedrock, through the function role: the API and stream functions may call exactly
+ *   the Bedrock models configured here (infra/bedrock.ts) — enable their model access in the
+ *   Bedrock console of the stage's region first.
  * - PANTO_ARCHIVE_AFTER_DAYS: archive sessions to S3 this long after their last write (a
  *   scheduled sweeper, every PANTO_ARCHIVE_SWEEP_SECONDS, default 3600, whose first run
  *   indexes the sessions of a table older than its activity index); none when unset.

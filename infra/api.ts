@@ -5,11 +5,12 @@
  * answer. The routes that stream for minutes are the streaming function's (stream.ts).
  */
 import { identity } from './auth';
+import { bedrockEnvironment, bedrockPermissions } from './bedrock';
 import { LAMBDA } from './lambda';
 import { turnSecrets } from './secrets';
 import { cors, environment } from './settings';
 import { bucket, table } from './storage';
-import { tracingEnvironment, tracingFunction } from './tracing';
+import { tracingEnvironment, tracingFunction, tracingPermissions } from './tracing';
 
 /**
  * The API's routes behind the authorizer; every one is served by the API function. The routes
@@ -43,9 +44,11 @@ const apiFunction = new sst.aws.Function('PantoApiFunction', {
   // API Gateway gives up at 30 s; the turn stops itself at PANTO_DEADLINE_MS (25 s).
   timeout: '30 seconds',
   memory: '1024 MB',
-  environment: { ...environment, ...tracingEnvironment, PANTO_DEADLINE_MS: '25000' },
+  environment: { ...environment, ...tracingEnvironment, ...bedrockEnvironment, PANTO_DEADLINE_MS: '25000' },
   link: [table, bucket, ...turnSecrets],
   ...tracingFunction,
+  // The collector layer's X-Ray calls, and Bedrock's models when the stack uses Bedrock: exactly those (infra/bedrock.ts).
+  permissions: [...tracingPermissions, ...bedrockPermissions],
 });
 
 export const api = new sst.aws.ApiGatewayV2('PantoApi', { cors });

@@ -5,11 +5,12 @@
  * Lambda answers preflights on a function URL itself, before the function runs.
  */
 import { authLink } from './auth';
+import { bedrockEnvironment, bedrockPermissions } from './bedrock';
 import { LAMBDA } from './lambda';
 import { turnSecrets } from './secrets';
 import { cors, environment } from './settings';
 import { bucket, table } from './storage';
-import { tracingEnvironment, tracingFunction } from './tracing';
+import { tracingEnvironment, tracingFunction, tracingPermissions } from './tracing';
 
 export const streamFunction = new sst.aws.Function('PantoStreamFunction', {
   handler: 'functions/src/handlers/stream.handler',
@@ -18,7 +19,9 @@ export const streamFunction = new sst.aws.Function('PantoStreamFunction', {
   memory: '1024 MB',
   streaming: true,
   url: { authorization: 'none', cors },
-  environment: { ...environment, ...tracingEnvironment, PANTO_STREAM_DEADLINE_MS: '840000' },
+  environment: { ...environment, ...tracingEnvironment, ...bedrockEnvironment, PANTO_STREAM_DEADLINE_MS: '840000' },
   link: [table, bucket, ...turnSecrets, authLink],
   ...tracingFunction,
+  // The collector layer's X-Ray calls, and Bedrock's models when the stack uses Bedrock: exactly those (infra/bedrock.ts).
+  permissions: [...tracingPermissions, ...bedrockPermissions],
 });

@@ -39,13 +39,8 @@ export const tracingEnvironment: Record<string, string> = {
   ...(collectorLayer && !endpointGiven ? { OTEL_EXPORTER_OTLP_ENDPOINT: COLLECTOR_ENDPOINT } : {}),
 };
 
-/**
- * What the HTTP functions get for the collector: the layer, and leave to send to X-Ray
- * (ADOT's default exporter) — nothing without PANTO_OTEL_COLLECTOR_LAYER.
- */
-export const tracingFunction = collectorLayer
-  ? {
-      layers: [collectorLayer],
-      permissions: [{ actions: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], resources: ['*'] }],
-    }
-  : {};
+/** What the HTTP functions get for the collector: the layer — nothing without PANTO_OTEL_COLLECTOR_LAYER. */
+export const tracingFunction = collectorLayer ? { layers: [collectorLayer] } : {};
+
+/** What the collector layer needs to send to X-Ray (ADOT's default exporter); nothing without one. (Functions list it with their other permissions.) */
+export const tracingPermissions = collectorLayer ? [{ actions: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], resources: ['*'] }] : [];

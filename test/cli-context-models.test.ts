@@ -64,7 +64,9 @@ describe('models', { timeout: 60_000 }, () => {
     expect(result.stdout).toMatch(/^ {2}anthropic .*no ANTHROPIC_API_KEY/m);
     expect(result.stdout).toMatch(/^ {4}claude-sonnet-5-5 +default/m);
     expect(result.stdout).toMatch(/^ {4}gpt-5\.4 +default/m);
-    expect(result.stdout).not.toContain('claude-sonnet-4-5');
+    // The retired Anthropic model is not listed (Bedrock's Claude Sonnet 4.5 profiles are other models).
+    expect(result.stdout).not.toMatch(/^ {4}claude-sonnet-4-5 /m);
+    expect(result.stdout).toMatch(/^ {4}global\.anthropic\.claude-sonnet-4-6 +default/m);
   });
 
   it('refuses a retired model with its replacement', async () => {

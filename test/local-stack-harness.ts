@@ -13,12 +13,23 @@ import type { LocalAws } from './setup/aws-fixtures.js';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Settings of the test's own environment that would change what the server does. */
-const INHERITED_SETTINGS = ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'PANTO_MODEL', 'PORT', 'PANTO_LEASE_RENEW_MS', 'PANTO_OWNER'];
+const INHERITED_SETTINGS = [
+  'OPENAI_API_KEY',
+  'OPENAI_BASE_URL',
+  'ANTHROPIC_API_KEY',
+  'ANTHROPIC_BASE_URL',
+  'PANTO_MODEL',
+  'PORT',
+  'PANTO_LEASE_RENEW_MS',
+  'PANTO_OWNER',
+  'AWS_ENDPOINT_URL_BEDROCK_RUNTIME',
+];
 
 export interface LocalStackOptions {
   aws: LocalAws;
   dataDir: string;
-  fake: FakeLLMServer;
+  /** The Anthropic API the server calls; none for a server on another provider (set it in `env`). */
+  fake?: FakeLLMServer;
   /** The Anthropic model the server uses by default. */
   model: string;
   /** More settings (`PANTO_LEASE_MS`, `PANTO_MCP_SERVERS`, …); they win over the defaults. */
@@ -54,8 +65,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       PANTO_BUCKET: options.aws.bucket,
       PANTO_PROVIDER: 'anthropic',
       PANTO_MODEL: options.model,
-      ANTHROPIC_API_KEY: 'test-key',
-      ANTHROPIC_BASE_URL: options.fake.anthropicBaseURL,
+      ...(options.fake === undefined ? {} : { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: options.fake.anthropicBaseURL }),
       ...options.env,
     },
   });

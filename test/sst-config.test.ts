@@ -68,6 +68,32 @@ const routerRoutes: RouterRoute[] = [];
 /** A stand-in for a Pulumi output: a string that names what it stands for. */
 const output = (what: string): string => `\${${what}}`;
 
+/** A stand-in for the Output `$resolve` gives: its value at hand, `apply` run at once. */
+class Resolved<T> {
+  constructor(readonly value: T) {}
+  apply<U>(fn: (value: T) => U): Resolved<U> {
+    return new Resolved(fn(this.value));
+  }
+}
+
+/**
+ * What Bedrock's GetInferenceProfile answers for the profiles the cases configure: the
+ * foundation models each routes to (at deploy time the stack asks AWS; these are its answers).
+ */
+const INFERENCE_PROFILES: Record<string, string[]> = {
+  'global.anthropic.claude-sonnet-4-6': ['us-east-1', 'eu-west-1', 'ap-northeast-1'].map(
+    (region) => `arn:aws:bedrock:${region}::foundation-model/anthropic.claude-sonnet-4-6`,
+  ),
+  'eu.anthropic.claude-sonnet-4-6': ['eu-central-1', 'eu-north-1', 'eu-west-1', 'eu-west-3'].map(
+    (region) => `arn:aws:bedrock:${region}::foundation-model/anthropic.claude-sonnet-4-6`,
+  ),
+};
+/** The inference profiles the config looked up. */
+const profileLookups: string[] = [];
+/** The ARN prefix of Bedrock resources in the stage's region and account, as the config writes it. */
+const here = (account: 'account' | 'none'): string =>
+  `arn:${output('partition')}:bedrock:${output('region')}:${account === 'account' ? output('accountId') : ''}`;
+
 function record(instance: object, resource: Resource): void {
   resources.push(resource);
   instances.set(instance, resource);
@@ -185,8 +211,25 @@ function installStandIns(): void {
     $dev: false,
     $interpolate: (strings: TemplateStringsArray, ...values: unknown[]) =>
       strings.reduce((text, part, i) => `${text}${part}${i < values.length ? String(values[i]) : ''}`, ''),
+    $resolve: (values: unknown[] | Record<string, unknown>) => {
+      const settle = (value: unknown): unknown => (value instanceof Resolved ? value.value : value);
+      return new Resolved(Array.isArray(values) ? values.map(settle) : Object.fromEntries(Object.entries(values).map(([key, value]) => [key, settle(value)])));
+    },
     sst: { Secret, Linkable, aws: { Dynamo, Bucket, Function: Fn, ApiGatewayV2: Api, CognitoUserPool: UserPool, CronV2, StaticSite, Router } },
-    aws: { s3: { BucketServerSideEncryptionConfiguration: Encryption }, getRegionOutput: () => ({ region: output('region') }) },
+    aws: {
+      s3: { BucketServerSideEncryptionConfiguration: Encryption },
+      getRegionOutput: () => ({ region: output('region') }),
+      getPartitionOutput: () => ({ partition: output('partition') }),
+      getCallerIdentityOutput: () => ({ accountId: output('accountId') }),
+      bedrock: {
+        getInferenceProfileOutput: ({ inferenceProfileId }: { inferenceProfileId: string }) => {
+          profileLookups.push(inferenceProfileId);
+          const models = INFERENCE_PROFILES[inferenceProfileId];
+          if (!models) throw new Error(`no inference profile ${inferenceProfileId}`);
+          return { models: new Resolved(models.map((modelArn) => ({ modelArn }))) };
+        },
+      },
+    },
   });
 }
 
@@ -198,6 +241,7 @@ function resetRecording(): void {
   authorizers.length = 0;
   subscriptions.length = 0;
   routerRoutes.length = 0;
+  profileLookups.length = 0;
 }
 
 const SETTINGS = [
@@ -218,6 +262,9 @@ const SETTINGS = [
   'OTEL_EXPORTER_OTLP_HEADERS',
   'OTEL_SERVICE_NAME',
   'OPENTELEMETRY_COLLECTOR_CONFIG_URI',
+  'PANTO_PROVIDER',
+  'PANTO_MODEL',
+  'PANTO_EXTRA_MODELS',
 ];
 
 /** Runs the config with exactly `env` among its settings, on `stage`, under `sst dev` or not; returns its outputs. */
@@ -638,6 +685,63 @@ describe('sst.config.ts, with an issuer of your own', () => {
     }
     // The table's stream consumer and the sweeper serve no requests: no traces, no layer.
     expect(byKind('sst.aws.Function').filter((fn) => fn.args.layers !== undefined)).toHaveLength(2);
+  });
+
+  /** The Bedrock statements of the function serving `handler`, the resources resolved. */
+  const bedrockStatements = (handler: string): { actions: string[]; resources: string[] }[] => {
+    const fn = byKind('sst.aws.Function').find((candidate) => candidate.args.handler === handler)!;
+    return ((fn.args.permissions ?? []) as { actions: string[]; resources: Resolved<string[]> }[]).map((statement) => ({
+      actions: statement.actions,
+      resources: statement.resources.value,
+    }));
+  };
+  const TURN_HANDLERS = ['functions/src/handlers/api.handler', 'functions/src/handlers/stream.handler'];
+
+  it("lets the API and stream functions call Bedrock's default model alone when no provider is set: its global profile, the models it routes to, the region-less model", () => {
+    for (const handler of TURN_HANDLERS) {
+      expect(bedrockStatements(handler), handler).toEqual([
+        {
+          actions: ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'],
+          resources: [
+            `${here('account')}:inference-profile/global.anthropic.claude-sonnet-4-6`,
+            ...INFERENCE_PROFILES['global.anthropic.claude-sonnet-4-6']!,
+            `arn:${output('partition')}:bedrock:::foundation-model/anthropic.claude-sonnet-4-6`,
+          ],
+        },
+      ]);
+      const fn = byKind('sst.aws.Function').find((candidate) => candidate.args.handler === handler)!;
+      expect((fn.args.environment as Args).PANTO_BEDROCK_MODELS).toBe('global.anthropic.claude-sonnet-4-6');
+    }
+    for (const fn of byKind('sst.aws.Function').filter((candidate) => !TURN_HANDLERS.includes(String(candidate.args.handler)))) {
+      expect(fn.args.permissions, fn.name).toBeUndefined();
+    }
+  });
+
+  it('names exactly the configured Bedrock models: the profile and the models it routes to, and a model id in the region', async () => {
+    await evaluate({
+      ...OWN_ISSUER,
+      PANTO_PROVIDER: 'bedrock',
+      PANTO_MODEL: 'eu.anthropic.claude-sonnet-4-6',
+      PANTO_EXTRA_MODELS: 'bedrock/amazon.nova-pro-v1:0,openai/gpt-x',
+    });
+    expect(profileLookups).toEqual(['eu.anthropic.claude-sonnet-4-6']);
+    for (const handler of TURN_HANDLERS) {
+      expect(bedrockStatements(handler)[0]?.resources, handler).toEqual([
+        `${here('account')}:inference-profile/eu.anthropic.claude-sonnet-4-6`,
+        ...INFERENCE_PROFILES['eu.anthropic.claude-sonnet-4-6']!,
+        `${here('none')}:foundation-model/amazon.nova-pro-v1:0`,
+      ]);
+    }
+    const api = byKind('sst.aws.Function').find((candidate) => candidate.args.handler === TURN_HANDLERS[0])!;
+    expect((api.args.environment as Args).PANTO_BEDROCK_MODELS).toBe('eu.anthropic.claude-sonnet-4-6,amazon.nova-pro-v1:0');
+  });
+
+  it('grants no Bedrock model when another provider is chosen and no Bedrock model is configured', async () => {
+    await evaluate({ ...OWN_ISSUER, PANTO_PROVIDER: 'anthropic', PANTO_MODEL: 'claude-sonnet-5-5' });
+    for (const handler of TURN_HANDLERS) expect(bedrockStatements(handler), handler).toEqual([]);
+    expect(profileLookups).toEqual([]);
+    const api = byKind('sst.aws.Function').find((candidate) => candidate.args.handler === TURN_HANDLERS[0])!;
+    expect(api.args.environment).not.toHaveProperty('PANTO_BEDROCK_MODELS');
   });
 
   it('refuses an issuer without its audience', async () => {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SERVICE_LIMITS, deployedMCPSettings, lambdaConfig, lambdaIssuer, mcpSettings, serviceLimits, type MCPSettings } from './config.js';
+import {
+  DEFAULT_SERVICE_LIMITS,
+  deployedMCPSettings,
+  lambdaConfig,
+  lambdaIssuer,
+  mcpSettings,
+  providerConfig,
+  serviceLimits,
+  type MCPSettings,
+} from './config.js';
 import { localSettings } from './local/settings.js';
 
 describe('localSettings', () => {
@@ -81,6 +90,35 @@ describe('localSettings', () => {
   it('reads emulators that are already running from PANTO_DYNAMODB_ENDPOINT and PANTO_S3_ENDPOINT', () => {
     const settings = localSettings('/repo', { PANTO_DYNAMODB_ENDPOINT: 'http://127.0.0.1:1', PANTO_S3_ENDPOINT: 'http://127.0.0.1:2' });
     expect(settings.external).toEqual({ dynamodb: 'http://127.0.0.1:1', s3: 'http://127.0.0.1:2' });
+  });
+});
+
+describe('providerConfig and Bedrock', () => {
+  it('makes Bedrock the default on AWS when no provider key secret is set and the stack granted models, and says why', () => {
+    const granted = { AWS_REGION: 'eu-west-1', PANTO_BEDROCK_MODELS: 'eu.anthropic.claude-sonnet-4-6' };
+    const config = providerConfig(granted, {}, { onAWS: true });
+    expect(config).toMatchObject({ provider: 'bedrock', bedrock: { region: 'eu-west-1', models: ['eu.anthropic.claude-sonnet-4-6'] } });
+    expect(config.reason).toBe('no provider key secret is set: Amazon Bedrock, through the function role');
+    expect(providerConfig(granted, { anthropic: 'sk-ant' }, { onAWS: true })).toMatchObject({ provider: 'anthropic', bedrock: { region: 'eu-west-1' } });
+    // A stack deployed with another provider and no Bedrock model grants the role none: no Bedrock.
+    expect(providerConfig({ AWS_REGION: 'eu-west-1' }, {}, { onAWS: true })).toMatchObject({ provider: 'offline' });
+    expect(providerConfig({ AWS_REGION: 'eu-west-1' }, {}, { onAWS: true }).bedrock).toBeUndefined();
+  });
+
+  it('calls Bedrock off AWS only when PANTO_PROVIDER says so, at the endpoint AWS_ENDPOINT_URL_BEDROCK_RUNTIME names', () => {
+    expect(providerConfig({}, {}).bedrock).toBeUndefined();
+    expect(providerConfig({}, {}).provider).toBe('offline');
+    const local = providerConfig({ PANTO_PROVIDER: 'bedrock', AWS_REGION: 'us-west-2', AWS_ENDPOINT_URL_BEDROCK_RUNTIME: 'http://127.0.0.1:4566' }, {});
+    expect(local).toMatchObject({ provider: 'bedrock', reason: 'PANTO_PROVIDER', bedrock: { region: 'us-west-2', endpoint: 'http://127.0.0.1:4566' } });
+  });
+
+  it('checks a Bedrock PANTO_MODEL against the catalog, and reads the allowed models of PANTO_BEDROCK_MODELS', () => {
+    expect(() => providerConfig({ PANTO_PROVIDER: 'bedrock', PANTO_MODEL: 'us.nonesuch-v9' }, {})).toThrow(
+      /PANTO_MODEL: unknown bedrock model "us.nonesuch-v9"/,
+    );
+    const config = providerConfig({ PANTO_BEDROCK_MODELS: 'us.amazon.nova-pro-v1:0, us.anthropic.claude-sonnet-4-6' }, {}, { onAWS: true });
+    expect(config.bedrock?.models).toEqual(['us.amazon.nova-pro-v1:0', 'us.anthropic.claude-sonnet-4-6']);
+    expect(() => providerConfig({ PANTO_BEDROCK_MODELS: 'bad model' }, {}, { onAWS: true })).toThrow(/PANTO_BEDROCK_MODELS: "bad model" is not a model name/);
   });
 });
 

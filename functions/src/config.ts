@@ -56,6 +56,23 @@ export interface AwsEndpoints {
   s3?: string;
 }
 
+/**
+ * Amazon Bedrock for this server: no key — the AWS SDK's credential chain (the function role
+ * on AWS) and that role's IAM policy decide which models may be called.
+ */
+export interface BedrockSettings {
+  /** `AWS_REGION`; the SDK's own choice (the AWS profile's region) when absent. */
+  region?: string;
+  /** `AWS_ENDPOINT_URL_BEDROCK_RUNTIME`: a VPC endpoint, a fake server in tests. */
+  endpoint?: string;
+  /**
+   * `PANTO_BEDROCK_MODELS`: the models the deployment's IAM statement allows (infra/bedrock.ts
+   * sets it), which are then the only Bedrock models a client may choose; any of the catalog's
+   * when absent.
+   */
+  models?: string[];
+}
+
 /** The server's providers: the default one, and the key and base URL of each. */
 export interface ProviderConfig {
   /** The provider a session uses until it picks one (`PANTO_PROVIDER`). */
@@ -64,6 +81,8 @@ export interface ProviderConfig {
   model?: string;
   apiKeys: { [provider: string]: string };
   baseURLs: { [provider: string]: string };
+  /** Present when this server can call Amazon Bedrock: on AWS when the stack granted models, elsewhere with `PANTO_PROVIDER=bedrock`. */
+  bedrock?: BedrockSettings;
   /**
    * `provider/model` names a client may choose besides the catalog's (`PANTO_EXTRA_MODELS`,
    * comma-separated): the operator's escape for a model panto's catalog does not list yet.
@@ -126,7 +145,7 @@ export function lambdaConfig(env: Env = process.env): ServiceConfig {
     bucket: Resource.PantoBucket.name,
     aws: awsEndpoints(env),
     limits: serviceLimits(env),
-    provider: providerConfig(env, apiKeys),
+    provider: providerConfig(env, apiKeys, { onAWS: true }),
     corsOrigins: corsOrigins(env),
     idempotencyTtlSeconds: idempotencyTtl(env),
     ...sessionTtl(env),
@@ -213,19 +232,22 @@ export function lambdaIssuer(): IssuerSettings {
   return { issuer, audience, jwksUrl };
 }
 
-/** The provider configuration from the environment and the keys this deployment holds. */
-export function providerConfig(env: Env, apiKeys: { [provider: string]: string }): ProviderConfig {
+/**
+ * The provider configuration from the environment and the keys this deployment holds. The
+ * default provider is `PANTO_PROVIDER`, else the one whose key is set (Anthropic first), else
+ * — `onAWS`, when the stack granted the function role Bedrock models (`PANTO_BEDROCK_MODELS`,
+ * infra/bedrock.ts) — `bedrock`, else `offline`.
+ */
+export function providerConfig(env: Env, apiKeys: { [provider: string]: string }, options: { onAWS?: boolean } = {}): ProviderConfig {
   const baseURLs: { [provider: string]: string } = {};
   if (env.ANTHROPIC_BASE_URL) baseURLs.anthropic = env.ANTHROPIC_BASE_URL;
   if (env.OPENAI_BASE_URL) baseURLs.openai = env.OPENAI_BASE_URL;
   // The same rule as the CLI's, applied to the keys this deployment has (secrets in AWS).
-  const fallback = defaultProviderName({ ANTHROPIC_API_KEY: apiKeys.anthropic, OPENAI_API_KEY: apiKeys.openai });
+  const keyed = defaultProviderName({ ANTHROPIC_API_KEY: apiKeys.anthropic, OPENAI_API_KEY: apiKeys.openai });
+  // On AWS the stack grants the role Bedrock's configured models and says which (PANTO_BEDROCK_MODELS).
+  const granted = options.onAWS === true && list(env.PANTO_BEDROCK_MODELS).length > 0;
+  const fallback = keyed === 'offline' && granted ? 'bedrock' : keyed;
   const provider = env.PANTO_PROVIDER || fallback;
-  const reason = env.PANTO_PROVIDER
-    ? 'PANTO_PROVIDER'
-    : fallback === 'offline'
-      ? 'no provider API key is set'
-      : `${fallback === 'anthropic' ? 'an Anthropic' : 'an OpenAI'} API key is set`;
   const extraModels = list(env.PANTO_EXTRA_MODELS);
   for (const name of extraModels) {
     const slash = name.indexOf('/');
@@ -244,13 +266,43 @@ export function providerConfig(env: Env, apiKeys: { [provider: string]: string }
       throw new Error(`PANTO_MODEL: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
   }
+  const bedrock = granted || provider === 'bedrock' ? bedrockSettings(env) : undefined;
   return {
     provider,
     ...(env.PANTO_MODEL ? { model: env.PANTO_MODEL } : {}),
     apiKeys,
     baseURLs,
+    ...(bedrock === undefined ? {} : { bedrock }),
     extraModels,
-    reason,
+    reason: providerReason(env, fallback),
+  };
+}
+
+/** Why `fallback` (or `PANTO_PROVIDER`) is the default provider, for the local stack to say. */
+function providerReason(env: Env, fallback: string): string {
+  if (env.PANTO_PROVIDER) return 'PANTO_PROVIDER';
+  switch (fallback) {
+    case 'anthropic':
+      return 'an Anthropic API key is set';
+    case 'openai':
+      return 'an OpenAI API key is set';
+    case 'bedrock':
+      return 'no provider key secret is set: Amazon Bedrock, through the function role';
+    default:
+      return 'no provider API key is set';
+  }
+}
+
+/** Bedrock's region, endpoint override and allowed models (`PANTO_BEDROCK_MODELS`, each a model name). */
+export function bedrockSettings(env: Env): BedrockSettings {
+  const models = list(env.PANTO_BEDROCK_MODELS);
+  for (const model of models) {
+    if (!isValidModelName(model)) throw new Error(`PANTO_BEDROCK_MODELS: ${JSON.stringify(model)} is not a model name: ${MODEL_NAME_RULE}`);
+  }
+  return {
+    ...(env.AWS_REGION ? { region: env.AWS_REGION } : {}),
+    ...(env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME ? { endpoint: env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME } : {}),
+    ...(models.length > 0 ? { models } : {}),
   };
 }
 

@@ -21,6 +21,7 @@ import {
   AbortedError,
   InvalidSessionIdError,
   NothingToCompactError,
+  ModelAccessDeniedError,
   ProviderError,
   ProviderNotConfiguredError,
   SessionConflictError,
@@ -36,6 +37,7 @@ import {
   OUTAGE_RETRY_AFTER_SECONDS,
   payloadTooLarge,
   RESTORING_RETRY_AFTER_SECONDS,
+  retryAfter,
   THROTTLED_RETRY_AFTER_SECONDS,
   toHttpError,
   unauthorized,
@@ -89,6 +91,22 @@ describe('toHttpError', () => {
     ],
     ['a bad cursor', new InvalidCursorError('garbage'), 400, 'invalid_query'],
     ['a provider failure', new ProviderError('anthropic', 'overloaded', { status: 529 }), 502, 'provider_error'],
+    ['model access not enabled', new ModelAccessDeniedError('bedrock', 'us.amazon.nova-pro-v1:0', 'us-east-1', { status: 403 }), 422, 'model_access_denied'],
+    [
+      'a provider still throttling after its retries',
+      new ProviderError('bedrock', 'bedrock 429 ThrottlingException: slow', { status: 429, type: 'ThrottlingException', retryable: true }),
+      503,
+      'provider_unavailable',
+    ],
+    ['a provider still down after its retries', new ProviderError('bedrock', 'down', { status: 503, retryable: true }), 503, 'provider_unavailable'],
+    ['a throttling event mid-stream', new ProviderError('bedrock', 'slow', { type: 'ThrottlingException', retryable: true }), 503, 'provider_unavailable'],
+    ['a 429 that waiting does not cure', new ProviderError('openai', 'quota', { status: 429, retryable: false }), 502, 'provider_error'],
+    [
+      'a prompt too long for the model',
+      new ProviderError('bedrock', 'bedrock 400 ValidationException: Input is too long', { status: 400 }),
+      502,
+      'provider_error',
+    ],
     ['a deadline', new AbortedError('the step was aborted'), 504, 'deadline_exceeded'],
     ['throttling', Object.assign(new Error('slow down'), { name: 'ThrottlingException' }), 503, 'service_unavailable'],
     ['writes DynamoDB kept unprocessed (throttled)', new UnprocessedWritesError('panto', 3, 8), 503, 'service_unavailable'],
@@ -111,6 +129,19 @@ describe('toHttpError', () => {
     const mapped = toHttpError(error);
     expect(mapped.status).toBe(status);
     expect(mapped.body.error.code).toBe(code);
+  });
+
+  it("says which model to enable where, naming the model field, and asks a throttled provider's client to come back", () => {
+    const denied = toHttpError(new ModelAccessDeniedError('bedrock', 'eu.anthropic.claude-sonnet-4-6', 'eu-west-1'));
+    expect(denied.body.error).toEqual({
+      code: 'model_access_denied',
+      message: "model access for eu.anthropic.claude-sonnet-4-6 is not enabled in eu-west-1: enable it in the Bedrock console, or check the role's policy",
+      field: 'model',
+    });
+    expect(denied.internal).toBe(false);
+    const throttled = toHttpError(new ProviderError('bedrock', 'slow', { status: 429, retryable: true }));
+    expect(retryAfter(throttled)).toEqual({ 'retry-after': '5' });
+    expect(throttled.internal).toBe(false);
   });
 
   it('answers an unknown, a foreign and a malformed session id with the same body', () => {

@@ -6,6 +6,7 @@ import {
   AmbiguousSessionIdError,
   EntryNotFoundError,
   InvalidSessionIdError,
+  ModelAccessDeniedError,
   NothingToCompactError,
   PantoError,
   ProviderError,
@@ -123,6 +124,8 @@ export interface HttpError {
 export const OUTAGE_RETRY_AFTER_SECONDS = 5;
 /** How long a client should wait after a 503 `service_unavailable` (throttled). */
 export const THROTTLED_RETRY_AFTER_SECONDS = 1;
+/** How long a client should wait after a 503 `provider_unavailable` (the model provider throttled or was down, past its retries). */
+export const PROVIDER_RETRY_AFTER_SECONDS = 5;
 /** How long a client should wait after a 503 `session_restoring` (another request is bringing the session back from S3). */
 export const RESTORING_RETRY_AFTER_SECONDS = 2;
 
@@ -174,6 +177,14 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof UnknownProviderError) return reply(400, 'invalid_body', `provider: ${error.message}`, 'provider');
   if (error instanceof UnsupportedModelError) return reply(400, 'invalid_body', `model: ${error.message}`, 'model');
   if (error instanceof InvalidCursorError) return reply(400, 'invalid_query', 'cursor: not a cursor this API returned', 'cursor');
+  // A person must enable the model or fix the role's policy: the request is fine, this server cannot serve it.
+  if (error instanceof ModelAccessDeniedError) return reply(422, 'model_access_denied', error.message, 'model');
+  if (error instanceof ProviderError && providerUnavailable(error)) {
+    return {
+      ...reply(503, 'provider_unavailable', `the model provider is throttling or unavailable, still after retries; retry shortly: ${error.message}`),
+      retryAfterSeconds: PROVIDER_RETRY_AFTER_SECONDS,
+    };
+  }
   if (error instanceof ProviderError) return reply(502, 'provider_error', `the model provider failed: ${error.message}`);
   if (error instanceof AbortedError) return reply(504, 'deadline_exceeded', error.message);
   if (error instanceof HTTPException) return reply(error.status, httpCode(error.status), error.message || 'request refused');
@@ -208,6 +219,20 @@ function httpCode(status: number): string {
     default:
       return 'http_error';
   }
+}
+
+/** The providers' words for "too busy now": error events mid-stream have no status. */
+const PROVIDER_BUSY_TYPES = new Set(['ThrottlingException', 'ServiceUnavailableException', 'rate_limit_error', 'overloaded_error']);
+
+/**
+ * A provider that throttled or was down (429, 503, Anthropic's 529 overloaded, or such an
+ * error event) and still was after the SDK's retries: waiting helps, the request is fine.
+ * A 429 that waiting does not cure (OpenAI's `insufficient_quota`) is not retryable, so not this.
+ */
+function providerUnavailable(error: ProviderError): boolean {
+  if (!error.retryable) return false;
+  if (error.status !== undefined) return error.status === 429 || error.status === 503 || error.status === 529;
+  return error.type !== undefined && PROVIDER_BUSY_TYPES.has(error.type);
 }
 
 const THROTTLING = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'SlowDown']);

@@ -681,6 +681,7 @@ export interface components {
       incomplete_reason?: 'deadline' | 'cancelled' | 'stopped' | 'provider_error' | 'max_provider_calls';
       error: components['schemas']['ErrorDetail'];
     };
+    TurnOrError: components['schemas']['FailedTurn'] | components['schemas']['Error'];
     Compaction: {
       summary: string;
       usage: components['schemas']['Usage'];
@@ -771,7 +772,7 @@ export interface operations {
           'application/json': components['schemas']['Health'];
         };
       };
-      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
       default: {
         headers: {
           [name: string]: unknown;
@@ -800,7 +801,7 @@ export interface operations {
           'application/json': Record<string, never>;
         };
       };
-      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
       default: {
         headers: {
           [name: string]: unknown;
@@ -838,7 +839,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
       default: {
         headers: {
           [name: string]: unknown;
@@ -888,7 +889,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
       default: {
         headers: {
           [name: string]: unknown;
@@ -962,7 +963,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The provider has no key on this server (`provider_not_configured`), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
       422: {
         headers: {
           [name: string]: unknown;
@@ -971,7 +972,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
       default: {
         headers: {
           [name: string]: unknown;
@@ -1020,7 +1021,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
       default: {
         headers: {
           [name: string]: unknown;
@@ -1067,7 +1068,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
       default: {
         headers: {
           [name: string]: unknown;
@@ -1147,7 +1148,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The provider has no key on this server (`provider_not_configured`), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
       422: {
         headers: {
           [name: string]: unknown;
@@ -1156,7 +1157,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
       default: {
         headers: {
           [name: string]: unknown;
@@ -1217,7 +1218,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
       default: {
         headers: {
           [name: string]: unknown;
@@ -1266,7 +1267,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
       default: {
         headers: {
           [name: string]: unknown;
@@ -1346,7 +1347,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
       default: {
         headers: {
           [name: string]: unknown;
@@ -1417,7 +1418,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
       default: {
         headers: {
           [name: string]: unknown;
@@ -1477,7 +1478,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
       default: {
         headers: {
           [name: string]: unknown;
@@ -1538,7 +1539,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
       default: {
         headers: {
           [name: string]: unknown;
@@ -1609,7 +1610,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
       default: {
         headers: {
           [name: string]: unknown;
@@ -1669,7 +1670,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
       default: {
         headers: {
           [name: string]: unknown;
@@ -1754,13 +1755,13 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The provider has no key on this server (`provider_not_configured`), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      /** @description Refused before the turn (`provider_not_configured`, `idempotency_key_reused`), or the turn stopped because this deployment may not call the model (`model_access_denied`): what the turn stored, and the error. */
       422: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['TurnOrError'];
         };
       };
       /** @description The provider failed; what the turn stored, and the error. */
@@ -1772,7 +1773,16 @@ export interface operations {
           'application/json': components['schemas']['FailedTurn'];
         };
       };
-      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      /** @description The provider kept throttling or was down after retries (`provider_unavailable`, with Retry-After): what the turn stored, and the error — or the store is unavailable (`unavailable`, `service_unavailable`). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TurnOrError'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
       default: {
         headers: {
           [name: string]: unknown;
@@ -1852,7 +1862,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The provider has no key on this server (`provider_not_configured`), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
       422: {
         headers: {
           [name: string]: unknown;
@@ -1861,7 +1871,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
       default: {
         headers: {
           [name: string]: unknown;
@@ -1941,7 +1951,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The provider has no key on this server (`provider_not_configured`), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
       422: {
         headers: {
           [name: string]: unknown;
@@ -1959,7 +1969,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
       default: {
         headers: {
           [name: string]: unknown;
@@ -2030,7 +2040,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After). */
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
       default: {
         headers: {
           [name: string]: unknown;

@@ -48,4 +48,19 @@ describe('offeredModels', () => {
     expect(anthropic?.models.map((model) => model.id)).not.toContain('gpt-next');
     expect(offered.default).toEqual({ provider: 'anthropic', model: 'claude-e2e' });
   });
+
+  it('offers Bedrock where the server can call it, and exactly the models the deployment allows when it lists them', () => {
+    expect(offeredModels({ ...base, bedrock: {} }, '2026-12-01').providers.map((provider) => provider.name)).toEqual(['offline', 'bedrock']);
+    const onAWS: ProviderConfig = { ...base, provider: 'bedrock', bedrock: { models: ['global.anthropic.claude-sonnet-4-6', 'eu.meta.custom-v1:0'] } };
+    const [bedrock] = offeredModels(onAWS, '2026-12-01').providers;
+    expect(bedrock).toEqual({
+      name: 'bedrock',
+      default_model: 'global.anthropic.claude-sonnet-4-6',
+      models: [
+        { id: 'global.anthropic.claude-sonnet-4-6', status: 'active' },
+        { id: 'eu.meta.custom-v1:0', status: null },
+      ],
+      any_model: false,
+    });
+  });
 });

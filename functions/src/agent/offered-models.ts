@@ -28,16 +28,19 @@ const KEYLESS = new Set(['offline']);
  * // { default: { provider: 'offline', model: 'offline-1' }, providers: [{ name: 'offline', … }] }
  */
 export function offeredModels(config: ProviderConfig, day?: string): OfferedModels {
-  const names = PROVIDER_NAMES.filter((name) => name === config.provider || KEYLESS.has(name) || config.apiKeys[name] !== undefined);
+  const names = PROVIDER_NAMES.filter(
+    (name) => name === config.provider || KEYLESS.has(name) || config.apiKeys[name] !== undefined || (name === 'bedrock' && config.bedrock !== undefined),
+  );
   names.sort((a, b) => Number(b === config.provider) - Number(a === config.provider));
   const providers = names.map((name): OfferedProvider => {
     const defaultModel = name === config.provider && config.model !== undefined ? config.model : DEFAULT_MODELS[name];
-    const models: OfferedModel[] = KNOWN_MODELS.filter((info) => info.provider === name && modelStatus(info, day) !== 'retired').map((info) => ({
-      id: info.id,
-      status: modelStatus(info, day),
-    }));
+    // Bedrock on a deployment that lists what its role may call: exactly those.
+    const allowed = name === 'bedrock' ? config.bedrock?.models : undefined;
+    const models: OfferedModel[] = KNOWN_MODELS.filter(
+      (info) => info.provider === name && modelStatus(info, day) !== 'retired' && (allowed === undefined || allowed.includes(info.id)),
+    ).map((info) => ({ id: info.id, status: modelStatus(info, day) }));
     const extra = config.extraModels.filter((each) => each.startsWith(`${name}/`)).map((each) => each.slice(name.length + 1));
-    for (const id of [defaultModel, ...extra]) {
+    for (const id of [defaultModel, ...extra, ...(allowed ?? [])]) {
       if (!models.some((model) => model.id === id)) models.push({ id, status: null });
     }
     return { name, default_model: defaultModel, models, any_model: config.baseURLs[name] !== undefined };

@@ -1,4 +1,4 @@
-import { DEFAULT_MODELS, ProviderNotConfiguredError, UnknownProviderError, UnsupportedModelError } from '@panto/core';
+import { BedrockConverseProvider, DEFAULT_MODELS, ProviderNotConfiguredError, UnknownProviderError, UnsupportedModelError } from '@panto/core';
 import { describe, expect, it } from 'vitest';
 import type { ProviderConfig } from '../config.js';
 import { providerResolver } from './provider-resolver.js';
@@ -50,5 +50,24 @@ describe('providerResolver', () => {
     expect(own({ provider: 'openai', model: 'meta-llama/Llama-3.3-70B' }, { check: true })).toMatchObject({ model: 'meta-llama/Llama-3.3-70B' });
     const extra = providerResolver({ ...config, extraModels: ['anthropic/claude-opus-9'] });
     expect(extra({ model: 'claude-opus-9' }, { check: true })).toMatchObject({ model: 'claude-opus-9' });
+  });
+
+  it('builds Bedrock with the region and endpoint of the configuration, no key, and refuses it where the server has no Bedrock', () => {
+    const onAWS: ProviderConfig = { ...config, bedrock: { region: 'eu-west-1', endpoint: 'http://127.0.0.1:9' } };
+    const provider = providerResolver(onAWS)({ provider: 'bedrock' });
+    expect(provider).toBeInstanceOf(BedrockConverseProvider);
+    expect(provider.model).toBe(DEFAULT_MODELS.bedrock);
+    expect(() => providerResolver(config)({ provider: 'bedrock' })).toThrow(ProviderNotConfiguredError);
+    expect(() => providerResolver(config)({ provider: 'bedrock' })).toThrow(/does not call Amazon Bedrock/);
+  });
+
+  it('lets a client choose only the Bedrock models the deployment allows, when it lists them', () => {
+    const allowed = ['eu.anthropic.claude-sonnet-4-6', 'eu.amazon.nova-pro-v1:0'];
+    const resolve = providerResolver({ ...config, bedrock: { region: 'eu-west-1', models: allowed } });
+    expect(resolve({ provider: 'bedrock', model: 'eu.amazon.nova-pro-v1:0' }, { check: true }).model).toBe('eu.amazon.nova-pro-v1:0');
+    expect(() => resolve({ provider: 'bedrock', model: 'global.anthropic.claude-sonnet-4-6' }, { check: true })).toThrow(UnsupportedModelError);
+    expect(() => resolve({ provider: 'bedrock', model: 'global.anthropic.claude-sonnet-4-6' }, { check: true })).toThrow(
+      'unknown bedrock model "global.anthropic.claude-sonnet-4-6": expected one of eu.anthropic.claude-sonnet-4-6, eu.amazon.nova-pro-v1:0',
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { assertModelOffered, createProvider, type ActiveModel, type Provider } from '@panto/core';
+import { assertModelOffered, createProvider, ProviderNotConfiguredError, UnsupportedModelError, type ActiveModel, type Provider } from '@panto/core';
 import type { ProviderConfig } from '../config.js';
 
 /**
@@ -17,6 +17,8 @@ export type ProviderResolver = (selection: Partial<ActiveModel>, options?: { che
  * `createProvider` itself, before any request). A client's choice of model is checked against
  * the catalog in @panto/core (`KNOWN_MODELS`) plus `extraModels`, unless the provider has a
  * base URL here: an OpenAI- or Anthropic-compatible server of one's own names its own models.
+ * Bedrock gets the region and endpoint of `config.bedrock` (its credentials are the SDK's
+ * chain); where the deployment lists the Bedrock models its role may call, only those.
  *
  * @example
  * const providers = providerResolver(config.provider);
@@ -32,7 +34,12 @@ export function providerResolver(config: ProviderConfig): ProviderResolver {
     // a vendor's: a server of one's own (a base URL) names its own models.
     if (options.check && selection.model !== undefined && baseURL === undefined) {
       assertModelOffered(provider, selection.model, { extra: config.extraModels });
+      const allowed = provider === 'bedrock' ? config.bedrock?.models : undefined;
+      if (allowed !== undefined && !allowed.includes(selection.model)) {
+        throw new UnsupportedModelError(provider, selection.model, { reason: 'unknown', known: allowed });
+      }
     }
+    if (provider === 'bedrock') return bedrockProvider(config, model);
     return createProvider({
       provider,
       ...(model === undefined ? {} : { model }),
@@ -40,4 +47,22 @@ export function providerResolver(config: ProviderConfig): ProviderResolver {
       ...(baseURL === undefined ? {} : { baseURL }),
     });
   };
+}
+
+/**
+ * The Bedrock provider, when this server can call Bedrock (on AWS, or `PANTO_PROVIDER=bedrock`);
+ * a session that chose Bedrock on a server that cannot is `ProviderNotConfiguredError`, like a
+ * provider without its key.
+ */
+function bedrockProvider(config: ProviderConfig, model: string | undefined): Provider {
+  const bedrock = config.bedrock;
+  if (bedrock === undefined) {
+    throw new ProviderNotConfiguredError('bedrock', 'this server does not call Amazon Bedrock (it does on AWS, or with PANTO_PROVIDER=bedrock)');
+  }
+  return createProvider({
+    provider: 'bedrock',
+    ...(model === undefined ? {} : { model }),
+    ...(bedrock.region === undefined ? {} : { region: bedrock.region }),
+    ...(bedrock.endpoint === undefined ? {} : { baseURL: bedrock.endpoint }),
+  });
 }

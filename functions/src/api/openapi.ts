@@ -23,7 +23,7 @@ const ERROR_DESCRIPTIONS: { [status: number]: string } = {
   404: 'No such session, or not yours (`session_not_found`).',
   409: 'Another turn holds the session (`session_busy`), it changed meanwhile (`session_conflict`), nothing to compact, or a request with the same Idempotency-Key is still running (`idempotency_key_in_progress`).',
   413: 'The body is over the limit (`payload_too_large`).',
-  422: 'The provider has no key on this server (`provider_not_configured`), or the Idempotency-Key was used with another request (`idempotency_key_reused`).',
+  422: "The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), or the Idempotency-Key was used with another request (`idempotency_key_reused`).",
   502: 'The model provider failed (`provider_error`).',
 };
 
@@ -140,7 +140,8 @@ function routeResponses(route: ApiRoute, name: string, registry: Registry): { [s
     };
   }
   answers.default = {
-    description: 'A failure of the service (`internal_error`, 500) or of its store (`unavailable`, `service_unavailable`: 503 with Retry-After).',
+    description:
+      'A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After).',
     content: { 'application/json': { schema: { $ref: `${COMPONENT}Error` } } },
   };
   return answers;

@@ -189,6 +189,9 @@ export const turn = z.strictObject({
 /** A turn the provider failed (502): what it stored, and why it stopped. */
 export const failedTurn = z.strictObject({ ...turn.shape, error: errorDetail });
 
+/** A turn that stopped with an error (what it stored, and the error), or a request refused before it ran. */
+export const turnOrError = z.union([failedTurn, errorResponse]);
+
 export const compaction = z.strictObject({ summary: z.string(), usage });
 
 export const sessionExport = z.strictObject({
@@ -257,6 +260,7 @@ export const NAMED_SCHEMAS = {
   SessionContents: sessionContents,
   Turn: turn,
   FailedTurn: failedTurn,
+  TurnOrError: turnOrError,
   Compaction: compaction,
   SessionExport: sessionExport,
   ExportList: exportList,

@@ -225,7 +225,17 @@ export const API_ROUTES: readonly ApiRoute[] = [
     idempotent: true,
     responses: {
       200: { description: 'The messages the turn added, its usage and stop reason.', schema: responses.turn },
+      422: {
+        description:
+          'Refused before the turn (`provider_not_configured`, `idempotency_key_reused`), or the turn stopped because this deployment may not call the model (`model_access_denied`): what the turn stored, and the error.',
+        schema: responses.turnOrError,
+      },
       502: { description: 'The provider failed; what the turn stored, and the error.', schema: responses.failedTurn },
+      503: {
+        description:
+          'The provider kept throttling or was down after retries (`provider_unavailable`, with Retry-After): what the turn stored, and the error — or the store is unavailable (`unavailable`, `service_unavailable`).',
+        schema: responses.turnOrError,
+      },
     },
     errors: [400, 404, 409, 413, 422],
   },

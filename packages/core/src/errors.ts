@@ -173,6 +173,28 @@ export class ProviderError extends PantoError {
   }
 }
 
+/**
+ * The model provider refused the call because this account or role may not use the model:
+ * on Amazon Bedrock, model access that was never enabled in the region, or a role whose
+ * policy does not allow the model. Waiting does not help; a person must act. The provider's
+ * own words (which may name the account and role) are the `cause`, not the message.
+ */
+export class ModelAccessDeniedError extends ProviderError {
+  readonly model: string;
+  readonly region: string;
+  constructor(provider: string, model: string, region: string, detail: { status?: number; type?: string } = {}, options?: ErrorOptions) {
+    super(
+      provider,
+      `model access for ${model} is not enabled in ${region}: enable it in the Bedrock console, or check the role's policy`,
+      { ...detail, retryable: false },
+      options,
+    );
+    this.name = 'ModelAccessDeniedError';
+    this.model = model;
+    this.region = region;
+  }
+}
+
 /** A provider name that no factory knows. */
 export class UnknownProviderError extends PantoError {
   readonly provider: string;

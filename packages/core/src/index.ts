@@ -88,6 +88,10 @@ export type { FileLockOptions } from './stores/file-lock.js';
 export {
   AnthropicMessagesProvider,
   assertModelOffered,
+  BedrockConverseProvider,
+  DEFAULT_BEDROCK_MODEL,
+  type BedrockConverseOptions,
+  type BedrockCredentials,
   createProvider,
   DEFAULT_MODELS,
   findModel,

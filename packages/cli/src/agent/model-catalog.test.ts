@@ -53,7 +53,10 @@ describe('modelsText', () => {
     const text = modelsText('offline/offline-1', { OPENAI_API_KEY: 'k' }, '2026-12-01');
     expect(text).toMatch(/^ {2}anthropic {2}\(no ANTHROPIC_API_KEY set\)$/m);
     expect(text).toMatch(/^ {2}openai$/m);
-    expect(text).not.toContain('claude-sonnet-4-5');
+    // The retired Anthropic model is left out (Bedrock's Claude Sonnet 4.5 profiles are other models).
+    expect(text).not.toMatch(/^ {4}claude-sonnet-4-5 /m);
+    expect(text).toMatch(/^ {2}bedrock$/m);
+    expect(text).toMatch(/^ {4}global\.anthropic\.claude-sonnet-4-6 +default +\$3 in · \$15 out per million tokens$/m);
     const openai = text.slice(text.indexOf('  openai'));
     expect(openai.indexOf('gpt-5.4 ')).toBeLessThan(openai.indexOf('gpt-5.4-mini'));
     expect(text).toMatch(/gpt-5 +deprecated until 2026-12-11, use gpt-5\.4/);

@@ -36,6 +36,8 @@ export function missingKey(settings: ProviderChoice, env: Env): string | undefin
     case 'openai':
       if (env.OPENAI_API_KEY?.trim()) return undefined;
       return 'no OPENAI_API_KEY set: export OPENAI_API_KEY=sk-… first (any value for a local server that needs none)';
+    case 'bedrock':
+    // No key: the AWS SDK finds credentials (SSO, a profile, the environment) when the first call is made.
     case 'offline':
       return undefined;
     default: {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../errors.js';
-import { chooseProvider, parseModelSpec } from './provider-choice.js';
+import { chooseProvider, describeProviderChoice, parseModelSpec } from './provider-choice.js';
 
 describe('chooseProvider', () => {
   it("keeps the resumed session's model when it continues with the same provider", () => {
@@ -55,5 +55,18 @@ describe('parseModelSpec', () => {
 
   it('rejects an unknown provider before a slash', () => {
     expect(() => parseModelSpec('mistral/large', current)).toThrow('/model: unknown provider "mistral"');
+  });
+
+  it('switches to a Bedrock model (an inference profile with dots and a colon), keeping the --region', () => {
+    const here = { provider: 'anthropic' as const, region: 'eu-west-1' };
+    expect(parseModelSpec('bedrock/eu.anthropic.claude-sonnet-4-6', here)).toEqual({
+      provider: 'bedrock',
+      model: 'eu.anthropic.claude-sonnet-4-6',
+      region: 'eu-west-1',
+    });
+    expect(parseModelSpec('bedrock/us.amazon.nova-pro-v1:0', here)).toMatchObject({ model: 'us.amazon.nova-pro-v1:0' });
+    expect(describeProviderChoice({ provider: 'bedrock', model: 'eu.amazon.nova-pro-v1:0', region: 'eu-west-1' })).toBe(
+      'bedrock/eu.amazon.nova-pro-v1:0 in eu-west-1',
+    );
   });
 });

@@ -6,6 +6,8 @@ export interface ProviderChoice {
   provider: ProviderName;
   model?: string;
   baseURL?: string;
+  /** The AWS region for Bedrock (`--region`); the other providers ignore it. */
+  region?: string;
 }
 
 /** Builds a provider; throws (with a clear message) when it cannot, e.g. an API key is missing. */
@@ -26,6 +28,7 @@ export const defaultProviderFactory: ProviderFactory = (settings) =>
     provider: settings.provider,
     ...(settings.model === undefined ? {} : { model: settings.model }),
     ...(settings.baseURL === undefined ? {} : { baseURL: settings.baseURL }),
+    ...(settings.region === undefined ? {} : { region: settings.region }),
   });
 
 /**
@@ -33,12 +36,14 @@ export const defaultProviderFactory: ProviderFactory = (settings) =>
  * - provider: `--provider`, else `$PANTO_PROVIDER`, else `defaultProviderName(env)`;
  * - model: `--model`, else `$PANTO_MODEL`, else the model the resumed session last used
  *   with that provider, else the provider's default;
- * - base URL: `--base-url` (the SDKs also read `ANTHROPIC_BASE_URL` / `OPENAI_BASE_URL`).
+ * - base URL: `--base-url` (the SDKs also read `ANTHROPIC_BASE_URL` / `OPENAI_BASE_URL`,
+ *   and Bedrock's `AWS_ENDPOINT_URL_BEDROCK_RUNTIME`);
+ * - region (Bedrock): `--region`, else the AWS SDK's (`AWS_REGION`, the profile's).
  *
  * @throws UsageError for an unknown `$PANTO_PROVIDER`
  */
 export function chooseProvider(
-  options: { provider?: ProviderName; model?: string; baseURL?: string },
+  options: { provider?: ProviderName; model?: string; baseURL?: string; region?: string },
   env: Readonly<Record<string, string | undefined>>,
   resumedModel: ActiveModel | null,
 ): ProviderChoice {
@@ -49,13 +54,15 @@ export function chooseProvider(
     provider,
     ...(model === undefined ? {} : { model }),
     ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+    ...(options.region === undefined ? {} : { region: options.region }),
   };
 }
 
 /**
  * Reads `/model` arguments: `provider/model`, a provider alone (its default model), or a
  * model alone (same provider). The model may itself contain `/` after the provider
- * (`openai/meta-llama/Llama-3.3-70B`). The base URL is kept only when the provider stays.
+ * (`openai/meta-llama/Llama-3.3-70B`). The base URL is kept only when the provider stays;
+ * the region (Bedrock's alone) is always kept, so `/model bedrock/…` calls where `--region` said.
  */
 export function parseModelSpec(spec: string, current: ProviderChoice): ProviderChoice {
   const value = spec.trim();
@@ -78,10 +85,12 @@ export function parseModelSpec(spec: string, current: ProviderChoice): ProviderC
     provider,
     ...(model === undefined ? {} : { model }),
     ...(provider === current.provider && current.baseURL !== undefined ? { baseURL: current.baseURL } : {}),
+    ...(current.region === undefined ? {} : { region: current.region }),
   };
 }
 
-/** A provider choice in words: `anthropic/claude-… at http://…`. */
+/** A provider choice in words: `anthropic/claude-… at http://…`, `bedrock/… in eu-west-1`. */
 export function describeProviderChoice(settings: ProviderChoice & { model?: string }): string {
-  return `${settings.provider}/${settings.model ?? '(default model)'}${settings.baseURL ? ` at ${settings.baseURL}` : ''}`;
+  const region = settings.provider === 'bedrock' && settings.region ? ` in ${settings.region}` : '';
+  return `${settings.provider}/${settings.model ?? '(default model)'}${region}${settings.baseURL ? ` at ${settings.baseURL}` : ''}`;
 }

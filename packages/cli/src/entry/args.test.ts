@@ -79,6 +79,13 @@ describe('parseArgs', () => {
     expect(parseArgs(['-v'])).toMatchObject({ version: true });
   });
 
+  it('reads --region as an AWS region name, and refuses anything else', () => {
+    expect(parseArgs(['--provider', 'bedrock', '--region', 'eu-central-2'])).toMatchObject({ provider: 'bedrock', region: 'eu-central-2' });
+    expect(parseArgs(['--region', 'us-gov-west-1']).region).toBe('us-gov-west-1');
+    expect(() => parseArgs(['--region', 'Frankfurt'])).toThrow('--region: not an AWS region (like us-east-1 or eu-west-3): "Frankfurt"');
+    expect(() => parseArgs(['--region', 'eu-west-1; rm -rf /'])).toThrow(UsageError);
+  });
+
   it('reads -r with no value as "pick a session", last or before another flag', () => {
     expect(parseArgs(['-r'])).toMatchObject({ pick: true });
     expect(parseArgs(['--resume', '--fork'])).toMatchObject({ pick: true, fork: true });

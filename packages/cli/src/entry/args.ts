@@ -33,6 +33,8 @@ export interface CliOptions {
   provider?: ProviderName;
   model?: string;
   baseURL?: string;
+  /** `--region <name>`: the AWS region Bedrock is called in. */
+  region?: string;
   /** `--system <text|@file>`, as given. */
   system?: string;
   /** `--session-dir <dir>`: where this folder's sessions live, instead of `$PANTO_HOME/sessions/…`. */
@@ -45,8 +47,8 @@ export interface CliOptions {
 
 export const USAGE =
   'usage: panto [-p PROMPT | -c | -r [ID|FILE] | --list [--all]] [--fork] [--yolo] [--sandbox read-only|workspace-write|off] [--allow-network] ' +
-  '[--trust] [--no-session] [--provider anthropic|openai|offline] ' +
-  '[--model NAME] [--base-url URL] [--system TEXT|@FILE] [--session-dir DIR] [--extension PATH]… [--help] [--version]';
+  '[--trust] [--no-session] [--provider anthropic|openai|bedrock|offline] ' +
+  '[--model NAME] [--base-url URL] [--region NAME] [--system TEXT|@FILE] [--session-dir DIR] [--extension PATH]… [--help] [--version]';
 
 export const HELP = `panto — a local coding agent whose sessions persist themselves
 
@@ -77,12 +79,17 @@ Options:
       --trust              Run this folder's extensions (.panto/extensions/) and MCP
                            servers (.panto/mcp.json) this time without asking.
       --no-session         Do not save the session (with -c/-r: load it, write nothing back).
-      --provider <name>    anthropic, openai or offline. Default: $PANTO_PROVIDER, else
+      --provider <name>    anthropic, openai, bedrock or offline. Default: $PANTO_PROVIDER, else
                            anthropic if ANTHROPIC_API_KEY is set, else openai if
-                           OPENAI_API_KEY is set, else offline.
+                           OPENAI_API_KEY is set, else offline. bedrock (Amazon Bedrock)
+                           needs no key: it signs with your AWS credentials (aws sso login,
+                           AWS_PROFILE, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY).
       --model <name>       The model. Default: $PANTO_MODEL, else the model the resumed
                            session last used with this provider, else the provider's default.
-      --base-url <url>     The provider's API endpoint (also ANTHROPIC_BASE_URL / OPENAI_BASE_URL).
+      --base-url <url>     The provider's API endpoint (also ANTHROPIC_BASE_URL / OPENAI_BASE_URL;
+                           for bedrock, AWS_ENDPOINT_URL_BEDROCK_RUNTIME).
+      --region <name>      The AWS region bedrock calls (default: AWS_REGION, else your
+                           AWS profile's region).
       --system <text|@file>
                            The system prompt, or @path to read it from a file.
       --session-dir <dir>  Keep this folder's sessions in <dir>.
@@ -130,6 +137,7 @@ const OPTIONS = {
   provider: { type: 'string' },
   model: { type: 'string' },
   'base-url': { type: 'string' },
+  region: { type: 'string' },
   system: { type: 'string' },
   'session-dir': { type: 'string' },
   extension: { type: 'string', multiple: true },
@@ -197,6 +205,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   if (values.provider !== undefined) options.provider = providerName(values.provider, '--provider');
   if (values.model !== undefined) options.model = nonEmpty('--model', values.model);
   if (values['base-url'] !== undefined) options.baseURL = baseURL(values['base-url']);
+  if (values.region !== undefined) options.region = awsRegion(values.region);
   if (values.system !== undefined) options.system = nonEmpty('--system', values.system);
   if (values.sandbox !== undefined) options.sandbox = sandboxMode(values.sandbox);
   if (options.allowNetwork && options.sandbox === 'off') throw new UsageError('--allow-network lifts a limit of the sandbox, and --sandbox off has none');
@@ -233,6 +242,14 @@ function nonEmpty(flag: string, value: string): string {
 function sandboxMode(value: string): SandboxMode {
   if ((SANDBOX_MODES as readonly string[]).includes(value)) return value as SandboxMode;
   throw new UsageError(`--sandbox: expected ${SANDBOX_MODES.join(', ')}, got ${JSON.stringify(value)}`);
+}
+
+/** An AWS region name: `us-east-1`, `eu-central-2`, `us-gov-west-1`, `ap-southeast-4`. */
+const AWS_REGION = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
+
+function awsRegion(value: string): string {
+  if (!AWS_REGION.test(value)) throw new UsageError(`--region: not an AWS region (like us-east-1 or eu-west-3): ${JSON.stringify(value)}`);
+  return value;
 }
 
 function baseURL(value: string): string {

@@ -12,6 +12,9 @@ for (const stream of [process.stdout, process.stderr]) {
 // (and everything they started) are killed on the way out. Everything committed is on disk.
 process.once('SIGTERM', () => process.exit(143));
 process.once('SIGHUP', () => process.exit(129));
+// The AWS SDK (Bedrock) warns on every start under Node 20 that its releases after early
+// 2027 need Node 22: advice for whoever pins the SDK, not for someone running panto.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const code = await run({
   argv: process.argv.slice(2),

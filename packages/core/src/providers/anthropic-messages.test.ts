@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { describeProviderConformance } from '../testing/conformance/index.js';
-import { usage } from '../testing/index.js';
+import { FakeLLMServer, usage } from '../testing/index.js';
 import { AnthropicMessagesProvider } from './anthropic-messages.js';
 
 function fixture(name: string): string {
@@ -56,6 +56,7 @@ const resumed = {
 describeProviderConformance('AnthropicMessagesProvider', {
   name: 'anthropic',
   model: 'claude-test',
+  server: FakeLLMServer,
   create: (server, options = {}) =>
     new AnthropicMessagesProvider({
       model: 'claude-test',
@@ -66,6 +67,8 @@ describeProviderConformance('AnthropicMessagesProvider', {
   wire: {
     path: '/v1/messages',
     streaming: { stream: true },
+    streamContentType: 'text/event-stream; charset=utf-8',
+    retryAfter: { headers: (ms) => ({ 'retry-after-ms': String(ms) }), delay: (ms) => [ms, ms] },
     rawStopReasons: { endTurn: 'end_turn', toolUse: 'tool_use' },
     stopReasons: [
       ['end_turn', 'end_turn'],
@@ -78,6 +81,7 @@ describeProviderConformance('AnthropicMessagesProvider', {
     ],
     toolCallsEnd: 'each',
     thinking: 'signed',
+    serverErrors: [503, 529],
     rateLimitType: 'rate_limit_error',
     badRequest: {
       body: {

@@ -47,7 +47,7 @@ describe('createProvider', () => {
 
   it('throws UnknownProviderError listing the valid names for an unknown name', () => {
     expect(() => createProvider({ provider: 'gemini' })).toThrow(UnknownProviderError);
-    expect(() => createProvider({ provider: 'gemini' })).toThrow('unknown provider "gemini": expected one of anthropic, openai, offline');
+    expect(() => createProvider({ provider: 'gemini' })).toThrow('unknown provider "gemini": expected one of anthropic, openai, bedrock, offline');
   });
 
   it('passes the connection options through: base URL, key, max tokens, temperature', async () => {

@@ -1,6 +1,7 @@
 import { ProviderNotConfiguredError, UnknownProviderError } from '../errors.js';
 import type { Provider } from './provider.js';
 import { AnthropicMessagesProvider } from './anthropic-messages.js';
+import { BedrockConverseProvider } from './bedrock.js';
 import { DEFAULT_MODELS } from './models.js';
 
 export { DEFAULT_MODELS };
@@ -8,18 +9,23 @@ import { OfflineProvider } from './offline.js';
 import { OpenAIChatProvider } from './openai-chat.js';
 
 /** The providers panto ships, by the name the CLI, the HTTP service and the session log use. */
-export const PROVIDER_NAMES = ['anthropic', 'openai', 'offline'] as const;
+export const PROVIDER_NAMES = ['anthropic', 'openai', 'bedrock', 'offline'] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 export interface CreateProviderOptions {
-  /** `anthropic`, `openai` or `offline`; anything else throws {@link UnknownProviderError}. */
+  /** `anthropic`, `openai`, `bedrock` or `offline`; anything else throws {@link UnknownProviderError}. */
   provider: ProviderName | (string & {});
   /** Default: {@link DEFAULT_MODELS}. */
   model?: string | undefined;
-  /** Default: the SDK's environment variable (`ANTHROPIC_API_KEY` / `OPENAI_API_KEY`). */
+  /** Default: the SDK's environment variable (`ANTHROPIC_API_KEY` / `OPENAI_API_KEY`). Bedrock takes none: AWS credentials come from the SDK's chain. */
   apiKey?: string | undefined;
-  /** Default: `ANTHROPIC_BASE_URL` / `OPENAI_BASE_URL`, else the vendor's API. */
+  /**
+   * Default: `ANTHROPIC_BASE_URL` / `OPENAI_BASE_URL`, else the vendor's API. For Bedrock, the
+   * Bedrock Runtime endpoint (default: `AWS_ENDPOINT_URL_BEDROCK_RUNTIME`, else the region's).
+   */
   baseURL?: string | undefined;
+  /** Bedrock's AWS region; default `AWS_REGION`, else the AWS profile's. Ignored by the others. */
+  region?: string | undefined;
   maxTokens?: number | undefined;
   temperature?: number | undefined;
   timeoutMs?: number | undefined;
@@ -37,7 +43,7 @@ export interface CreateProviderOptions {
  * const provider = createProvider({ provider: defaultProviderName(), model: process.env.PANTO_MODEL });
  */
 export function createProvider(options: CreateProviderOptions): Provider {
-  const { provider, model, ...connection } = options;
+  const { provider, model, region, ...connection } = options;
   switch (provider) {
     case 'anthropic':
       if (!connection.apiKey && !process.env.ANTHROPIC_API_KEY && !process.env.ANTHROPIC_AUTH_TOKEN && !connection.baseURL) {
@@ -46,6 +52,10 @@ export function createProvider(options: CreateProviderOptions): Provider {
       return new AnthropicMessagesProvider({ model: model ?? DEFAULT_MODELS.anthropic, ...connection });
     case 'openai':
       return new OpenAIChatProvider({ model: model ?? DEFAULT_MODELS.openai, ...connection });
+    case 'bedrock': {
+      const { apiKey: _apiKey, baseURL, ...rest } = connection;
+      return new BedrockConverseProvider({ model: model ?? DEFAULT_MODELS.bedrock, region, endpoint: baseURL, ...rest });
+    }
     case 'offline':
       return new OfflineProvider({ model: model ?? DEFAULT_MODELS.offline });
     default:
@@ -63,6 +73,8 @@ export function createProvider(options: CreateProviderOptions): Provider {
 export const PROVIDER_CREDENTIAL_VARIABLES: Readonly<Record<ProviderName, readonly string[]>> = {
   anthropic: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_IDENTITY_TOKEN', 'ANTHROPIC_WEBHOOK_SIGNING_KEY', 'ANTHROPIC_CUSTOM_HEADERS'],
   openai: ['OPENAI_API_KEY', 'OPENAI_ADMIN_KEY', 'OPENAI_WEBHOOK_SECRET', 'OPENAI_CUSTOM_HEADERS'],
+  // The AWS SDK's static credentials and Bedrock API keys; a profile name or SSO cache is not a secret here.
+  bedrock: ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_BEARER_TOKEN_BEDROCK'],
   offline: [],
 };
 

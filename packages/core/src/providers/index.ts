@@ -5,6 +5,14 @@ export {
   type AnthropicMessagesOptions,
 } from './anthropic-messages.js';
 export {
+  BedrockConverseProvider,
+  DEFAULT_BEDROCK_THINKING_MAX_TOKENS,
+  normaliseBedrockStopReason,
+  type BedrockConverseOptions,
+  type BedrockCredentials,
+} from './bedrock.js';
+export { DEFAULT_BEDROCK_MODEL } from './bedrock-models.js';
+export {
   createProvider,
   defaultProviderName,
   PROVIDER_CREDENTIAL_VARIABLES,

@@ -5,13 +5,15 @@
  *
  * Read on {@link MODELS_READ_ON} from the vendors' published model, deprecation and pricing
  * pages (Anthropic: platform.claude.com "Models overview", "Model deprecations", "Pricing";
- * OpenAI: developers.openai.com "Models", "Deprecations", "Pricing"), without network access
+ * OpenAI: developers.openai.com "Models", "Deprecations", "Pricing"; Amazon Bedrock: see
+ * bedrock-models.ts), without network access
  * to re-check them: only facts the maintainers were confident of are here. A price that was
  * not is left out (`prices` absent), never guessed. Update the entry, its `source`, and
  * MODELS_READ_ON together.
  */
 import { UnsupportedModelError } from '../errors.js';
 import type { Usage } from '../messages.js';
+import { BEDROCK_MODELS, DEFAULT_BEDROCK_MODEL } from './bedrock-models.js';
 import type { ProviderName } from './factory.js';
 
 /** The date the facts below were read. */
@@ -35,9 +37,9 @@ export interface ModelPrices {
 }
 
 export interface ModelInfo {
-  /** The provider's name in panto (`anthropic`, `openai`, `offline`). */
+  /** The provider's name in panto (`anthropic`, `openai`, `bedrock`, `offline`). */
   provider: string;
-  /** The id the provider's API takes. */
+  /** The id the provider's API takes (Bedrock: a model id or an inference profile id). */
   id: string;
   status: ModelStatus;
   /** The day requests start failing (ISO date), when announced; on and after it the model counts as retired. */
@@ -57,6 +59,7 @@ const OPENAI_MODELS = 'developers.openai.com models and pricing, read 2026-12-01
 export const DEFAULT_MODELS: Readonly<Record<ProviderName, string>> = {
   anthropic: 'claude-sonnet-5-5',
   openai: 'gpt-5.4',
+  bedrock: DEFAULT_BEDROCK_MODEL,
   offline: 'offline-1',
 };
 
@@ -121,6 +124,7 @@ export const KNOWN_MODELS: readonly ModelInfo[] = [
     prices: { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 1.25 },
     source: 'developers.openai.com deprecations (notice of 2026-06-11) and pricing, read 2026-12-01',
   },
+  ...BEDROCK_MODELS,
   {
     provider: 'offline',
     id: 'offline-1',

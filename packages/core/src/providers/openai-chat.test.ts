@@ -60,10 +60,13 @@ const resumed = {
 describeProviderConformance('OpenAIChatProvider', {
   name: 'openai',
   model: 'gpt-test',
+  server: FakeLLMServer,
   create: (server, options = {}) => new OpenAIChatProvider({ model: 'gpt-test', apiKey: 'test-key', baseURL: server.openaiBaseURL, ...options }),
   wire: {
     path: '/v1/chat/completions',
     streaming: { stream: true, stream_options: { include_usage: true } },
+    streamContentType: 'text/event-stream; charset=utf-8',
+    retryAfter: { headers: (ms) => ({ 'retry-after-ms': String(ms) }), delay: (ms) => [ms, ms] },
     rawStopReasons: { endTurn: 'stop', toolUse: 'tool_calls' },
     stopReasons: [
       ['stop', 'end_turn'],
@@ -74,6 +77,7 @@ describeProviderConformance('OpenAIChatProvider', {
     ],
     toolCallsEnd: 'finish',
     thinking: 'unsigned',
+    serverErrors: [503, 529],
     rateLimitType: 'rate_limit_exceeded',
     badRequest: {
       body: {

@@ -50,7 +50,9 @@ describe('@panto/core testing entry points', () => {
 
   it('loads @panto/core/testing, the fakes, without vitest anywhere in its module graph', async () => {
     const result = await importWithoutVitest('@panto/core/testing');
-    expect(result.output).toContain('exports: CapturingStore FakeLLMServer ManualClock RecordFactory ScriptedProvider everyKindOfMessage usage waitUntil');
+    expect(result.output).toContain(
+      'exports: BEDROCK_STREAM_HEADERS CapturingStore FAKE_BEDROCK_CREDENTIALS FakeBedrockServer FakeLLMServer ManualClock RecordFactory ScriptedProvider encodeEventStream everyKindOfMessage usage waitUntil',
+    );
     expect(result.ok).toBe(true);
   });
 

@@ -11,6 +11,7 @@ export {
   type ExtensionHostRunSetup,
 } from './extension-host/index.js';
 export type {
+  ConformanceServer,
   ExpectedAgentRequests,
   ExpectedRequests,
   ProviderConformanceHarness,

@@ -2,13 +2,13 @@
 // arguments stream in, and each wire's error bodies.
 import type { FakeReply } from './types.js';
 
-/** The wire a request spoke: Anthropic Messages or OpenAI Chat Completions. */
+/** The wire a request spoke to FakeLLMServer: Anthropic Messages or OpenAI Chat Completions. */
 export type Protocol = 'anthropic' | 'openai';
 
 /** A piece of a streamed response; deltas are what `dropAfterDeltas`, `hang` and `errorEvent` count. */
 export interface Frame {
   kind: 'head' | 'delta' | 'tail';
-  data: string;
+  data: string | Uint8Array;
 }
 
 /** An error event mid-stream, in the wire's shape. */

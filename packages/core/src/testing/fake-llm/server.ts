@@ -3,9 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { anthropicFrames } from './anthropic-frames.js';
 import { defaultErrorType, errorBody, errorFrame, type Protocol } from './frames.js';
 import { openaiFrames } from './openai-frames.js';
+import { ReplyQueue, waitOutDelay, type ReplySink } from './reply-queue.js';
 import type { FakeRawReply, FakeReply, RecordedRequest } from './types.js';
-
-type QueuedReply = { kind: 'scripted'; reply: FakeReply } | { kind: 'raw'; reply: FakeRawReply };
 
 /**
  * An LLM API on loopback that answers with scripted replies, one per request, in wire-exact
@@ -27,9 +26,7 @@ export class FakeLLMServer {
   /** `http://127.0.0.1:PORT` */
   readonly url: string;
   readonly #server: Server;
-  readonly #queue: QueuedReply[] = [];
-  readonly #holds = new Set<() => void>();
-  readonly #pauses = new Set<() => void>();
+  readonly #replies = new ReplyQueue();
   #ids = 0;
 
   private constructor(server: Server, url: string) {
@@ -69,35 +66,32 @@ export class FakeLLMServer {
 
   /** How many replies are still queued. */
   get queued(): number {
-    return this.#queue.length;
+    return this.#replies.queued;
   }
 
   /** Queues the response to the next request, whichever protocol asks. */
   enqueue(...replies: FakeReply[]): void {
-    for (const reply of replies) this.#queue.push({ kind: 'scripted', reply });
+    this.#replies.enqueue(...replies);
   }
 
   /** Queues a response sent byte-for-byte as given. */
   enqueueRaw(reply: FakeRawReply): void {
-    this.#queue.push({ kind: 'raw', reply });
+    this.#replies.enqueueRaw(reply);
   }
 
   /** Replies paused by `pauseAfterDeltas` right now. */
   get paused(): number {
-    return this.#pauses.size;
+    return this.#replies.paused;
   }
 
   /** Lets every reply paused by `pauseAfterDeltas` send the rest of its stream. */
   resume(): void {
-    for (const release of this.#pauses) release();
-    this.#pauses.clear();
+    this.#replies.resume();
   }
 
   /** Stops listening and drops every open connection (held and paused ones included). */
   async close(): Promise<void> {
-    for (const release of this.#holds) release();
-    this.#holds.clear();
-    this.resume();
+    this.#replies.releaseAll();
     await new Promise<void>((resolve, reject) => {
       this.#server.close((error) => (error ? reject(error) : resolve()));
       this.#server.closeAllConnections();
@@ -122,7 +116,7 @@ export class FakeLLMServer {
       });
       return;
     }
-    const next = this.#queue.shift();
+    const next = this.#replies.next();
     if (!next) {
       sendJSON(
         response,
@@ -147,11 +141,8 @@ export class FakeLLMServer {
   }
 
   async #reply(protocol: Protocol, reply: FakeReply, requestBody: unknown, response: ServerResponse): Promise<void> {
-    const closed = onceClosed(response);
-    if (reply.delayMs !== undefined && reply.delayMs > 0) {
-      await Promise.race([new Promise((resolve) => setTimeout(resolve, reply.delayMs)), closed]);
-      if (response.destroyed) return;
-    }
+    const sink = responseSink(response);
+    if (!(await waitOutDelay(reply, sink))) return;
     if (reply.status !== undefined && reply.status >= 400) {
       const retryHeaders: Record<string, string> = reply.status === 429 || reply.status >= 500 ? { 'retry-after-ms': '1' } : {};
       const body = reply.errorBody ?? errorBody(protocol, defaultErrorType(protocol, reply.status), `fake ${reply.status} error`);
@@ -168,60 +159,23 @@ export class FakeLLMServer {
       ...reply.headers,
     });
     response.flushHeaders();
-
-    const totalDeltas = frames.filter((frame) => frame.kind === 'delta').length;
-    const hangAt = reply.hang ? Math.min(1, totalDeltas) : -1;
-    const errorAt = reply.errorEvent ? Math.min(reply.errorEvent.afterDeltas ?? 0, totalDeltas) : -1;
-    const dropAt = reply.dropAfterDeltas !== undefined ? Math.min(reply.dropAfterDeltas, totalDeltas) : -1;
-    const endAt = reply.endAfterDeltas !== undefined ? Math.min(reply.endAfterDeltas, totalDeltas) : -1;
-    const pauseAt = reply.pauseAfterDeltas !== undefined ? Math.min(reply.pauseAfterDeltas, totalDeltas) : -1;
-    let deltas = 0;
-    let tailReached = false;
-    for (const frame of frames) {
-      // Interventions happen at a delta boundary: before the next delta or before the tail.
-      if (frame.kind !== 'head' && !tailReached) {
-        if (frame.kind === 'tail') tailReached = true;
-        if (deltas === dropAt) {
-          await flush(response);
-          response.socket?.destroy();
-          return;
-        }
-        if (deltas === endAt) {
-          response.end();
-          return;
-        }
-        if (deltas === errorAt) {
-          response.end(errorFrame(protocol, reply.errorEvent ?? {}));
-          return;
-        }
-        if (deltas === hangAt) {
-          await flush(response);
-          await this.#hold(closed, this.#holds);
-          return;
-        }
-        if (deltas === pauseAt) {
-          await flush(response);
-          await this.#hold(closed, this.#pauses);
-          if (response.destroyed) return;
-        }
-      }
-      if (response.destroyed) return;
-      response.write(frame.data);
-      if (frame.kind === 'delta') deltas++;
-    }
-    response.end();
+    await this.#replies.play(frames, reply, sink, () => errorFrame(protocol, reply.errorEvent ?? {}));
   }
+}
 
-  /** Waits until the client goes away, or `holds` releases it (the server closes; `resume`). */
-  async #hold(closed: Promise<void>, holds: Set<() => void>): Promise<void> {
-    let release: () => void = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    holds.add(release);
-    await Promise.race([closed, released]);
-    holds.delete(release);
-  }
+/** An HTTP/1.1 response as the place a reply's frames go. */
+function responseSink(response: ServerResponse): ReplySink {
+  const closed = new Promise<void>((resolve) => response.once('close', () => resolve()));
+  return {
+    get destroyed() {
+      return response.destroyed;
+    },
+    closed,
+    write: (data) => response.write(data),
+    end: (data) => (data === undefined ? response.end() : response.end(data)),
+    flush: () => new Promise((resolve) => response.write('', () => resolve())),
+    drop: () => response.socket?.destroy(),
+  };
 }
 
 function protocolOf(method: string | undefined, path: string): Protocol | undefined {
@@ -259,15 +213,6 @@ function parseBody(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-function onceClosed(response: ServerResponse): Promise<void> {
-  return new Promise((resolve) => response.once('close', () => resolve()));
-}
-
-/** Resolves once what was written so far has been handed to the socket. */
-function flush(response: ServerResponse): Promise<void> {
-  return new Promise((resolve) => response.write('', () => resolve()));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -60,11 +60,11 @@ export interface FakeReply {
   errorEvent?: { type?: string; message?: string; afterDeltas?: number };
 }
 
-/** A response sent exactly as given (for recorded SSE fixtures). */
+/** A response sent exactly as given (for recorded SSE fixtures, or encoded event-stream frames). */
 export interface FakeRawReply {
   status: number;
   headers?: Record<string, string>;
-  body: string;
+  body: string | Uint8Array;
 }
 
 /** A request the fake server received. */

@@ -4,7 +4,7 @@ import { waitUntil } from '../../wait-until.js';
 import { collect, endOf, PROMPT_REQUEST, type ProviderSuite, watchTimers } from './suite.js';
 
 /** The signal: a hanging stream, a pending response, the SDK's backoff, a signal aborted before the call. */
-export function describeAbortContract({ server, provider, run }: ProviderSuite): void {
+export function describeAbortContract({ harness, server, provider, run, retryTimer }: ProviderSuite): void {
   it('cancels a hanging stream when the signal aborts: an aborted end event keeps the text so far', async () => {
     server().enqueue({ text: 'Hello there world', hang: true });
     const controller = new AbortController();
@@ -51,12 +51,12 @@ export function describeAbortContract({ server, provider, run }: ProviderSuite):
 
   it("cancels while the SDK waits out a 429's retry-after, without a second request", async () => {
     const retryAfterMs = 30_000;
-    server().enqueue({ status: 429, headers: { 'retry-after-ms': String(retryAfterMs) } }, { text: 'never asked for' });
+    server().enqueue({ status: 429, headers: harness.wire.retryAfter.headers(retryAfterMs) }, { text: 'never asked for' });
     const controller = new AbortController();
     const timers = watchTimers();
     try {
       const running = run(undefined, controller.signal);
-      await waitUntil(() => timers.scheduled(retryAfterMs), {
+      await waitUntil(() => retryTimer(timers, retryAfterMs), {
         message: `the SDK scheduled its ${retryAfterMs} ms retry-after backoff`,
       });
       controller.abort();

@@ -4,10 +4,10 @@ import type { ProviderEvent } from '../../../providers/provider.js';
 import { endOf, RETRY_AFTER_MS, type ProviderSuite, TIMER_SLACK_MS, watchTimers } from './suite.js';
 
 /** HTTP errors: what the SDK retries, how long it waits, when it gives up, and what it never retries. */
-export function describeRetryContract({ harness, server, run }: ProviderSuite): void {
+export function describeRetryContract({ harness, server, run, retryTimer }: ProviderSuite): void {
   const { wire } = harness;
   it('retries a 429 after the retry-after the server sent, then succeeds', async () => {
-    server().enqueue({ status: 429, headers: { 'retry-after-ms': String(RETRY_AFTER_MS) } }, { text: 'Second time lucky.' });
+    server().enqueue({ status: 429, headers: wire.retryAfter.headers(RETRY_AFTER_MS) }, { text: 'Second time lucky.' });
     const timers = watchTimers();
     let events: ProviderEvent[];
     try {
@@ -20,12 +20,12 @@ export function describeRetryContract({ harness, server, run }: ProviderSuite): 
       message: { content: [{ type: 'text', text: 'Second time lucky.' }] },
     });
     expect(server().requests).toHaveLength(2);
-    expect(timers.scheduled(RETRY_AFTER_MS)).toBe(true);
+    expect(retryTimer(timers, RETRY_AFTER_MS)).toBe(true);
     const [first, second] = server().requests;
     expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(RETRY_AFTER_MS - TIMER_SLACK_MS);
   });
 
-  it.each([503, 529])('retries a %i too', async (status) => {
+  it.each(wire.serverErrors)('retries a %i too', async (status) => {
     server().enqueue({ status }, { text: 'ok' });
     expect(endOf(await run())).toMatchObject({
       type: 'message-end',

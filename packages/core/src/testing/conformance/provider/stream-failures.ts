@@ -30,7 +30,7 @@ export function describeStreamErrorContract({ harness, server, run, replay }: Pr
   it('reports a malformed stream as an error event instead of throwing', async () => {
     server().enqueueRaw({
       status: 200,
-      headers: { 'content-type': 'text/event-stream' },
+      headers: { 'content-type': wire.streamContentType },
       body: wire.malformedStream,
     });
     const events = await run();
