@@ -1,9 +1,11 @@
 /**
  * What a service turn costs DynamoDB, counted by a proxy in front of DynamoDB Local: a
- * warm process pays 4 requests for a plain turn (lease, prompt, answer, release) and reads
- * no more per turn at turn 60 than at turn 2; a cold process reads the log once more. A
- * turn that outlives its lease's renewal period adds one UpdateItem per period, no more. An
- * Idempotency-Key adds its claim and its answer (6), and a retry with it is 1 request.
+ * warm process pays 2 requests for a plain turn (the prompt's append, which takes the lease,
+ * and the answer's, which gives it up), flat from turn 2 to turn 100, and one more per tool
+ * round; a cold process reads the log once more (3). A process whose cache is behind pays a
+ * refused write and a read of what is new. A turn that outlives its lease's renewal period
+ * adds one UpdateItem per period, no more. An Idempotency-Key adds its claim and its answer,
+ * and a retry with it is 1 request.
  */
 import { ManualClock, waitUntil } from '@panto/core/testing';
 import { DEFAULT_SERVICE_LIMITS } from '@panto/functions';
@@ -22,7 +24,9 @@ describe('the cost of a service turn', () => {
     warm = await startApi('turn-cost', { provider: 'offline', dynamo: localDynamoDBClient(proxy.endpoint) });
   });
   let slow: ApiHarness | undefined;
+  let tools: ApiHarness | undefined;
   afterAll(async () => {
+    await tools?.close();
     await warm?.close();
     await cold?.close();
     await slow?.close();
@@ -37,35 +41,52 @@ describe('the cost of a service turn', () => {
     return { requests: [...proxy.requests], bytes: proxy.responseBytes };
   }
 
-  it('costs 4 requests in a warm process, with read bytes flat as the session grows; 5 when cold', async () => {
+  it('costs 2 requests in a warm process, flat from turn 2 to turn 100 in requests and read bytes; 3 when cold', { timeout: 120_000 }, async () => {
     const created = await warm.call('alice', 'POST', '/sessions', { system: 'Be brief.' });
     expect(created.status, await created.clone().text()).toBe(201);
     const { id } = (await created.json()) as { id: string };
 
     const costs = [];
-    for (let n = 1; n <= 60; n++) costs.push(await turn(warm, id, n));
-    // The process that created the session holds it from the start: no read of the log at all.
+    for (let n = 1; n <= 100; n++) costs.push(await turn(warm, id, n));
+    // The process that created the session holds it from the start: no read at all, no lease request of its own.
     for (const [i, cost] of costs.entries()) {
-      expect(cost.requests, `turn ${i + 1}`).toEqual(['UpdateItem', 'TransactWriteItems', 'TransactWriteItems', 'UpdateItem']);
+      expect(cost.requests, `turn ${i + 1}`).toEqual(['TransactWriteItems', 'TransactWriteItems']);
     }
-    expect(costs[59]!.bytes).toBeLessThanOrEqual(costs[1]!.bytes * 1.5);
+    expect(costs[99]!.bytes).toBeLessThanOrEqual(costs[1]!.bytes * 1.5);
 
-    // Another process (no cache) reads the whole log once, then is warm too.
+    // Another process (no cache) reads META and the whole log once, then is warm too.
     cold = await startApi('turn-cost', { provider: 'offline', dynamo: localDynamoDBClient(proxy.endpoint), aws: warm.aws });
-    const first = await turn(cold, id, 61);
-    expect(first.requests).toEqual(['UpdateItem', 'Query', 'TransactWriteItems', 'TransactWriteItems', 'UpdateItem']);
-    expect(first.bytes).toBeGreaterThan(costs[59]!.bytes * 5);
-    expect((await turn(cold, id, 62)).requests).toHaveLength(4);
+    const first = await turn(cold, id, 101);
+    expect(first.requests).toEqual(['Query', 'TransactWriteItems', 'TransactWriteItems']);
+    expect(first.bytes).toBeGreaterThan(costs[99]!.bytes * 5);
+    expect((await turn(cold, id, 102)).requests).toEqual(['TransactWriteItems', 'TransactWriteItems']);
 
-    // The warm process notices what the other appended: it reads only that, and answers the whole log.
-    const caughtUp = await turn(warm, id, 63);
-    expect(caughtUp.requests).toEqual(['UpdateItem', 'Query', 'TransactWriteItems', 'TransactWriteItems', 'UpdateItem']);
+    // The warm process's cache is behind what the other appended: its first write is refused
+    // (nothing written), it reads only what is new, and answers on the whole log.
+    const caughtUp = await turn(warm, id, 103);
+    expect(caughtUp.requests).toEqual(['TransactWriteItems', 'Query', 'TransactWriteItems', 'TransactWriteItems']);
     expect(caughtUp.bytes).toBeLessThan(first.bytes / 5);
     proxy.resetCounts();
     const read = await warm.call('alice', 'GET', `/sessions/${id}`);
     const session = (await read.json()) as { messages: { role: string }[] };
     expect(proxy.requests).toEqual(['GetItem']);
-    expect(session.messages.filter((message) => message.role === 'user')).toHaveLength(63);
+    expect(session.messages.filter((message) => message.role === 'user')).toHaveLength(103);
+  });
+
+  it('costs 3 requests for a turn with one tool round, and a streamed turn the same as a plain one', async () => {
+    tools ??= await startApi('turn-cost-tools', { dynamo: localDynamoDBClient(proxy.endpoint) });
+    const { id } = (await (await tools.call('alice', 'POST', '/sessions', {})).json()) as { id: string };
+    tools.fake.enqueue({ text: 'warming up' });
+    await turn(tools, id, 1);
+    tools.fake.enqueue({ toolCalls: [{ id: 'toolu_c', name: 'current_time', input: {} }] }, { text: 'It is now.' });
+    expect((await turn(tools, id, 2)).requests).toEqual(['TransactWriteItems', 'TransactWriteItems', 'TransactWriteItems']);
+
+    for (const n of [3, 4]) {
+      tools.fake.enqueue({ text: `streamed ${n}` });
+      proxy.resetCounts();
+      await sseReader(await tools.call('alice', 'POST', `/sessions/${id}/messages/stream`, { text: `question ${n}` })).rest();
+      expect(proxy.requests, `streamed turn ${n}`).toEqual(['TransactWriteItems', 'TransactWriteItems']);
+    }
   });
 
   it('adds exactly one UpdateItem per renewal period a turn outlives (which is also its check for a stop request)', { timeout: 60_000 }, async () => {
@@ -81,14 +102,14 @@ describe('the cost of a service turn', () => {
     for (let renewal = 1; renewal <= 3; renewal++) {
       clock.advance(DEFAULT_SERVICE_LIMITS.leaseRenewMs);
       // Done once the heartbeat has its next renewal scheduled (it does so when the answer is back).
-      await waitUntil(() => updates() === 1 + renewal && clock.pending === 1, { message: `renewal ${renewal} went through`, timeoutMs: 15_000 });
+      await waitUntil(() => updates() === renewal && clock.pending === 1, { message: `renewal ${renewal} went through`, timeoutMs: 15_000 });
     }
     slow.fake.resume();
     await stream.rest();
-    expect(proxy.requests).toEqual(['UpdateItem', 'TransactWriteItems', 'UpdateItem', 'UpdateItem', 'UpdateItem', 'TransactWriteItems', 'UpdateItem']);
+    expect(proxy.requests).toEqual(['TransactWriteItems', 'UpdateItem', 'UpdateItem', 'UpdateItem', 'TransactWriteItems']);
   });
 
-  it('costs a warm process 4 requests for a turn with parent_id, and 3 for a leaf switch', async () => {
+  it('costs a warm process 2 requests for a turn with parent_id, and 3 for a leaf switch', async () => {
     const created = await warm.call('alice', 'POST', '/sessions', { system: 'Be brief.' });
     const { id } = (await created.json()) as { id: string };
     await turn(warm, id, 1);
@@ -98,7 +119,7 @@ describe('the cost of a service turn', () => {
     proxy.resetCounts();
     const branched = await warm.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'again, differently', parent_id: answer });
     expect(branched.status, await branched.clone().text()).toBe(200);
-    expect(proxy.requests).toEqual(['UpdateItem', 'TransactWriteItems', 'TransactWriteItems', 'UpdateItem']);
+    expect(proxy.requests).toEqual(['TransactWriteItems', 'TransactWriteItems']);
 
     proxy.resetCounts();
     const switched = await warm.call('alice', 'PUT', `/sessions/${id}/leaf`, { entry_id: answer });
@@ -111,7 +132,7 @@ describe('the cost of a service turn', () => {
     const { id } = (await created.json()) as { id: string };
     await turn(warm, id, 1);
     const keyed = await turn(warm, id, 2, { 'idempotency-key': 'turn-cost-2' });
-    expect(keyed.requests).toEqual(['PutItem', 'UpdateItem', 'TransactWriteItems', 'TransactWriteItems', 'UpdateItem', 'UpdateItem']);
+    expect(keyed.requests).toEqual(['PutItem', 'TransactWriteItems', 'TransactWriteItems', 'UpdateItem']);
     // The retry learns the stored answer from the claim's failed condition (ALL_OLD): no GetItem.
     const retry = await turn(warm, id, 2, { 'idempotency-key': 'turn-cost-2' });
     expect(retry.requests).toEqual(['PutItem']);

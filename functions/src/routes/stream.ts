@@ -19,15 +19,9 @@ export function streamRoutes(app: ApiApp, { turns, limits, report }: RouteDeps):
   app.post('/sessions/:id/messages/stream', async (c) => {
     const id = pathSessionId(c);
     const { text, on_disconnect: onDisconnect, parent_id: parentId } = parse('body', messageBody, await readJson(c, limits.bodyLimitBytes));
-    // Taken before the stream starts, so that 404 and 409 are real statuses.
-    const lock = await turns.lock(c.get('owner'), id);
-    // So is a 400 for a parent_id the session does not hold (read from the cache the turn then uses).
-    if (parentId !== undefined) {
-      await turns.checkParent(lock, parentId).catch(async (error: unknown) => {
-        await lock.release();
-        throw error;
-      });
-    }
+    // The prompt is stored (the lease taken with it) before the stream starts, so that 404,
+    // 409 and a 400 for a parent_id the session does not hold are real statuses.
+    const started = await turns.start(c.get('owner'), id, text, parentId === undefined ? {} : { parentId });
     c.set('turn', true);
     let ended!: () => void;
     c.set('streamed', new Promise<void>((resolve) => (ended = resolve)));
@@ -46,9 +40,9 @@ export function streamRoutes(app: ApiApp, { turns, limits, report }: RouteDeps):
         writes = writes.then(() => sender.send(event, data)).then(() => undefined);
       };
       try {
-        const outcome = await turns.turnLocked(lock, text, {
+        send('message', { message: messageJson(started.prompt) });
+        const outcome = await turns.run(started, {
           signal: AbortSignal.any([deadline, disconnected.signal]),
-          ...(parentId === undefined ? {} : { parentId }),
           receiver: (event) => {
             if (event.type === 'text-delta') send('text-delta', { delta: event.delta });
             if (event.type === 'entries-persisted') {
@@ -67,7 +61,7 @@ export function streamRoutes(app: ApiApp, { turns, limits, report }: RouteDeps):
         report(failure, `streamed turn on ${id}`, error);
         send('end', { incomplete: true, ...endFailure(failure) });
       } finally {
-        await lock.release();
+        await started.lock.release();
         await writes;
         sender.finish();
         ended();

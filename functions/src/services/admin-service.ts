@@ -92,6 +92,10 @@ async function changeSession(context: SessionContext, owner: string, sessionId: 
   return withSessionLock(context, owner, sessionId, async ({ store }) => {
     const provider = context.providers({ provider: change.provider ?? (store.activeModel() ?? context.defaultModel()).provider, ...model }, { check: true });
     const activeModel = { provider: provider.name, model: provider.model };
-    return summaryOf(context, await updateSession({ client: dynamo, tableName, owner, sessionId, ...titled, activeModel }));
+    const updated = await updateSession({ client: dynamo, tableName, owner, sessionId, ...titled, activeModel });
+    // What this process cached of META names the old model: the next turn reads it again (one
+    // in another process finds out from its first write's condition).
+    context.cache.forgetMeta(sessionId);
+    return summaryOf(context, updated);
   });
 }

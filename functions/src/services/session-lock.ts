@@ -69,7 +69,7 @@ export async function withSessionLock<T>(context: SessionContext, owner: string,
  * Releases a lease, retrying with backoff while the store fails. Never rejects: a lease
  * that cannot be released expires by itself, and the turn's answer stands.
  */
-async function release(context: SessionContext, lease: SessionLease, sessionId: string): Promise<void> {
+export async function release(context: SessionContext, lease: SessionLease, sessionId: string): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
       await lease.release();

@@ -2,11 +2,13 @@
  * A session's turns: running one (now, or on a lock taken before a stream starts), a
  * compaction, asking the running one to stop, and following it from any process.
  *
- * A plain turn costs four requests in a warm process: the lease (one conditional
- * UpdateItem that also proves the owner and returns the session's head), the prompt's
- * append, the answer's append, and the release. A cold process adds one Query for the log.
- * A turn that outlives the lease's renewal period adds one UpdateItem per period: the
- * renewal, which also reads back whether a stop was requested.
+ * A plain turn costs two requests in a warm process: the prompt's append, which also takes
+ * the session's lease (conditioned on no other lease and on the head this process last saw),
+ * and the answer's append, which also gives it up. Each tool round adds its own append. A
+ * cold process adds one Query (META and the log). A turn that outlives the lease's renewal
+ * period adds one UpdateItem per period: the renewal, which also reads back whether a stop
+ * was requested. A turn that ends with nothing to commit (an error before any answer, a stop
+ * between tool rounds) releases the lease with one UpdateItem.
  */
 import { type DynamoStore, requestTurnStop } from '@panto/aws';
 import {
@@ -20,11 +22,13 @@ import {
   ProviderNotConfiguredError,
   type Receiver,
   type StepResult,
+  type ToolRegistry,
   UnknownProviderError,
 } from '@panto/core';
 import { invalidField, unknownEntry } from '../errors.js';
 import { leaseClock, openStore, type RunningTurn, runningTurn, type SessionContext } from './session-context.js';
-import { lockSession, type SessionLock, withSessionLock } from './session-lock.js';
+import { withSessionLock } from './session-lock.js';
+import { type StartDeps, type StartedTurn, startTurn } from './turn-start.js';
 
 export interface TurnOptions {
   /** Ends the step early; everything committed so far stays persisted. */
@@ -68,28 +72,32 @@ export function turnService(context: SessionContext) {
      * its lease stops and rejects with `SessionLeaseLostError`, what it committed kept.
      */
     async turn(owner: string, sessionId: string, text: string, options: TurnOptions): Promise<TurnOutcome> {
-      return withSessionLock(context, owner, sessionId, (lock) => runTurn(context, lock, text, options));
+      const started = await startTurn(context, startDeps(context), owner, sessionId, text, options);
+      try {
+        return await runTurn(started, options);
+      } finally {
+        await started.lock.release();
+      }
     },
 
     /**
-     * Takes the session's lease, and a store on it, with one request — for a turn that starts
-     * later (a streamed turn answers 404 or 409 before its stream starts) — and renews it
-     * until released. The caller must release the lock.
+     * Stores the prompt, taking the session's lease in the same write — for a turn that runs
+     * later (a streamed turn answers 404, 409 or a 400 for `parentId` before its stream
+     * starts) — and renews the lease until the turn's last append gives it up or the caller
+     * releases `started.lock`, which it must.
      */
-    async lock(owner: string, sessionId: string): Promise<SessionLock> {
-      return lockSession(context, owner, sessionId);
+    async start(owner: string, sessionId: string, text: string, options: { parentId?: string | null } = {}): Promise<StartedTurn> {
+      return startTurn(context, startDeps(context), owner, sessionId, text, options);
     },
 
-    /**
-     * Refuses (400 naming `parent_id`) a `parentId` the session does not hold, or one a prompt
-     * cannot follow. For a route that must answer before it starts streaming; the turn checks
-     * again (on the same cached log, no request).
-     */
-    checkParent,
-
-    /** Runs a turn on a session locked with `lock`. */
-    async turnLocked(lock: SessionLock, text: string, options: TurnOptions): Promise<TurnOutcome> {
-      return runTurn(context, lock, text, options);
+    /** Runs the step of a started turn (see `start`); does not release its lock. */
+    async run(started: StartedTurn, options: { signal: AbortSignal; receiver?: Receiver }): Promise<TurnOutcome> {
+      const unreceive = options.receiver === undefined ? undefined : started.agent.subscribe(options.receiver);
+      try {
+        return await runTurn(started, options);
+      } finally {
+        unreceive?.();
+      }
     },
 
     /**
@@ -132,9 +140,9 @@ export function turnService(context: SessionContext) {
   };
 }
 
-async function checkParent(lock: SessionLock, parentId: string | null): Promise<void> {
+async function checkParent(store: DynamoStore, parentId: string | null): Promise<void> {
   if (parentId === null) return;
-  const tree = await lock.store.loadTree();
+  const tree = await store.loadTree();
   const entry = tree.get(parentId);
   if (entry === undefined) throw unknownEntry('parent_id');
   if (!acceptsPrompt(tree.resolve(parentId))) {
@@ -146,25 +154,24 @@ async function checkParent(lock: SessionLock, parentId: string | null): Promise<
   }
 }
 
-/** One turn on a locked session (see `TurnService.turn`). */
-async function runTurn(context: SessionContext, lock: SessionLock, text: string, options: TurnOptions): Promise<TurnOutcome> {
-  if (options.parentId !== undefined) await checkParent(lock, options.parentId);
-  const agent = await sessionAgent(context, lock.store, options.parentId);
-  const unsubscribe = options.receiver === undefined ? undefined : agent.subscribe(options.receiver);
-  const records: DiskMessageRecord[] = [];
-  const unrecord = agent.subscribe((event) => {
-    if (event.type === 'entries-persisted') for (const record of event.records) if (record.type === 'message') records.push(record);
-  });
+function startDeps(context: SessionContext): StartDeps {
+  return {
+    checkParent,
+    agentOn: (store, tools, at) => sessionAgent(context, store, at, tools),
+  };
+}
+
+/** The step of a started turn; its records and receiver are unsubscribed at the end. */
+async function runTurn(started: StartedTurn, options: { signal: AbortSignal }): Promise<TurnOutcome> {
+  const { agent, lock, prompt, records } = started;
   try {
-    const prompt = await agent.submitUserMessage(text);
     const step = await agent.runStep(undefined, { signal: AbortSignal.any([options.signal, lock.signal]) });
     const cut = step.stopReason === 'aborted' ? lock.ended : null;
     // A turn that lost its lease answers as such, whether or not its last write was refused.
     if (cut?.type === 'lease-lost') throw cut.error;
     return { prompt, messages: [prompt.message, ...step.messages], records, step, stopRequested: cut?.type === 'stop-requested' };
   } finally {
-    unrecord();
-    unsubscribe?.();
+    started.unsubscribe();
   }
 }
 
@@ -172,10 +179,10 @@ async function runTurn(context: SessionContext, lock: SessionLock, text: string,
  * An agent on the session, with the provider its model needs. A provider this server
  * cannot use (no key for it) throws `ProviderNotConfiguredError` before anything is written.
  */
-async function sessionAgent(context: SessionContext, store: DynamoStore, at?: string | null): Promise<Agent> {
+async function sessionAgent(context: SessionContext, store: DynamoStore, at?: string | null, tools?: ToolRegistry): Promise<Agent> {
   // The head a lease or open read says which model the session uses; no load needed to pick it.
   const provider = sessionProvider(context, store);
-  const { agent } = await Agent.resume(store, { provider, tools: await context.tools() }, at === undefined ? {} : { at });
+  const { agent } = await Agent.resume(store, { provider, tools: tools ?? (await context.tools()) }, at === undefined ? {} : { at });
   context.observeAgent?.(agent);
   return agent;
 }

@@ -8,7 +8,7 @@
 
 // The store: a handle on one session.
 export { DynamoStore, type LeasedSession } from './store/dynamo-store.js';
-export type { DynamoStoreCreateOptions, DynamoStoreLeaseOptions, DynamoStoreOpenOptions } from './store/store-options.js';
+export type { DynamoStoreCreateOptions, DynamoStoreLeaseOptions, DynamoStoreOpenOptions, DynamoStoreTurnOptions } from './store/store-options.js';
 export {
   DEFAULT_SESSION_CACHE_BYTES,
   SessionCache,

@@ -58,6 +58,7 @@ export type {
   LeafEntry,
   LoadedSession,
   LoadOptions,
+  AppendOptions,
   ReadNote,
   RecordEntry,
   SessionEntry,

@@ -4,16 +4,17 @@
  * follow what was committed.
  */
 import { randomUUID } from 'node:crypto';
-import { SessionNotFoundError, type SessionEntry } from '@panto/core';
+import { type ActiveModel, SessionNotFoundError, type SessionEntry } from '@panto/core';
 import { encodeBatchLines, newestModel } from '@panto/core/store-kit';
 import type { OffloadRef } from '../entries/entry-item.js';
 import { putOffload } from '../entries/offload.js';
 import { packBatch, TRANSACTION_TEXT_LIMIT, type PlannedItem } from '../entries/pack-batch.js';
 import { OffloadRequiredError } from '../errors.js';
-import { expiryOf } from '../meta/meta-item.js';
+import { DynamoLease } from '../lease/session-lease.js';
+import { expiryOf, type HeldLease } from '../meta/meta-item.js';
 import { firstTitle } from '../meta/title.js';
 import { deleteObjects } from '../s3/s3-objects.js';
-import { sendAppend } from './append.js';
+import { type LeaseTaken, sendAppend } from './append.js';
 import type { Handle, SessionView } from './handle.js';
 
 /**
@@ -21,7 +22,13 @@ import type { Handle, SessionView } from './handle.js';
  * the view after it: the log committed in place, META as the append left it. Rejects as
  * `sendAppend` does; texts it offloaded for a session found gone are deleted again.
  */
-export async function appendEntries(handle: Handle, sessionId: string, view: SessionView, entries: readonly SessionEntry[]): Promise<SessionView> {
+export async function appendEntries(
+  handle: Handle,
+  sessionId: string,
+  view: SessionView,
+  entries: readonly SessionEntry[],
+  last = false,
+): Promise<SessionView> {
   const { log, meta } = view;
   const head = log.headAfter(entries);
   // META's model: the one a batch names (if any), or the switched-to path's.
@@ -33,6 +40,7 @@ export async function appendEntries(handle: Handle, sessionId: string, view: Ses
   const now = handle.clock();
   const updatedAt = now.toISOString();
   const title = meta.metadata.title === null ? firstTitle(entries) : null;
+  const lease = leaseChange(handle, now, last, meta.metadata.activeModel);
   await sendAppend(
     handle.client,
     {
@@ -48,6 +56,8 @@ export async function appendEntries(handle: Handle, sessionId: string, view: Ses
       title,
       expiresAt: expiryOf(meta.ttlSeconds, now),
       leaseId: handle.leaseId,
+      takeLease: lease.take,
+      releaseLease: lease.release,
     },
     randomUUID(),
     handle.retry,
@@ -63,11 +73,51 @@ export async function appendEntries(handle: Handle, sessionId: string, view: Ses
     meta: {
       ...meta,
       nextParent: head.resumeParent,
-      metadata: { ...meta.metadata, updatedAt, title: meta.metadata.title ?? title, activeModel: activeModel ?? meta.metadata.activeModel },
+      lease: leaseAfter(handle, sessionId, meta.lease, lease, expected.count),
+      metadata: {
+        ...meta.metadata,
+        entryCount: log.count,
+        head: log.leafId,
+        updatedAt,
+        title: meta.metadata.title ?? title,
+        activeModel: activeModel ?? meta.metadata.activeModel,
+      },
     },
   };
   const appended = lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
   return { ...after, bytes: cacheAppended(handle, sessionId, after, expected.count, entries, appended) };
+}
+
+/** What an append does to a turn's lease: takes it (the turn's first write) or gives it up (its last). */
+interface LeaseChange {
+  take: LeaseTaken | null;
+  release: boolean;
+}
+
+function leaseChange(handle: Handle, now: Date, last: boolean, seenModel: ActiveModel | null): LeaseChange {
+  const { turn } = handle;
+  if (turn === null || turn.released) return { take: null, release: false };
+  if (turn.lease === null) {
+    return { take: { leaseId: randomUUID(), expiresAt: now.getTime() + turn.leaseMs, now: now.getTime(), seenModel }, release: false };
+  }
+  return { take: null, release: last };
+}
+
+/** The lease META holds after a committed append, as the handle knows it; the handle's turn state follows. */
+function leaseAfter(handle: Handle, sessionId: string, before: HeldLease | null, change: LeaseChange, count: number): HeldLease | null {
+  const { turn } = handle;
+  if (turn === null) return before;
+  if (change.take !== null) {
+    const { leaseId, expiresAt, now } = change.take;
+    handle.leaseId = leaseId;
+    const { client, tableName, owner } = handle;
+    turn.lease = new DynamoLease({ client, tableName, owner, sessionId, leaseId, expiresAt, leaseMs: turn.leaseMs, now: () => handle.clock().getTime() });
+    return { leaseId, expiresAt, startedAt: now, firstEntry: count, stopRequested: false };
+  }
+  if (!change.release) return before;
+  turn.released = true;
+  turn.onReleased?.();
+  return null;
 }
 
 /** Writes the offloaded items' text to S3 (in parallel), before the transaction. */
@@ -112,13 +162,14 @@ function cacheAppended(handle: Handle, sessionId: string, view: SessionView, bef
   const { incarnation } = view.meta;
   if (cache === undefined || incarnation === null) return view.bytes;
   const held = view.log.entries;
+  const { meta } = view;
   if (held !== null) {
-    cache.set(sessionId, { incarnation, entries: [...held], bytes: view.bytes + bytes });
+    cache.set(sessionId, { incarnation, entries: [...held], bytes: view.bytes + bytes, meta });
     return view.bytes + bytes;
   }
   const cached = cache.get(sessionId);
   if (cached?.incarnation === incarnation && cached.entries.length === before) {
-    cache.set(sessionId, { incarnation, entries: [...cached.entries, ...entries], bytes: cached.bytes + bytes });
+    cache.set(sessionId, { incarnation, entries: [...cached.entries, ...entries], bytes: cached.bytes + bytes, meta });
   } else {
     cache.delete(sessionId);
   }

@@ -8,7 +8,7 @@ import { TransactWriteItemsCommand, type AttributeValue, type DynamoDBClient, ty
 import { InvalidBatchError, SessionConflictError, SessionNotFoundError, type ActiveModel, type SessionEntry } from '@panto/core';
 import { entryItem, type OffloadRef } from '../entries/entry-item.js';
 import type { PlannedItem } from '../entries/pack-batch.js';
-import { SessionLeaseLostError } from '../errors.js';
+import { SessionBusyError, SessionLeaseLostError } from '../errors.js';
 import { getMetaItem } from '../meta/meta-item.js';
 import { isOwnersItem } from '../meta/visibility.js';
 import { ATTR } from '../table/attributes.js';
@@ -16,9 +16,15 @@ import {
   APPEND_CONDITION,
   APPEND_CONDITION_EMPTY,
   APPEND_CONDITION_LEASE,
+  APPEND_CONDITION_SEEN_MODEL,
+  APPEND_CONDITION_SEEN_NO_MODEL,
+  APPEND_CONDITION_TAKE_LEASE,
+  APPEND_REMOVE_RELEASE_LEASE,
+  APPEND_REMOVE_TAKE_LEASE,
   APPEND_UPDATE,
   APPEND_UPDATE_EXPIRY,
   APPEND_UPDATE_MODEL,
+  APPEND_UPDATE_TAKE_LEASE,
   APPEND_UPDATE_TITLE,
   ENTRY_PUT_CONDITION,
   namesFor,
@@ -47,6 +53,19 @@ export interface AppendPlan {
   expiresAt: number | null;
   /** The turn lease the handle holds, if it holds one: the append is fenced by it. */
   leaseId: string | null;
+  /** The turn lease this append takes (a turn's prompt: no other request before it), or null. Never with `leaseId`. */
+  takeLease: LeaseTaken | null;
+  /** Whether this append gives up the lease it is fenced by (a turn's last write: no release request after it). */
+  releaseLease: boolean;
+}
+
+/** A lease an append takes: its id (the fencing token from then on), when it lapses and now, in epoch milliseconds. */
+export interface LeaseTaken {
+  leaseId: string;
+  expiresAt: number;
+  now: number;
+  /** The model META named when the turn read it (its provider was picked by it): the write is refused if it changed. */
+  seenModel: ActiveModel | null;
 }
 
 export function buildAppendTransaction(plan: AppendPlan, token: string): TransactWriteItemsCommandInput {
@@ -66,9 +85,25 @@ export function buildAppendTransaction(plan: AppendPlan, token: string): Transac
   };
   let condition = plan.expected.head === null ? APPEND_CONDITION_EMPTY : APPEND_CONDITION;
   if (plan.expected.head !== null) values[':expected_head'] = { S: plan.expected.head };
+  const removed: string[] = [];
   if (plan.leaseId !== null) {
     condition += APPEND_CONDITION_LEASE;
     values[':lease_id'] = { S: plan.leaseId };
+    if (plan.releaseLease) removed.push(...APPEND_REMOVE_RELEASE_LEASE);
+  } else if (plan.takeLease !== null) {
+    condition += APPEND_CONDITION_TAKE_LEASE;
+    update += APPEND_UPDATE_TAKE_LEASE;
+    removed.push(...APPEND_REMOVE_TAKE_LEASE);
+    values[':lease_id'] = { S: plan.takeLease.leaseId };
+    values[':lease_expires_at'] = { N: String(plan.takeLease.expiresAt) };
+    values[':now'] = { N: String(plan.takeLease.now) };
+    values[':now_seconds'] = { N: String(Math.floor(plan.takeLease.now / 1000)) };
+    const seen = plan.takeLease.seenModel;
+    condition += seen === null ? APPEND_CONDITION_SEEN_NO_MODEL : APPEND_CONDITION_SEEN_MODEL;
+    if (seen !== null) {
+      values[':seen_provider'] = { S: seen.provider };
+      values[':seen_model'] = { S: seen.model };
+    }
   }
   if (plan.activeModel !== null) {
     update += APPEND_UPDATE_MODEL;
@@ -83,6 +118,8 @@ export function buildAppendTransaction(plan: AppendPlan, token: string): Transac
     update += APPEND_UPDATE_EXPIRY;
     values[':expires_at'] = { N: String(plan.expiresAt) };
   }
+  // REMOVE comes after every SET part.
+  if (removed.length > 0) update += ` REMOVE ${[...new Set(removed)].join(', ')}`;
   const pk = sessionPk(plan.sessionId);
   return {
     ClientRequestToken: token,
@@ -146,6 +183,7 @@ export async function sendAppend(client: DynamoDBClient, plan: AppendPlan, token
           if (plan.leaseId !== null && old[ATTR.leaseId]?.S !== plan.leaseId) {
             throw new SessionLeaseLostError(plan.sessionId, { cause: error });
           }
+          if (plan.takeLease !== null) refuseTaking(plan.sessionId, plan.takeLease, old, error);
           throw new SessionConflictError(
             plan.sessionId,
             {
@@ -182,4 +220,16 @@ export async function sendAppend(client: DynamoDBClient, plan: AppendPlan, token
 async function isCommitted(client: DynamoDBClient, plan: AppendPlan, lastId: string, count: number): Promise<boolean> {
   const meta = await getMetaItem(client, plan.tableName, plan.sessionId);
   return isOwnersItem(meta, plan.owner) && meta[ATTR.head]?.S === lastId && meta[ATTR.entryCount]?.N === String(count);
+}
+
+/**
+ * Why an append that takes the lease was refused, when it is not the head: another turn holds
+ * an unexpired lease (`SessionBusyError`), or the session expired (`SessionNotFoundError`).
+ * Returns when neither: the head moved, a conflict.
+ */
+function refuseTaking(sessionId: string, taken: LeaseTaken, old: Record<string, AttributeValue>, cause: unknown): void {
+  const heldUntil = Number(old[ATTR.leaseExpiresAt]?.N ?? Number.NaN);
+  if (old[ATTR.leaseId] !== undefined && heldUntil > taken.now) throw new SessionBusyError(sessionId, heldUntil, { cause });
+  const expiresAt = Number(old[ATTR.expiresAt]?.N ?? Number.NaN);
+  if (expiresAt * 1000 <= taken.now) throw new SessionNotFoundError(sessionId, { cause });
 }

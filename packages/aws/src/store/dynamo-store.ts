@@ -7,6 +7,7 @@
 import {
   SessionConflictError,
   type ActiveModel,
+  type AppendOptions,
   type DiskMessage,
   type LoadedSession,
   type LoadOptions,
@@ -24,7 +25,8 @@ import { openOptionsOf, viewOfHead, type Handle, type SessionView } from './hand
 import { leaseSession } from './lease-session.js';
 import { openSession } from './open-session.js';
 import { readEntries, type EntriesRead } from './read-entries.js';
-import type { DynamoStoreCreateOptions, DynamoStoreLeaseOptions, DynamoStoreOpenOptions } from './store-options.js';
+import type { DynamoStoreCreateOptions, DynamoStoreLeaseOptions, DynamoStoreOpenOptions, DynamoStoreTurnOptions } from './store-options.js';
+import { openForTurn } from './turn-session.js';
 
 /**
  * A session taken for a turn: its store, and the lease that keeps other turns off it. The
@@ -97,6 +99,31 @@ export class DynamoStore implements SessionStore {
     return { store: new DynamoStore(handle, viewOfHead(meta)), lease };
   }
 
+  /**
+   * A handle for a turn that costs no request when this process's cache knows the session
+   * (else one Query: META and the entries), and takes no lease yet: its first append takes
+   * the turn lease in the same transaction (`SessionBusyError` when another unexpired lease
+   * holds, nothing written; `SessionConflictError` when the session moved past what this
+   * handle saw — a cache that was behind: open it again without the cached copy), and the
+   * append marked `last` gives it up in its own. Until then, and after, appends are fenced
+   * by the lease like a leased store's. {@link turnLease} is the lease once taken, to renew
+   * while the turn runs and to release when it ends without a last append.
+   */
+  static async forTurn(options: DynamoStoreTurnOptions): Promise<DynamoStore> {
+    const { handle, view } = await openForTurn(options);
+    return new DynamoStore(handle, view);
+  }
+
+  /** The lease a store for a turn took with its first append; null before, and for other stores. Still returned once given up. */
+  turnLease(): SessionLease | null {
+    return this.#handle.turn?.lease ?? null;
+  }
+
+  /** Whether a store for a turn has given its lease up (an append marked last did). */
+  leaseReleased(): boolean {
+    return this.#handle.turn?.released ?? false;
+  }
+
   sessionId(): string {
     return this.#id;
   }
@@ -132,9 +159,10 @@ export class DynamoStore implements SessionStore {
     return lease !== null && isLive(lease, this.#handle.clock().getTime()) ? { ...lease } : null;
   }
 
-  async appendMessages(batch: readonly DiskMessage[]): Promise<void> {
+  /** Appends as one conditional transaction; for a store for a turn, `last` also gives up its lease in it. */
+  async appendMessages(batch: readonly DiskMessage[], options: AppendOptions = {}): Promise<void> {
     if (batch.length === 0) return;
-    await this.#append(this.#view.log.chain(batch));
+    await this.#append(this.#view.log.chain(batch), options.last === true);
   }
 
   /**
@@ -208,8 +236,8 @@ export class DynamoStore implements SessionStore {
   }
 
   /** The one write path: a chained batch or a leaf entry, as one conditional transaction. */
-  async #append(entries: readonly SessionEntry[]): Promise<void> {
-    this.#view = await appendEntries(this.#handle, this.#id, this.#view, entries);
+  async #append(entries: readonly SessionEntry[], last = false): Promise<void> {
+    this.#view = await appendEntries(this.#handle, this.#id, this.#view, entries, last);
   }
 
   /**

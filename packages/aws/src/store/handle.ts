@@ -8,6 +8,7 @@ import { newId, systemClock } from '@panto/core';
 import { SessionLog } from '@panto/core/store-kit';
 import { ensureRestored } from '../archive/restore-session.js';
 import type { S3Location } from '../entries/offload.js';
+import type { SessionLease } from '../lease/session-lease.js';
 import type { MetaRecord } from '../meta/meta-item.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../table/transaction-failures.js';
 import type { SessionCache } from './session-cache.js';
@@ -24,6 +25,20 @@ export interface Handle {
   cache: SessionCache | undefined;
   /** The lease this handle writes under (a leased store), or null. */
   leaseId: string | null;
+  /** A handle for a turn (`DynamoStore.forTurn`): its first append takes the lease, its last gives it up; else null. */
+  turn: TurnLeaseState | null;
+}
+
+/** The lease of a handle for a turn, from before its first append until its last. */
+export interface TurnLeaseState {
+  /** How long the lease holds unless renewed, in milliseconds. */
+  leaseMs: number;
+  /** The lease once the first append took it; null before. Kept after the release (`released`). */
+  lease: SessionLease | null;
+  /** Whether an append marked last gave the lease up: later appends are fenced out. */
+  released: boolean;
+  /** Told once an append gave the lease up. Must not throw. */
+  onReleased: (() => void) | undefined;
 }
 
 /** The session as a handle last saw it. */
@@ -51,6 +66,7 @@ export function handleOf(options: DynamoStoreOpenOptions | DynamoStoreCreateOpti
     retry: { ...DEFAULT_RETRY_POLICY, ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }) },
     cache: options.cache,
     leaseId: null,
+    turn: null,
   };
 }
 

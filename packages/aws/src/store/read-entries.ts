@@ -51,7 +51,7 @@ export async function readEntries(handle: Handle, sessionId: string, view: Pick<
     };
   }
   if (cache !== undefined && result.meta.incarnation !== null) {
-    cache.set(sessionId, { incarnation: result.meta.incarnation, entries: [...result.entries], bytes: result.bytes });
+    cache.set(sessionId, { incarnation: result.meta.incarnation, entries: [...result.entries], bytes: result.bytes, meta: result.meta });
   }
   return result;
 }

@@ -7,6 +7,7 @@
  * match is read from DynamoDB.
  */
 import type { SessionEntry } from '@panto/core';
+import type { MetaRecord } from '../meta/meta-item.js';
 
 export interface CachedSession {
   /** The META item's incarnation: a session deleted and made again under the same id has another. */
@@ -15,6 +16,12 @@ export interface CachedSession {
   entries: readonly SessionEntry[];
   /** JSONL bytes of the entries, as stored: what the cache's budget counts. */
   bytes: number;
+  /**
+   * META as this process last read or wrote it, agreeing with `entries` (their count and
+   * head): what a turn conditions its first write on instead of reading it again
+   * (`DynamoStore.forTurn`). Absent when only the entries are known.
+   */
+  meta?: MetaRecord;
 }
 
 export interface SessionCacheOptions {
@@ -78,6 +85,18 @@ export class SessionCache {
     const started = read().finally(() => this.#reads.delete(key));
     this.#reads.set(key, started);
     return started;
+  }
+
+  /**
+   * Forgets what the cache says of a session's META, keeping its entries (they never change):
+   * for when a write conditioned on that META was refused. The next turn reads META again,
+   * and only the entries after the cached ones.
+   */
+  forgetMeta(sessionId: string): void {
+    const cached = this.#sessions.get(sessionId);
+    if (cached?.meta === undefined) return;
+    const { meta: _meta, ...entries } = cached;
+    this.#sessions.set(sessionId, entries);
   }
 
   delete(sessionId: string): void {

@@ -53,3 +53,8 @@ export interface DynamoStoreLeaseOptions extends DynamoStoreOpenOptions {
   /** How long the lease holds unless renewed or released, in milliseconds. */
   leaseMs: number;
 }
+
+export interface DynamoStoreTurnOptions extends DynamoStoreLeaseOptions {
+  /** Told once an append marked last gave the turn's lease up (stop renewing it). Must not throw. */
+  onLeaseReleased?: () => void;
+}

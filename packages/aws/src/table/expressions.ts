@@ -61,6 +61,25 @@ export const ENTRY_PUT_CONDITION = 'attribute_not_exists(#pk)';
  */
 export const APPEND_CONDITION_LEASE = ' AND #lease_id = :lease_id';
 
+/**
+ * Added to the append condition of a turn's first write (its prompt), which takes the turn
+ * lease in the same transaction: nobody holds an unexpired lease, and the session has not
+ * expired (the lease's read would have said so).
+ */
+export const APPEND_CONDITION_TAKE_LEASE =
+  ' AND (attribute_not_exists(#lease_id) OR #lease_expires_at <= :now) AND (attribute_not_exists(#expires_at) OR #expires_at > :now_seconds)';
+/** Added to the condition of the write that takes the lease: the session's model is still the one read (a turn picks its provider by it). */
+export const APPEND_CONDITION_SEEN_MODEL = ' AND #active_provider = :seen_provider AND #active_model = :seen_model';
+/** As {@link APPEND_CONDITION_SEEN_MODEL}, when META named no model. */
+export const APPEND_CONDITION_SEEN_NO_MODEL = ' AND attribute_not_exists(#active_provider)';
+/** Added to {@link APPEND_UPDATE} by the write that takes the lease: the lease, when it began, and where the log stood (the prompt is the turn's first entry). */
+export const APPEND_UPDATE_TAKE_LEASE =
+  ', #lease_id = :lease_id, #lease_expires_at = :lease_expires_at, #lease_started_at = :now, #lease_entry_count = :expected_count';
+/** Removed by the write that takes the lease: a stop asked of an earlier holder. */
+export const APPEND_REMOVE_TAKE_LEASE = ['#stop_requested'] as const;
+/** Removed by a turn's last write, which gives the lease up in the same transaction (the condition fences it). */
+export const APPEND_REMOVE_RELEASE_LEASE = ['#lease_id', '#lease_expires_at', '#lease_started_at', '#lease_entry_count', '#stop_requested'] as const;
+
 /** Take the turn lease: this owner's session, and nobody holds an unexpired lease. */
 export const LEASE_ACQUIRE_CONDITION = `${META_OF_OWNER} AND (attribute_not_exists(#lease_id) OR #lease_expires_at <= :now)`;
 /**

@@ -221,8 +221,9 @@ export class Agent {
       emit({ type: 'step-end', result: full });
       return full;
     };
-    const commit = async (messages: Exclude<Message, CompactionMessage>[]): Promise<void> => {
-      await this.#commitMessages(messages, emit);
+    // `last`: the step ends with this batch (a store holding a lease may give it up in the same write).
+    const commit = async (messages: Exclude<Message, CompactionMessage>[], last = false): Promise<void> => {
+      await this.#commitMessages(messages, emit, last);
       added.push(...messages);
     };
     try {
@@ -241,7 +242,7 @@ export class Agent {
           const partial = outcome.partial ? keepText(outcome.partial, aborted, outcome.error) : undefined;
           if (partial) {
             usage = addUsage(usage, partial.usage);
-            await commit([partial]);
+            await commit([partial], true);
           }
           return finish({
             stopReason: aborted ? 'aborted' : 'error',
@@ -253,7 +254,7 @@ export class Agent {
         usage = addUsage(usage, message.usage);
         const calls = toolCalls(message);
         if (calls.length === 0) {
-          await commit([message]);
+          await commit([message], true);
           return finish({ stopReason: message.stop_reason, incomplete: false });
         }
         const results = await runTools(this.tools, this.#beforeToolCall, calls, refused, signal, emit);
@@ -295,7 +296,7 @@ export class Agent {
         usage: outcome.message.usage,
         prior_usage: this.conversation.usage(),
       };
-      await this.#commit([record], emit);
+      await this.#commit([record], emit, true);
       emit({ type: 'compaction-end', summary, usage: record.usage });
       return { summary, usage: record.usage };
     } finally {
@@ -304,8 +305,8 @@ export class Agent {
   }
 
   /** The one write path: persists records as one batch, then applies them to the conversation, then says so. */
-  async #commit(records: readonly DiskMessage[], emit: Receiver): Promise<void> {
-    await this.sessionStore.appendMessages(records);
+  async #commit(records: readonly DiskMessage[], emit: Receiver, last = false): Promise<void> {
+    await (last ? this.sessionStore.appendMessages(records, { last }) : this.sessionStore.appendMessages(records));
     for (const record of records) {
       if (record.type === 'message') {
         appendMessages(this.#conversation, [record.message]);
@@ -317,10 +318,10 @@ export class Agent {
   }
 
   /** Commits messages (one batch, one timestamp) and returns their records. */
-  async #commitMessages(messages: readonly Exclude<Message, CompactionMessage>[], emit: Receiver): Promise<DiskMessageRecord[]> {
+  async #commitMessages(messages: readonly Exclude<Message, CompactionMessage>[], emit: Receiver, last = false): Promise<DiskMessageRecord[]> {
     const timestamp = this.#clock().toISOString();
     const records = messages.map((message): DiskMessageRecord => ({ type: 'message', id: this.#ids(), timestamp, message }));
-    await this.#commit(records, emit);
+    await this.#commit(records, emit, last);
     return records;
   }
 

@@ -107,6 +107,16 @@ export interface LoadOptions {
   at?: string | null;
 }
 
+/** What the writer says of a batch it appends. */
+export interface AppendOptions {
+  /**
+   * The writer's last write for now: the end of a step (its final answer, or what an error or
+   * a stop left) or a compaction. A store that holds a lease for the work may give it up in
+   * the same write (DynamoStore's store for a turn does); others ignore it.
+   */
+  last?: boolean;
+}
+
 export interface ActiveModel {
   provider: string;
   model: string;
@@ -127,7 +137,7 @@ export interface SessionStore {
    * (nothing written) for a record whose id the session already holds. An empty batch is
    * a no-op.
    */
-  appendMessages(batch: readonly DiskMessage[]): Promise<void>;
+  appendMessages(batch: readonly DiskMessage[], options?: AppendOptions): Promise<void>;
   /**
    * Rebuilds the conversation on the path to the active leaf (or to `options.at`). Also
    * brings this handle up to date: later appends chain after what this call returned (after

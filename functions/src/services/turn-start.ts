@@ -1,0 +1,145 @@
+/**
+ * Starting a turn in one write: a store for the turn (no request when this process's cache
+ * knows the session, else one Query), the agent on it, and the prompt's append — which also
+ * takes the session's lease, so that nothing but that one transaction stands between the
+ * request and the provider call. The turn's last append gives the lease up in its own
+ * transaction; a turn that ends without one (an error before any answer, a stop between tool
+ * rounds) releases it with one UpdateItem, as `TurnLock.release` does.
+ */
+import { DynamoStore, type HeartbeatEnd, keepSessionLease, type LeaseHeartbeat, type SessionLease } from '@panto/aws';
+import { type Agent, type DiskMessageRecord, type Receiver, SessionConflictError, type ToolRegistry } from '@panto/core';
+import { leaseClock, reportUnseen, type SessionContext, storeLocation } from './session-context.js';
+import { release, type SessionLock } from './session-lock.js';
+
+/** A turn whose prompt is stored (the session's lease held with it), ready to run its step. */
+export interface StartedTurn {
+  agent: Agent;
+  lock: SessionLock;
+  /** The prompt as stored. */
+  prompt: DiskMessageRecord;
+  /** Every message record the turn persisted so far, the prompt first; grows as the step runs. */
+  records: DiskMessageRecord[];
+  /** Stops seeing the agent's events (the receiver and the records). */
+  unsubscribe(): void;
+}
+
+export interface StartOptions {
+  /** Continue from this entry instead of the active leaf (checked by `checkParent` before the prompt is written). */
+  parentId?: string | null;
+  /** Sees every event of the turn, the prompt's `entries-persisted` first. Must not throw. */
+  receiver?: Receiver;
+}
+
+export interface StartDeps {
+  /** The agent on the store (its provider and tools); the tools are fetched once, in parallel with the read. */
+  agentOn(store: DynamoStore, tools: ToolRegistry, at: string | null | undefined): Promise<Agent>;
+  /** Refuses a `parentId` the session does not hold or a prompt cannot follow (400), reading nothing the turn does not. */
+  checkParent(store: DynamoStore, parentId: string | null): Promise<void>;
+}
+
+/**
+ * Stores the prompt — taking the lease in the same transaction — and returns the turn ready
+ * to run. `SessionBusyError` when another turn holds the session, `SessionNotFoundError`
+ * when the owner may not see it, both with nothing written. A cache that was behind (another
+ * process wrote the session since) costs one refused write and one read, then the turn goes on.
+ */
+export async function startTurn(
+  context: SessionContext,
+  deps: StartDeps,
+  owner: string,
+  sessionId: string,
+  text: string,
+  options: StartOptions,
+): Promise<StartedTurn> {
+  // Not on the path: the tool list (an MCP server's, say) is fetched while the session is read.
+  const tools = Promise.resolve(context.tools());
+  for (let attempt = 0; ; attempt++) {
+    const lock = new TurnLock(context, sessionId);
+    const store = await DynamoStore.forTurn({
+      ...storeLocation(context, owner, sessionId),
+      leaseMs: context.lease.leaseMs,
+      onLeaseReleased: () => lock.givenUp(),
+    });
+    lock.store = store;
+    if (options.parentId !== undefined) await deps.checkParent(store, options.parentId);
+    const agent = await deps.agentOn(store, await tools, options.parentId);
+    const records: DiskMessageRecord[] = [];
+    const unrecord = agent.subscribe((event) => {
+      if (event.type === 'entries-persisted') for (const record of event.records) if (record.type === 'message') records.push(record);
+    });
+    const unreceive = options.receiver === undefined ? undefined : agent.subscribe(options.receiver);
+    const unsubscribe = (): void => {
+      unrecord();
+      unreceive?.();
+    };
+    try {
+      const prompt = await agent.submitUserMessage(text);
+      lock.taken(store.turnLease()!);
+      return { agent, lock, prompt, records, unsubscribe };
+    } catch (error) {
+      unsubscribe();
+      // The session moved past what this process had cached: read what is new, once.
+      if (error instanceof SessionConflictError && attempt === 0) {
+        context.cache.forgetMeta(sessionId);
+        continue;
+      }
+      throw error;
+    }
+  }
+}
+
+/**
+ * The lease of a turn whose prompt took it: renewed while the turn runs (its signal aborts
+ * on a stop request or a lost lease), stopped once the turn's last append gave it up, and
+ * released with one request only when no append did.
+ */
+class TurnLock implements SessionLock {
+  store!: DynamoStore;
+  readonly #context: SessionContext;
+  readonly #sessionId: string;
+  readonly #controller = new AbortController();
+  #lease: SessionLease | null = null;
+  #heartbeat: LeaseHeartbeat | null = null;
+  #givenUp = false;
+
+  constructor(context: SessionContext, sessionId: string) {
+    this.#context = context;
+    this.#sessionId = sessionId;
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  get ended(): HeartbeatEnd | null {
+    return this.#heartbeat?.ended ?? null;
+  }
+
+  /** The prompt's append took `lease`: renew it from now on. */
+  taken(lease: SessionLease): void {
+    this.#lease = lease;
+    const heartbeat = keepSessionLease(lease, {
+      renewEveryMs: this.#context.lease.renewEveryMs,
+      clock: leaseClock(this.#context),
+      onRenewalError: (error) =>
+        reportUnseen(
+          this.#context,
+          `could not renew the lease of session ${this.#sessionId} (it holds until ${new Date(lease.expiresAt).toISOString()})`,
+          error,
+        ),
+    });
+    this.#heartbeat = heartbeat;
+    heartbeat.signal.addEventListener('abort', () => this.#controller.abort(heartbeat.signal.reason), { once: true });
+  }
+
+  /** An append marked last gave the lease up: nothing left to renew or release. */
+  givenUp(): void {
+    this.#givenUp = true;
+    void this.#heartbeat?.stop();
+  }
+
+  async release(): Promise<void> {
+    await this.#heartbeat?.stop();
+    if (this.#lease !== null && !this.#givenUp) await release(this.#context, this.#lease, this.#sessionId);
+  }
+}

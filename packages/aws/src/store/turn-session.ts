@@ -1,0 +1,68 @@
+/**
+ * A handle for a turn: no request at all when this process's cache knows the session (META
+ * as it last read or wrote it, and every entry), else the one read the turn needs (META and
+ * the entries, one Query). The lease is not taken here: the turn's first append takes it in
+ * its own transaction, conditioned on no other lease and on the head read here — so a cache
+ * that is behind costs a refused write (`SessionConflictError`, nothing written), never a
+ * wrong one.
+ */
+import { SessionNotFoundError, type SessionEntry } from '@panto/core';
+import { SessionLog } from '@panto/core/store-kit';
+import { SessionBusyError } from '../errors.js';
+import { metaSource, type MetaRecord } from '../meta/meta-item.js';
+import { isLive, isVisibleTo } from '../meta/visibility.js';
+import { assertValidOwner, isValidSessionId } from '../table/validation.js';
+import { handleOf, restoreIfArchived, type Handle, type SessionView } from './handle.js';
+import { readSession } from './read-session.js';
+import type { DynamoStoreTurnOptions } from './store-options.js';
+
+export async function openForTurn(options: DynamoStoreTurnOptions): Promise<{ handle: Handle; view: SessionView }> {
+  assertValidOwner(options.owner);
+  const { sessionId, owner, leaseMs } = options;
+  if (!isValidSessionId(sessionId)) throw new SessionNotFoundError(String(sessionId));
+  if (!(Number.isInteger(leaseMs) && leaseMs > 0)) throw new RangeError('leaseMs must be a positive integer');
+  const handle: Handle = { ...handleOf(options), turn: { leaseMs, lease: null, released: false, onReleased: options.onLeaseReleased } };
+  const source = metaSource(options.tableName, sessionId);
+  const now = handle.clock().getTime();
+  const cached = options.cache?.get(sessionId);
+  // Known here, as this owner's hot session: trusted until the first append's condition says otherwise.
+  if (cached?.meta !== undefined && cached.meta.archivedAt === null && isVisibleTo(cached.meta, owner, now)) {
+    const log = SessionLog.of([...cached.entries], source);
+    return { handle, view: { meta: cached.meta, log, bytes: cached.bytes, metaFresh: true } };
+  }
+  const { meta, entries, bytes } = await readWhole(handle, sessionId);
+  // Another turn runs: refused before anything is written or sent.
+  if (isLive(meta.lease, now)) throw new SessionBusyError(sessionId, meta.lease!.expiresAt);
+  if (options.cache !== undefined && meta.incarnation !== null)
+    options.cache.set(sessionId, { incarnation: meta.incarnation, entries: [...entries], bytes, meta });
+  return { handle, view: { meta, log: SessionLog.of(entries, source), bytes, metaFresh: true } };
+}
+
+/**
+ * META and every entry, with one Query: of the entries after those the cache holds (a cached
+ * prefix of the same incarnation), else of all. An archived session is restored first (and
+ * read again).
+ */
+async function readWhole(handle: Handle, sessionId: string): Promise<{ meta: MetaRecord; entries: SessionEntry[]; bytes: number }> {
+  const prefix = handle.cache?.get(sessionId);
+  const query = (fromIndex: number) => readSession({ client: handle.client, tableName: handle.tableName, sessionId, s3: handle.s3, fromIndex });
+  const visible = (meta: MetaRecord | null): MetaRecord => {
+    if (!isVisibleTo(meta, handle.owner, handle.clock().getTime())) throw new SessionNotFoundError(sessionId);
+    return meta;
+  };
+  const from = prefix?.entries.length ?? 0;
+  let read = await query(from);
+  let meta = visible(read.meta);
+  if (meta.archivedAt !== null) {
+    await restoreIfArchived(handle, sessionId, meta);
+    read = await query(0);
+    meta = visible(read.meta);
+  } else if (from > 0 && meta.incarnation === prefix!.incarnation) {
+    return { meta, entries: [...prefix!.entries, ...read.entries], bytes: prefix!.bytes + read.bytes };
+  } else if (from > 0) {
+    // Deleted and made again under this id: the cached prefix is another session's.
+    read = await query(0);
+    meta = visible(read.meta);
+  }
+  return { meta, entries: read.entries, bytes: read.bytes };
+}
