@@ -14,6 +14,7 @@ const benches: Bench[] = [
   { name: 'core', file: './core.ts', run: 'runCoreBench' },
   { name: 'aws', file: './aws.ts', run: 'runAwsBench' },
   { name: 'service', file: './service.ts', run: 'runServiceBench' },
+  { name: 'writes', file: './turn-writes.ts', run: 'runTurnWritesBench' },
   { name: 'followers', file: './followers.ts', run: 'runFollowersBench' },
   { name: 'web', file: './web.ts', run: 'runWebBench' },
   { name: 'cli', file: './cli.ts', run: 'runCliBench' },

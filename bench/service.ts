@@ -3,8 +3,8 @@
  * - per Lambda handler, its bundle size and module-initialisation time (a fresh Node
  *   process importing the bundle: what a cold start pays before the first request),
  *   against a trivial handler bundled the same way;
- * - the time from a request to the provider call for a session of 1,000 messages (take the
- *   lease, load the conversation, persist the prompt), against an empty session;
+ * - the time from a request to the provider call for a session of 1,000 messages (load the
+ *   conversation, persist the prompt with the lease), against an empty session;
  * - what a plain turn costs DynamoDB — requests, and bytes DynamoDB sends back, counted by a
  *   proxy in front of DynamoDB Local — at turns 2, 50 and 200, in a warm process (its session
  *   cache holds the log) against a cold one (reads the whole log: every turn, before the cache);
@@ -306,12 +306,13 @@ async function benchLease(): Promise<void> {
     };
 
     const [turn, freeAfter] = await Promise.all([running(), crashed()]);
-    const renewals = turn.updates - 2;
+    // The lease rides on the turn's first append and the release on its last: every UpdateItem is a renewal.
+    const renewals = turn.updates;
     printTable(`service — the turn lease (defaults: ${leaseMs / 1000} s, renewed every ${leaseRenewMs / 1000} s; real time on DynamoDB Local)`, [
       [
         `running streamed turn, ${turn.seconds.toFixed(1)} s`,
         `${renewals} renewals = ${((renewals / turn.seconds) * 60).toFixed(1)} writes/minute (one UpdateItem on META each), besides ` +
-          `its lease and release (2 UpdateItems) and its own ${turn.appends} appends`,
+          `its own ${turn.appends} appends (the first takes the lease, the last gives it up)`,
       ],
       ['before: one lease for the whole turn', '0 renewal writes (the lease was sized to the deadline: 14.5 min streamed, 35 s synchronous)'],
       ['session free again after a crash (right after a renewal)', `${freeAfter.toFixed(1)} s (a new turn succeeds)`],

@@ -78,7 +78,7 @@ export async function appendEntries(
         ...meta.metadata,
         entryCount: log.count,
         head: log.leafId,
-        updatedAt,
+        updatedAt: lease.take === null ? updatedAt : meta.metadata.updatedAt,
         title: meta.metadata.title ?? title,
         activeModel: activeModel ?? meta.metadata.activeModel,
       },

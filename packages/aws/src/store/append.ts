@@ -26,6 +26,7 @@ import {
   APPEND_UPDATE_MODEL,
   APPEND_UPDATE_TAKE_LEASE,
   APPEND_UPDATE_TITLE,
+  APPEND_UPDATE_UNINDEXED,
   ENTRY_PUT_CONDITION,
   namesFor,
 } from '../table/expressions.js';
@@ -71,40 +72,27 @@ export interface LeaseTaken {
 export function buildAppendTransaction(plan: AppendPlan, token: string): TransactWriteItemsCommandInput {
   const last = plan.entries[plan.entries.length - 1]!;
   const nextParent = plan.resumeParent;
-  let update = APPEND_UPDATE;
   const values: Record<string, AttributeValue> = {
     ':owner': { S: plan.owner },
     ':expected_count': { N: String(plan.expected.count) },
     ':head': { S: last.id },
     ':next_parent': nextParent === null ? { NULL: true } : { S: nextParent },
     ':added': { N: String(plan.entries.length) },
-    ':updated_at': { S: plan.updatedAt },
-    ':gsi1sk': { S: ownerSk(plan.updatedAt, plan.sessionId) },
-    ':gsi2pk': { S: activityPk(plan.sessionId) },
-    ':gsi2sk': { S: activitySk(plan.updatedAt, plan.sessionId) },
   };
+  // A turn's prompt leaves `updated_at` and the index keys to the turn's last write.
+  let update = plan.takeLease === null ? APPEND_UPDATE : APPEND_UPDATE_UNINDEXED;
+  if (plan.takeLease === null) {
+    values[':updated_at'] = { S: plan.updatedAt };
+    values[':gsi1sk'] = { S: ownerSk(plan.updatedAt, plan.sessionId) };
+    values[':gsi2pk'] = { S: activityPk(plan.sessionId) };
+    values[':gsi2sk'] = { S: activitySk(plan.updatedAt, plan.sessionId) };
+  }
   let condition = plan.expected.head === null ? APPEND_CONDITION_EMPTY : APPEND_CONDITION;
   if (plan.expected.head !== null) values[':expected_head'] = { S: plan.expected.head };
-  const removed: string[] = [];
-  if (plan.leaseId !== null) {
-    condition += APPEND_CONDITION_LEASE;
-    values[':lease_id'] = { S: plan.leaseId };
-    if (plan.releaseLease) removed.push(...APPEND_REMOVE_RELEASE_LEASE);
-  } else if (plan.takeLease !== null) {
-    condition += APPEND_CONDITION_TAKE_LEASE;
-    update += APPEND_UPDATE_TAKE_LEASE;
-    removed.push(...APPEND_REMOVE_TAKE_LEASE);
-    values[':lease_id'] = { S: plan.takeLease.leaseId };
-    values[':lease_expires_at'] = { N: String(plan.takeLease.expiresAt) };
-    values[':now'] = { N: String(plan.takeLease.now) };
-    values[':now_seconds'] = { N: String(Math.floor(plan.takeLease.now / 1000)) };
-    const seen = plan.takeLease.seenModel;
-    condition += seen === null ? APPEND_CONDITION_SEEN_NO_MODEL : APPEND_CONDITION_SEEN_MODEL;
-    if (seen !== null) {
-      values[':seen_provider'] = { S: seen.provider };
-      values[':seen_model'] = { S: seen.model };
-    }
-  }
+  const lease = leaseTerms(plan, values);
+  condition += lease.condition;
+  update += lease.update;
+  const removed = lease.removed;
   if (plan.activeModel !== null) {
     update += APPEND_UPDATE_MODEL;
     values[':active_provider'] = { S: plan.activeModel.provider };
@@ -144,6 +132,30 @@ export function buildAppendTransaction(plan: AppendPlan, token: string): Transac
         },
       })),
     ],
+  };
+}
+
+/** The lease's part of an append: fenced by it, taking it (a turn's prompt) or giving it up (a turn's last write). */
+function leaseTerms(plan: AppendPlan, values: Record<string, AttributeValue>): { condition: string; update: string; removed: string[] } {
+  if (plan.leaseId !== null) {
+    values[':lease_id'] = { S: plan.leaseId };
+    return { condition: APPEND_CONDITION_LEASE, update: '', removed: plan.releaseLease ? [...APPEND_REMOVE_RELEASE_LEASE] : [] };
+  }
+  const taken = plan.takeLease;
+  if (taken === null) return { condition: '', update: '', removed: [] };
+  values[':lease_id'] = { S: taken.leaseId };
+  values[':lease_expires_at'] = { N: String(taken.expiresAt) };
+  values[':now'] = { N: String(taken.now) };
+  values[':now_seconds'] = { N: String(Math.floor(taken.now / 1000)) };
+  const seen = taken.seenModel;
+  if (seen !== null) {
+    values[':seen_provider'] = { S: seen.provider };
+    values[':seen_model'] = { S: seen.model };
+  }
+  return {
+    condition: APPEND_CONDITION_TAKE_LEASE + (seen === null ? APPEND_CONDITION_SEEN_NO_MODEL : APPEND_CONDITION_SEEN_MODEL),
+    update: APPEND_UPDATE_TAKE_LEASE,
+    removed: [...APPEND_REMOVE_TAKE_LEASE],
   };
 }
 

@@ -38,6 +38,13 @@ export const APPEND_CONDITION = `${HOT_META_OF_OWNER} AND #entry_count = :expect
  */
 export const APPEND_UPDATE =
   'SET #head = :head, #next_parent = :next_parent, #entry_count = #entry_count + :added, #updated_at = :updated_at, #gsi1sk = :gsi1sk, #gsi2pk = :gsi2pk, #gsi2sk = :gsi2sk';
+/**
+ * The META update of a turn's first write (its prompt, taking the lease): the log moves, but
+ * not `updated_at` or the index keys derived from it — the turn's last write moves those,
+ * once. Each index key that moves is a delete and a put in its index, paid at transaction
+ * rates; one that stays is not (see docs/aws.md, "What a turn writes").
+ */
+export const APPEND_UPDATE_UNINDEXED = 'SET #head = :head, #next_parent = :next_parent, #entry_count = #entry_count + :added';
 /** Added to {@link APPEND_UPDATE} when the batch names a provider and model. */
 export const APPEND_UPDATE_MODEL = ', #active_provider = :active_provider, #active_model = :active_model';
 /** Added to {@link APPEND_UPDATE} when the batch holds a user prompt: the first one names the session. */

@@ -1,0 +1,194 @@
+/**
+ * A service turn's writes, on DynamoDB Local, each against a baseline measured in the same run:
+ * - (a) the time from a turn's request to its provider call in a warm process, divided by
+ *   one bare `TransactWriteItems` (a META update and one entry put) on the same table: the
+ *   floor for "the prompt durable before the provider call";
+ * - (b) the write capacity a plain turn consumes (every write it sends, as DynamoDB reports
+ *   it), divided by a reference that writes the same two messages in one transaction — for a
+ *   short answer and a long one — and the size of META, which every write updates.
+ * Run alone: npx tsx --conditions=@panto/source bench/turn-writes.ts
+ */
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { type DynamoDBClient, GetItemCommand, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { createTable, DynamoStore, SessionCache } from '@panto/aws';
+import { emptyUsage, type Provider, type ProviderEvent } from '@panto/core';
+import { RecordFactory } from '@panto/core/testing';
+import { createApp, DEFAULT_SERVICE_LIMITS } from '@panto/functions';
+import { hs256Verifier, signLocalToken } from '@panto/functions/local';
+import { localDynamoDBClient, startDynamoDBLocal, suppressNodeVersionWarning } from '../scripts/local/dynamodb-local.js';
+import { median, printTable } from './util.js';
+
+const SAMPLES = 25;
+const SECRET = new Uint8Array(32).fill(7);
+const OWNER = 'bench';
+const PROMPT = `How does the parser handle this? ${'tell me about this part of the code '.repeat(5)}`;
+const SHORT_ANSWER = `It reads the file. ${'x'.repeat(180)}`;
+const LONG_ANSWER = `It reads the file and returns its lines. ${'it reads the file and returns its lines. '.repeat(100)}`;
+
+/** Answers `answer` at once, noting when it was called. */
+class StopwatchProvider implements Provider {
+  readonly name = 'anthropic';
+  readonly model = 'bench';
+  calledAt = 0;
+  answer = SHORT_ANSWER;
+  async *stream(): AsyncGenerator<ProviderEvent> {
+    this.calledAt = performance.now();
+    const text = this.answer;
+    yield { type: 'text-start', index: 0 };
+    yield { type: 'text-end', index: 0, text };
+    yield {
+      type: 'message-end',
+      message: { role: 'assistant', content: [{ type: 'text', text }], provider: this.name, model: this.model, usage: emptyUsage(), stop_reason: 'end_turn' },
+    };
+  }
+}
+
+/** Write units every write the client sends consumed, as DynamoDB reports them. */
+function writeMeter(client: DynamoDBClient): { units: number } {
+  const meter = { units: 0 };
+  const writes = new Set(['TransactWriteItemsCommand', 'UpdateItemCommand', 'PutItemCommand', 'DeleteItemCommand']);
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const counted = writes.has(context.commandName ?? '');
+      if (counted) (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+      const result = await next(args);
+      const consumed = (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
+      for (const each of Array.isArray(consumed) ? consumed : consumed === undefined ? [] : [consumed]) {
+        meter.units += (each as { CapacityUnits?: number }).CapacityUnits ?? 0;
+      }
+      return result;
+    },
+    { step: 'initialize', name: 'benchWriteUnits' },
+  );
+  return meter;
+}
+
+interface Stack {
+  dynamo: DynamoDBClient;
+  tableName: string;
+  provider: StopwatchProvider;
+  post(path: string, body: object): Promise<Response>;
+}
+
+function stack(dynamo: DynamoDBClient, tableName: string, token: string): Stack {
+  const provider = new StopwatchProvider();
+  const app = createApp({
+    dynamo,
+    tableName,
+    s3: new S3Client({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }),
+    bucket: 'unused',
+    providers: () => provider,
+    verifier: hs256Verifier(SECRET),
+    limits: DEFAULT_SERVICE_LIMITS,
+    cache: new SessionCache(),
+  });
+  const post = async (path: string, body: object): Promise<Response> => {
+    const response = await app.request(path, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (response.status >= 300) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return response;
+  };
+  return { dynamo, tableName, provider, post };
+}
+
+/** (a): request → provider call in a warm process, against one bare TransactWriteItems. */
+async function toProvider(s: Stack): Promise<Array<readonly [string, string]>> {
+  const { id } = (await (await s.post('/sessions', { system: 'Be brief.' })).json()) as { id: string };
+  const samples: number[] = [];
+  for (let i = 0; i <= SAMPLES; i++) {
+    const start = performance.now();
+    await (await s.post(`/sessions/${id}/messages`, { text: PROMPT })).json();
+    if (i > 0) samples.push(s.provider.calledAt - start); // the first warms the process up
+  }
+  const bare: number[] = [];
+  for (let i = 0; i <= SAMPLES; i++) {
+    const start = performance.now();
+    await s.dynamo.send(
+      new TransactWriteItemsCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: s.tableName,
+              Key: { pk: { S: 'BENCH#bare' }, sk: { S: 'META' } },
+              UpdateExpression: 'SET #n = if_not_exists(#n, :zero) + :one, #h = :h',
+              ConditionExpression: 'attribute_not_exists(#l)',
+              ExpressionAttributeNames: { '#n': 'entry_count', '#h': 'head', '#l': 'lease_id' },
+              ExpressionAttributeValues: { ':zero': { N: '0' }, ':one': { N: '1' }, ':h': { S: `e${i}` } },
+            },
+          },
+          { Put: { TableName: s.tableName, Item: { pk: { S: 'BENCH#bare' }, sk: { S: `E#${i}-${Date.now()}` }, line: { S: PROMPT } } } },
+        ],
+      }),
+    );
+    if (i > 0) bare.push(performance.now() - start);
+  }
+  const turn = median(samples);
+  const floor = median(bare);
+  return [
+    ['request → provider call, warm', `${turn.toFixed(2)} ms`],
+    ['one bare TransactWriteItems (META update + entry put)', `${floor.toFixed(2)} ms`],
+    ['(a) ratio (target ≤ 1.3×)', `${(turn / floor).toFixed(2)}×`],
+  ];
+}
+
+/** (b): a plain turn's write units against the same two messages written in one transaction. */
+async function writeUnits(s: Stack, meter: { units: number }, answer: string): Promise<readonly [string, string]> {
+  s.provider.answer = answer;
+  const { id } = (await (await s.post('/sessions', { system: 'Be brief.' })).json()) as { id: string };
+  await (await s.post(`/sessions/${id}/messages`, { text: PROMPT })).json();
+  meter.units = 0;
+  await (await s.post(`/sessions/${id}/messages`, { text: PROMPT })).json();
+  const turn = meter.units;
+
+  const reference = await DynamoStore.create({ client: s.dynamo, tableName: s.tableName, owner: OWNER });
+  const f = new RecordFactory('reference');
+  await reference.appendMessages([f.user('Be brief.')]);
+  await reference.appendMessages([f.user(PROMPT, 'anthropic', 'bench'), f.assistant(answer, { provider: 'anthropic', model: 'bench' })]);
+  meter.units = 0;
+  await reference.appendMessages([f.user(PROMPT, 'anthropic', 'bench'), f.assistant(answer, { provider: 'anthropic', model: 'bench' })]);
+  const one = meter.units;
+  return [`(b) ${answer.length}-byte answer: turn / one transaction (target ≤ 1.25×)`, `${turn} / ${one} WCU = ${(turn / one).toFixed(2)}×`];
+}
+
+/** The META item's size as DynamoDB counts it (attribute names and values), read back after a turn. */
+async function metaBytes(s: Stack): Promise<number> {
+  const { id } = (await (await s.post('/sessions', { system: 'Be brief.' })).json()) as { id: string };
+  await (await s.post(`/sessions/${id}/messages`, { text: PROMPT })).json();
+  const { Item } = await s.dynamo.send(new GetItemCommand({ TableName: s.tableName, Key: { pk: { S: `SESSION#${id}` }, sk: { S: 'META' } } }));
+  let bytes = 0;
+  for (const [name, value] of Object.entries(Item ?? {})) {
+    bytes += Buffer.byteLength(name);
+    if (value.S !== undefined) bytes += Buffer.byteLength(value.S);
+    else if (value.N !== undefined) bytes += Math.ceil(value.N.replace(/^-/, '').length / 2) + 1;
+    else bytes += 1;
+  }
+  return bytes;
+}
+
+export async function runTurnWritesBench(): Promise<void> {
+  suppressNodeVersionWarning();
+  const emulator = await startDynamoDBLocal();
+  const dynamo = localDynamoDBClient(emulator.endpoint);
+  try {
+    const tableName = 'panto-bench-writes';
+    await createTable({ client: dynamo, tableName });
+    const s = stack(dynamo, tableName, await signLocalToken(SECRET, OWNER));
+    const meter = writeMeter(dynamo);
+    printTable(`service — a turn's writes (DynamoDB Local, median of ${SAMPLES})`, [
+      ...(await toProvider(s)),
+      await writeUnits(s, meter, SHORT_ANSWER),
+      await writeUnits(s, meter, LONG_ANSWER),
+      ['META after a turn (every write updates it; 1 WCU per KB, 2 in a transaction)', `${await metaBytes(s)} bytes`],
+    ]);
+  } finally {
+    dynamo.destroy();
+    await emulator.stop();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await runTurnWritesBench();
