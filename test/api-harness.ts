@@ -180,7 +180,8 @@ export async function snapshot(aws: LocalAws): Promise<{ items: Record<string, A
 export function parseSSE(text: string): { event: string; data: unknown }[] {
   const events: { event: string; data: unknown }[] = [];
   for (const block of text.split('\n\n')) {
-    if (block.trim() === '') continue;
+    // A comment (`: keep-alive`) is no event.
+    if (block.trim() === '' || block.split('\n').every((line) => line.startsWith(':'))) continue;
     let event = 'message';
     const data: string[] = [];
     for (const line of block.split('\n')) {
@@ -216,7 +217,7 @@ export function sseReader(response: Response): {
       if (end >= 0) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
-        if (block.trim() === '') continue;
+        if (block.trim() === '' || block.split('\n').every((line) => line.startsWith(':'))) continue;
         let event = 'message';
         let id: string | undefined;
         const data: string[] = [];

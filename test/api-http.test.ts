@@ -324,6 +324,35 @@ describe('POST /sessions/{id}/messages/stream', () => {
   });
 });
 
+describe('a silent stream', () => {
+  let quiet: ApiHarness;
+  beforeAll(async () => {
+    quiet = await startApi('api-keep-alive', { limits: { streamKeepAliveMs: 100 } });
+  });
+  afterAll(async () => {
+    await quiet?.close();
+  });
+
+  it('sends keep-alive comments while the model is silent (a proxy in front must not cut it), and no event for them', async () => {
+    const session = await json<SessionJson>(await quiet.call('alice', 'POST', '/sessions', {}), 201);
+    quiet.fake.enqueue({ text: 'after a long think', pauseAfterDeltas: 1 });
+    const response = await quiet.call('alice', 'POST', `/sessions/${session.id}/messages/stream`, { text: 'think hard' });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let raw = '';
+    while (!raw.includes(': keep-alive\n\n')) {
+      const chunk = await reader.read();
+      if (chunk.done) throw new Error(`the stream ended without a keep-alive: ${raw}`);
+      raw += decoder.decode(chunk.value, { stream: true });
+    }
+    quiet.fake.resume();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) raw += decoder.decode(chunk.value, { stream: true });
+    const events = parseSSE(raw);
+    expect(events.map((e) => e.event).filter((name) => name !== 'text-delta')).toEqual(['message', 'message', 'end']);
+    expect(events.at(-1)?.data).toMatchObject({ stop_reason: 'end_turn', incomplete: false });
+  });
+});
+
 describe('compact, export and delete', () => {
   it('compacts a session into a summary its next turn starts from', async () => {
     const session = await api.newSession();

@@ -43,6 +43,8 @@ export interface ServiceLimits {
    * for at most this long. The turn itself runs on.
    */
   streamStallMs: number;
+  /** A stream silent this long gets a `: keep-alive` comment, so that a proxy in front does not cut it (CloudFront: 60 s). */
+  streamKeepAliveMs: number;
   /** Lifetime of an export's presigned URL. */
   exportUrlTtlSeconds: number;
 }
@@ -132,6 +134,7 @@ export const DEFAULT_SERVICE_LIMITS: ServiceLimits = {
   leaseRenewMs: 10_000,
   eventsPollMs: 1_000,
   streamStallMs: 10_000,
+  streamKeepAliveMs: 15_000,
   exportUrlTtlSeconds: 3600,
 };
 
@@ -334,6 +337,7 @@ export function serviceLimits(env: Env): ServiceLimits {
     leaseRenewMs: integer(env, 'PANTO_LEASE_RENEW_MS', Math.floor(leaseMs / 3), 100, Math.floor(leaseMs / 2)),
     eventsPollMs: integer(env, 'PANTO_EVENTS_POLL_MS', DEFAULT_SERVICE_LIMITS.eventsPollMs, 50, 60_000),
     streamStallMs: integer(env, 'PANTO_STREAM_STALL_MS', DEFAULT_SERVICE_LIMITS.streamStallMs, 100, 600_000),
+    streamKeepAliveMs: integer(env, 'PANTO_STREAM_KEEPALIVE_MS', DEFAULT_SERVICE_LIMITS.streamKeepAliveMs, 50, 55_000),
     exportUrlTtlSeconds: integer(env, 'PANTO_EXPORT_URL_TTL_SECONDS', DEFAULT_SERVICE_LIMITS.exportUrlTtlSeconds, 1, 604_800),
   };
 }

@@ -31,7 +31,7 @@ export function eventRoutes(app: ApiApp, { turns, limits, report }: RouteDeps): 
     });
     return streamSSE(c, async (stream) => {
       // A follower that goes away, or stalls past the limit, stops the following (and lets go of what it held).
-      const sender = eventSender(c, stream, { stallMs: limits.streamStallMs, onGone: () => disconnected.abort() });
+      const sender = eventSender(c, stream, { stallMs: limits.streamStallMs, keepAliveMs: limits.streamKeepAliveMs, onGone: () => disconnected.abort() });
       let seen = from ?? null;
       let turn: RunningTurn | null = null;
       try {

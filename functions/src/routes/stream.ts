@@ -33,6 +33,7 @@ export function streamRoutes(app: ApiApp, { turns, limits, report }: RouteDeps):
       // client asked otherwise; writes to nobody are dropped.
       const sender = eventSender(c, stream, {
         stallMs: limits.streamStallMs,
+        keepAliveMs: limits.streamKeepAliveMs,
         ...(onDisconnect === 'abort' ? { onGone: () => disconnected.abort(new Error('the client disconnected')) } : {}),
       });
       let writes = Promise.resolve();
