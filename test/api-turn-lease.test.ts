@@ -93,7 +93,13 @@ describe('a running turn renews its lease', () => {
     // 40 s on the lease's clock: past the 30 s it was taken for. Without renewals this turn would get in.
     const busy = await json<ErrorJson>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'me too' }), 409);
     expect(busy.error.code).toBe('session_busy');
-    expect((await contents(id)).turn).toEqual({ running: true, started_at: new Date(startedAt).toISOString(), stop_requested: false });
+    // Its answer so far is readable too (stored once the model had been writing for a second on the lease's clock).
+    expect((await contents(id)).turn).toEqual({
+      running: true,
+      started_at: new Date(startedAt).toISOString(),
+      stop_requested: false,
+      partial: { message: expect.objectContaining({ role: 'assistant', content: [{ type: 'text', text: 'one' }] }), updated_at: expect.any(String) },
+    });
 
     api.fake.resume();
     const rest = await stream.rest();

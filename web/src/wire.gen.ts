@@ -606,6 +606,45 @@ export interface components {
       running: true;
       started_at: string | null;
       stop_requested: boolean;
+      partial: components['schemas']['PartialAnswer'] | null;
+    };
+    PartialAnswer: {
+      message: {
+        /** @constant */
+        role: 'assistant';
+        content: (
+          | {
+              /** @constant */
+              type: 'text';
+              text: string;
+            }
+          | {
+              /** @constant */
+              type: 'thinking';
+              thinking: string;
+              signature: string;
+            }
+          | {
+              /** @constant */
+              type: 'redacted_thinking';
+              data: string;
+            }
+          | {
+              /** @constant */
+              type: 'tool_call';
+              id: string;
+              name: string;
+              input: {
+                [key: string]: unknown;
+              };
+            }
+        )[];
+        provider: string;
+        model: string;
+        usage: components['schemas']['Usage'];
+      };
+      /** @description ISO 8601 UTC timestamp */
+      updated_at: string;
     };
     StoppedTurn: {
       turn: components['schemas']['RunningTurn'];

@@ -95,11 +95,29 @@ export const storedMessage = z.discriminatedUnion('role', [
   z.strictObject({ ...messageShapes.compaction, ...entryFields }),
 ]);
 
+/**
+ * The answer a running turn has produced so far, stored about once a second while the model
+ * writes (none in a turn's first second): the assistant message as it stands, without a stop
+ * reason (it has not stopped), and when it was stored.
+ */
+export const partialAnswer = z.strictObject({
+  message: z.strictObject({
+    role: z.literal('assistant'),
+    content: z.array(assistantBlock),
+    provider: z.string(),
+    model: z.string(),
+    usage,
+  }),
+  updated_at: timestamp,
+});
+
 /** The turn (or compaction) running on a session, from any connection. */
 export const runningTurn = z.strictObject({
   running: z.literal(true),
   started_at: z.nullable(timestamp),
   stop_requested: z.boolean(),
+  /** Read by `GET /sessions/{id}`; null elsewhere, and when none is stored. */
+  partial: z.nullable(partialAnswer),
 });
 
 const entryId = z.string();
@@ -251,6 +269,7 @@ export const NAMED_SCHEMAS = {
   EntriesPage: entriesPage,
   SessionTree: sessionTree,
   RunningTurn: runningTurn,
+  PartialAnswer: partialAnswer,
   StoppedTurn: stoppedTurn,
   Error: errorResponse,
   ErrorDetail: errorDetail,
@@ -272,6 +291,7 @@ export const NAMED_SCHEMAS = {
 // answer what the OpenAPI document does not describe.
 export type StoredMessageJson = z.output<typeof storedMessage>;
 export type RunningTurnJson = z.output<typeof runningTurn>;
+export type PartialAnswerJson = z.output<typeof partialAnswer>;
 export type EntryJson = z.output<typeof entry>;
 export type SessionSummaryJson = z.output<typeof sessionSummary>;
 export type ImportedSessionJson = z.output<typeof importedSession>;

@@ -12,7 +12,7 @@ import type { RunningTurn } from '../services/session-context.js';
 import type { ApiApp } from '../app/app-env.js';
 import { pathSessionId, readJson } from './read-request.js';
 import type { RouteDeps } from './route-deps.js';
-import { messageJson, runningTurnJson } from './session-json.js';
+import { messageJson, partialJson, runningTurnJson } from './session-json.js';
 import { eventSender } from './sse.js';
 import { endFailure } from './turn-json.js';
 import type { StoppedTurnJson } from '../api/response-schemas.js';
@@ -45,6 +45,10 @@ export function eventRoutes(app: ApiApp, { turns, limits, report }: RouteDeps): 
               seen = event.index + 1;
               // The id is where to follow on from: `?from=<id>` after a dropped connection.
               await sender.send('message', { message: messageJson(event.record) }, String(seen));
+              break;
+            case 'partial':
+              // The answer so far, replacing the one sent before (no id: it is no place to follow on from).
+              await sender.send('partial', partialJson(event.partial));
               break;
             case 'end':
               // The last event: the stream closes after it (a follower that does not take it within the limit is dropped).

@@ -1,6 +1,7 @@
 /** How sessions, their messages and their entries are answered, by every route that returns them. */
 import type { DiskMessage, DiskMessageRecord, Message, SessionEntry } from '@panto/core';
-import type { EntryJson, RunningTurnJson, SessionContentsJson, SessionSummaryJson, StoredMessageJson } from '../api/response-schemas.js';
+import type { PartialAnswer } from '@panto/aws';
+import type { EntryJson, PartialAnswerJson, RunningTurnJson, SessionContentsJson, SessionSummaryJson, StoredMessageJson } from '../api/response-schemas.js';
 import type { RunningTurn, SessionContents, SessionSummary } from '../services/session-context.js';
 import { withoutFraming } from '@panto/core/store-kit';
 
@@ -53,5 +54,15 @@ export function runningTurnJson(turn: RunningTurn): RunningTurnJson;
 export function runningTurnJson(turn: RunningTurn | null): RunningTurnJson | null;
 export function runningTurnJson(turn: RunningTurn | null): RunningTurnJson | null {
   if (turn === null) return null;
-  return { running: true, started_at: turn.startedAt === null ? null : new Date(turn.startedAt).toISOString(), stop_requested: turn.stopRequested };
+  return {
+    running: true,
+    started_at: turn.startedAt === null ? null : new Date(turn.startedAt).toISOString(),
+    stop_requested: turn.stopRequested,
+    partial: turn.partial === null ? null : partialJson(turn.partial),
+  };
+}
+
+/** A running turn's answer so far, as `GET /sessions/{id}` (`turn.partial`) and the `partial` event carry it. */
+export function partialJson(partial: PartialAnswer): PartialAnswerJson {
+  return { message: partial.message, updated_at: partial.updatedAt };
 }

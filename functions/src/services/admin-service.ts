@@ -1,7 +1,17 @@
 /** A session's life: create, list, read, change (its title, its model) and delete it; and whether the table answers. */
-import { deleteSession, DynamoStore, listOwnerSessions, pingTable, type TablePing, titleOf, updateSession } from '@panto/aws';
+import { deleteSession, DynamoStore, getPartial, listOwnerSessions, partialOfRunning, pingTable, type TablePing, titleOf, updateSession } from '@panto/aws';
 import { Agent, type Provider } from '@panto/core';
-import { contentsOf, openStore, type SessionContents, type SessionContext, type SessionSummary, storeBucket, storeTtl, summaryOf } from './session-context.js';
+import {
+  contentsOf,
+  leaseClock,
+  openStore,
+  type SessionContents,
+  type SessionContext,
+  type SessionSummary,
+  storeBucket,
+  storeTtl,
+  summaryOf,
+} from './session-context.js';
 import { withSessionLock } from './session-lock.js';
 
 /** What a change of a session (`PATCH`) asks for; nothing given, nothing changes. */
@@ -53,9 +63,13 @@ export function adminService(context: SessionContext) {
       return { sessions: sessions.map((metadata) => summaryOf(context, metadata)), nextCursor };
     },
 
+    /** The session as stored; while a turn runs, with the answer it has produced so far (one GetItem more, only then). */
     async read(owner: string, sessionId: string): Promise<SessionContents> {
       const store = await openStore(context, owner, sessionId);
-      return contentsOf(context, store, await store.loadConversation());
+      const loaded = await store.loadConversation();
+      const held = store.heldLease();
+      const partial = held === null ? null : (store.partialAnswer() ?? (await getPartial(context.dynamo, context.tableName, sessionId)));
+      return contentsOf(context, store, loaded, partialOfRunning(partial, held, leaseClock(context).now()));
     },
 
     /**

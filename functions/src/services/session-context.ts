@@ -10,6 +10,7 @@ import {
   type DynamoStoreOpenOptions,
   type HeldLease,
   type LeaseClock,
+  type PartialAnswer,
   type SessionCache,
   type SessionMetadata,
   SYSTEM_LEASE_CLOCK,
@@ -69,6 +70,8 @@ export interface RunningTurn {
   startedAt: number | null;
   /** Whether it was asked to stop (it stops at its next chunk or tool boundary). */
   stopRequested: boolean;
+  /** The answer it has produced so far (stored about once a second), when known; null when none is, or it was not read. */
+  partial: PartialAnswer | null;
 }
 
 /** The session service's dependencies, as its parts share them, with the server's default model. */
@@ -128,7 +131,12 @@ export function summaryOf(context: SessionContext, metadata: SessionMetadata): S
   return { metadata, activeModel: metadata.activeModel ?? context.defaultModel() };
 }
 
-export function contentsOf(context: SessionContext, store: DynamoStore, { conversation, danglingUser, entries }: LoadedSession): SessionContents {
+export function contentsOf(
+  context: SessionContext,
+  store: DynamoStore,
+  { conversation, danglingUser, entries }: LoadedSession,
+  partial: PartialAnswer | null = null,
+): SessionContents {
   const metadata = store.metadata();
   return {
     id: store.sessionId(),
@@ -138,7 +146,7 @@ export function contentsOf(context: SessionContext, store: DynamoStore, { conver
     activeModel: summaryOf(context, metadata).activeModel,
     usage: conversation.usage(),
     entryCount: metadata.entryCount,
-    turn: runningTurn(store.heldLease()),
+    turn: runningTurn(store.heldLease(), partial),
   };
 }
 
@@ -150,8 +158,8 @@ export function reportUnseen(context: SessionContext, what: string, error: unkno
 }
 
 /** What a lease on META says of the turn that holds it; null when none does. */
-export function runningTurn(lease: HeldLease): RunningTurn;
-export function runningTurn(lease: HeldLease | null): RunningTurn | null;
-export function runningTurn(lease: HeldLease | null): RunningTurn | null {
-  return lease === null ? null : { startedAt: lease.startedAt, stopRequested: lease.stopRequested };
+export function runningTurn(lease: HeldLease, partial?: PartialAnswer | null): RunningTurn;
+export function runningTurn(lease: HeldLease | null, partial?: PartialAnswer | null): RunningTurn | null;
+export function runningTurn(lease: HeldLease | null, partial: PartialAnswer | null = null): RunningTurn | null {
+  return lease === null ? null : { startedAt: lease.startedAt, stopRequested: lease.stopRequested, partial };
 }

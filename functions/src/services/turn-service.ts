@@ -10,7 +10,7 @@
  * was requested. A turn that ends with nothing to commit (an error before any answer, a stop
  * between tool rounds) releases the lease with one UpdateItem.
  */
-import { type DynamoStore, requestTurnStop } from '@panto/aws';
+import { type DynamoStore, type PartialAnswer, requestTurnStop } from '@panto/aws';
 import {
   AbortedError,
   acceptsPrompt,
@@ -56,6 +56,8 @@ export interface TurnOutcome {
 /** What following a session (`TurnService.follow`) sees, in order: `turn` first, `end` last. */
 export type FollowEvent =
   | { type: 'turn'; turn: RunningTurn | null }
+  /** The answer of the running turn so far (before its message is stored), each time a read finds a newer one. */
+  | { type: 'partial'; partial: PartialAnswer }
   /** A message persisted at entry `index` (0-based) of the log, as its entry holds it. */
   | { type: 'message'; index: number; record: DiskMessageRecord }
   /** `entryCount`: entries seen, where to follow on from; `turn`: the turn still running when following stopped (a deadline), else null. */
@@ -210,6 +212,7 @@ async function* follow(store: DynamoStore, options: { from?: number; signal: Abo
   const followed = store.heldLease();
   yield { type: 'turn', turn: runningTurn(followed) };
   let next = options.from ?? followed?.firstEntry ?? store.metadata().entryCount;
+  let shown: string | null = null;
   for (;;) {
     const entries = await store.loadEntries();
     for (; next < entries.length; next++) {
@@ -220,6 +223,12 @@ async function* follow(store: DynamoStore, options: { from?: number; signal: Abo
     // The META of that same read says whether the turn still runs: nothing it wrote before it ended is missed.
     const held = store.heldLease();
     const running = held !== null && held.leaseId === followed?.leaseId;
+    // The same read's partial answer: a message stored deletes it in its own transaction, so it is newer than every message above.
+    const partial = running ? store.partialAnswer() : null;
+    if (partial !== null && partial.updatedAt !== shown) {
+      shown = partial.updatedAt;
+      yield { type: 'partial', partial };
+    }
     if (!running || options.signal.aborted) {
       yield { type: 'end', entryCount: Math.max(next, entries.length), turn: running ? runningTurn(held) : null };
       return;

@@ -9,6 +9,7 @@
 import { DynamoStore, type HeartbeatEnd, keepSessionLease, type LeaseHeartbeat, type SessionLease } from '@panto/aws';
 import { type Agent, type DiskMessageRecord, type Receiver, SessionConflictError, type ToolRegistry } from '@panto/core';
 import { leaseClock, reportUnseen, type SessionContext, storeLocation } from './session-context.js';
+import { writePartials } from './partial-writer.js';
 import { release, type SessionLock } from './session-lock.js';
 
 /** A turn whose prompt is stored (the session's lease held with it), ready to run its step. */
@@ -75,7 +76,19 @@ export async function startTurn(
     try {
       const prompt = await agent.submitUserMessage(text);
       lock.taken(store.turnLease()!);
-      return { agent, lock, prompt, records, unsubscribe };
+      const unpartial = writePartials(store, agent, leaseClock(context), (error) =>
+        reportUnseen(context, `could not store the partial answer of session ${sessionId}`, error),
+      );
+      return {
+        agent,
+        lock,
+        prompt,
+        records,
+        unsubscribe: () => {
+          unpartial();
+          unsubscribe();
+        },
+      };
     } catch (error) {
       unsubscribe();
       // The session moved past what this process had cached: read what is new, once.
@@ -140,6 +153,11 @@ class TurnLock implements SessionLock {
 
   async release(): Promise<void> {
     await this.#heartbeat?.stop();
-    if (this.#lease !== null && !this.#givenUp) await release(this.#context, this.#lease, this.#sessionId);
+    if (this.#lease === null || this.#givenUp) return;
+    // A partial answer no append deleted (the turn ended with nothing to commit) goes first, while the lease still holds.
+    await this.store
+      .discardPartial()
+      .catch((error: unknown) => reportUnseen(this.#context, `could not delete the partial answer of session ${this.#sessionId}`, error));
+    await release(this.#context, this.#lease, this.#sessionId);
   }
 }

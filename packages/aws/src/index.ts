@@ -16,6 +16,8 @@ export {
   type SessionCacheOptions,
 } from './store/session-cache.js';
 export type { S3Location } from './entries/offload.js';
+// The answer a running turn has produced so far.
+export { getPartial, MAX_PARTIAL_BYTES, partialOfRunning, type PartialAnswer, type PartialMessage } from './partial/partial-answer.js';
 
 // What META says of a session.
 export type { HeldLease, SessionMetadata } from './meta/meta-item.js';

@@ -165,6 +165,7 @@ export class Api {
     for await (const event of readSSE(response.body, signal)) {
       const data = JSON.parse(event.data) as { delta?: string; message?: StoredMessage } & TurnEnd;
       if (event.event === 'text-delta' && typeof data.delta === 'string') yield { type: 'text-delta', delta: data.delta };
+      else if (event.event === 'partial' && data.message?.role === 'assistant') yield { type: 'partial', message: data.message };
       else if (event.event === 'message' && data.message) yield { type: 'message', message: data.message };
       else if (event.event === 'end') {
         yield { type: 'end', end: data };

@@ -39,5 +39,15 @@ export type ErrorAnswer = Schemas['Error'];
  */
 export type TurnEnd = Partial<Omit<Schemas['FailedTurn'], 'messages'>> & { status?: number };
 
-/** What a streamed turn hands the page, in order. */
-export type TurnEvent = { type: 'text-delta'; delta: string } | { type: 'message'; message: StoredMessage } | { type: 'end'; end: TurnEnd };
+/** The answer of a running turn so far (`turn.partial`, and a follower's `partial` events): the message without a stop reason. */
+export type PartialAnswer = Schemas['PartialAnswer'];
+
+/**
+ * What a streamed or followed turn hands the page, in order. `partial` (followers only): the
+ * answer so far, replacing what the one before showed.
+ */
+export type TurnEvent =
+  | { type: 'text-delta'; delta: string }
+  | { type: 'partial'; message: PartialAnswer['message'] }
+  | { type: 'message'; message: StoredMessage }
+  | { type: 'end'; end: TurnEnd };

@@ -17,7 +17,7 @@ const toolResult: StoredMessage = { role: 'tool_result', tool_call_id: 't1', too
 function contents(turn: SessionContents['turn'], entryCount = 2): SessionContents {
   return { id: 's1', messages: [], dangling_user: null, active_model: { provider: 'anthropic', model: 'm' }, usage, entry_count: entryCount, turn };
 }
-const RUNNING = { running: true, started_at: null, stop_requested: false } as const;
+const RUNNING = { running: true, started_at: null, stop_requested: false, partial: null } as const;
 
 async function* stream(events: TurnEvent[], failure?: unknown): AsyncGenerator<TurnEvent> {
   for (const event of events) yield event;
@@ -105,6 +105,24 @@ describe('TurnRunner', () => {
     expect(streamTurn).toHaveBeenCalledWith('s1', 'Say it differently', expect.any(AbortSignal), 'a1');
     expect(seen.pending[0]).toEqual({ prompt: 'Say it differently', replies: [], live: '', replaces: 'u2' });
     expect(seen.draft).toBe('typed');
+  });
+
+  it('shows the stored answer so far at once when a reload finds a turn running, then each newer one, then the message', async () => {
+    const partial = (text: string) => ({ role: 'assistant' as const, content: [{ type: 'text' as const, text }], provider: 'anthropic', model: 'm', usage });
+    const follow = vi.fn(() =>
+      stream([
+        { type: 'partial', message: partial('Hi th') },
+        { type: 'message', message: answer },
+      ]),
+    );
+    const running = { ...RUNNING, partial: { message: partial('Hi'), updated_at: '2026-12-02T10:00:00.000Z' } };
+    const { host, seen } = fakeHost({ follow }, [{ ...contents(running, 4), dangling_user: 'Hello' }]);
+    new TurnRunner(() => host).open();
+    await vi.waitFor(() => expect(seen.changed).toBe(1));
+    expect(follow).toHaveBeenCalledWith('s1', 4, expect.any(AbortSignal));
+    // No gap (the text is there before the first event) and no repeat (each partial replaces the last).
+    expect(seen.pending.slice(0, 3).map((pending) => pending?.live)).toEqual(['Hi', 'Hi th', '']);
+    expect(seen.pending[2]).toMatchObject({ prompt: 'Hello', replies: [answer] });
   });
 
   it("puts a refused prompt back in the box and follows the other tab's turn that holds the session", async () => {

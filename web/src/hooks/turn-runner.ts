@@ -6,7 +6,7 @@
  */
 import { ApiError, type Api } from '../api/client.js';
 import { describeFailure } from '../api/failure.js';
-import type { SessionContents, StoredMessage, TurnEnd, TurnEvent } from '../api/wire.js';
+import type { PartialAnswer, SessionContents, StoredMessage, TurnEnd, TurnEvent } from '../api/wire.js';
 
 /** The turn in progress as the transcript shows it, before the session is read again. */
 export interface PendingTurn {
@@ -56,12 +56,20 @@ export function withEvent(state: PendingTurn, event: TurnEvent): PendingTurn {
   switch (event.type) {
     case 'text-delta':
       return { ...state, live: state.live + event.delta };
+    case 'partial':
+      // The answer as stored so far: it replaces the one shown (it only ever grows until its message comes).
+      return { ...state, live: partialText(event.message) };
     case 'message':
       if (event.message.role === 'user') return { ...state, prompt: event.message.content };
       return { ...state, replies: [...state.replies, event.message], live: event.message.role === 'assistant' ? '' : state.live };
     case 'end':
       return state;
   }
+}
+
+/** The text of a partial answer, as the pending turn shows it. */
+export function partialText(message: PartialAnswer['message'] | undefined): string {
+  return (message?.content ?? []).map((block) => (block.type === 'text' ? block.text : '')).join('');
 }
 
 /** What the end of a turn tells the user, if anything: its failure, or that it ran out of time. */
@@ -124,12 +132,12 @@ export class TurnRunner {
    * `prompt` is this tab's message (back in the box if it is refused); `shown`, the prompt the
    * pending turn shows — a followed turn's own, which the session lists as `dangling_user`.
    */
-  async #run(prompt: string | null, events: Events, shown = prompt, replaces?: string): Promise<void> {
+  async #run(prompt: string | null, events: Events, shown = prompt, replaces?: string, live = ''): Promise<void> {
     const abort = new AbortController();
     this.#controller = abort;
     let failed = false;
     let dropped = false;
-    let state: PendingTurn = { prompt: shown, replies: [], live: '', ...(replaces === undefined ? {} : { replaces }) };
+    let state: PendingTurn = { prompt: shown, replies: [], live, ...(replaces === undefined ? {} : { replaces }) };
     this.host().setPending(state);
     try {
       for await (const event of events(abort.signal)) {
@@ -175,7 +183,14 @@ export class TurnRunner {
 
   #follow(from: SessionContents): Promise<void> {
     const { api, sessionId } = this.host();
-    return this.#run(null, (signal) => api.follow(sessionId, from.entry_count, signal), from.dangling_user);
+    // A reload mid-answer shows the answer as stored so far at once; the follower's `partial` events carry it on.
+    return this.#run(
+      null,
+      (signal) => api.follow(sessionId, from.entry_count, signal),
+      from.dangling_user,
+      undefined,
+      partialText(from.turn?.partial?.message),
+    );
   }
 
   /** After a stop (the server notices it at its next lease renewal) or a failure to follow: reads the session until its turn has ended. */

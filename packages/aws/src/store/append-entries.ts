@@ -29,6 +29,21 @@ export async function appendEntries(
   entries: readonly SessionEntry[],
   last = false,
 ): Promise<SessionView> {
+  const { turn } = handle;
+  if (turn === null) return appendWritten(handle, sessionId, view, entries, last);
+  // No partial answer is written while the append runs, and none in flight lands after it.
+  turn.appending = true;
+  try {
+    await turn.partialWrites;
+    const after = await appendWritten(handle, sessionId, view, entries, last);
+    turn.partialStored = false;
+    return after;
+  } finally {
+    turn.appending = false;
+  }
+}
+
+async function appendWritten(handle: Handle, sessionId: string, view: SessionView, entries: readonly SessionEntry[], last: boolean): Promise<SessionView> {
   const { log, meta } = view;
   const head = log.headAfter(entries);
   // META's model: the one a batch names (if any), or the switched-to path's.
@@ -58,6 +73,7 @@ export async function appendEntries(
       leaseId: handle.leaseId,
       takeLease: lease.take,
       releaseLease: lease.release,
+      deletePartial: handle.turn?.partialStored ?? false,
     },
     randomUUID(),
     handle.retry,
@@ -98,7 +114,7 @@ function leaseChange(handle: Handle, now: Date, last: boolean, seenModel: Active
   const { turn } = handle;
   if (turn === null || turn.released) return { take: null, release: false };
   if (turn.lease === null) {
-    return { take: { leaseId: randomUUID(), expiresAt: now.getTime() + turn.leaseMs, now: now.getTime(), seenModel }, release: false };
+    return { take: { leaseId: turn.leaseId, expiresAt: now.getTime() + turn.leaseMs, now: now.getTime(), seenModel }, release: false };
   }
   return { take: null, release: last };
 }

@@ -10,6 +10,7 @@ import { entryItem, type OffloadRef } from '../entries/entry-item.js';
 import type { PlannedItem } from '../entries/pack-batch.js';
 import { SessionBusyError, SessionLeaseLostError } from '../errors.js';
 import { getMetaItem } from '../meta/meta-item.js';
+import { deletePartialItem } from '../partial/partial-answer.js';
 import { isOwnersItem } from '../meta/visibility.js';
 import { ATTR } from '../table/attributes.js';
 import {
@@ -58,6 +59,8 @@ export interface AppendPlan {
   takeLease: LeaseTaken | null;
   /** Whether this append gives up the lease it is fenced by (a turn's last write: no release request after it). */
   releaseLease: boolean;
+  /** Whether this append deletes the session's partial answer item (it stores the message the partial stood for). */
+  deletePartial: boolean;
 }
 
 /** A lease an append takes: its id (the fencing token from then on), when it lapses and now, in epoch milliseconds. */
@@ -131,6 +134,8 @@ export function buildAppendTransaction(plan: AppendPlan, token: string): Transac
           ExpressionAttributeNames: namesFor(ENTRY_PUT_CONDITION),
         },
       })),
+      // Last, unconditional: it cannot be the item a cancellation names.
+      ...(plan.deletePartial ? [deletePartialItem(plan.tableName, plan.sessionId)] : []),
     ],
   };
 }

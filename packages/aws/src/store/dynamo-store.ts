@@ -15,10 +15,12 @@ import {
   type SessionStore,
 } from '@panto/core';
 import { decodeHeader, encodeBatch, parseLine, SessionLog, SessionTree } from '@panto/core/store-kit';
+import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
 import { writeSession } from '../jsonl/write-session.js';
 import type { SessionLease } from '../lease/session-lease.js';
 import { metaSource, type HeldLease, type SessionMetadata } from '../meta/meta-item.js';
 import { isLive } from '../meta/visibility.js';
+import { type PartialAnswer, type PartialMessage, partialKey, partialOfRunning, putPartial } from '../partial/partial-answer.js';
 import { appendEntries } from './append-entries.js';
 import { createSession, sessionHeader } from './create-session.js';
 import { openOptionsOf, viewOfHead, type Handle, type SessionView } from './handle.js';
@@ -117,6 +119,48 @@ export class DynamoStore implements SessionStore {
   /** The lease a store for a turn took with its first append; null before, and for other stores. Still returned once given up. */
   turnLease(): SessionLease | null {
     return this.#handle.turn?.lease ?? null;
+  }
+
+  /**
+   * Stores the answer the turn's model has produced so far, for any process to read (one
+   * PutItem of the session's partial answer item; the append that stores the message deletes
+   * it in its own transaction). Only a store for a turn that holds its lease writes one, and
+   * not while an append runs; resolves false when it wrote nothing (or the partial is too big).
+   */
+  async writePartial(message: PartialMessage): Promise<boolean> {
+    const { turn, client, tableName } = this.#handle;
+    const lease = turn?.lease;
+    if (turn === null || lease == null || turn.released || turn.appending) return false;
+    const partial = { leaseId: lease.leaseId, message, updatedAt: this.#handle.clock().toISOString() };
+    const written = turn.partialWrites.then(() => putPartial(client, tableName, this.#id, partial));
+    turn.partialWrites = written.catch(() => undefined);
+    const stored = await written;
+    if (stored) turn.partialStored = true;
+    return stored;
+  }
+
+  /** Deletes a partial answer this store wrote that no append deleted (a turn that ended with nothing to commit). */
+  async discardPartial(): Promise<void> {
+    const { turn, client, tableName } = this.#handle;
+    if (turn === null) return;
+    await turn.partialWrites;
+    if (!turn.partialStored) return;
+    await client.send(new DeleteItemCommand({ TableName: tableName, Key: partialKey(this.#id) }));
+    turn.partialStored = false;
+  }
+
+  /**
+   * The partial answer of the turn running on the session, as this handle's last read of the
+   * entries found it (a follower's Query reads it with the new entries), or null: none, or one
+   * of a turn that is not the running one.
+   */
+  partialAnswer(): PartialAnswer | null {
+    return partialOfRunning(this.#view.partial ?? null, this.#view.meta.lease, this.#handle.clock().getTime());
+  }
+
+  /** The id a store for a turn takes (took) its lease under, known before its first append; null for other stores. */
+  turnLeaseId(): string | null {
+    return this.#handle.turn?.leaseId ?? null;
   }
 
   /** Whether a store for a turn has given its lease up (an append marked last did). */
@@ -264,7 +308,7 @@ export class DynamoStore implements SessionStore {
 
   /** What a load read becomes this handle's view of the session. */
   #adopt(read: EntriesRead): void {
-    this.#view = { meta: read.meta, bytes: read.bytes, metaFresh: false, log: SessionLog.of(read.entries, this.#source) };
+    this.#view = { meta: read.meta, bytes: read.bytes, metaFresh: false, log: SessionLog.of(read.entries, this.#source), partial: read.partial };
   }
 
   get #source(): string {

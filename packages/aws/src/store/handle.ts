@@ -9,6 +9,7 @@ import { SessionLog } from '@panto/core/store-kit';
 import { ensureRestored } from '../archive/restore-session.js';
 import type { S3Location } from '../entries/offload.js';
 import type { SessionLease } from '../lease/session-lease.js';
+import type { PartialAnswer } from '../partial/partial-answer.js';
 import type { MetaRecord } from '../meta/meta-item.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../table/transaction-failures.js';
 import type { SessionCache } from './session-cache.js';
@@ -33,12 +34,19 @@ export interface Handle {
 export interface TurnLeaseState {
   /** How long the lease holds unless renewed, in milliseconds. */
   leaseMs: number;
+  /** The id the first append takes the lease under (chosen up front: what else rides on that append may name it). */
+  leaseId: string;
   /** The lease once the first append took it; null before. Kept after the release (`released`). */
   lease: SessionLease | null;
   /** Whether an append marked last gave the lease up: later appends are fenced out. */
   released: boolean;
   /** Told once an append gave the lease up. Must not throw. */
   onReleased: (() => void) | undefined;
+  /** The partial answer writes in flight (an append waits for them), and whether one is stored that the next append deletes. */
+  partialWrites: Promise<unknown>;
+  partialStored: boolean;
+  /** Whether an append is under way: no partial is written meanwhile (it could land after the append's delete). */
+  appending: boolean;
 }
 
 /** The session as a handle last saw it. */
@@ -50,6 +58,8 @@ export interface SessionView {
   bytes: number;
   /** Whether `meta` was read consistently just now (open, lease) and nothing happened since. */
   metaFresh: boolean;
+  /** The partial answer item the last read of the entries found, if any. */
+  partial?: PartialAnswer | null;
 }
 
 export function handleOf(options: DynamoStoreOpenOptions | DynamoStoreCreateOptions): Handle {

@@ -6,6 +6,7 @@ import { SessionNotFoundError, type SessionEntry } from '@panto/core';
 import type { MetaRecord } from '../meta/meta-item.js';
 import { isVisibleTo } from '../meta/visibility.js';
 import { restoreIfArchived, type Handle, type SessionView } from './handle.js';
+import type { PartialAnswer } from '../partial/partial-answer.js';
 import { readSession, type SessionRead } from './read-session.js';
 
 /** A read of every entry of a session, and the META item it agrees with. */
@@ -14,6 +15,8 @@ export interface EntriesRead {
   meta: MetaRecord;
   /** JSONL bytes of the entries. */
   bytes: number;
+  /** The partial answer item, when the read queried the table and found one. */
+  partial: PartialAnswer | null;
 }
 
 /**
@@ -29,7 +32,7 @@ export async function readEntries(handle: Handle, sessionId: string, view: Pick<
   const usable = cached !== undefined && cached.incarnation === seen.incarnation;
   let result: EntriesRead;
   if (usable && view.metaFresh && cached.entries.length === seen.metadata.entryCount && cached.entries.at(-1)?.id === (seen.metadata.head ?? undefined)) {
-    result = { entries: [...cached.entries], meta: seen, bytes: cached.bytes };
+    result = { entries: [...cached.entries], meta: seen, bytes: cached.bytes, partial: null };
   } else {
     // Entries never change once written: a cached prefix holds even when it is ahead of the
     // META this handle last saw (another handle of this process appended since — a follower).
@@ -48,6 +51,7 @@ export async function readEntries(handle: Handle, sessionId: string, view: Pick<
       entries: reused === null ? [...read.entries] : [...reused.entries, ...read.entries],
       meta,
       bytes: (reused === null ? 0 : reused.bytes) + read.bytes,
+      partial: read.partial,
     };
   }
   if (cache !== undefined && result.meta.incarnation !== null) {

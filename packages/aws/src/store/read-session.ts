@@ -13,6 +13,7 @@ import { ATTR } from '../table/attributes.js';
 import { namesFor, QUERY_SESSION, QUERY_SESSION_FROM } from '../table/expressions.js';
 import { entrySk, itemSource, META_SK, sessionPk } from '../table/keys.js';
 import { sdkErrorName } from '../table/sdk-errors.js';
+import { decodePartial, PARTIAL_SK, type PartialAnswer } from '../partial/partial-answer.js';
 import { ItemSequence } from './item-sequence.js';
 
 export interface ReadOptions {
@@ -37,6 +38,8 @@ export interface SessionRead {
   bytes: number;
   /** Index of the first entry item that was missing, when the read stopped short of META's count. */
   missingAt: number | null;
+  /** The partial answer item, when the read's range held one (see partial/partial-answer.ts; trust it only as `partialOfRunning` says). */
+  partial: PartialAnswer | null;
 }
 
 /**
@@ -81,6 +84,7 @@ async function readOnce({ client, tableName, sessionId, s3, fromIndex = 0 }: Rea
     );
   const items = new ItemSequence(fromIndex);
   let meta: MetaRecord | null = null;
+  let partial: PartialAnswer | null = null;
   let next: Promise<QueryCommandOutput> | undefined = query(undefined);
   while (next !== undefined) {
     const page: QueryCommandOutput = await next;
@@ -91,6 +95,10 @@ async function readOnce({ client, tableName, sessionId, s3, fromIndex = 0 }: Rea
       const source = itemSource(tableName, pk, sk);
       if (sk === META_SK) {
         meta = decodeMeta(raw, source);
+        continue;
+      }
+      if (sk === PARTIAL_SK) {
+        partial = decodePartial(raw);
         continue;
       }
       const item = decodeStoredItem(raw, source);
@@ -104,7 +112,7 @@ async function readOnce({ client, tableName, sessionId, s3, fromIndex = 0 }: Rea
     if (next !== undefined) await new Promise((resolve) => setImmediate(resolve)); // let the request go out
     await items.decodeReady();
   }
-  return { meta, ...items.end(meta) };
+  return { meta, partial, ...items.end(meta) };
 }
 
 /**

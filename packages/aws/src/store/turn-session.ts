@@ -6,6 +6,7 @@
  * that is behind costs a refused write (`SessionConflictError`, nothing written), never a
  * wrong one.
  */
+import { randomUUID } from 'node:crypto';
 import { SessionNotFoundError, type SessionEntry } from '@panto/core';
 import { SessionLog } from '@panto/core/store-kit';
 import { SessionBusyError } from '../errors.js';
@@ -21,7 +22,17 @@ export async function openForTurn(options: DynamoStoreTurnOptions): Promise<{ ha
   const { sessionId, owner, leaseMs } = options;
   if (!isValidSessionId(sessionId)) throw new SessionNotFoundError(String(sessionId));
   if (!(Number.isInteger(leaseMs) && leaseMs > 0)) throw new RangeError('leaseMs must be a positive integer');
-  const handle: Handle = { ...handleOf(options), turn: { leaseMs, lease: null, released: false, onReleased: options.onLeaseReleased } };
+  const turn = {
+    leaseMs,
+    leaseId: randomUUID(),
+    lease: null,
+    released: false,
+    onReleased: options.onLeaseReleased,
+    partialWrites: Promise.resolve(),
+    partialStored: false,
+    appending: false,
+  };
+  const handle: Handle = { ...handleOf(options), turn };
   const source = metaSource(options.tableName, sessionId);
   const now = handle.clock().getTime();
   const cached = options.cache?.get(sessionId);

@@ -28,6 +28,8 @@ export const ATTR = {
   leaseExpiresAt: 'lease_expires_at',
   /** When the lease was taken (epoch ms), and the session's entry count then: the running turn's first entry. */
   leaseStartedAt: 'lease_started_at',
+  /** The partial answer item (partial/partial-answer.ts): the assistant message so far, as JSON. */
+  partialMessage: 'partial_message',
   leaseEntryCount: 'lease_entry_count',
   /** The lease id a stop was asked of (`requestTurnStop`); its holder reads it back when it renews. */
   stopRequested: 'stop_requested',
