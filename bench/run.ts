@@ -17,6 +17,7 @@ const benches: Bench[] = [
   { name: 'followers', file: './followers.ts', run: 'runFollowersBench' },
   { name: 'web', file: './web.ts', run: 'runWebBench' },
   { name: 'cli', file: './cli.ts', run: 'runCliBench' },
+  { name: 'cold-start', file: './cold-start.ts', run: 'runColdStartBench' },
 ];
 
 const wanted = process.argv.slice(2);

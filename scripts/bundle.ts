@@ -26,6 +26,23 @@ export const HANDLERS = {
   'archive-sweep': join(root, 'functions/src/handlers/archive-sweep.ts'),
 } as const;
 
+/**
+ * What SST puts in the functions' environment (see sst.config.ts `link:`), with placeholder
+ * values: enough for a bundle to load as Lambda loads it (test/lambda-bundles.test.ts,
+ * bench/cold-start.ts).
+ */
+export const LAMBDA_LINKED_ENV: Readonly<Record<string, string>> = {
+  SST_RESOURCE_App: JSON.stringify({ name: 'panto', stage: 'test' }),
+  SST_RESOURCE_PantoTable: JSON.stringify({ name: 'panto-test' }),
+  SST_RESOURCE_PantoBucket: JSON.stringify({ name: 'panto-test' }),
+  SST_RESOURCE_AnthropicApiKey: JSON.stringify({ value: 'test-key' }),
+  SST_RESOURCE_OpenAIApiKey: JSON.stringify({ value: '' }),
+  SST_RESOURCE_MCPServers: JSON.stringify({ value: '' }),
+  SST_RESOURCE_PantoAuth: JSON.stringify({ issuer: 'https://issuer.example/', audience: 'panto', jwksUrl: 'https://issuer.example/jwks' }),
+  AWS_REGION: 'us-east-1',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+};
+
 export interface BundleReport {
   name: string;
   /** The entry: what Lambda imports. */

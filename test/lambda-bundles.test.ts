@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { FakeLLMServer } from '@panto/core/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type BundleReport, bundleHandlers, HANDLERS } from '../scripts/bundle.js';
+import { type BundleReport, bundleHandlers, HANDLERS, LAMBDA_LINKED_ENV } from '../scripts/bundle.js';
 import { localAws, type LocalAws } from './setup/aws-fixtures.js';
 import { OTLPReceiver } from './support/otlp-receiver.js';
 
@@ -24,17 +24,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 const run = promisify(execFile);
 
 /** What SST puts in the functions' environment (see sst.config.ts `link:`). */
-const LINKED_ENV = {
-  SST_RESOURCE_App: JSON.stringify({ name: 'panto', stage: 'test' }),
-  SST_RESOURCE_PantoTable: JSON.stringify({ name: 'panto-test' }),
-  SST_RESOURCE_PantoBucket: JSON.stringify({ name: 'panto-test' }),
-  SST_RESOURCE_AnthropicApiKey: JSON.stringify({ value: 'test-key' }),
-  SST_RESOURCE_OpenAIApiKey: JSON.stringify({ value: '' }),
-  SST_RESOURCE_MCPServers: JSON.stringify({ value: '' }),
-  SST_RESOURCE_PantoAuth: JSON.stringify({ issuer: 'https://issuer.example/', audience: 'panto', jwksUrl: 'https://issuer.example/jwks' }),
-  AWS_REGION: 'us-east-1',
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-};
+const LINKED_ENV = LAMBDA_LINKED_ENV;
 
 /** Strings only the local stack's code holds (minification keeps string literals). */
 const LOCAL_ONLY = [
