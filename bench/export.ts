@@ -40,7 +40,7 @@ export async function runExportBench(): Promise<void> {
     }
     const peak = (runs: readonly ChildResult[]): number => median(runs.map((each) => each.maxRssMB));
     const [small, large] = sessions as [(typeof sessions)[0], (typeof sessions)[0]];
-    const rows = sessions.map(({ size, runs }) => {
+    const rows: Array<readonly [string, string]> = sessions.map(({ size, runs }) => {
       const bytes = runs[0]!.bytes / 1048576;
       const ms = median(runs.map((each) => each.ms));
       return [

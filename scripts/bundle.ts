@@ -51,6 +51,12 @@ export interface BundleReport {
   eager: string[];
   /** Chunks reached only through a dynamic `import()`: loaded when first needed. */
   lazy: string[];
+  /**
+   * The source files (paths from the repository root, as esbuild's metafile names them) with
+   * code in `eager`: what a cold start evaluates. `lazyInputs`: those only in `lazy`.
+   */
+  eagerInputs: string[];
+  lazyInputs: string[];
   /** Sizes of `eager`, plain and gzipped, and of `lazy`. */
   bytes: number;
   gzipBytes: number;
@@ -78,6 +84,7 @@ export async function bundleHandlers(
       chunkNames: 'chunks/[name]-[hash]',
       outExtension: { '.js': '.mjs' },
       metafile: true,
+      absWorkingDir: root,
       platform: 'node',
       format: 'esm',
       target: 'node20',
@@ -88,12 +95,15 @@ export async function bundleHandlers(
       banner: { js: "import { createRequire as __panto_createRequire } from 'node:module'; const require = __panto_createRequire(import.meta.url);" },
     });
     const file = join(dir, 'index.mjs');
-    const outputs = Object.fromEntries(Object.entries(metafile.outputs).map(([path, output]) => [resolve(path), output]));
+    const outputs = Object.fromEntries(Object.entries(metafile.outputs).map(([path, output]) => [resolve(root, path), output]));
     const eager = closure(
       file,
-      (path) => outputs[path]?.imports.filter((each) => each.kind === 'import-statement' && !each.external).map((each) => resolve(each.path)) ?? [],
+      (path) => outputs[path]?.imports.filter((each) => each.kind === 'import-statement' && !each.external).map((each) => resolve(root, each.path)) ?? [],
     );
     const lazy = Object.keys(outputs).filter((path) => path.endsWith('.mjs') && !eager.includes(path));
+    const inputsOf = (files: readonly string[]) =>
+      new Set(files.flatMap((path) => Object.entries(outputs[path]?.inputs ?? {}).flatMap(([input, { bytesInOutput }]) => (bytesInOutput > 0 ? [input] : []))));
+    const eagerInputs = inputsOf(eager);
     const eagerCode = Buffer.concat(await Promise.all(eager.map((path) => readFile(path))));
     const lazySizes = await Promise.all(lazy.map(async (path) => (await readFile(path)).length));
     reports.push({
@@ -101,6 +111,8 @@ export async function bundleHandlers(
       file,
       eager,
       lazy,
+      eagerInputs: [...eagerInputs],
+      lazyInputs: [...inputsOf(lazy)].filter((input) => !eagerInputs.has(input)),
       bytes: eagerCode.length,
       gzipBytes: gzipSync(eagerCode).length,
       lazyBytes: lazySizes.reduce((sum, size) => sum + size, 0),
