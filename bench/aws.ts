@@ -228,9 +228,14 @@ export interface ChildResult {
 type ChildWork = 'export' | 'archive' | 'restore';
 
 /** Runs `work` on a session in a fresh child process and reports its peak RSS. */
-export async function inChild(work: ChildWork, env: { dynamo: string; s3: string }, sessionId: string, options: { live: boolean }): Promise<ChildResult> {
+export async function inChild(
+  work: ChildWork,
+  env: { dynamo: string; s3: string },
+  sessionId: string,
+  options: { live: boolean; nodeFlags?: readonly string[] },
+): Promise<ChildResult> {
   const self = fileURLToPath(import.meta.url);
-  const flags = options.live ? ['--expose-gc'] : [];
+  const flags = [...(options.live ? ['--expose-gc'] : []), ...(options.nodeFlags ?? [])];
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const child = spawn(process.execPath, [...flags, '--import', tsx, '--conditions=@panto/source', self, '--child', work, sessionId], {
     env: { ...process.env, BENCH_DYNAMO: env.dynamo, BENCH_S3: env.s3 },

@@ -65,7 +65,9 @@ export interface BundleReport {
 
 /**
  * Bundles each entry the way Lambda runs it: Node, ESM, minified, workspace packages from
- * their TypeScript sources. ESM output needs `require` for the CommonJS parts of the
+ * their TypeScript sources, dependencies from their ESM builds where they have one (the AWS
+ * SDK's is tree-shaken, and spares a cold start the CommonJS interop of copying each client's
+ * hundreds of exports at every module that imports it). ESM output needs `require` for the CommonJS parts of the
  * dependencies, hence the banner.
  */
 export async function bundleHandlers(
@@ -86,6 +88,7 @@ export async function bundleHandlers(
       metafile: true,
       absWorkingDir: root,
       platform: 'node',
+      mainFields: ['module', 'main'],
       format: 'esm',
       target: 'node20',
       conditions: ['@panto/source'],

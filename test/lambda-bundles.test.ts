@@ -73,10 +73,11 @@ describe('the Lambda bundles', () => {
         LOCAL_ONLY.filter((marker) => code.includes(marker)),
         report.name,
       ).toEqual([]);
-      // It loads, as Lambda loads it, and exports its handler.
+      // It loads, as Lambda loads it, and exports its handler; and every chunk it loads on demand loads too.
       const script = `
         globalThis.awslambda = { streamifyResponse: (f) => f, HttpResponseStream: { from: (s) => s } };
         const mod = await import(${JSON.stringify(pathToFileURL(report.file).href)});
+        for (const chunk of ${JSON.stringify(report.lazy.map((file) => pathToFileURL(file).href))}) await import(chunk);
         process.stdout.write(typeof mod.handler);`;
       const loaded = await run(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH, ...LINKED_ENV } }).catch(
         (error: { stderr?: string }) => ({
