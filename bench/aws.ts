@@ -36,8 +36,8 @@ const LOAD_RUNS = 30;
 const EXPORT_SIZES = [1_000, 20_000, 50_000] as const;
 /** The session archived and restored, against its export. */
 const ARCHIVE_SIZE = 20_000;
-const TABLE = 'bench-sessions';
-const BUCKET = 'bench-sessions';
+export const TABLE = 'bench-sessions';
+export const BUCKET = 'bench-sessions';
 const OWNER = 'bench';
 
 /** One turn as the agent appends it: the prompt, then the reply (after a tool call and its result on odd turns). */
@@ -130,7 +130,7 @@ async function growSession(client: DynamoDBClient, m: Meter): Promise<Array<read
   return rows;
 }
 
-async function fillSession(client: DynamoDBClient, messages: number, batchMessages: number): Promise<DynamoStore> {
+export async function fillSession(client: DynamoDBClient, messages: number, batchMessages: number): Promise<DynamoStore> {
   const store = await DynamoStore.create({ client, tableName: TABLE, owner: OWNER });
   const f = new RecordFactory(`fill${messages}`);
   let pending: DiskMessage[] = [];
@@ -213,7 +213,7 @@ async function compareLoad(client: DynamoDBClient, m: Meter): Promise<Array<read
   ];
 }
 
-interface ChildResult {
+export interface ChildResult {
   maxRssMB: number;
   baselineRssMB: number;
   /** Largest heap and external memory still live after a GC (0 unless run with --expose-gc). */
@@ -228,9 +228,14 @@ interface ChildResult {
 type ChildWork = 'export' | 'archive' | 'restore';
 
 /** Runs `work` on a session in a fresh child process and reports its peak RSS. */
-async function inChild(work: ChildWork, env: { dynamo: string; s3: string }, sessionId: string, options: { live: boolean }): Promise<ChildResult> {
+export async function inChild(
+  work: ChildWork,
+  env: { dynamo: string; s3: string },
+  sessionId: string,
+  options: { live: boolean; nodeFlags?: readonly string[] },
+): Promise<ChildResult> {
   const self = fileURLToPath(import.meta.url);
-  const flags = options.live ? ['--expose-gc'] : [];
+  const flags = [...(options.live ? ['--expose-gc'] : []), ...(options.nodeFlags ?? [])];
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const child = spawn(process.execPath, [...flags, '--import', tsx, '--conditions=@panto/source', self, '--child', work, sessionId], {
     env: { ...process.env, BENCH_DYNAMO: env.dynamo, BENCH_S3: env.s3 },

@@ -13,11 +13,13 @@ interface Bench {
 const benches: Bench[] = [
   { name: 'core', file: './core.ts', run: 'runCoreBench' },
   { name: 'aws', file: './aws.ts', run: 'runAwsBench' },
+  { name: 'export', file: './export.ts', run: 'runExportBench' },
   { name: 'service', file: './service.ts', run: 'runServiceBench' },
   { name: 'writes', file: './turn-writes.ts', run: 'runTurnWritesBench' },
   { name: 'followers', file: './followers.ts', run: 'runFollowersBench' },
   { name: 'web', file: './web.ts', run: 'runWebBench' },
   { name: 'cli', file: './cli.ts', run: 'runCliBench' },
+  { name: 'cold-start', file: './cold-start.ts', run: 'runColdStartBench' },
 ];
 
 const wanted = process.argv.slice(2);

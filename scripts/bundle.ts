@@ -26,6 +26,23 @@ export const HANDLERS = {
   'archive-sweep': join(root, 'functions/src/handlers/archive-sweep.ts'),
 } as const;
 
+/**
+ * What SST puts in the functions' environment (see sst.config.ts `link:`), with placeholder
+ * values: enough for a bundle to load as Lambda loads it (test/lambda-bundles.test.ts,
+ * bench/cold-start.ts).
+ */
+export const LAMBDA_LINKED_ENV: Readonly<Record<string, string>> = {
+  SST_RESOURCE_App: JSON.stringify({ name: 'panto', stage: 'test' }),
+  SST_RESOURCE_PantoTable: JSON.stringify({ name: 'panto-test' }),
+  SST_RESOURCE_PantoBucket: JSON.stringify({ name: 'panto-test' }),
+  SST_RESOURCE_AnthropicApiKey: JSON.stringify({ value: 'test-key' }),
+  SST_RESOURCE_OpenAIApiKey: JSON.stringify({ value: '' }),
+  SST_RESOURCE_MCPServers: JSON.stringify({ value: '' }),
+  SST_RESOURCE_PantoAuth: JSON.stringify({ issuer: 'https://issuer.example/', audience: 'panto', jwksUrl: 'https://issuer.example/jwks' }),
+  AWS_REGION: 'us-east-1',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+};
+
 export interface BundleReport {
   name: string;
   /** The entry: what Lambda imports. */
@@ -34,6 +51,12 @@ export interface BundleReport {
   eager: string[];
   /** Chunks reached only through a dynamic `import()`: loaded when first needed. */
   lazy: string[];
+  /**
+   * The source files (paths from the repository root, as esbuild's metafile names them) with
+   * code in `eager`: what a cold start evaluates. `lazyInputs`: those only in `lazy`.
+   */
+  eagerInputs: string[];
+  lazyInputs: string[];
   /** Sizes of `eager`, plain and gzipped, and of `lazy`. */
   bytes: number;
   gzipBytes: number;
@@ -42,7 +65,9 @@ export interface BundleReport {
 
 /**
  * Bundles each entry the way Lambda runs it: Node, ESM, minified, workspace packages from
- * their TypeScript sources. ESM output needs `require` for the CommonJS parts of the
+ * their TypeScript sources, dependencies from their ESM builds where they have one (the AWS
+ * SDK's is tree-shaken, and spares a cold start the CommonJS interop of copying each client's
+ * hundreds of exports at every module that imports it). ESM output needs `require` for the CommonJS parts of the
  * dependencies, hence the banner.
  */
 export async function bundleHandlers(
@@ -61,7 +86,9 @@ export async function bundleHandlers(
       chunkNames: 'chunks/[name]-[hash]',
       outExtension: { '.js': '.mjs' },
       metafile: true,
+      absWorkingDir: root,
       platform: 'node',
+      mainFields: ['module', 'main'],
       format: 'esm',
       target: 'node20',
       conditions: ['@panto/source'],
@@ -71,12 +98,15 @@ export async function bundleHandlers(
       banner: { js: "import { createRequire as __panto_createRequire } from 'node:module'; const require = __panto_createRequire(import.meta.url);" },
     });
     const file = join(dir, 'index.mjs');
-    const outputs = Object.fromEntries(Object.entries(metafile.outputs).map(([path, output]) => [resolve(path), output]));
+    const outputs = Object.fromEntries(Object.entries(metafile.outputs).map(([path, output]) => [resolve(root, path), output]));
     const eager = closure(
       file,
-      (path) => outputs[path]?.imports.filter((each) => each.kind === 'import-statement' && !each.external).map((each) => resolve(each.path)) ?? [],
+      (path) => outputs[path]?.imports.filter((each) => each.kind === 'import-statement' && !each.external).map((each) => resolve(root, each.path)) ?? [],
     );
     const lazy = Object.keys(outputs).filter((path) => path.endsWith('.mjs') && !eager.includes(path));
+    const inputsOf = (files: readonly string[]) =>
+      new Set(files.flatMap((path) => Object.entries(outputs[path]?.inputs ?? {}).flatMap(([input, { bytesInOutput }]) => (bytesInOutput > 0 ? [input] : []))));
+    const eagerInputs = inputsOf(eager);
     const eagerCode = Buffer.concat(await Promise.all(eager.map((path) => readFile(path))));
     const lazySizes = await Promise.all(lazy.map(async (path) => (await readFile(path)).length));
     reports.push({
@@ -84,6 +114,8 @@ export async function bundleHandlers(
       file,
       eager,
       lazy,
+      eagerInputs: [...eagerInputs],
+      lazyInputs: [...inputsOf(lazy)].filter((input) => !eagerInputs.has(input)),
       bytes: eagerCode.length,
       gzipBytes: gzipSync(eagerCode).length,
       lazyBytes: lazySizes.reduce((sum, size) => sum + size, 0),

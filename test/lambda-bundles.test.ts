@@ -5,7 +5,9 @@
  * file, local settings, the API reference page) and none of the filesystem store's native lock
  * addon. OpenTelemetry is a chunk of its own that a cold start does not load: the bundled API
  * function runs a turn with that chunk deleted when tracing is off, and with it, exports the
- * turn's spans to an OTLP receiver when tracing is on.
+ * turn's spans to an OTLP receiver when tracing is on. The MCP SDK, the provider SDKs and the
+ * OpenAPI document are likewise chunks a cold start does not evaluate (by esbuild's metafile),
+ * and the MCP chunk serves a turn that calls a configured server's tool.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -15,8 +17,9 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { FakeLLMServer } from '@panto/core/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type BundleReport, bundleHandlers, HANDLERS } from '../scripts/bundle.js';
+import { type BundleReport, bundleHandlers, HANDLERS, LAMBDA_LINKED_ENV } from '../scripts/bundle.js';
 import { localAws, type LocalAws } from './setup/aws-fixtures.js';
+import { startEverythingHTTP } from './mcp-harness.js';
 import { OTLPReceiver } from './support/otlp-receiver.js';
 
 const dir = await mkdtemp(join(tmpdir(), 'panto-bundles-'));
@@ -24,17 +27,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 const run = promisify(execFile);
 
 /** What SST puts in the functions' environment (see sst.config.ts `link:`). */
-const LINKED_ENV = {
-  SST_RESOURCE_App: JSON.stringify({ name: 'panto', stage: 'test' }),
-  SST_RESOURCE_PantoTable: JSON.stringify({ name: 'panto-test' }),
-  SST_RESOURCE_PantoBucket: JSON.stringify({ name: 'panto-test' }),
-  SST_RESOURCE_AnthropicApiKey: JSON.stringify({ value: 'test-key' }),
-  SST_RESOURCE_OpenAIApiKey: JSON.stringify({ value: '' }),
-  SST_RESOURCE_MCPServers: JSON.stringify({ value: '' }),
-  SST_RESOURCE_PantoAuth: JSON.stringify({ issuer: 'https://issuer.example/', audience: 'panto', jwksUrl: 'https://issuer.example/jwks' }),
-  AWS_REGION: 'us-east-1',
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-};
+const LINKED_ENV = LAMBDA_LINKED_ENV;
 
 /** Strings only the local stack's code holds (minification keeps string literals). */
 const LOCAL_ONLY = [
@@ -47,6 +40,20 @@ const LOCAL_ONLY = [
   'fs-native-extensions',
   'swagger-ui',
 ];
+/**
+ * What a cold start must not evaluate, by the source files esbuild's metafile puts in each
+ * chunk: each is in a chunk of its own that the handler imports when a request needs it.
+ */
+const LAZY_ONLY: Record<string, RegExp> = {
+  'the MCP SDK (loaded by the first turn when servers are configured)': /^node_modules\/@modelcontextprotocol\/sdk\//,
+  'Ajv, the MCP SDK’s validator': /^node_modules\/ajv\//,
+  'the Anthropic SDK (loaded by its first turn)': /^node_modules\/@anthropic-ai\/sdk\//,
+  'the OpenAI SDK (loaded by its first turn)': /^node_modules\/openai\//,
+  'the Bedrock runtime client (loaded by its first turn)': /^node_modules\/@aws-sdk\/client-bedrock-runtime\//,
+  'OpenTelemetry (loaded when tracing is on)': /^node_modules\/@opentelemetry\//,
+  'the OpenAPI document, its route table and response schemas (loaded by GET /openapi.json)':
+    /^functions\/src\/api\/(openapi|route-table|response-schemas)\.ts$/,
+};
 /** Strings only OpenTelemetry's SDK and exporters hold: the batch processor's settings, the exporters' user agent. */
 const OTEL_SDK = ['OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 'OTel-OTLP-Exporter-JavaScript'];
 
@@ -66,10 +73,11 @@ describe('the Lambda bundles', () => {
         LOCAL_ONLY.filter((marker) => code.includes(marker)),
         report.name,
       ).toEqual([]);
-      // It loads, as Lambda loads it, and exports its handler.
+      // It loads, as Lambda loads it, and exports its handler; and every chunk it loads on demand loads too.
       const script = `
         globalThis.awslambda = { streamifyResponse: (f) => f, HttpResponseStream: { from: (s) => s } };
         const mod = await import(${JSON.stringify(pathToFileURL(report.file).href)});
+        for (const chunk of ${JSON.stringify(report.lazy.map((file) => pathToFileURL(file).href))}) await import(chunk);
         process.stdout.write(typeof mod.handler);`;
       const loaded = await run(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH, ...LINKED_ENV } }).catch(
         (error: { stderr?: string }) => ({
@@ -81,6 +89,22 @@ describe('the Lambda bundles', () => {
         }),
       );
       expect(loaded.stdout, report.name).toBe('function');
+    }
+  });
+
+  it('evaluate none of the heavy modules at a cold start: each is bundled in a chunk loaded on demand', () => {
+    for (const name of ['api', 'stream']) {
+      const report = reports.find((each) => each.name === name)!;
+      for (const [what, pattern] of Object.entries(LAZY_ONLY)) {
+        expect(
+          report.eagerInputs.filter((input) => pattern.test(input)),
+          `${name} loads ${what} at a cold start`,
+        ).toEqual([]);
+        expect(
+          report.lazyInputs.some((input) => pattern.test(input)),
+          `${name} bundles ${what} in a lazy chunk`,
+        ).toBe(true);
+      }
     }
   });
 
@@ -134,7 +158,9 @@ describe('the bundled API function', () => {
       const id = JSON.parse(created.body).id;
       const turn = ${JSON.stringify(event('POST /sessions/{id}/messages', '/sessions/ID/messages', '{"text":"hello"}'))};
       turn.rawPath = turn.requestContext.http.path = '/sessions/' + id + '/messages';
-      process.stdout.write(String((await handler(turn)).statusCode));`;
+      process.stdout.write(String((await handler(turn)).statusCode));
+      // A warm process keeps its MCP connections open; Lambda freezes it, this one ends.
+      process.exit(0);`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
       env: {
         PATH: process.env.PATH,
@@ -167,5 +193,21 @@ describe('the bundled API function', () => {
     expect(await turnThroughBundle(report.file, {})).toBe('200');
     // With the chunk gone, asking for tracing fails at load: it is the chunk tracing imports.
     await expect(turnThroughBundle(report.file, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint })).rejects.toThrow(/otel-tracing-/);
+  });
+
+  it('loads the MCP SDK from its chunk for a turn that uses a configured server’s tool', { timeout: 60_000 }, async () => {
+    const everything = await startEverythingHTTP();
+    try {
+      fake.enqueue({ toolCalls: [{ id: 'toolu_b1', name: 'mcp__everything__echo', input: { message: 'from the bundle' } }] }, { text: 'Echoed.' });
+      const servers = JSON.stringify({ mcpServers: { everything: { url: everything.url } } });
+      const report = reports.find((each) => each.name === 'api')!;
+      expect(await turnThroughBundle(report.file, { SST_RESOURCE_MCPServers: JSON.stringify({ value: servers }) })).toBe('200');
+      // The model was offered the server's tools, and its echo came back as the tool's result.
+      const [offered, answered] = fake.requests.slice(-2);
+      expect(JSON.stringify(offered?.body)).toContain('mcp__everything__echo');
+      expect(JSON.stringify(answered?.body)).toContain('Echo: from the bundle');
+    } finally {
+      await everything.stop();
+    }
   });
 });

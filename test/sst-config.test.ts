@@ -505,7 +505,7 @@ describe('sst.config.ts, with an issuer of your own', () => {
       // Split at dynamic imports: a cold start loads neither the provider SDKs nor OpenTelemetry (scripts/bundle.ts).
       expect(fn.args).toMatchObject({
         runtime: 'nodejs22.x',
-        nodejs: { format: 'esm', minify: true, splitting: true, esbuild: { conditions: ['@panto/source'] } },
+        nodejs: { format: 'esm', minify: true, splitting: true, esbuild: { conditions: ['@panto/source'], mainFields: ['module', 'main'] } },
       });
       const handler = String(fn.args.handler);
       expect(existsSync(join(root, `${handler.slice(0, handler.lastIndexOf('.'))}.ts`)), handler).toBe(true);

@@ -1,10 +1,6 @@
 import type { Tool } from '@panto/core';
 import { ToolRegistry } from '@panto/core';
 import { MCPServers, type MCPHTTPServerConfig } from '@panto/core/mcp';
-// Static, not import() on first use: esbuild turns a lazily imported graph that shares
-// modules (zod) with the rest of the bundle into lazy wrappers, and the bundle then failed
-// to load (test/lambda-bundles.test.ts loads each bundle to catch that).
-import * as sdk from '@panto/core/mcp/sdk';
 
 /**
  * `current_time`: the current date and time, in UTC or in an IANA time zone. The service's
@@ -60,7 +56,7 @@ export const SERVICE_MCP_OPTIONS = { connectTimeoutMs: 5_000, callTimeoutMs: 60_
 export function serviceMCPServers(servers: readonly MCPHTTPServerConfig[], warn: (message: string) => void): MCPServers {
   return new MCPServers(servers, {
     ...SERVICE_MCP_OPTIONS,
-    sdk,
+    sdk: () => import('@panto/core/mcp/sdk'),
     clientInfo: { name: 'panto-service', version: '0.1.0' },
     onNotice: (notice) => warn(notice.message),
   });

@@ -9,7 +9,7 @@ import * as z from 'zod/mini';
 import type { ApiRoute } from './route-table.js';
 import { NAMED_SCHEMAS } from './response-schemas.js';
 
-type JsonObject = { [key: string]: unknown };
+export type JsonObject = { [key: string]: unknown };
 
 export interface OpenAPIInfo {
   version: string;

@@ -271,7 +271,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
 ];
 
-/** `GET /health`-style keys of the routes answered without a token. */
-export const PUBLIC_ROUTES: ReadonlySet<string> = new Set(
-  API_ROUTES.filter((route) => route.public).map((route) => `${route.method.toUpperCase()} ${route.path}`),
-);
+/** `GET /health`-style keys of the routes marked `public` here (the app checks the same set, `PUBLIC_ROUTES`, without loading this table). */
+export function publicRoutesOf(routes: readonly ApiRoute[]): ReadonlySet<string> {
+  return new Set(routes.filter((route) => route.public).map((route) => `${route.method.toUpperCase()} ${route.path}`));
+}
+
+export { PUBLIC_ROUTES } from './public-routes.js';

@@ -12,7 +12,7 @@ import type { ToolRegistry } from '@panto/core';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { PUBLIC_ROUTES } from '../api/route-table.js';
+import { PUBLIC_ROUTES } from '../api/public-routes.js';
 import type { AuthVerifier } from '../auth/verifier.js';
 import type { ServiceLimits } from '../config.js';
 import { invalidField, payloadTooLarge, retryAfter, routeNotFound, toHttpError, type HttpError } from '../errors.js';

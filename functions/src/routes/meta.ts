@@ -1,9 +1,12 @@
-/** The routes about the service itself, answered without a token: its health and its OpenAPI document. */
-import { API_ROUTES } from '../api/route-table.js';
+/**
+ * The routes about the service itself, answered without a token: its health and its OpenAPI
+ * document. The document — the route table and its response schemas — is loaded by the first
+ * `GET /openapi.json`, not at a cold start.
+ */
 import { outageOf } from '../errors.js';
 import type { ApiApp } from '../app/app-env.js';
 import type { RouteDeps } from './route-deps.js';
-import { openAPIDocument } from '../api/openapi.js';
+import type { JsonObject } from '../api/openapi.js';
 import type { HealthJson } from '../api/response-schemas.js';
 import { SERVICE_VERSION } from '../version.js';
 
@@ -22,9 +25,15 @@ export function metaRoutes(app: ApiApp, { admin, logOutage }: RouteDeps): void {
   });
 
   // Built once per process, on first use: the table does not change while it runs.
-  let document: ReturnType<typeof openAPIDocument> | undefined;
-  app.get('/openapi.json', (c) => {
-    document ??= openAPIDocument(API_ROUTES, { version: SERVICE_VERSION });
+  let document: JsonObject | undefined;
+  app.get('/openapi.json', async (c) => {
+    document ??= await loadOpenAPIDocument();
     return c.json({ ...document, servers: [{ url: new URL(c.req.url).origin }] });
   });
+}
+
+/** The service's OpenAPI document, its generator and route table loaded for it. */
+async function loadOpenAPIDocument(): Promise<JsonObject> {
+  const [{ openAPIDocument }, { API_ROUTES }] = await Promise.all([import('../api/openapi.js'), import('../api/route-table.js')]);
+  return openAPIDocument(API_ROUTES, { version: SERVICE_VERSION });
 }
