@@ -13,15 +13,22 @@ import { OffloadRequiredError } from '../errors.js';
 import { expiryOf } from '../meta/meta-item.js';
 import { firstTitle } from '../meta/title.js';
 import { deleteObjects } from '../s3/s3-objects.js';
+import type { AppendExtras } from './append-extras.js';
 import { sendAppend } from './append.js';
 import type { Handle, SessionView } from './handle.js';
 
 /**
  * Appends `entries` (chained by the view's log) as one conditional transaction, and returns
- * the view after it: the log committed in place, META as the append left it. Rejects as
- * `sendAppend` does; texts it offloaded for a session found gone are deleted again.
+ * the view after it: the log committed in place, META as the append left it. `extras` go in
+ * the same transaction (see append-extras.ts). Rejects as `sendAppend` does; texts it offloaded for a session found gone are deleted again.
  */
-export async function appendEntries(handle: Handle, sessionId: string, view: SessionView, entries: readonly SessionEntry[]): Promise<SessionView> {
+export async function appendEntries(
+  handle: Handle,
+  sessionId: string,
+  view: SessionView,
+  entries: readonly SessionEntry[],
+  extras: AppendExtras | null = null,
+): Promise<SessionView> {
   const { log, meta } = view;
   const head = log.headAfter(entries);
   // META's model: the one a batch names (if any), or the switched-to path's.
@@ -48,6 +55,7 @@ export async function appendEntries(handle: Handle, sessionId: string, view: Ses
       title,
       expiresAt: expiryOf(meta.ttlSeconds, now),
       leaseId: handle.leaseId,
+      ...(extras === null ? {} : { extraWrites: extras.writes, onExtraRefused: (refusals) => extras.refused(refusals) }),
     },
     randomUUID(),
     handle.retry,
