@@ -48,6 +48,7 @@ export function streamRoutes(app: ApiApp, { turns, limits, report }: RouteDeps):
       try {
         const outcome = await turns.turnLocked(lock, text, {
           signal: AbortSignal.any([deadline, disconnected.signal]),
+          deadlineMs: limits.streamDeadlineMs,
           ...(parentId === undefined ? {} : { parentId }),
           receiver: (event) => {
             if (event.type === 'text-delta') send('text-delta', { delta: event.delta });

@@ -23,8 +23,12 @@ import {
   UnknownProviderError,
 } from '@panto/core';
 import { invalidField, unknownEntry } from '../errors.js';
-import { leaseClock, openStore, type RunningTurn, runningTurn, type SessionContext } from './session-context.js';
+import { leaseClock, openStore, reportUnseen, type RunningTurn, runningTurn, type SessionContext } from './session-context.js';
 import { lockSession, type SessionLock, withSessionLock } from './session-lock.js';
+import { TurnLedger, usageTokens } from './usage-turn.js';
+
+/** A turn's deadline when its route gives none: the streaming function's 15 minutes. */
+const DEFAULT_SLOT_DEADLINE_MS = 900_000;
 
 export interface TurnOptions {
   /** Ends the step early; everything committed so far stays persisted. */
@@ -36,6 +40,8 @@ export interface TurnOptions {
    * point a prompt can follow (`acceptsPrompt`), else a 400 naming `parent_id`.
    */
   parentId?: string | null;
+  /** The longest the turn may run (its deadline): a concurrency slot it holds lapses after this and a lease term. */
+  deadlineMs?: number;
 }
 
 export interface TurnOutcome {
@@ -47,6 +53,8 @@ export interface TurnOutcome {
   step: StepResult;
   /** True when a stop request (`stop`) ended the turn. */
   stopRequested: boolean;
+  /** True when the owner's budget stopped the turn before a provider call (`incomplete_reason: "budget"`). */
+  budgetStopped: boolean;
 }
 
 /** What following a session (`TurnService.follow`) sees, in order: `turn` first, `end` last. */
@@ -155,17 +163,41 @@ async function runTurn(context: SessionContext, lock: SessionLock, text: string,
   const unrecord = agent.subscribe((event) => {
     if (event.type === 'entries-persisted') for (const record of event.records) if (record.type === 'message') records.push(record);
   });
+  // The usage ledger rides on the turn's own appends (usage-turn.ts): the prompt's checks the
+  // owner's limits and reserves, each later one adds its usage; a budget spent mid-turn stops it.
+  const budget = new AbortController();
+  const ledger = turnLedger(context, lock, agent, options, () => budget.abort());
+  lock.store.setAppendHook(ledger.hook);
   try {
     const prompt = await agent.submitUserMessage(text);
-    const step = await agent.runStep(undefined, { signal: AbortSignal.any([options.signal, lock.signal]) });
+    const step = await agent.runStep(undefined, { signal: AbortSignal.any([options.signal, lock.signal, budget.signal]) });
     const cut = step.stopReason === 'aborted' ? lock.ended : null;
     // A turn that lost its lease answers as such, whether or not its last write was refused.
     if (cut?.type === 'lease-lost') throw cut.error;
-    return { prompt, messages: [prompt.message, ...step.messages], records, step, stopRequested: cut?.type === 'stop-requested' };
+    const budgetStopped = step.stopReason === 'aborted' && budget.signal.aborted && cut === null;
+    return { prompt, messages: [prompt.message, ...step.messages], records, step, stopRequested: cut?.type === 'stop-requested', budgetStopped };
   } finally {
+    lock.store.setAppendHook(null);
+    // Settles a turn its last append did not (a failure, a stop): one request, only then.
+    await ledger.finish();
     unrecord();
     unsubscribe?.();
   }
+}
+
+/** The turn's part in the usage ledger, sized by the session's model and its context as the last call reported it. */
+function turnLedger(context: SessionContext, lock: SessionLock, agent: Agent, options: TurnOptions, onBudgetStop: () => void): TurnLedger {
+  const last = agent.conversation.lastAssistant();
+  return new TurnLedger(context.usage, {
+    owner: lock.owner,
+    leaseId: lock.leaseId,
+    slotMs: (options.deadlineMs ?? DEFAULT_SLOT_DEADLINE_MS) + context.lease.leaseMs,
+    provider: agent.provider.name,
+    model: agent.provider.model,
+    contextTokens: last === undefined ? 0 : usageTokens(last.usage),
+    onBudgetStop,
+    report: (what, error) => reportUnseen(context, what, error),
+  });
 }
 
 /**

@@ -9,13 +9,14 @@ import { namesFor } from '../table/expressions.js';
 import { dayKey, expiries, gateKey, minuteKey, monthKey, type OwnerLimits, type Periods, usdNumber } from './ledger-items.js';
 
 /** Added to a day or month total: a budget is judged by `charged_usd` before the turn's own reservation is added. */
-export const BUDGET_CONDITION = 'attribute_not_exists(#charged_usd) OR #charged_usd < :limit';
+/** A limit of 0 refuses even the first turn of a period (`:zero < :limit` for an item not written yet). */
+export const BUDGET_CONDITION = '(attribute_not_exists(#charged_usd) AND :zero < :limit) OR #charged_usd < :limit';
 export const RESERVE_UPDATE = 'SET #expires_at = :expires_at ADD #charged_usd :reserve, #reserved_usd :reserve';
-export const RATE_CONDITION = 'attribute_not_exists(#turns) OR #turns < :limit';
+export const RATE_CONDITION = '(attribute_not_exists(#turns) AND :zero < :limit) OR #turns < :limit';
 export const RATE_UPDATE = 'SET #expires_at = :expires_at ADD #turns :one';
 export const LIMITS_UNCHANGED = 'attribute_not_exists(#limits_version)';
 export const LIMITS_AT_VERSION = '#limits_version = :limits_version';
-export const SLOT_FREE = 'attribute_not_exists(#slots) OR size(#slots) < :limit';
+export const SLOT_FREE = '(attribute_not_exists(#slots) AND :zero < :limit) OR size(#slots) < :limit';
 export const SLOT_TAKE = 'ADD #slots :slot';
 export const SLOT_RELEASE = 'DELETE #slots :slot';
 export const USAGE_UPDATE =
@@ -89,7 +90,12 @@ function gateWrite(plan: ReservationPlan): TransactWriteItem {
     };
   }
   const condition = `${version} AND (${SLOT_FREE})`;
-  return update(plan.tableName, key, SLOT_TAKE, condition, { ...values, ':slot': { SS: [plan.slot] }, ':limit': { N: String(plan.limits.concurrentTurns) } });
+  return update(plan.tableName, key, SLOT_TAKE, condition, {
+    ...values,
+    ':slot': { SS: [plan.slot] },
+    ':zero': { N: '0' },
+    ':limit': { N: String(plan.limits.concurrentTurns) },
+  });
 }
 
 /** Usage to add to a day's and a month's totals. */
@@ -147,11 +153,11 @@ export function usageWrites(
     writes: [
       update(tableName, dayKey(owner, periods.day), USAGE_UPDATE, day === null ? null : BUDGET_CONDITION, {
         ...values(expires.day),
-        ...(day === null ? {} : { ':limit': usdNumber(day) }),
+        ...(day === null ? {} : { ':limit': usdNumber(day), ':zero': { N: '0' } }),
       }),
       update(tableName, monthKey(owner, periods.month), USAGE_UPDATE, month === null ? null : BUDGET_CONDITION, {
         ...values(expires.month),
-        ...(month === null ? {} : { ':limit': usdNumber(month) }),
+        ...(month === null ? {} : { ':limit': usdNumber(month), ':zero': { N: '0' } }),
       }),
     ],
     checks: ['day', 'month'],

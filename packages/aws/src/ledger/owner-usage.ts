@@ -158,7 +158,7 @@ export async function listLedgerOwners(client: DynamoDBClient, tableName: string
     for (const item of page.Items ?? []) owners.add((item[ATTR.pk]?.S ?? '').slice(OWNER_PK_PREFIX.length));
     start = page.LastEvaluatedKey;
   } while (start !== undefined);
-  return [...owners].sort();
+  return [...owners].sort((a, b) => a.localeCompare(b));
 }
 
 /** Sends ledger writes as a transaction of their own: a settlement that no append carried. */
