@@ -174,7 +174,9 @@ export class TurnLedger {
     // Another provider call follows: reserve for it, and let it be made only while the budgets hold.
     const next = this.#reserveFor(contextTokens(messages));
     const topUp = { ...used, chargedUsd: used.usd + next - this.#reserved, reservedUsd: next - this.#reserved };
-    const budgets = { dailyUsd: this.#limits.dailyUsd, monthlyUsd: this.#limits.monthlyUsd };
+    // The check sees the totals before this write: without the turn's own reservation, with what this append adds.
+    const headroom = (limit: number | null): number | null => (limit === null ? null : limit + this.#reserved - used.usd);
+    const budgets = { dailyUsd: headroom(this.#limits.dailyUsd), monthlyUsd: headroom(this.#limits.monthlyUsd) };
     this.#pending = next;
     return {
       writes: usageWrites(target, topUp, budgets).writes,
