@@ -5,6 +5,7 @@
  * at once are refused with 429 and nothing stored; an override in the table applies to the
  * next turn; a budget spent mid-turn stops a tool turn before its next call.
  */
+import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { setOwnerLimits } from '@panto/aws';
 import { ManualClock } from '@panto/core/testing';
 import { usageCost } from '@panto/core';
@@ -59,8 +60,12 @@ describe('the usage ledger', () => {
       const response = await app.call('alice', 'POST', `/sessions/${ids[n % 5]}/messages`, { text: `question ${n}` });
       expect([200, 502, 503], await response.clone().text()).toContain(response.status);
       await response.text();
-      expect(proxy.requests, `turn ${n}`).toEqual(['UpdateItem', 'TransactWriteItems', 'TransactWriteItems', 'UpdateItem']);
+      // The lease, the prompt, the answer, the release — the ledger rides on the two appends (a session's first turn reads its log once).
+      const reads = n < 5 ? ['Query'] : [];
+      expect(proxy.requests, `turn ${n}`).toEqual(['UpdateItem', ...reads, 'TransactWriteItems', 'TransactWriteItems', 'UpdateItem']);
     }
+    const failed = app.records.filter((record) => record.method === 'POST' && record.route === '/sessions/{id}/messages' && record.status !== 200);
+    expect(failed.length, 'turns that failed midway').toBe(7);
     const sum: Totals = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
     for (const id of ids) {
       const { usage } = await sessionOf(app, 'alice', id);
@@ -86,14 +91,21 @@ describe('a daily budget under parallel turns', () => {
   });
   afterAll(async () => app?.close());
 
-  it('ends at most one turn over the budget; the refused are 429 budget_exceeded with Retry-After and store nothing; others are unaffected', { timeout: 60_000 }, async () => {
+  it('ends at most one turn over the budget; the refused are 429 budget_exceeded with Retry-After and store nothing; others are unaffected', {
+    timeout: 60_000,
+  }, async () => {
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) ids.push((await app.newSession('bob', MODEL)).id);
     for (let i = 0; i < 40; i++) app.fake.enqueue({ text: 'ok', usage: USAGE, delayMs: 50 });
     const answers = await Promise.all(
       Array.from({ length: 30 }, async (_, n) => {
         const response = await app.call('bob', 'POST', `/sessions/${ids[n % 10]}/messages`, { text: `parallel ${n}` });
-        return { session: ids[n % 10]!, status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as { error?: { code: string } } };
+        return {
+          session: ids[n % 10]!,
+          status: response.status,
+          retryAfter: response.headers.get('retry-after'),
+          body: (await response.json()) as { error?: { code: string } },
+        };
       }),
     );
     const refused = answers.filter((answer) => answer.status === 429);
@@ -115,8 +127,16 @@ describe('a daily budget under parallel turns', () => {
     const carol = await app.newSession('carol', MODEL);
     expect((await app.call('carol', 'POST', `/sessions/${carol.id}/messages`, { text: 'mine' })).status).toBe(200);
   });
+});
 
-  it('stops a tool turn before its next provider call once the budget is spent, keeping what it committed', async () => {
+describe('a budget spent mid-turn', () => {
+  let app: ApiHarness;
+  beforeAll(async () => {
+    app = await startApi('usage-budget-tools', { usageLimits: { dailyUsd: TURN_USD * 1.1, monthlyUsd: null, turnsPerMinute: null, concurrentTurns: null } });
+  });
+  afterAll(async () => app?.close());
+
+  it('stops a tool turn before its next provider call, keeping what it committed', async () => {
     const { id } = await app.newSession('dave', MODEL);
     const before = app.fake.requests.length;
     app.fake.enqueue({ toolCalls: [{ name: 'current_time', input: {} }], usage: { input: 1000, output: 300 } }, { text: 'never asked for' });
@@ -124,8 +144,8 @@ describe('a daily budget under parallel turns', () => {
       await app.call('dave', 'POST', `/sessions/${id}/messages`, { text: 'what time is it?' }),
       200,
     );
-    expect(body).toMatchObject({ incomplete: true, incomplete_reason: 'budget' });
-    expect(body.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(body, JSON.stringify(body)).toMatchObject({ incomplete: true, incomplete_reason: 'budget' });
+    expect(body.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool_result']);
     expect(app.fake.requests.length - before).toBe(1);
     expect((await usageOf(app, 'dave')).today.turns).toBe(1);
   });
@@ -146,6 +166,7 @@ describe('turns per minute and turns at once', () => {
 
   it('refuses the 4th turn within the minute with 429 rate_limited, storing nothing; an override in the table applies to the next turn', async () => {
     const { id } = await rate.newSession('erin');
+    for (let n = 0; n < 10; n++) rate.fake.enqueue({ text: `answer ${n}` });
     for (let n = 0; n < 3; n++) expect((await rate.call('erin', 'POST', `/sessions/${id}/messages`, { text: `turn ${n}` })).status).toBe(200);
     const fourth = await rate.call('erin', 'POST', `/sessions/${id}/messages`, { text: 'one too many' });
     expect(fourth.status).toBe(429);
@@ -167,6 +188,28 @@ describe('turns per minute and turns at once', () => {
     const statuses = await Promise.all(ids.map(async (id) => (await concurrent.call('frank', 'POST', `/sessions/${id}/messages`, { text: 'slowly' })).status));
     expect(statuses.filter((status) => status === 200)).toHaveLength(2);
     expect(statuses.filter((status) => status === 429)).toHaveLength(3);
+    concurrent.fake.enqueue({ text: 'again' });
     expect((await concurrent.call('frank', 'POST', `/sessions/${ids[0]}/messages`, { text: 'again' })).status).toBe(200);
+  });
+
+  it('does not count the slots of turns that crashed once they expire: the refused turn sweeps them and runs', async () => {
+    const { id } = await concurrent.newSession('gina');
+    // Two turns that took their slots and died (their process crashed) an hour ago.
+    const dead = [`${Date.now() - 3_600_000}#crashed-1`, `${Date.now() - 3_600_000}#crashed-2`];
+    await concurrent.aws.dynamo.send(
+      new UpdateItemCommand({
+        TableName: concurrent.aws.tableName,
+        Key: { pk: { S: 'OWNER#gina' }, sk: { S: 'USAGE#GATE' } },
+        UpdateExpression: 'ADD #slots :dead',
+        ExpressionAttributeNames: { '#slots': 'slots' },
+        ExpressionAttributeValues: { ':dead': { SS: dead } },
+      }),
+    );
+    concurrent.fake.enqueue({ text: 'alive' });
+    expect((await concurrent.call('gina', 'POST', `/sessions/${id}/messages`, { text: 'is there room?' })).status).toBe(200);
+    const gate = await concurrent.aws.dynamo.send(
+      new GetItemCommand({ TableName: concurrent.aws.tableName, Key: { pk: { S: 'OWNER#gina' }, sk: { S: 'USAGE#GATE' } }, ConsistentRead: true }),
+    );
+    expect(gate.Item?.slots?.SS ?? []).toEqual([]);
   });
 });

@@ -182,7 +182,8 @@ function update(
       Key: key,
       UpdateExpression: expression,
       ExpressionAttributeNames: condition === null ? namesFor(expression) : namesFor(expression, condition),
-      ExpressionAttributeValues: values,
+      // `:zero` is the conditions' own constant (a limit of 0 refuses the first write too).
+      ExpressionAttributeValues: condition?.includes(':zero') === true ? { ...values, ':zero': { N: '0' } } : values,
       ...(condition === null ? {} : { ConditionExpression: condition, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }),
     },
   };
