@@ -6,12 +6,16 @@
  * next turn; a budget spent mid-turn stops a tool turn before its next call.
  */
 import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { setOwnerLimits } from '@panto/aws';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ManualClock } from '@panto/core/testing';
 import { usageCost } from '@panto/core';
 import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runUserCommand } from '../scripts/deployed/commands.js';
 import { localDynamoDBClient } from '../scripts/local/dynamodb-local.js';
+import { writeLocalStack } from '../scripts/local/stack-file.js';
 import { json, startApi, type ApiHarness } from './api-harness.js';
 import { DynamoProxy } from './dynamo-proxy.js';
 
@@ -164,6 +168,21 @@ describe('turns per minute and turns at once', () => {
     await concurrent?.close();
   });
 
+  /** `npm run user -- …` on a data folder whose stack.json names this test's table, as `npm start` writes it. */
+  async function user(argv: string[]): Promise<{ code: number; out: string }> {
+    const dataDir = await mkdtemp(join(tmpdir(), 'panto-usage-'));
+    await writeLocalStack(dataDir, { dynamodb: inject('dynamoEndpoint'), tableName: rate.aws.tableName });
+    let out = '';
+    const code = await runUserCommand(argv, {
+      root: process.cwd(),
+      env: { PANTO_DATA_DIR: dataDir },
+      stdout: (text) => (out += text),
+      stderr: (text) => (out += text),
+      readPassword: async () => '',
+    });
+    return { code, out };
+  }
+
   it('refuses the 4th turn within the minute with 429 rate_limited, storing nothing; an override in the table applies to the next turn', async () => {
     const { id } = await rate.newSession('erin');
     for (let n = 0; n < 10; n++) rate.fake.enqueue({ text: `answer ${n}` });
@@ -173,11 +192,15 @@ describe('turns per minute and turns at once', () => {
     expect(((await fourth.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
     expect(Number(fourth.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect((await sessionOf(rate, 'erin', id)).prompts).toBe(3);
-    // What `npm run user -- limits erin --turns-per-minute 10` writes; the process learns it from its next turn's gate check.
-    await setOwnerLimits(rate.aws.dynamo, rate.aws.tableName, 'erin', { turnsPerMinute: 10 });
+    // The operator raises erin's limit on this stack; the process learns it from its next turn's gate check.
+    expect(await user(['limits', 'erin', '--turns-per-minute', '10'])).toMatchObject({ code: 0 });
     expect((await rate.call('erin', 'POST', `/sessions/${id}/messages`, { text: 'allowed now' })).status).toBe(200);
     expect((await usageOf(rate, 'erin')).limits.turns_per_minute).toBe(10);
-    await setOwnerLimits(rate.aws.dynamo, rate.aws.tableName, 'erin', { turnsPerMinute: 4 });
+    const shown = await user(['usage', 'erin']);
+    expect(shown.out).toMatch(/today .* 4 turns/);
+    expect(shown.out).toContain('turns/minute 10 ·');
+    expect((await user(['usage', '--all'])).out).toContain('erin\n');
+    expect(await user(['limits', 'erin', '--turns-per-minute', '4'])).toMatchObject({ code: 0 });
     expect((await rate.call('erin', 'POST', `/sessions/${id}/messages`, { text: 'over again' })).status).toBe(429);
   });
 
