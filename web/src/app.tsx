@@ -10,6 +10,9 @@ import { useAuth } from './hooks/use-auth.js';
 import { useListFocus } from './hooks/use-list-focus.js';
 import { useSelection } from './hooks/use-selection.js';
 import { useSessions } from './hooks/use-sessions.js';
+import { useUsage } from './hooks/use-usage.js';
+import { useState } from 'preact/hooks';
+import { usageReportText } from './format.js';
 
 export function App({ config }: { config: WebConfig }) {
   const auth = useAuth(config);
@@ -17,6 +20,9 @@ export function App({ config }: { config: WebConfig }) {
   const { selected, creating, setCreating, open } = useSelection();
   const { newButton, focusList } = useListFocus();
   const { api } = auth;
+  // Read again after each turn (a chat says it changed the session).
+  const [turnsEnded, setTurnsEnded] = useState(0);
+  const usage = useUsage(api, turnsEnded);
 
   if (api === null) {
     return <SignIn hostedUi={config.hostedUi !== undefined} problem={auth.problem} onHostedUi={auth.signInHosted} onToken={auth.signInWithToken} />;
@@ -40,7 +46,10 @@ export function App({ config }: { config: WebConfig }) {
       api={api}
       sessionId={selected}
       title={list.sessions.find((session) => session.id === selected)?.title ?? null}
-      onChanged={() => void list.load(false)}
+      onChanged={() => {
+        void list.load(false);
+        setTurnsEnded((count) => count + 1);
+      }}
       onDeleted={() => {
         list.remove(selected);
         open(null);
@@ -74,6 +83,11 @@ export function App({ config }: { config: WebConfig }) {
       />
       <main class="main">{main}</main>
       <footer class="account">
+        {usage !== null && (
+          <p class="usage" data-usage>
+            {usageReportText(usage)}
+          </p>
+        )}
         <ThemeSelect />
         <button type="button" class="link" onClick={auth.signOut}>
           Sign out
