@@ -3,16 +3,14 @@ import { Chat } from './components/chat.js';
 import { NewSession } from './components/new-session.js';
 import { SessionList } from './components/session-list.js';
 import { SignIn } from './components/sign-in.js';
-import { ThemeSelect } from './components/theme-select.js';
 import { Welcome } from './components/welcome.js';
 import type { WebConfig } from './config.js';
 import { useAuth } from './hooks/use-auth.js';
 import { useListFocus } from './hooks/use-list-focus.js';
 import { useSelection } from './hooks/use-selection.js';
 import { useSessions } from './hooks/use-sessions.js';
-import { useUsage } from './hooks/use-usage.js';
 import { useState } from 'preact/hooks';
-import { usageReportText } from './format.js';
+import { Account } from './components/account.js';
 
 export function App({ config }: { config: WebConfig }) {
   const auth = useAuth(config);
@@ -20,9 +18,8 @@ export function App({ config }: { config: WebConfig }) {
   const { selected, creating, setCreating, open } = useSelection();
   const { newButton, focusList } = useListFocus();
   const { api } = auth;
-  // Read again after each turn (a chat says it changed the session).
+  // The usage is read again after each turn (a chat says it changed the session).
   const [turnsEnded, setTurnsEnded] = useState(0);
-  const usage = useUsage(api, turnsEnded);
 
   if (api === null) {
     return <SignIn hostedUi={config.hostedUi !== undefined} problem={auth.problem} onHostedUi={auth.signInHosted} onToken={auth.signInWithToken} />;
@@ -82,17 +79,7 @@ export function App({ config }: { config: WebConfig }) {
         newButton={newButton}
       />
       <main class="main">{main}</main>
-      <footer class="account">
-        {usage !== null && (
-          <p class="usage" data-usage>
-            {usageReportText(usage)}
-          </p>
-        )}
-        <ThemeSelect />
-        <button type="button" class="link" onClick={auth.signOut}>
-          Sign out
-        </button>
-      </footer>
+      <Account api={api} turnsEnded={turnsEnded} onSignOut={auth.signOut} />
     </div>
   );
 }
