@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runUserCommand } from '../scripts/deployed/commands.js';
 import { localDynamoDBClient } from '../scripts/local/dynamodb-local.js';
 import { writeLocalStack } from '../scripts/local/stack-file.js';
-import { json, startApi, type ApiHarness } from './api-harness.js';
+import { json, parseSSE, startApi, type ApiHarness } from './api-harness.js';
 import { DynamoProxy } from './dynamo-proxy.js';
 
 const MODEL = { provider: 'anthropic', model: 'claude-sonnet-5-5' };
@@ -83,6 +83,17 @@ describe('the usage ledger', () => {
     expect(report.limits).toEqual({ daily_usd: null, monthly_usd: null, turns_per_minute: null, concurrent_turns: null });
     expect(new Date(report.resets.day).getUTCHours()).toBe(0);
     expect(Date.parse(report.resets.day)).toBeGreaterThan(Date.now());
+    // A compaction's model call is spend too: the ledger still equals the sessions' usage after one.
+    app.fake.enqueue({ text: 'The summary.', usage: { input: 700, output: 60 } });
+    expect((await app.call('alice', 'POST', `/sessions/${ids[0]}/compact`, {})).status).toBe(200);
+    const after: Totals = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
+    for (const id of ids) {
+      const { usage } = await sessionOf(app, 'alice', id);
+      for (const key of Object.keys(after) as (keyof Totals)[]) after[key] += usage[key];
+    }
+    const recounted = (await usageOf(app, 'alice')).today;
+    expect(recounted).toMatchObject({ ...after, turns: 50 });
+    expect(recounted.input_tokens - report.today.input_tokens).toBe(700);
     // Another owner's ledger is their own.
     expect((await usageOf(app, 'nobody')).today.turns).toBe(0);
   });
@@ -202,6 +213,12 @@ describe('turns per minute and turns at once', () => {
     expect((await user(['usage', '--all'])).out).toContain('erin\n');
     expect(await user(['limits', 'erin', '--turns-per-minute', '4'])).toMatchObject({ code: 0 });
     expect((await rate.call('erin', 'POST', `/sessions/${id}/messages`, { text: 'over again' })).status).toBe(429);
+    // A streamed turn is refused at its prompt's write, once its stream has started: its one event is `end`.
+    const streamed = await rate.call('erin', 'POST', `/sessions/${id}/messages/stream`, { text: 'streamed, over' });
+    const events = parseSSE(await streamed.text());
+    expect(events.map((event) => event.event)).toEqual(['end']);
+    expect(events[0]?.data).toMatchObject({ status: 429, error: { code: 'rate_limited' }, retry_after: expect.any(Number) });
+    expect((await sessionOf(rate, 'erin', id)).prompts).toBe(4);
   });
 
   it('runs 2 of 5 slow turns at once and refuses 3 with 429 rate_limited; a slot is free again after', async () => {

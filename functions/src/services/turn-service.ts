@@ -25,7 +25,7 @@ import {
 import { invalidField, unknownEntry } from '../errors.js';
 import { leaseClock, openStore, reportUnseen, type RunningTurn, runningTurn, type SessionContext } from './session-context.js';
 import { lockSession, type SessionLock, withSessionLock } from './session-lock.js';
-import { TurnLedger, usageTokens } from './usage-turn.js';
+import { compactionHook, TurnLedger, usageTokens } from './usage-turn.js';
 
 /** A turn's deadline when its route gives none: the streaming function's 15 minutes. */
 const DEFAULT_SLOT_DEADLINE_MS = 900_000;
@@ -107,6 +107,8 @@ export function turnService(context: SessionContext) {
      */
     async compact(owner: string, sessionId: string, instructions: string | undefined, options: { signal: AbortSignal }): Promise<CompactionResult> {
       return withSessionLock(context, owner, sessionId, async (lock) => {
+        // The summary's model call is spend: the usage ledger adds it with the compaction's append.
+        lock.store.setAppendHook(compactionHook(context.usage, owner));
         const agent = await sessionAgent(context, lock.store);
         try {
           return await agent.compact(instructions, { signal: AbortSignal.any([options.signal, lock.signal]) });

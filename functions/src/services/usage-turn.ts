@@ -229,6 +229,30 @@ export class TurnLedger {
   }
 }
 
+/**
+ * A compaction's part in the ledger: its usage added to the owner's totals by its own
+ * append (no reservation, no check, no turn counted — it is not a turn; its model call is
+ * spend all the same, and the session's usage counts it too).
+ */
+export function compactionHook(ledger: UsageLedger, owner: string): AppendHook {
+  return (entries) => {
+    const record = entries.find((entry) => entry.type === 'compaction');
+    if (record === undefined) return null;
+    const cost = usageCost(record.provider, record.model, record.usage);
+    const delta: UsageDelta = {
+      ...NO_USAGE,
+      usd: cost ?? 0,
+      chargedUsd: cost ?? 0,
+      inputTokens: record.usage.input_tokens,
+      outputTokens: record.usage.output_tokens,
+      cacheReadTokens: record.usage.cache_read_tokens,
+      cacheWriteTokens: record.usage.cache_write_tokens,
+    };
+    const writes = usageWrites({ tableName: ledger.tableName, owner, periods: periodsOf(ledger.now()) }, delta, null).writes;
+    return { writes, refused: async () => new Error('unconditional ledger writes were refused') };
+  };
+}
+
 /** The tokens a call's context has after `messages`: the last call's whole usage, plus the text of what followed it. */
 function contextTokens(messages: readonly Message[]): number {
   let tokens = 0;
