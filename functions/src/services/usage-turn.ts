@@ -122,12 +122,14 @@ export class TurnLedger {
       reserveUsd: reserve,
       slot: this.#slot,
     });
+    // Whichever attempt commits (a refusal may rebuild these writes), it leaves this reserved.
+    this.#pending = reserve;
     return {
       writes,
       refused: (refusals) => this.#reservationRefused(refusals, checks, messages),
       committed: () => {
         this.#phase = 'running';
-        this.#reserved = reserve;
+        this.#reserved = this.#pending;
       },
     };
   }
