@@ -4,6 +4,7 @@
  * owner's listed, and the few writes a turn needs only off its common path (a settlement
  * with nothing left to commit, expired slots swept).
  */
+import { randomUUID } from 'node:crypto';
 import {
   BatchGetItemCommand,
   ScanCommand,
@@ -161,10 +162,14 @@ export async function listLedgerOwners(client: DynamoDBClient, tableName: string
   return [...owners].sort((a, b) => a.localeCompare(b));
 }
 
-/** Sends ledger writes as a transaction of their own: a settlement that no append carried. */
+/**
+ * Sends ledger writes as a transaction of their own: a settlement that no append carried.
+ * Under one `ClientRequestToken`, so that the SDK's retry of an attempt whose answer was
+ * lost does not settle twice.
+ */
 export async function sendLedgerWrites(client: DynamoDBClient, writes: TransactWriteItem[]): Promise<void> {
   if (writes.length === 0) return;
-  await client.send(new TransactWriteItemsCommand({ TransactItems: writes }));
+  await client.send(new TransactWriteItemsCommand({ TransactItems: writes, ClientRequestToken: randomUUID() }));
 }
 
 /** Removes expired slots from the gate (they are of turns that crashed): one UpdateItem, only when a turn was refused for them. */
