@@ -75,7 +75,9 @@ describe('the usage ledger', () => {
       const { usage } = await sessionOf(app, 'alice', id);
       for (const key of Object.keys(sum) as (keyof Totals)[]) sum[key] += usage[key];
     }
+    proxy.resetCounts();
     const report = await usageOf(app, 'alice');
+    expect(proxy.requests, 'GET /usage reads the day, the month and the gate at once').toEqual(['BatchGetItem']);
     expect(report.today).toMatchObject({ ...sum, turns: 50, usd_unknown_turns: 0 });
     const expected = usageCost('anthropic', 'claude-sonnet-5-5', { ...sum })!;
     expect(report.today.usd).toBeCloseTo(expected, 9);
@@ -162,7 +164,12 @@ describe('a budget spent mid-turn', () => {
     expect(body, JSON.stringify(body)).toMatchObject({ incomplete: true, incomplete_reason: 'budget' });
     expect(body.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool_result']);
     expect(app.fake.requests.length - before).toBe(1);
-    expect((await usageOf(app, 'dave')).today.turns).toBe(1);
+    const dave = (await usageOf(app, 'dave')).today;
+    expect(dave.turns).toBe(1);
+    expect(dave.usd).toBeCloseTo(
+      usageCost('anthropic', 'claude-sonnet-5-5', { input_tokens: 1000, output_tokens: 300, cache_read_tokens: 0, cache_write_tokens: 0 })!,
+      9,
+    );
   });
 });
 
