@@ -236,6 +236,23 @@ describe('turns per minute and turns at once', () => {
     expect((await sessionOf(rate, 'erin', id)).prompts).toBe(4);
   });
 
+  it('refuses a turn over the monthly budget with 429 budget_exceeded (Retry-After: until the month resets); --monthly-usd none lifts it', async () => {
+    const { id } = await rate.newSession('hugo');
+    expect(await user(['limits', 'hugo', '--monthly-usd', '0'])).toMatchObject({ code: 0 });
+    const refused = await rate.call('hugo', 'POST', `/sessions/${id}/messages`, { text: 'this month?' });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'budget_exceeded',
+      message: expect.stringContaining('monthly'),
+    });
+    const resets = Date.parse((await usageOf(rate, 'hugo')).resets.month);
+    expect(Number(refused.headers.get('retry-after'))).toBe(Math.ceil((resets - clock.now()) / 1000));
+    expect(await user(['limits', 'hugo', '--monthly-usd', 'none'])).toMatchObject({ code: 0 });
+    rate.fake.enqueue({ text: 'unlimited' });
+    expect((await rate.call('hugo', 'POST', `/sessions/${id}/messages`, { text: 'and now?' })).status).toBe(200);
+    expect((await usageOf(rate, 'hugo')).limits.monthly_usd).toBeNull();
+  });
+
   it('runs 2 of 5 slow turns at once and refuses 3 with 429 rate_limited; a slot is free again after', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await concurrent.newSession('frank')).id);

@@ -6,7 +6,8 @@
  * UpdateItem that also proves the owner and returns the session's head), the prompt's
  * append, the answer's append, and the release. A cold process adds one Query for the log.
  * A turn that outlives the lease's renewal period adds one UpdateItem per period: the
- * renewal, which also reads back whether a stop was requested.
+ * renewal, which also reads back whether a stop was requested. The usage ledger adds no
+ * request: its checks and totals ride on the prompt's and the answer's appends (usage-turn.ts).
  */
 import { type DynamoStore, requestTurnStop } from '@panto/aws';
 import {
