@@ -35,6 +35,9 @@
  *   this long after they are written (default 30).
  * - PANTO_SESSION_TTL_DAYS: expire sessions this long after their last write;
  *   PANTO_IDEMPOTENCY_TTL_HOURS: how long an Idempotency-Key answers retries (default 24).
+ * - PANTO_BUDGET_DAILY_USD, PANTO_BUDGET_MONTHLY_USD, PANTO_TURNS_PER_MINUTE,
+ *   PANTO_CONCURRENT_TURNS: each owner's limits (none when unset); per-owner overrides are
+ *   set with `npm run user -- limits <user> …` (docs/deploy.md#limits).
  * - PANTO_MCP_SERVERS: MCP servers whose tools every turn offers (the JSON of an mcp.json,
  *   Streamable HTTP only). Headers often hold tokens: prefer the secret holding the same
  *   JSON, `sst secret set MCPServers '{"mcpServers":…}'`, which wins when set.

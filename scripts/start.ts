@@ -45,6 +45,7 @@ import { startDynamoDBLocal, suppressNodeVersionWarning } from './local/dynamodb
 import { displayDataDir, preflight, StartupError } from './local/preflight.js';
 import { withReference } from './local/reference.js';
 import { startS3Local } from './local/s3-local.js';
+import { writeLocalStack } from './local/stack-file.js';
 import { buildWeb, webPaths, withWeb } from './local/web.js';
 
 interface Stoppable {
@@ -83,6 +84,8 @@ async function main(): Promise<void> {
   config.aws = { ...config.aws, dynamodb, s3 };
   const clients = localAwsClients(config.aws);
   await createStorage(clients, config);
+  // `npm run user -- limits|usage` on the same PANTO_DATA_DIR finds the table here.
+  await writeLocalStack(dataDir, { dynamodb, tableName: config.tableName });
 
   const secret = await readLocalSecret(localSecretFile(dataDir));
   // The port is settled before the app is built: its own origin is one browsers may call it from.

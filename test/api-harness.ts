@@ -64,6 +64,8 @@ export async function startApi(
     aws?: LocalAws;
     /** The clock of the app's turn leases (a ManualClock, to renew them without waiting). */
     clock?: AppDeps['clock'];
+    /** Each owner's limits without overrides (`PANTO_BUDGET_DAILY_USD` …). */
+    usageLimits?: AppDeps['usageLimits'];
   } = {},
 ): Promise<ApiHarness> {
   const aws = options.aws ?? (await localAws(name));
@@ -91,6 +93,7 @@ export async function startApi(
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     ...(options.tools ? { tools: options.tools } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.usageLimits ? { usageLimits: options.usageLimits } : {}),
     telemetry: { request: (record) => records.push(record) },
     log: (_message, error) => logged.push(error),
     logOutage: (message) => outages.push(message),

@@ -17,6 +17,7 @@ import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, parseSSE, snapshot, sseReader } from './api-harness.js';
 import { startLocalStack, type LocalStack } from './local-stack-harness.js';
+import { runUserCommand } from '../scripts/deployed/commands.js';
 import { localAws, type LocalAws } from './setup/aws-fixtures.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -105,6 +106,29 @@ describe('the local stack', () => {
     // The last provider call saw the whole conversation, the tool result included.
     const lastRequest = fake.requests.at(-1)?.body as { messages: unknown[]; system?: unknown };
     expect(lastRequest.messages).toHaveLength(7);
+  });
+
+  it('applies npm run user -- limits on the same PANTO_DATA_DIR from the next turn on, and shows the usage', async () => {
+    let out = '';
+    const user = (argv: string[]): Promise<number> =>
+      runUserCommand(argv, {
+        root: process.cwd(),
+        env: { PANTO_DATA_DIR: dataDir },
+        stdout: (text) => (out += text),
+        stderr: (text) => (out += text),
+        readPassword: async () => '',
+      });
+    const id = (await json<{ id: string }>(await call(alice, 'POST', '/sessions', {}), 201)).id;
+    expect(await user(['limits', 'alice', '--turns-per-minute', '0']), out).toBe(0);
+    const refused = await call(alice, 'POST', `/sessions/${id}/messages`, { text: 'may I?' });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
+    expect(await user(['limits', 'alice', '--turns-per-minute', 'default']), out).toBe(0);
+    fake.enqueue({ text: 'Yes.' });
+    expect((await call(alice, 'POST', `/sessions/${id}/messages`, { text: 'now?' })).status).toBe(200);
+    out = '';
+    expect(await user(['usage', 'alice'])).toBe(0);
+    expect(out).toMatch(/^alice\n {2}today {3}\$\d+\.\d{4}.* 4 turns /);
   });
 
   it('prints shell lines that run a turn as pasted (PANTO_STREAM exported for the streamed examples), and a browser link with the token', async () => {

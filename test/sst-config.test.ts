@@ -265,6 +265,10 @@ const SETTINGS = [
   'PANTO_PROVIDER',
   'PANTO_MODEL',
   'PANTO_EXTRA_MODELS',
+  'PANTO_BUDGET_DAILY_USD',
+  'PANTO_BUDGET_MONTHLY_USD',
+  'PANTO_TURNS_PER_MINUTE',
+  'PANTO_CONCURRENT_TURNS',
 ];
 
 /** Runs the config with exactly `env` among its settings, on `stage`, under `sst dev` or not; returns its outputs. */
@@ -855,6 +859,25 @@ describe('sst.config.ts, with no issuer configured: a Cognito user pool', () => 
     const poolArgs: Args = {};
     ((byKind('sst.aws.CognitoUserPool')[0]!.args.transform as Args).userPool as (args: Args) => void)(poolArgs);
     expect(poolArgs.deletionProtection).toBe('ACTIVE');
+  });
+});
+
+describe('sst.config.ts with usage limits', () => {
+  it("gives the functions that run turns the owners' limits, and none when unset", async () => {
+    const limits = { PANTO_BUDGET_DAILY_USD: '5', PANTO_BUDGET_MONTHLY_USD: '100', PANTO_TURNS_PER_MINUTE: '10', PANTO_CONCURRENT_TURNS: '2' };
+    outputs = await evaluate(limits);
+    const http = ['functions/src/handlers/api.handler', 'functions/src/handlers/stream.handler'];
+    const functions = byKind('sst.aws.Function').filter((each) => http.includes(String(each.args.handler)));
+    expect(functions).toHaveLength(2);
+    for (const fn of functions) expect(fn.args.environment, fn.name).toMatchObject(limits);
+    outputs = await evaluate({});
+    for (const fn of byKind('sst.aws.Function').filter((each) => http.includes(String(each.args.handler)))) {
+      expect(
+        Object.keys(fn.args.environment as Args).filter(
+          (name) => name.startsWith('PANTO_BUDGET') || name.endsWith('_TURNS') || name === 'PANTO_TURNS_PER_MINUTE',
+        ),
+      ).toEqual([]);
+    }
   });
 });
 

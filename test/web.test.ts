@@ -58,6 +58,16 @@ describe('the web client', { timeout: 60_000 }, () => {
     expect(errors).toEqual([]);
   });
 
+  it('shows your usage today in the footer, read again after each turn', async () => {
+    const { page } = await signedInWithSessions('ursula', 0);
+    const usage = page.locator('[data-usage]');
+    await expect.poll(() => usage.innerText(), { timeout: UI_MS }).toMatch(/^Today \$0\.0000.* · 0 turns · this month/);
+    await createSession(page, 'Be brief.');
+    stack.fake.enqueue({ text: 'Counted.', usage: { input: 10, output: 3 } });
+    await sendWithKeyboard(page, 'Count me');
+    await expect.poll(() => usage.innerText(), { timeout: UI_MS }).toContain(' · 1 turn · ');
+  });
+
   it('signs in with a pasted token (Enter uses it), and says why a pasted non-token is refused', async () => {
     const page = await newPage();
     await page.goto(`${stack.url}/`);

@@ -8,6 +8,7 @@ import {
   providerConfig,
   serviceLimits,
   type MCPSettings,
+  usageLimits,
 } from './config.js';
 import { localSettings } from './local/settings.js';
 
@@ -202,5 +203,20 @@ describe('archive settings', () => {
 
   it('refuses a sweep period that is not a whole number of seconds from 1 to a day', () => {
     expect(() => localSettings('/repo', { PANTO_ARCHIVE_AFTER_DAYS: '1', PANTO_ARCHIVE_SWEEP_SECONDS: '0.5' })).toThrow(/PANTO_ARCHIVE_SWEEP_SECONDS/);
+  });
+});
+
+describe('usageLimits', () => {
+  it("reads each owner's limits, none when unset, and refuses a value that is not one", () => {
+    expect(usageLimits({})).toEqual({ dailyUsd: null, monthlyUsd: null, turnsPerMinute: null, concurrentTurns: null });
+    expect(usageLimits({ PANTO_BUDGET_DAILY_USD: '2.5', PANTO_BUDGET_MONTHLY_USD: '40', PANTO_TURNS_PER_MINUTE: '10', PANTO_CONCURRENT_TURNS: '3' })).toEqual({
+      dailyUsd: 2.5,
+      monthlyUsd: 40,
+      turnsPerMinute: 10,
+      concurrentTurns: 3,
+    });
+    expect(() => usageLimits({ PANTO_BUDGET_DAILY_USD: '$5' })).toThrow(/PANTO_BUDGET_DAILY_USD must be a number above 0/);
+    expect(() => usageLimits({ PANTO_TURNS_PER_MINUTE: '1.5' })).toThrow(/PANTO_TURNS_PER_MINUTE must be an integer from 1/);
+    expect(() => usageLimits({ PANTO_CONCURRENT_TURNS: '0' })).toThrow(/PANTO_CONCURRENT_TURNS/);
   });
 });

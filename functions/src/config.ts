@@ -5,6 +5,7 @@
  */
 import { assertModelOffered, defaultProviderName, isValidModelName, MODEL_NAME_RULE } from '@panto/core';
 import { parseMCPConfig, type MCPHTTPServerConfig } from '@panto/core/mcp';
+import type { OwnerLimits } from '@panto/aws';
 import { Resource } from 'sst/resource';
 
 /** The links `sst.config.ts` gives the functions (see `link:` there). */
@@ -108,6 +109,8 @@ export interface ServiceConfig {
   idempotencyTtlSeconds: number;
   /** The MCP servers whose tools every turn offers (see {@link mcpSettings}). */
   mcp: MCPSettings;
+  /** The limits of an owner without overrides (see {@link usageLimits}). */
+  usage: OwnerLimits;
 }
 
 /** The service's MCP servers: Streamable HTTP only (a function cannot keep a stdio server). */
@@ -153,6 +156,18 @@ export function lambdaConfig(env: Env = process.env): ServiceConfig {
     idempotencyTtlSeconds: idempotencyTtl(env),
     ...sessionTtl(env),
     mcp: deployedMCPSettings(Resource.MCPServers.value, env),
+    usage: usageLimits(env),
+  };
+}
+
+/** `PANTO_BUDGET_DAILY_USD`, `PANTO_BUDGET_MONTHLY_USD` (dollars), `PANTO_TURNS_PER_MINUTE`, `PANTO_CONCURRENT_TURNS`: each owner's limits; none when unset. */
+export function usageLimits(env: Env): OwnerLimits {
+  const count = (name: string): number | null => (env[name] ? integer(env, name, 0, 1, 1_000_000) : null);
+  return {
+    dailyUsd: decimal(env, 'PANTO_BUDGET_DAILY_USD', 1_000_000) ?? null,
+    monthlyUsd: decimal(env, 'PANTO_BUDGET_MONTHLY_USD', 1_000_000) ?? null,
+    turnsPerMinute: count('PANTO_TURNS_PER_MINUTE'),
+    concurrentTurns: count('PANTO_CONCURRENT_TURNS'),
   };
 }
 

@@ -18,7 +18,9 @@ import {
   UnsupportedModelError,
 } from '@panto/core';
 import {
+  BudgetExceededError,
   InvalidCursorError,
+  RateLimitedError,
   SessionBusyError,
   SessionLeaseLostError,
   SessionRestoringError,
@@ -116,7 +118,7 @@ export interface HttpError {
    * not as a defect. Null otherwise.
    */
   outage: string | null;
-  /** Seconds for the `Retry-After` header (every 503 has one); null otherwise. */
+  /** Seconds for the `Retry-After` header (every 503 and 429 has one); null otherwise. */
   retryAfterSeconds: number | null;
 }
 
@@ -161,6 +163,16 @@ export function toHttpError(error: unknown): HttpError {
       'lease_lost',
       'this turn could not keep the session (its lease lapsed and another turn took it) and stopped; what it stored before stays',
     );
+  }
+  if (error instanceof BudgetExceededError) {
+    return {
+      ...reply(429, 'budget_exceeded', `${error.limit === 'daily' ? 'your daily' : 'your monthly'} spend budget is spent; nothing was stored`),
+      retryAfterSeconds: error.retryAfterSeconds,
+    };
+  }
+  if (error instanceof RateLimitedError) {
+    const what = error.limit === 'turns_per_minute' ? 'you started as many turns this minute as allowed' : 'you have as many turns running as allowed';
+    return { ...reply(429, 'rate_limited', `${what}; nothing was stored`), retryAfterSeconds: error.retryAfterSeconds };
   }
   if (error instanceof TurnNotRunningError) return reply(409, 'turn_not_running', 'no turn is running on this session');
   if (error instanceof StopRequestedError) return reply(409, 'stopped', 'stopped on request (POST /sessions/{id}/stop); nothing was written');

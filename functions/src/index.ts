@@ -24,6 +24,7 @@ export {
   lambdaStorageConfig,
   type ArchiveSweepConfig,
   mcpSettings,
+  usageLimits,
   type AwsEndpoints,
   type IssuerSettings,
   type MCPSettings,

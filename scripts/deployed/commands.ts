@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { stagePool, StagePoolError, type StagePool } from './stage.js';
+import { runUsageCommand, USAGE_COMMANDS_USAGE } from './usage-commands.js';
 import { addUser, generatePassword, listUsers, removeUser, setPassword, SignInChallengeError, signIn } from './users.js';
 
 export interface CommandIO {
@@ -24,7 +25,7 @@ export const USER_USAGE = `usage: npm run user -- <command> [options]
   password <username> [--password-stdin]                  set a new password (generated unless given)
   remove <username>                                        delete a user
   list                                                     list the users, with the sub that owns their sessions
-options: --stage <stage> (checked against .sst/outputs.json), --user-pool-id <id> --client-id <id>, --region <region>
+${USAGE_COMMANDS_USAGE}options: --stage <stage> (checked against .sst/outputs.json), --user-pool-id <id> --client-id <id>, --region <region>
 `;
 
 const POOL_OPTIONS = {
@@ -37,6 +38,10 @@ const POOL_OPTIONS = {
 
 /** `npm run user -- …`; resolves with the exit code. */
 export async function runUserCommand(argv: readonly string[], io: CommandIO): Promise<number> {
+  // The usage ledger's commands work on the table (the local stack's too), not on the user pool.
+  const first = parseArgs({ args: [...argv], strict: false, allowPositionals: true, options: { stage: { type: 'string' }, region: { type: 'string' } } })
+    .positionals[0];
+  if (first === 'limits' || first === 'usage') return runUsageCommand(argv, io);
   let parsed: ReturnType<typeof parseUserArgs>;
   try {
     parsed = parseUserArgs(argv);

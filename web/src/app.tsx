@@ -3,13 +3,14 @@ import { Chat } from './components/chat.js';
 import { NewSession } from './components/new-session.js';
 import { SessionList } from './components/session-list.js';
 import { SignIn } from './components/sign-in.js';
-import { ThemeSelect } from './components/theme-select.js';
 import { Welcome } from './components/welcome.js';
 import type { WebConfig } from './config.js';
 import { useAuth } from './hooks/use-auth.js';
 import { useListFocus } from './hooks/use-list-focus.js';
 import { useSelection } from './hooks/use-selection.js';
 import { useSessions } from './hooks/use-sessions.js';
+import { useState } from 'preact/hooks';
+import { Account } from './components/account.js';
 
 export function App({ config }: { config: WebConfig }) {
   const auth = useAuth(config);
@@ -17,6 +18,8 @@ export function App({ config }: { config: WebConfig }) {
   const { selected, creating, setCreating, open } = useSelection();
   const { newButton, focusList } = useListFocus();
   const { api } = auth;
+  // The usage is read again after each turn (a chat says it changed the session).
+  const [turnsEnded, setTurnsEnded] = useState(0);
 
   if (api === null) {
     return <SignIn hostedUi={config.hostedUi !== undefined} problem={auth.problem} onHostedUi={auth.signInHosted} onToken={auth.signInWithToken} />;
@@ -40,7 +43,10 @@ export function App({ config }: { config: WebConfig }) {
       api={api}
       sessionId={selected}
       title={list.sessions.find((session) => session.id === selected)?.title ?? null}
-      onChanged={() => void list.load(false)}
+      onChanged={() => {
+        void list.load(false);
+        setTurnsEnded((count) => count + 1);
+      }}
       onDeleted={() => {
         list.remove(selected);
         open(null);
@@ -73,12 +79,7 @@ export function App({ config }: { config: WebConfig }) {
         newButton={newButton}
       />
       <main class="main">{main}</main>
-      <footer class="account">
-        <ThemeSelect />
-        <button type="button" class="link" onClick={auth.signOut}>
-          Sign out
-        </button>
-      </footer>
+      <Account api={api} turnsEnded={turnsEnded} onSignOut={auth.signOut} />
     </div>
   );
 }

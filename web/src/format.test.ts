@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ageText, NO_USAGE, sumUsage, usageText } from './format.js';
+import { ageText, NO_USAGE, sumUsage, usageReportText, usageText } from './format.js';
 
 describe('ageText', () => {
   const now = Date.parse('2026-12-01T12:00:00Z');
@@ -17,5 +17,19 @@ describe('usage', () => {
     const one = { input_tokens: 1200, output_tokens: 34, cache_read_tokens: 0, cache_write_tokens: 0 };
     expect(usageText(sumUsage(NO_USAGE, one))).toBe('1,200 in · 34 out');
     expect(usageText(sumUsage(one, { ...one, cache_read_tokens: 500, cache_write_tokens: 10 }))).toBe('2,400 in · 68 out · 510 cached');
+  });
+});
+
+describe('usageReportText', () => {
+  const totals = { usd: 0.01234, input_tokens: 10, output_tokens: 5, cache_read_tokens: 0, cache_write_tokens: 0, turns: 3, usd_unknown_turns: 0 };
+  const report = {
+    today: totals,
+    month: { ...totals, usd: 4.5, turns: 40, usd_unknown_turns: 2 },
+    limits: { daily_usd: 5, monthly_usd: null, turns_per_minute: null, concurrent_turns: null },
+    resets: { day: '2026-12-03T00:00:00.000Z', month: '2027-01-01T00:00:00.000Z' },
+  };
+
+  it('says today’s spend against the daily budget, the turns, and the month’s spend with its unpriced turns', () => {
+    expect(usageReportText(report)).toBe('Today $0.0123 of $5.00 · 3 turns · this month $4.50 (+2 unpriced)');
   });
 });

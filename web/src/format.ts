@@ -1,5 +1,5 @@
 /** Small formatting helpers for the page. */
-import type { Usage } from './api/wire.js';
+import type { Usage, UsageReport } from './api/wire.js';
 
 /** "just now", "5 min ago", "3 h ago", "2 d ago", or the date. */
 export function ageText(iso: string, now: number): string {
@@ -28,4 +28,17 @@ export function usageText(usage: Usage): string {
   const n = (value: number): string => value.toLocaleString('en-US');
   const cached = usage.cache_read_tokens + usage.cache_write_tokens;
   return `${n(usage.input_tokens)} in · ${n(usage.output_tokens)} out${cached > 0 ? ` · ${n(cached)} cached` : ''}`;
+}
+
+/** Dollars as the page shows spend: cents from a dollar on, else four decimals ("$0.0123", "$4.56"). */
+export function dollars(usd: number): string {
+  return `$${usd >= 1 ? usd.toFixed(2) : usd.toFixed(4)}`;
+}
+
+/** "Today $0.0123 of $5.00 · 3 turns · this month $0.2000": what `GET /usage` says, in one line. */
+export function usageReportText({ today, month, limits }: UsageReport): string {
+  const of = (limit: number | null): string => (limit === null ? '' : ` of ${dollars(limit)}`);
+  const unpriced = (turns: number): string => (turns > 0 ? ` (+${turns} unpriced)` : '');
+  const turns = `${today.turns} turn${today.turns === 1 ? '' : 's'}`;
+  return `Today ${dollars(today.usd)}${of(limits.daily_usd)}${unpriced(today.usd_unknown_turns)} · ${turns} · this month ${dollars(month.usd)}${of(limits.monthly_usd)}${unpriced(month.usd_unknown_turns)}`;
 }

@@ -57,6 +57,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your usage today and this month, your limits, and when the totals reset
+     * @description Totals of every turn of yours across all sessions (UTC day and month), as the usage ledger counts them in the same transaction as each turn’s writes.
+     */
+    get: operations['getUsage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/sessions': {
     parameters: {
       query?: never;
@@ -708,7 +728,7 @@ export interface components {
       stop_reason: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'aborted' | 'error';
       incomplete: boolean;
       /** @enum {string} */
-      incomplete_reason?: 'deadline' | 'cancelled' | 'stopped' | 'provider_error' | 'max_provider_calls';
+      incomplete_reason?: 'deadline' | 'cancelled' | 'stopped' | 'provider_error' | 'max_provider_calls' | 'budget';
     };
     FailedTurn: {
       messages: components['schemas']['StoredMessage'][];
@@ -717,7 +737,7 @@ export interface components {
       stop_reason: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'aborted' | 'error';
       incomplete: boolean;
       /** @enum {string} */
-      incomplete_reason?: 'deadline' | 'cancelled' | 'stopped' | 'provider_error' | 'max_provider_calls';
+      incomplete_reason?: 'deadline' | 'cancelled' | 'stopped' | 'provider_error' | 'max_provider_calls' | 'budget';
       error: components['schemas']['ErrorDetail'];
     };
     TurnOrError: components['schemas']['FailedTurn'] | components['schemas']['Error'];
@@ -774,6 +794,39 @@ export interface components {
         /** @description the provider has a base URL on this server: any model name is accepted */
         any_model: boolean;
       }[];
+    };
+    UsageReport: {
+      /** @description this UTC day */
+      today: components['schemas']['UsageTotals'];
+      /** @description this UTC month */
+      month: components['schemas']['UsageTotals'];
+      limits: {
+        /** @description the daily spend budget in US dollars; null: none */
+        daily_usd: number | null;
+        /** @description the monthly spend budget in US dollars; null: none */
+        monthly_usd: number | null;
+        /** @description turns that may start in a UTC minute; null: none */
+        turns_per_minute: number | null;
+        /** @description turns that may run at once, across all your sessions; null: none */
+        concurrent_turns: number | null;
+      };
+      resets: {
+        /** @description when today’s totals start again (the next UTC midnight) */
+        day: string;
+        /** @description when this month’s totals start again */
+        month: string;
+      };
+    };
+    UsageTotals: {
+      /** @description US dollars at the catalog prices of the turns whose model has a known price */
+      usd: number;
+      input_tokens: number;
+      output_tokens: number;
+      cache_read_tokens: number;
+      cache_write_tokens: number;
+      turns: number;
+      /** @description turns whose model has no known price: their tokens are counted, their dollars are not in usd */
+      usd_unknown_turns: number;
     };
   };
   responses: never;
@@ -867,6 +920,44 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Models'];
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getUsage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Your totals, limits and resets. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UsageReport'];
         };
       };
       /** @description No valid bearer token (`unauthorized`). */
@@ -1803,6 +1894,15 @@ export interface operations {
           'application/json': components['schemas']['TurnOrError'];
         };
       };
+      /** @description Over one of your limits, nothing stored: the spend budget (`budget_exceeded`) or the turns per minute or at once (`rate_limited`); `Retry-After` says when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description The provider failed; what the turn stored, and the error. */
       502: {
         headers: {
@@ -1903,6 +2003,15 @@ export interface operations {
       };
       /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Over one of your limits, nothing stored: the spend budget (`budget_exceeded`) or the turns per minute or at once (`rate_limited`); `Retry-After` says when to try again. */
+      429: {
         headers: {
           [name: string]: unknown;
         };

@@ -194,7 +194,7 @@ export const sessionTree = z.strictObject({
 
 export const stoppedTurn = z.strictObject({ turn: runningTurn });
 
-export const incompleteReason = z.enum(['deadline', 'cancelled', 'stopped', 'provider_error', 'max_provider_calls']);
+export const incompleteReason = z.enum(['deadline', 'cancelled', 'stopped', 'provider_error', 'max_provider_calls', 'budget']);
 
 export const turn = z.strictObject({
   messages: z.array(storedMessage),
@@ -259,6 +259,33 @@ export const models = z.strictObject({
   ),
 });
 
+const usageTotals = z.strictObject({
+  usd: z.number().check(z.describe('US dollars at the catalog prices of the turns whose model has a known price')),
+  input_tokens: count,
+  output_tokens: count,
+  cache_read_tokens: count,
+  cache_write_tokens: count,
+  turns: count,
+  usd_unknown_turns: count.check(z.describe('turns whose model has no known price: their tokens are counted, their dollars are not in usd')),
+});
+
+const limit = (what: string) => z.nullable(z.number()).check(z.describe(`${what}; null: none`));
+
+export const usageReport = z.strictObject({
+  today: usageTotals.check(z.describe('this UTC day')),
+  month: usageTotals.check(z.describe('this UTC month')),
+  limits: z.strictObject({
+    daily_usd: limit('the daily spend budget in US dollars'),
+    monthly_usd: limit('the monthly spend budget in US dollars'),
+    turns_per_minute: limit('turns that may start in a UTC minute'),
+    concurrent_turns: limit('turns that may run at once, across all your sessions'),
+  }),
+  resets: z.strictObject({
+    day: timestamp.check(z.describe('when today’s totals start again (the next UTC midnight)')),
+    month: timestamp.check(z.describe('when this month’s totals start again')),
+  }),
+});
+
 /** The names the OpenAPI document gives these schemas (one not named here is named after its first operation). */
 export const NAMED_SCHEMAS = {
   Usage: usage,
@@ -285,6 +312,8 @@ export const NAMED_SCHEMAS = {
   ExportList: exportList,
   Health: health,
   Models: models,
+  UsageReport: usageReport,
+  UsageTotals: usageTotals,
 } as const;
 
 // The bodies' types, as the routes build them: from these schemas, so that a route cannot
@@ -307,3 +336,4 @@ export type SessionExportJson = z.output<typeof sessionExport>;
 export type ExportListJson = z.output<typeof exportList>;
 export type HealthJson = z.output<typeof health>;
 export type ModelsJson = z.output<typeof models>;
+export type UsageReportJson = z.output<typeof usageReport>;

@@ -88,6 +88,15 @@ export const API_ROUTES: readonly ApiRoute[] = [
     responses: { 200: { description: 'What `POST /sessions` accepts as `provider` and `model`.', schema: responses.models } },
   },
   {
+    method: 'get',
+    path: '/usage',
+    operationId: 'getUsage',
+    summary: 'Your usage today and this month, your limits, and when the totals reset',
+    description:
+      'Totals of every turn of yours across all sessions (UTC day and month), as the usage ledger counts them in the same transaction as each turn’s writes.',
+    responses: { 200: { description: 'Your totals, limits and resets.', schema: responses.usageReport } },
+  },
+  {
     method: 'post',
     path: '/sessions',
     operationId: 'createSession',
@@ -237,7 +246,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
         schema: responses.turnOrError,
       },
     },
-    errors: [400, 404, 409, 413, 422],
+    errors: [400, 404, 409, 413, 422, 429],
   },
   {
     method: 'post',
@@ -249,7 +258,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
       '({ usage, stop_reason, incomplete, incomplete_reason?, status?, error? }). On AWS this route is served by the streaming function URL.',
     body: messageBody,
     responses: { 200: { description: 'The turn as server-sent events.', contentType: 'text/event-stream' } },
-    errors: [400, 404, 409, 413, 422],
+    errors: [400, 404, 409, 413, 422, 429],
   },
   {
     method: 'post',

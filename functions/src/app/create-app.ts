@@ -7,7 +7,7 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { DynamoIdempotencyStore, SessionCache, type IdempotencyStore, type LeaseClock } from '@panto/aws';
+import { DynamoIdempotencyStore, SessionCache, type IdempotencyStore, type LeaseClock, type OwnerLimits } from '@panto/aws';
 import type { ToolRegistry } from '@panto/core';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -31,6 +31,7 @@ import { sessionRoutes } from '../routes/sessions.js';
 import { streamRoutes } from '../routes/stream.js';
 import { treeRoutes } from '../routes/tree.js';
 import { turnRoutes } from '../routes/turns.js';
+import { usageRoutes } from '../routes/usage.js';
 import type { OfferedModels } from '../agent/offered-models.js';
 import type { SessionServiceDeps } from '../services/session-context.js';
 import { SessionService } from '../services/session-service.js';
@@ -79,8 +80,10 @@ export interface AppDeps {
    * Must not throw.
    */
   logOutage?: (message: string) => void;
-  /** The clock turn leases are taken, renewed and judged by (the system clock when absent); tests freeze it. */
+  /** The clock turn leases are taken, renewed and judged by (the system clock when absent); tests freeze it. The usage ledger's days and minutes too. */
   clock?: LeaseClock;
+  /** The limits of an owner without overrides (`PANTO_BUDGET_DAILY_USD` …; see `usageLimits`); none when absent. */
+  usageLimits?: OwnerLimits;
   /**
    * What `GET /models` answers (`offeredModels(config.provider)`); when absent, the default
    * provider with its default model only.
@@ -137,12 +140,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use('*', authenticate(deps.verifier));
   app.use('*', refuseRepeatedQuery);
 
-  const { admin, tree, transfer, turns } = sessionService(deps, log, logOutage);
+  const { admin, tree, transfer, turns, usage } = sessionService(deps, log, logOutage);
   const routeDeps: RouteDeps = {
     admin,
     tree,
     transfer,
     turns,
+    usage,
     providers: deps.providers,
     limits,
     report,
@@ -159,6 +163,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   eventRoutes(app, routeDeps);
   exportRoutes(app, routeDeps);
   treeRoutes(app, routeDeps);
+  usageRoutes(app, routeDeps);
   return app;
 }
 

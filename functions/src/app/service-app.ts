@@ -40,6 +40,7 @@ export function serviceApp(
     limits: config.limits,
     corsOrigins: config.corsOrigins,
     idempotencyTtlSeconds: config.idempotencyTtlSeconds,
+    usageLimits: config.usage,
     ...(tools === undefined ? {} : { tools }),
     ...(options.log === undefined ? {} : { log: options.log }),
     ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),

@@ -7,7 +7,7 @@ import type { HttpError } from '../errors.js';
 import type { SessionService } from '../services/session-service.js';
 
 /** The session service's parts (`admin`, `tree`, `transfer`, `turns`), and what the routes share besides. */
-export interface RouteDeps extends Pick<SessionService, 'admin' | 'tree' | 'transfer' | 'turns'> {
+export interface RouteDeps extends Pick<SessionService, 'admin' | 'tree' | 'transfer' | 'turns' | 'usage'> {
   providers: ProviderResolver;
   limits: ServiceLimits;
   /** Logs a failure that does not reach the caller as a status: an outage in one line, a defect with its cause. */

@@ -21,7 +21,7 @@ export function streamRoutes(app: ApiApp, { turns, limits, report }: RouteDeps):
     const { text, on_disconnect: onDisconnect, parent_id: parentId } = parse('body', messageBody, await readJson(c, limits.bodyLimitBytes));
     // The prompt is stored (the lease taken with it) before the stream starts, so that 404,
     // 409 and a 400 for a parent_id the session does not hold are real statuses.
-    const started = await turns.start(c.get('owner'), id, text, parentId === undefined ? {} : { parentId });
+    const started = await turns.start(c.get('owner'), id, text, { deadlineMs: limits.streamDeadlineMs, ...(parentId === undefined ? {} : { parentId }) });
     c.set('turn', true);
     let ended!: () => void;
     c.set('streamed', new Promise<void>((resolve) => (ended = resolve)));

@@ -5,13 +5,14 @@ import type { IncompleteReason, TurnJson } from '../api/response-schemas.js';
 import type { TurnOutcome } from '../services/turn-service.js';
 import { messageJson } from './session-json.js';
 
-export function turnJson({ records, step, stopRequested }: TurnOutcome, deadline: AbortSignal): TurnJson {
+export function turnJson({ records, step, stopRequested, budgetStopped }: TurnOutcome, deadline: AbortSignal): TurnJson {
   const summary = { messages: records.map(messageJson), usage: step.usage, stop_reason: step.stopReason, incomplete: step.incomplete };
   if (!step.incomplete) return summary;
-  return { ...summary, incomplete_reason: incompleteReason(step, stopRequested, deadline) };
+  return { ...summary, incomplete_reason: incompleteReason(step, stopRequested, deadline, budgetStopped) };
 }
 
-function incompleteReason(step: StepResult, stopRequested: boolean, deadline: AbortSignal): IncompleteReason {
+function incompleteReason(step: StepResult, stopRequested: boolean, deadline: AbortSignal, budgetStopped: boolean): IncompleteReason {
+  if (step.stopReason === 'aborted' && budgetStopped) return 'budget';
   if (step.stopReason === 'aborted') return stopRequested ? 'stopped' : deadline.aborted ? 'deadline' : 'cancelled';
   if (step.stopReason === 'error') return 'provider_error';
   return 'max_provider_calls';

@@ -15,6 +15,7 @@ export function turnRoutes(app: ApiApp, { turns, limits, idempotent }: RouteDeps
       const deadline = AbortSignal.timeout(limits.deadlineMs);
       const outcome = await turns.turn(c.get('owner'), id, body.text, {
         signal: body.on_disconnect === 'abort' ? AbortSignal.any([deadline, c.req.raw.signal]) : deadline,
+        deadlineMs: limits.deadlineMs,
         ...(body.parent_id === undefined ? {} : { parentId: body.parent_id }),
       });
       const summary = turnJson(outcome, deadline);

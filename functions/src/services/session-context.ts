@@ -11,6 +11,7 @@ import {
   type HeldLease,
   type LeaseClock,
   type PartialAnswer,
+  type OwnerLimits,
   type SessionCache,
   type SessionMetadata,
   SYSTEM_LEASE_CLOCK,
@@ -18,6 +19,7 @@ import {
 import type { ActiveModel, Agent, LoadedSession, Message, RecordEntry, ToolRegistry, Usage } from '@panto/core';
 import type { ProviderResolver } from '../agent/provider-resolver.js';
 import { outageOf } from '../errors.js';
+import { NO_LIMITS, UsageLedger } from './usage-ledger.js';
 
 export interface SessionServiceDeps {
   dynamo: DynamoDBClient;
@@ -41,6 +43,8 @@ export interface SessionServiceDeps {
   clock?: LeaseClock;
   /** Sees each agent a turn or compaction builds, before it runs (tracing subscribes here). Must not throw. */
   observeAgent?: (agent: Agent) => void;
+  /** The limits of an owner without overrides (`PANTO_BUDGET_*`, `PANTO_TURNS_PER_MINUTE`, `PANTO_CONCURRENT_TURNS`); none when absent. */
+  usageLimits?: OwnerLimits;
 }
 
 /** A session as listed. */
@@ -78,12 +82,16 @@ export interface RunningTurn {
 export interface SessionContext extends SessionServiceDeps {
   /** The server's default model, which sessions that chose none use (worked out once). */
   defaultModel(): ActiveModel;
+  /** The owners' usage ledger: totals, limits, and the overrides this process has seen. */
+  usage: UsageLedger;
 }
 
 export function sessionContext(deps: SessionServiceDeps): SessionContext {
   let model: ActiveModel | undefined;
+  const clock = deps.clock ?? SYSTEM_LEASE_CLOCK;
   return {
     ...deps,
+    usage: new UsageLedger({ dynamo: deps.dynamo, tableName: deps.tableName, defaults: deps.usageLimits ?? NO_LIMITS, now: () => clock.now() }),
     defaultModel() {
       if (!model) {
         const provider = deps.providers({});

@@ -12,6 +12,9 @@ import { leaseClock, reportUnseen, type SessionContext, storeLocation } from './
  */
 export interface SessionLock {
   store: DynamoStore;
+  /** Whose session it is, and the lease that holds it (the usage ledger names a turn's concurrency slot by it). */
+  owner: string;
+  leaseId: string;
   /** Aborts when the turn must stop: a stop was requested (reason: `StopRequestedError`), or the lease was lost. */
   signal: AbortSignal;
   /** Why `signal` aborted; null while it has not. */
@@ -44,6 +47,8 @@ export async function lockSession(context: SessionContext, owner: string, sessio
   });
   return {
     store,
+    owner,
+    leaseId: lease.leaseId,
     signal: heartbeat.signal,
     get ended() {
       return heartbeat.ended;

@@ -12,6 +12,7 @@ import { sessionContext, type SessionServiceDeps } from './session-context.js';
 import { type TransferService, transferService } from './transfer-service.js';
 import { type TreeService, treeService } from './tree-service.js';
 import { type TurnService, turnService } from './turn-service.js';
+import type { UsageLedger } from './usage-ledger.js';
 
 export class SessionService {
   /** Create, list, read, change and delete sessions. */
@@ -22,6 +23,8 @@ export class SessionService {
   readonly transfer: TransferService;
   /** Turns and compactions: run, stop, follow. */
   readonly turns: TurnService;
+  /** The owners' usage ledger (`GET /usage`). */
+  readonly usage: UsageLedger;
 
   constructor(deps: SessionServiceDeps) {
     const context = sessionContext(deps);
@@ -29,5 +32,6 @@ export class SessionService {
     this.tree = treeService(context);
     this.transfer = transferService(context);
     this.turns = turnService(context);
+    this.usage = context.usage;
   }
 }

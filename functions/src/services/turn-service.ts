@@ -8,7 +8,8 @@
  * cold process adds one Query (META and the log). A turn that outlives the lease's renewal
  * period adds one UpdateItem per period: the renewal, which also reads back whether a stop
  * was requested. A turn that ends with nothing to commit (an error before any answer, a stop
- * between tool rounds) releases the lease with one UpdateItem.
+ * between tool rounds) releases the lease with one UpdateItem. The usage ledger adds no request: its checks and
+ * totals ride on the prompt's and the answer's appends (usage-turn.ts).
  */
 import { type DynamoStore, type PartialAnswer, requestTurnStop } from '@panto/aws';
 import {
@@ -26,9 +27,13 @@ import {
   UnknownProviderError,
 } from '@panto/core';
 import { invalidField, unknownEntry } from '../errors.js';
-import { leaseClock, openStore, type RunningTurn, runningTurn, type SessionContext } from './session-context.js';
+import { leaseClock, openStore, reportUnseen, type RunningTurn, runningTurn, type SessionContext } from './session-context.js';
 import { withSessionLock } from './session-lock.js';
-import { type StartDeps, type StartedTurn, startTurn } from './turn-start.js';
+import { type LedgerTurn, type StartDeps, type StartedTurn, startTurn } from './turn-start.js';
+import { compactionHook, TurnLedger, usageTokens } from './usage-turn.js';
+
+/** A turn's deadline when its route gives none: the streaming function's 15 minutes. */
+const DEFAULT_SLOT_DEADLINE_MS = 900_000;
 
 export interface TurnOptions {
   /** Ends the step early; everything committed so far stays persisted. */
@@ -40,6 +45,8 @@ export interface TurnOptions {
    * point a prompt can follow (`acceptsPrompt`), else a 400 naming `parent_id`.
    */
   parentId?: string | null;
+  /** The longest the turn may run (its deadline): a concurrency slot it holds lapses after this and a lease term. */
+  deadlineMs?: number;
 }
 
 export interface TurnOutcome {
@@ -51,6 +58,8 @@ export interface TurnOutcome {
   step: StepResult;
   /** True when a stop request (`stop`) ended the turn. */
   stopRequested: boolean;
+  /** True when the owner's budget stopped the turn before a provider call (`incomplete_reason: "budget"`). */
+  budgetStopped: boolean;
 }
 
 /** What following a session (`TurnService.follow`) sees, in order: `turn` first, `end` last. */
@@ -88,7 +97,7 @@ export function turnService(context: SessionContext) {
      * starts) — and renews the lease until the turn's last append gives it up or the caller
      * releases `started.lock`, which it must.
      */
-    async start(owner: string, sessionId: string, text: string, options: { parentId?: string | null } = {}): Promise<StartedTurn> {
+    async start(owner: string, sessionId: string, text: string, options: { parentId?: string | null; deadlineMs?: number } = {}): Promise<StartedTurn> {
       return startTurn(context, startDeps(context), owner, sessionId, text, options);
     },
 
@@ -109,6 +118,8 @@ export function turnService(context: SessionContext) {
      */
     async compact(owner: string, sessionId: string, instructions: string | undefined, options: { signal: AbortSignal }): Promise<CompactionResult> {
       return withSessionLock(context, owner, sessionId, async (lock) => {
+        // The summary's model call is spend: the usage ledger adds it with the compaction's append.
+        lock.store.setAppendHook(compactionHook(context.usage, owner));
         const agent = await sessionAgent(context, lock.store);
         try {
           return await agent.compact(instructions, { signal: AbortSignal.any([options.signal, lock.signal]) });
@@ -160,21 +171,41 @@ function startDeps(context: SessionContext): StartDeps {
   return {
     checkParent,
     agentOn: (store, tools, at) => sessionAgent(context, store, at, tools),
+    ledgerOn: (turn) => turnLedger(context, turn),
   };
 }
 
 /** The step of a started turn; its records and receiver are unsubscribed at the end. */
 async function runTurn(started: StartedTurn, options: { signal: AbortSignal }): Promise<TurnOutcome> {
-  const { agent, lock, prompt, records } = started;
+  const { agent, lock, prompt, records, budget } = started;
   try {
-    const step = await agent.runStep(undefined, { signal: AbortSignal.any([options.signal, lock.signal]) });
+    const step = await agent.runStep(undefined, { signal: AbortSignal.any([options.signal, lock.signal, started.budget.signal]) });
     const cut = step.stopReason === 'aborted' ? lock.ended : null;
     // A turn that lost its lease answers as such, whether or not its last write was refused.
     if (cut?.type === 'lease-lost') throw cut.error;
-    return { prompt, messages: [prompt.message, ...step.messages], records, step, stopRequested: cut?.type === 'stop-requested' };
+    const budgetStopped = step.stopReason === 'aborted' && budget.signal.aborted && cut === null;
+    return { prompt, messages: [prompt.message, ...step.messages], records, step, stopRequested: cut?.type === 'stop-requested', budgetStopped };
   } finally {
     started.unsubscribe();
+    // Settles a turn its last append did not (a failure, a stop): one request, only then.
+    await started.ledger.finish();
   }
+}
+
+/** The turn's part in the usage ledger, sized by the session's model and its context as the last call reported it. */
+function turnLedger(context: SessionContext, turn: LedgerTurn): TurnLedger {
+  const { agent } = turn;
+  const last = agent.conversation.lastAssistant();
+  return new TurnLedger(context.usage, {
+    owner: turn.owner,
+    leaseId: turn.leaseId,
+    slotMs: (turn.deadlineMs ?? DEFAULT_SLOT_DEADLINE_MS) + context.lease.leaseMs,
+    provider: agent.provider.name,
+    model: agent.provider.model,
+    contextTokens: last === undefined ? 0 : usageTokens(last.usage),
+    onBudgetStop: turn.onBudgetStop,
+    report: (what, error) => reportUnseen(context, what, error),
+  });
 }
 
 /**

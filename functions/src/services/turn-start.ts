@@ -11,6 +11,7 @@ import { type Agent, type DiskMessageRecord, type Receiver, SessionConflictError
 import { leaseClock, reportUnseen, type SessionContext, storeLocation } from './session-context.js';
 import { writePartials } from './partial-writer.js';
 import { release, type SessionLock } from './session-lock.js';
+import type { TurnLedger } from './usage-turn.js';
 
 /** A turn whose prompt is stored (the session's lease held with it), ready to run its step. */
 export interface StartedTurn {
@@ -22,6 +23,10 @@ export interface StartedTurn {
   records: DiskMessageRecord[];
   /** Stops seeing the agent's events (the receiver and the records). */
   unsubscribe(): void;
+  /** The turn's part in the usage ledger; `finish` settles what no append did. */
+  ledger: TurnLedger;
+  /** Aborts once the owner's budget is spent: the step stops before its next provider call. */
+  budget: AbortController;
 }
 
 export interface StartOptions {
@@ -29,9 +34,24 @@ export interface StartOptions {
   parentId?: string | null;
   /** Sees every event of the turn, the prompt's `entries-persisted` first. Must not throw. */
   receiver?: Receiver;
+  /** The longest the turn may run: a concurrency slot it holds lapses after this and a lease term. */
+  deadlineMs?: number;
+}
+
+/** What the usage ledger needs of a turn before its prompt is written. */
+export interface LedgerTurn {
+  owner: string;
+  /** The lease the prompt's append will take: the ledger names the turn's concurrency slot by it. */
+  leaseId: string;
+  agent: Agent;
+  deadlineMs: number | undefined;
+  /** Stops the turn (before its next provider call) once the budget is spent. */
+  onBudgetStop: () => void;
 }
 
 export interface StartDeps {
+  /** The turn's part in the usage ledger: its writes ride on the turn's appends (the store's append hook). */
+  ledgerOn(turn: LedgerTurn): TurnLedger;
   /** The agent on the store (its provider and tools); the tools are fetched once, in parallel with the read. */
   agentOn(store: DynamoStore, tools: ToolRegistry, at: string | null | undefined): Promise<Agent>;
   /** Refuses a `parentId` the session does not hold or a prompt cannot follow (400), reading nothing the turn does not. */
@@ -55,7 +75,7 @@ export async function startTurn(
   // Not on the path: the tool list (an MCP server's, say) is fetched while the session is read.
   const tools = Promise.resolve(context.tools());
   for (let attempt = 0; ; attempt++) {
-    const lock = new TurnLock(context, sessionId);
+    const lock = new TurnLock(context, owner, sessionId);
     const store = await DynamoStore.forTurn({
       ...storeLocation(context, owner, sessionId),
       leaseMs: context.lease.leaseMs,
@@ -73,6 +93,11 @@ export async function startTurn(
       unrecord();
       unreceive?.();
     };
+    // The usage ledger rides on the turn's appends: the prompt's checks the owner's limits and
+    // reserves (a refusal is a 429 with nothing stored), each later one adds its usage.
+    const budget = new AbortController();
+    const ledger = deps.ledgerOn({ owner, leaseId: store.turnLeaseId()!, agent, deadlineMs: options.deadlineMs, onBudgetStop: () => budget.abort() });
+    store.setAppendHook(ledger.hook);
     try {
       const prompt = await agent.submitUserMessage(text);
       lock.taken(store.turnLease()!);
@@ -84,13 +109,17 @@ export async function startTurn(
         lock,
         prompt,
         records,
+        ledger,
+        budget,
         unsubscribe: () => {
           unpartial();
           unsubscribe();
+          store.setAppendHook(null);
         },
       };
     } catch (error) {
       unsubscribe();
+      store.setAppendHook(null);
       // The session moved past what this process had cached: read what is new, once.
       if (error instanceof SessionConflictError && attempt === 0) {
         context.cache.forgetMeta(sessionId);
@@ -108,6 +137,7 @@ export async function startTurn(
  */
 class TurnLock implements SessionLock {
   store!: DynamoStore;
+  readonly owner: string;
   readonly #context: SessionContext;
   readonly #sessionId: string;
   readonly #controller = new AbortController();
@@ -115,9 +145,15 @@ class TurnLock implements SessionLock {
   #heartbeat: LeaseHeartbeat | null = null;
   #givenUp = false;
 
-  constructor(context: SessionContext, sessionId: string) {
+  constructor(context: SessionContext, owner: string, sessionId: string) {
+    this.owner = owner;
     this.#context = context;
     this.#sessionId = sessionId;
+  }
+
+  /** The lease the turn's prompt takes (known before it does). */
+  get leaseId(): string {
+    return this.store.turnLeaseId()!;
   }
 
   get signal(): AbortSignal {

@@ -177,3 +177,44 @@ export class ObjectsNotDeletedError extends PantoError {
     this.transient = transient;
   }
 }
+
+/**
+ * A turn refused because its owner's spend budget (`limit`: `daily` or `monthly`) is spent,
+ * counting what turns in flight have reserved. Nothing was written. Try again after
+ * `retryAfterSeconds` (when the period resets) or once turns in flight have settled.
+ */
+export class BudgetExceededError extends PantoError {
+  readonly owner: string;
+  readonly limit: 'daily' | 'monthly';
+  readonly retryAfterSeconds: number;
+  constructor(owner: string, limit: 'daily' | 'monthly', retryAfterSeconds: number, options?: ErrorOptions) {
+    super(`the ${limit} spend budget of ${owner} is spent; it resets in ${retryAfterSeconds} s`, options);
+    this.name = 'BudgetExceededError';
+    this.owner = owner;
+    this.limit = limit;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/**
+ * A turn refused because its owner started as many turns this minute as allowed
+ * (`limit: 'turns_per_minute'`) or has as many running as allowed (`'concurrent_turns'`).
+ * Nothing was written. Try again after `retryAfterSeconds`.
+ */
+export class RateLimitedError extends PantoError {
+  readonly owner: string;
+  readonly limit: 'turns_per_minute' | 'concurrent_turns';
+  readonly retryAfterSeconds: number;
+  constructor(owner: string, limit: 'turns_per_minute' | 'concurrent_turns', retryAfterSeconds: number, options?: ErrorOptions) {
+    super(
+      limit === 'turns_per_minute'
+        ? `${owner} started as many turns this minute as allowed; retry in ${retryAfterSeconds} s`
+        : `${owner} has as many turns running as allowed; retry in ${retryAfterSeconds} s`,
+      options,
+    );
+    this.name = 'RateLimitedError';
+    this.owner = owner;
+    this.limit = limit;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}

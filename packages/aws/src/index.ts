@@ -18,6 +18,32 @@ export {
 export type { S3Location } from './entries/offload.js';
 // The answer a running turn has produced so far.
 export { getPartial, MAX_PARTIAL_BYTES, partialOfRunning, type PartialAnswer, type PartialMessage } from './partial/partial-answer.js';
+export type { AppendExtras, AppendHook, ExtraRefusal } from './store/append-extras.js';
+
+// The usage ledger: per-owner totals, limits, and the writes that ride on a turn's appends.
+export {
+  decodeOverrides,
+  decodeSlots,
+  effectiveLimits,
+  LIMIT_NAMES,
+  NO_OVERRIDES,
+  periodsOf,
+  type LimitOverrides,
+  type OwnerLimits,
+  type Periods,
+} from './ledger/ledger-items.js';
+export { NO_USAGE, reservationWrites, slotRelease, usageWrites, type GateCheck, type ReservationPlan, type UsageDelta } from './ledger/ledger-writes.js';
+export {
+  decodeTotals,
+  listLedgerOwners,
+  readOwnerUsage,
+  sendLedgerWrites,
+  setOwnerLimits,
+  sweepSlots,
+  type LimitChange,
+  type OwnerUsage,
+  type UsageTotals,
+} from './ledger/owner-usage.js';
 
 // What META says of a session.
 export type { HeldLease, SessionMetadata } from './meta/meta-item.js';
@@ -112,11 +138,13 @@ export { HEALTH_KEY, pingTable, type TablePing } from './table/health.js';
 
 // Errors.
 export {
+  BudgetExceededError,
   EntryNotFoundError,
   InvalidBatchError,
   InvalidCursorError,
   ObjectsNotDeletedError,
   OffloadRequiredError,
+  RateLimitedError,
   SessionBusyError,
   SessionConflictError,
   SessionCorruptError,

@@ -21,6 +21,7 @@ import type {
   TurnEnd,
   TurnEvent,
   UpdateSessionRequest,
+  UsageReport,
 } from './wire.js';
 
 /** An error answer of the API: its status and stable `code`. */
@@ -76,6 +77,11 @@ export class Api {
 
   models(): Promise<Models> {
     return this.json('GET', '/models');
+  }
+
+  /** Your spend and tokens today and this month, across all your sessions, and your limits. */
+  usage(): Promise<UsageReport> {
+    return this.json('GET', '/usage');
   }
 
   listSessions(cursor?: string | null, limit = 20): Promise<SessionList> {

@@ -12,6 +12,10 @@ export function describeFailure(error: unknown): string {
         return 'This session is gone: it was deleted, or it belongs to someone else.';
       case 'provider_not_configured':
         return "The server has no key for this session's model any more.";
+      case 'budget_exceeded':
+        return 'You have used up your spend budget, so this message was not sent.';
+      case 'rate_limited':
+        return 'You have started as many turns as you may for now, so this message was not sent.';
       case 'nothing_to_compact':
         return 'There is nothing to compact yet.';
       case 'unauthorized':

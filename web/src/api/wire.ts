@@ -29,6 +29,8 @@ export type EntriesPage = Schemas['EntriesPage'];
 export type ActiveModel = Schemas['ActiveModel'];
 export type UpdateSessionRequest = Schemas['UpdateSessionRequest'];
 export type RunTurnRequest = Schemas['RunTurnRequest'];
+/** `GET /usage`: your totals today and this month (UTC), your limits (null: none), and when the totals reset. */
+export type UsageReport = Schemas['UsageReport'];
 /** The body of every error answer. */
 export type ErrorAnswer = Schemas['Error'];
 

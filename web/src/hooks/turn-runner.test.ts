@@ -71,6 +71,16 @@ describe('endNotice', () => {
     expect(endNotice({ incomplete: true, incomplete_reason: 'deadline' })).toMatch(/time limit/);
     expect(endNotice({ incomplete: false, stop_reason: 'end_turn', usage })).toBeNull();
   });
+
+  it('says a limit refused the turn and when to try again, and that a budget stopped one midway', () => {
+    expect(endNotice({ status: 429, error: { code: 'budget_exceeded', message: 'spent' }, retry_after: 3600 })).toBe(
+      'You have used up your spend budget, so this message was not sent. Try again in 60 min.',
+    );
+    expect(endNotice({ status: 429, error: { code: 'rate_limited', message: 'too many' }, retry_after: 12 })).toBe(
+      'You have started as many turns as you may for now, so this message was not sent. Try again in 12 s.',
+    );
+    expect(endNotice({ incomplete: true, incomplete_reason: 'budget' })).toMatch(/budget ran out during this turn/);
+  });
 });
 
 describe('TurnRunner', () => {

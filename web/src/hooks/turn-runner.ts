@@ -73,10 +73,22 @@ export function partialText(message: PartialAnswer['message'] | undefined): stri
 }
 
 /** What the end of a turn tells the user, if anything: its failure, or that it ran out of time. */
-export function endNotice(end: TurnEnd): string | null {
-  if (end.error) return describeFailure(new ApiError(end.status ?? 500, end.error.code, end.error.message));
+export function endNotice(end: TurnEnd & { retry_after?: number }): string | null {
+  if (end.error) {
+    const said = describeFailure(new ApiError(end.status ?? 500, end.error.code, end.error.message));
+    // A limit says when to try again (`retry_after`, seconds).
+    return end.status === 429 && end.retry_after !== undefined ? `${said} Try again in ${waitText(end.retry_after)}.` : said;
+  }
   if (end.incomplete_reason === 'deadline') return 'The turn reached its time limit; send another message to continue.';
+  if (end.incomplete_reason === 'budget') return 'Your spend budget ran out during this turn; what it did so far is kept.';
   return null;
+}
+
+/** "40 s", "3 min", "5 h". */
+function waitText(seconds: number): string {
+  if (seconds < 90) return `${seconds} s`;
+  if (seconds < 5400) return `${Math.round(seconds / 60)} min`;
+  return `${Math.round(seconds / 3600)} h`;
 }
 
 /** One per open chat: {@link open} when it opens, {@link close} when it closes. */

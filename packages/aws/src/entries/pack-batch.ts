@@ -8,8 +8,12 @@
 export const ITEM_TEXT_LIMIT = 350 * 1024;
 /** Inline JSONL bytes in one append transaction: the 4 MB transaction limit, less headroom. */
 export const TRANSACTION_TEXT_LIMIT = 3.5 * 1024 * 1024;
-/** Entry items in one append: 100 actions per transaction, one of them the META update. */
-export const MAX_ITEMS_PER_APPEND = 99;
+/**
+ * Entry items in one append: 100 actions per transaction, one of them the META update and up
+ * to 4 the writes that ride on the append (the usage ledger's: the gate, the minute, the day,
+ * the month; see store/append-extras.ts).
+ */
+export const MAX_ITEMS_PER_APPEND = 95;
 
 export interface PackLimits {
   itemText: number;

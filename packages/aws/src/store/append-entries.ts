@@ -14,13 +14,14 @@ import { DynamoLease } from '../lease/session-lease.js';
 import { expiryOf, type HeldLease } from '../meta/meta-item.js';
 import { firstTitle } from '../meta/title.js';
 import { deleteObjects } from '../s3/s3-objects.js';
+import type { AppendExtras } from './append-extras.js';
 import { type LeaseTaken, sendAppend } from './append.js';
 import type { Handle, SessionView } from './handle.js';
 
 /**
  * Appends `entries` (chained by the view's log) as one conditional transaction, and returns
- * the view after it: the log committed in place, META as the append left it. Rejects as
- * `sendAppend` does; texts it offloaded for a session found gone are deleted again.
+ * the view after it: the log committed in place, META as the append left it. `extras` go in
+ * the same transaction (see append-extras.ts). Rejects as `sendAppend` does; texts it offloaded for a session found gone are deleted again.
  */
 export async function appendEntries(
   handle: Handle,
@@ -28,14 +29,15 @@ export async function appendEntries(
   view: SessionView,
   entries: readonly SessionEntry[],
   last = false,
+  extras: AppendExtras | null = null,
 ): Promise<SessionView> {
   const { turn } = handle;
-  if (turn === null) return appendWritten(handle, sessionId, view, entries, last);
+  if (turn === null) return appendWritten(handle, sessionId, view, entries, last, extras);
   // No partial answer is written while the append runs, and none in flight lands after it.
   turn.appending = true;
   try {
     await turn.partialWrites;
-    const after = await appendWritten(handle, sessionId, view, entries, last);
+    const after = await appendWritten(handle, sessionId, view, entries, last, extras);
     turn.partialStored = false;
     return after;
   } finally {
@@ -43,7 +45,14 @@ export async function appendEntries(
   }
 }
 
-async function appendWritten(handle: Handle, sessionId: string, view: SessionView, entries: readonly SessionEntry[], last: boolean): Promise<SessionView> {
+async function appendWritten(
+  handle: Handle,
+  sessionId: string,
+  view: SessionView,
+  entries: readonly SessionEntry[],
+  last: boolean,
+  extras: AppendExtras | null,
+): Promise<SessionView> {
   const { log, meta } = view;
   const head = log.headAfter(entries);
   // META's model: the one a batch names (if any), or the switched-to path's.
@@ -74,6 +83,7 @@ async function appendWritten(handle: Handle, sessionId: string, view: SessionVie
       takeLease: lease.take,
       releaseLease: lease.release,
       deletePartial: handle.turn?.partialStored ?? false,
+      ...(extras === null ? {} : { extraWrites: extras.writes, onExtraRefused: (refusals) => extras.refused(refusals) }),
     },
     randomUUID(),
     handle.retry,

@@ -4,7 +4,14 @@
  * absent. This module builds it, sends it with bounded retries under one
  * `ClientRequestToken`, and maps its failures (classified in table/transaction-failures.ts).
  */
-import { TransactWriteItemsCommand, type AttributeValue, type DynamoDBClient, type TransactWriteItemsCommandInput } from '@aws-sdk/client-dynamodb';
+import { randomUUID } from 'node:crypto';
+import {
+  TransactWriteItemsCommand,
+  type AttributeValue,
+  type DynamoDBClient,
+  type TransactWriteItem,
+  type TransactWriteItemsCommandInput,
+} from '@aws-sdk/client-dynamodb';
 import { InvalidBatchError, SessionConflictError, SessionNotFoundError, type ActiveModel, type SessionEntry } from '@panto/core';
 import { entryItem, type OffloadRef } from '../entries/entry-item.js';
 import type { PlannedItem } from '../entries/pack-batch.js';
@@ -32,6 +39,7 @@ import {
   namesFor,
 } from '../table/expressions.js';
 import { activityPk, activitySk, entrySk, metaKey, ownerSk, sessionPk } from '../table/keys.js';
+import { extraRefusals, type AppendExtras } from './append-extras.js';
 import { backoff, classifyTransactionError, DEFAULT_RETRY_POLICY, type RetryPolicy } from '../table/transaction-failures.js';
 
 /** Everything one append writes. */
@@ -61,6 +69,10 @@ export interface AppendPlan {
   releaseLease: boolean;
   /** Whether this append deletes the session's partial answer item (it stores the message the partial stood for). */
   deletePartial: boolean;
+  /** Writes of other items that commit with the batch or not at all (the usage ledger's), at the end of TransactItems. */
+  extraWrites?: ReadonlyArray<TransactWriteItem>;
+  /** What to do when a condition of `extraWrites` does not hold (see AppendExtras.refused); without it, the SDK's error. */
+  onExtraRefused?: AppendExtras['refused'];
 }
 
 /** A lease an append takes: its id (the fencing token from then on), when it lapses and now, in epoch milliseconds. */
@@ -136,6 +148,7 @@ export function buildAppendTransaction(plan: AppendPlan, token: string): Transac
       })),
       // Last, unconditional: it cannot be the item a cancellation names.
       ...(plan.deletePartial ? [deletePartialItem(plan.tableName, plan.sessionId)] : []),
+      ...(plan.extraWrites ?? []),
     ],
   };
 }
@@ -174,14 +187,26 @@ function leaseTerms(plan: AppendPlan, values: Record<string, AttributeValue>): {
  * of contention, throttling, 5xx and lost responses.
  */
 export async function sendAppend(client: DynamoDBClient, plan: AppendPlan, token: string, policy: RetryPolicy = DEFAULT_RETRY_POLICY): Promise<void> {
-  const input = buildAppendTransaction(plan, token);
+  let current = plan;
+  let input = buildAppendTransaction(current, token);
   const lastId = plan.entries[plan.entries.length - 1]!.id;
   const committedCount = plan.expected.count + plan.entries.length;
+  let resent = 0;
   for (let attempt = 0; ; attempt++) {
     try {
       await client.send(new TransactWriteItemsCommand(input));
       return;
     } catch (error) {
+      // A refused extra write (a usage limit) is its owner's to answer: an error, or other writes to try again with.
+      const refused = extraRefusals(error, input, current.extraWrites?.length ?? 0);
+      if (refused !== null) {
+        if (current.onExtraRefused === undefined || resent++ >= 3) throw error;
+        const next = await current.onExtraRefused(refused);
+        if (next instanceof Error) throw next;
+        current = { ...current, extraWrites: next.writes, onExtraRefused: (again) => next.refused(again) };
+        input = buildAppendTransaction(current, randomUUID());
+        continue;
+      }
       const decision = classifyTransactionError(error, input);
       switch (decision.kind) {
         case 'conflict': {

@@ -21,6 +21,7 @@ import type { SessionLease } from '../lease/session-lease.js';
 import { metaSource, type HeldLease, type SessionMetadata } from '../meta/meta-item.js';
 import { isLive } from '../meta/visibility.js';
 import { type PartialAnswer, type PartialMessage, partialKey, partialOfRunning, putPartial } from '../partial/partial-answer.js';
+import type { AppendHook } from './append-extras.js';
 import { appendEntries } from './append-entries.js';
 import { createSession, sessionHeader } from './create-session.js';
 import { openOptionsOf, viewOfHead, type Handle, type SessionView } from './handle.js';
@@ -61,6 +62,8 @@ export class DynamoStore implements SessionStore {
   readonly #id: string;
   /** The session as this handle last saw it. */
   #view: SessionView;
+  /** What each append carries besides its batch (the usage ledger's writes); see {@link setAppendHook}. */
+  #hook: AppendHook | null = null;
 
   private constructor(handle: Handle, view: SessionView) {
     this.#handle = handle;
@@ -279,9 +282,21 @@ export class DynamoStore implements SessionStore {
     return this.#view.log.entries ?? [];
   }
 
+  /**
+   * Makes every later append of this handle ask `hook` for writes of other items to send in
+   * its transaction — committed with the batch or not at all — and for what a refusal of
+   * them means (see append-extras.ts); null stops it. The usage ledger rides on a turn's
+   * appends this way, with no request of its own.
+   */
+  setAppendHook(hook: AppendHook | null): void {
+    this.#hook = hook;
+  }
+
   /** The one write path: a chained batch or a leaf entry, as one conditional transaction. */
   async #append(entries: readonly SessionEntry[], last = false): Promise<void> {
-    this.#view = await appendEntries(this.#handle, this.#id, this.#view, entries, last);
+    const extras = this.#hook?.(entries) ?? null;
+    this.#view = await appendEntries(this.#handle, this.#id, this.#view, entries, last, extras);
+    extras?.committed?.();
   }
 
   /**
