@@ -183,7 +183,8 @@ describe('the web client, finished', { timeout: 90_000 }, () => {
     // A reload keeps the tab signed in.
     await page.reload();
     const again = page.locator('.opblock-get', { has: page.locator('[data-path="/sessions"]') }).first();
-    if (!(await again.locator('.opblock-body').isVisible())) await again.locator('.opblock-summary').click();
+    // Deep linking (the operation is in the address) opens it once the document has loaded: wait for that, never race it.
+    await again.locator('.opblock-body').waitFor();
     await again.getByRole('button', { name: 'Try it out' }).click();
     await again.getByRole('button', { name: 'Execute' }).click();
     await expect.poll(() => again.locator('.live-responses-table tbody .response-col_status').first().innerText(), { timeout: UI_MS }).toBe('200');
