@@ -104,7 +104,7 @@ async function runAgent(options: CliOptions, environment: CliEnvironment, places
     },
     held,
   );
-  if (printPrompt !== undefined) return await runPrintMode(started.running, printPrompt, started.danglingUser, markdownReady);
+  if (printPrompt !== undefined) return await runPrintMode(started.running, printPrompt, started.danglingUser, markdownReady, options.outputFormat);
   return await runInteractiveMode(started, { session, options, environment, places });
 }
 
