@@ -229,6 +229,12 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   if (options.allowNetwork && options.sandbox === 'off') throw new UsageError('--allow-network lifts a limit of the sandbox, and --sandbox off has none');
   if (values['session-dir'] !== undefined) options.sessionDir = nonEmpty('--session-dir', values['session-dir']);
 
+  checkCombinations(options, values['output-format'] !== undefined);
+  return options;
+}
+
+/** Throws `UsageError` for flags that do not go together. */
+function checkCombinations(options: CliOptions, outputFormatGiven: boolean): void {
   if (options.pick && options.resume !== undefined) throw new UsageError('--resume given twice');
   if (options.continue && (options.resume !== undefined || options.pick)) {
     throw new UsageError('--continue and --resume cannot be used together');
@@ -240,8 +246,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     throw new UsageError('--fork needs --continue or --resume: it copies the session they open');
   }
   if (options.all && !options.list) throw new UsageError('--all goes with --list');
-  if (values['output-format'] !== undefined && options.print === undefined)
-    throw new UsageError('--output-format goes with -p (interactive mode writes for a person)');
+  if (outputFormatGiven && options.print === undefined) throw new UsageError('--output-format goes with -p (interactive mode writes for a person)');
   if (options.rewind !== undefined && !options.continue && options.resume === undefined && !options.pick) {
     throw new UsageError('--rewind needs the session: panto -r <session> --rewind <prompt id> (or -c)');
   }
@@ -252,7 +257,6 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       options.print !== undefined ? '--print' : options.continue ? '--continue' : options.resume !== undefined || options.pick ? '--resume' : undefined;
     if (other) throw new UsageError(`--list cannot be used with ${other}`);
   }
-  return options;
 }
 
 function parse(argv: readonly string[]) {
