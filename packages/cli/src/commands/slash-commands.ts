@@ -7,6 +7,7 @@ import { formatUsage } from '../ui/render-turn.js';
 import { costSuffix, describeCost, messagesCost, modelsText, sessionCost, uncataloguedNote } from '../agent/model-catalog.js';
 import { formatSize } from '../tools/truncate.js';
 import { TREE_COMMANDS } from './tree-commands.js';
+import { REWIND_COMMAND } from './rewind-command.js';
 
 export const COMMANDS: readonly { synopsis: string; summary: string }[] = [
   {
@@ -29,6 +30,7 @@ export const COMMANDS: readonly { synopsis: string; summary: string }[] = [
   { synopsis: '/mcp', summary: 'list the MCP servers, their status and their tools' },
   { synopsis: '/trust [yes|no]', summary: "show whether this folder's own extensions and MCP servers run; yes or no changes it (remembered)" },
   ...TREE_COMMANDS,
+  REWIND_COMMAND,
   { synopsis: '/help', summary: 'show this help' },
   { synopsis: '/quit', summary: 'leave panto (also Ctrl-D, or Ctrl-C at an empty prompt)' },
 ];
@@ -67,7 +69,9 @@ export async function runSlashCommand(command: SlashCommand, context: CommandCon
       await trustCommand(command.args, context);
       return 'continue';
     case 'session':
-      terminal.result(`${sessionText(context)}\ncost      ${describeCost(await sessionCost(context))}`);
+      terminal.result(
+        `${sessionText(context)}\ncost      ${describeCost(await sessionCost(context))}\ncheckpoints  ${(await context.checkpoints?.describe()) ?? 'none: not kept this run'}`,
+      );
       return 'continue';
     case 'model':
       model(command.args, context);

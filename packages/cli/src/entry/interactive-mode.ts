@@ -4,6 +4,7 @@
  */
 import { parseSlashCommand, runSlashCommand } from '../commands/slash-commands.js';
 import { isTreeCommand, runTreeCommand } from '../commands/tree-commands.js';
+import { runRewindCommand } from '../commands/rewind-command.js';
 import { describeProviderChoice } from '../agent/provider-choice.js';
 import { EXIT_FAILURE, EXIT_OK } from '../errors.js';
 import { replayLines } from '../session/replay.js';
@@ -86,6 +87,10 @@ export async function runRepl(running: RunningAgent, input: LineInput, danglingU
       const command = parseSlashCommand(line);
       if (command && isTreeCommand(command)) {
         ({ prefill } = await runTreeCommand(command, running, input.terminal));
+        continue;
+      }
+      if (command?.name === 'rewind') {
+        ({ prefill } = await runRewindCommand(command.args, running, input.terminal));
         continue;
       }
       if (command) {

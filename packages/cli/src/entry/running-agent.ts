@@ -1,5 +1,6 @@
 import { AbortedError, ExtensionHost, type Agent, type Receiver, type StepResult } from '@panto/core';
 import type { MCPServers } from '@panto/core/mcp';
+import type { Checkpoints } from '../checkpoints/checkpoints.js';
 import type { CommandContext, LookupPlaces } from '../commands/command-context.js';
 import type { ProviderFactory, ProviderChoice } from '../agent/provider-choice.js';
 import type { CommandSandbox } from '../sandbox/policy.js';
@@ -15,7 +16,7 @@ export interface TurnResult extends StepResult {
 /** What runs around each turn to record the files (see checkpoints/); must not throw. */
 export interface TurnHooks {
   /** After the prompt is stored, before anything runs. */
-  beforePrompt(promptId: string): Promise<void>;
+  beforePrompt(promptId: string, text: string): Promise<void>;
   /** After the step, however it ended. */
   afterTurn(promptId: string): Promise<void>;
 }
@@ -56,8 +57,8 @@ export interface RunningAgentOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Where `/export` writes by default (`$PANTO_HOME/exports`). */
   exportsDir?: string;
-  /** Run around each turn (checkpoints of the working folder's files). */
-  turnHooks?: TurnHooks;
+  /** The checkpoints of the working folder's files, taken around each turn (`/rewind`). */
+  checkpoints?: Checkpoints;
 }
 
 /**
@@ -80,7 +81,7 @@ export class RunningAgent implements CommandContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly exportsDir: string | undefined;
   readonly #beforeTurn: (() => Promise<void>) | undefined;
-  readonly turnHooks: TurnHooks | undefined;
+  readonly checkpoints: Checkpoints | undefined;
   readonly #providerFactory: ProviderFactory;
   readonly #forceExit: () => void;
   #beforeFirstTurn: (() => Promise<unknown>) | undefined;
@@ -104,7 +105,7 @@ export class RunningAgent implements CommandContext {
     this.env = options.env ?? {};
     this.exportsDir = options.exportsDir;
     this.#beforeTurn = options.beforeTurn;
-    this.turnHooks = options.turnHooks;
+    this.checkpoints = options.checkpoints;
     this.#providerFactory = options.providerFactory;
     this.#forceExit = options.forceExit;
     this.#beforeFirstTurn = options.beforeFirstTurn;
@@ -135,7 +136,7 @@ export class RunningAgent implements CommandContext {
     await this.#beforeTurn?.();
     const prompt = await this.agent.submitUserMessage(text);
     const promptId = prompt.id;
-    await this.turnHooks?.beforePrompt(promptId);
+    await this.checkpoints?.beforePrompt(promptId, text);
     const render = createTurnReceiver(this.terminal, mode);
     const observer = options.observe?.(promptId);
     const receiver: Receiver =
@@ -150,7 +151,7 @@ export class RunningAgent implements CommandContext {
       return { ...result, promptId };
     } finally {
       this.terminal.stopSpinner();
-      await this.turnHooks?.afterTurn(promptId);
+      await this.checkpoints?.afterTurn(promptId);
     }
   }
 
