@@ -124,7 +124,7 @@ export class GitStore {
     await Promise.all(
       candidates.map(async (path) => {
         const stats = await lstat(join(this.workTree, path)).catch(() => undefined);
-        if (stats !== undefined && stats.isFile() && stats.size > MAX_FILE_BYTES) {
+        if (stats?.isFile() && stats.size > MAX_FILE_BYTES) {
           skipped.push(path);
           drop.push(path);
         } else update.push(path);
@@ -134,7 +134,7 @@ export class GitStore {
     if (drop.length > 0) await this.git(['update-index', '--force-remove', '-z', '--stdin'], `${drop.join('\0')}\0`);
     const tree = (await this.git(['write-tree'])).trim();
     // A big file stays untracked, so every snapshot lists it again: `skipped` is complete.
-    return { tree, skipped: skipped.sort() };
+    return { tree, skipped: skipped.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) };
   }
 
   /** What differs from tree `from` to tree `to`. */
