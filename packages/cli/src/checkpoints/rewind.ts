@@ -39,6 +39,15 @@ export function findRecord(records: readonly CheckpointRecord[], target: RewindT
   return undefined;
 }
 
+/** Whether the files differ now from their checkpoint at `target`; undefined when there is none. */
+export async function filesDifferFrom(checkpoints: Checkpoints, target: RewindTarget): Promise<boolean | undefined> {
+  const open = await checkpoints.open(false);
+  const index = open === undefined ? undefined : findRecord(open.log.records, target);
+  if (open === undefined || index === undefined) return undefined;
+  const now = await checkpoints.snapshot(open);
+  return now.tree !== open.log.records[index]!.tree;
+}
+
 /**
  * Makes the files what they were at `target`. `confirm` is asked about the files changed
  * outside panto (true: overwrite them too); without it they are kept. `RewindError` (nothing

@@ -5,8 +5,7 @@
  */
 import { errorMessage, type Agent, type RecordEntry } from '@panto/core';
 import { CliError } from '../errors.js';
-import { describeRewound, findRecord, rewindFiles, RewindError, type RewindTarget } from '../checkpoints/rewind.js';
-import type { Checkpoints } from '../checkpoints/checkpoints.js';
+import { describeRewound, filesDifferFrom, rewindFiles, RewindError, type RewindTarget } from '../checkpoints/rewind.js';
 import { readKeys } from '../ui/keys.js';
 import { selectFromList } from '../ui/select-list.js';
 import type { CommandContext } from './command-context.js';
@@ -105,8 +104,11 @@ export async function chooseRewind(
   target: RewindTarget,
   quiet = false,
 ): Promise<RewindChoice | undefined> {
-  if (!(await hasCheckpoint(context.checkpoints, target))) {
-    if (!quiet) context.terminal.note(`(no checkpoint of the files ${target.point} that prompt: only the conversation goes back)`);
+  const { checkpoints } = context;
+  const differ = checkpoints === undefined ? undefined : await filesDifferFrom(checkpoints, target).catch(() => undefined);
+  if (differ !== true) {
+    const why = differ === undefined ? `no checkpoint of the files ${target.point} that prompt` : 'the files are as they were then';
+    if (!quiet) context.terminal.note(`(${why}: only the conversation goes back)`);
     return 'conversation';
   }
   if (terminal === undefined) return 'both';
@@ -139,11 +141,6 @@ export async function restoreFiles(context: CommandContext, terminal: TreeTermin
     context.terminal.error(`/rewind: ${errorMessage(error)}; nothing was changed`);
     return false;
   }
-}
-
-async function hasCheckpoint(checkpoints: Checkpoints | undefined, target: RewindTarget): Promise<boolean> {
-  const open = await checkpoints?.open(false).catch(() => undefined);
-  return open !== undefined && findRecord(open.log.records, target) !== undefined;
 }
 
 /** The prompts of the current conversation, newest first, picked on a terminal (piped: listed). */

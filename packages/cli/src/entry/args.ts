@@ -121,7 +121,7 @@ added to the system prompt.
 MCP servers are read from $PANTO_HOME/mcp.json and .panto/mcp.json ({ "mcpServers": … }).
 
 Commands (interactive): /compact [instructions], /export [path], /session,
-  /model [provider/model], /extensions, /mcp, /trust [yes|no], /tree, /fork, /help, /quit,
+  /model [provider/model], /extensions, /mcp, /trust [yes|no], /tree, /rewind, /fork, /help, /quit,
   and extensions' commands
 
 Before a folder's own code runs (.panto/extensions/, .panto/mcp.json) panto asks once:
