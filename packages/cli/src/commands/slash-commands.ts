@@ -63,6 +63,7 @@ export async function runSlashCommand(command: SlashCommand, context: CommandCon
       terminal.result(extensionsText(context));
       return 'continue';
     case 'mcp':
+      await namedMCPTools(context);
       terminal.result(mcpText(context));
       return 'continue';
     case 'trust':
@@ -235,6 +236,23 @@ function extensionsText(context: CommandContext): string {
     if (record.events.length > 0) lines.push(`    events    ${record.events.join(', ')}`);
   }
   return lines.join('\n');
+}
+
+/**
+ * Waits for the servers still starting and names their tools (what the first turn does
+ * before it registers them), so that `/mcp` lists a connected server's tools before any turn.
+ */
+async function namedMCPTools(context: CommandContext): Promise<void> {
+  const { mcp, terminal } = context;
+  if (mcp === undefined) return;
+  if (mcp.info().some((server) => server.status === 'connecting')) terminal.spin('starting MCP servers…');
+  try {
+    await mcp.tools();
+  } catch {
+    // Each server's failure is in its status line.
+  } finally {
+    terminal.stopSpinner();
+  }
 }
 
 function mcpText(context: CommandContext): string {
