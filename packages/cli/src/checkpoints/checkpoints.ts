@@ -21,6 +21,9 @@ import {
 import { gitAvailable, GitStore, type Snapshot } from './git-store.js';
 import { join } from 'node:path';
 
+/** How often (in snapshots) the store's size is measured against {@link MAX_STORE_BYTES}. */
+const SIZE_CHECK_EVERY = 20;
+
 export interface CheckpointsOptions {
   /** `$PANTO_HOME`. */
   dataDir: string;
@@ -103,7 +106,6 @@ export class Checkpoints implements TurnHooks {
   async append(open: OpenStore, fields: Pick<CheckpointRecord, 'kind' | 'prompt_id' | 'prompt'>, snapshot?: Snapshot): Promise<CheckpointRecord> {
     const taken = snapshot ?? (await this.snapshot(open));
     const ref = (open.log.records.at(-1)?.ref ?? 0) + 1;
-    await open.store.keep(String(ref), taken.tree);
     const record: CheckpointRecord = { ...fields, tree: taken.tree, ref, skipped: taken.skipped, at: new Date().toISOString() };
     open.log.records.push(record);
     const file = this.#options.sessionFile();
@@ -147,14 +149,18 @@ export class Checkpoints implements TurnHooks {
     }
   }
 
-  /** Drops the oldest snapshots past {@link MAX_RECORDS}, or half of them when the store is over {@link MAX_STORE_BYTES}. */
+  /**
+   * Drops the oldest snapshots past {@link MAX_RECORDS}, or half of them when the store is
+   * over {@link MAX_STORE_BYTES} (its size is looked at every {@link SIZE_CHECK_EVERY}
+   * snapshots), and prunes what only they needed.
+   */
   async #bound(open: OpenStore): Promise<void> {
     const { records } = open.log;
-    let drop = Math.max(0, records.length - MAX_RECORDS);
-    const oversize = (await open.store.size()) > MAX_STORE_BYTES;
-    if (oversize) drop = Math.max(drop, Math.floor(records.length / 2));
+    // Past the limit, a quarter goes at once: pruning (a gc) is not paid on every turn.
+    let drop = records.length > MAX_RECORDS ? records.length - Math.floor((MAX_RECORDS * 3) / 4) : 0;
+    if (records.length % SIZE_CHECK_EVERY === 0 && (await open.store.size()) > MAX_STORE_BYTES) drop = Math.max(drop, Math.floor(records.length / 2));
     if (drop === 0) return;
-    for (const record of records.splice(0, drop)) await open.store.forget(String(record.ref));
-    if (oversize) await open.store.prune();
+    records.splice(0, drop);
+    await open.store.prune(new Map(records.map((record) => [String(record.ref), record.tree])));
   }
 }

@@ -71,6 +71,8 @@ function nulList(text: string): string[] {
 export class GitStore {
   readonly gitDir: string;
   readonly workTree: string;
+  /** The tree the index was last written as, while nothing else has changed the index: an unchanged folder costs one `ls-files`. */
+  #lastTree: string | undefined;
 
   constructor(gitDir: string, workTree: string) {
     this.gitDir = gitDir;
@@ -132,7 +134,9 @@ export class GitStore {
     );
     if (update.length > 0) await this.git(['update-index', '--add', '--remove', '-z', '--stdin'], `${update.join('\0')}\0`);
     if (drop.length > 0) await this.git(['update-index', '--force-remove', '-z', '--stdin'], `${drop.join('\0')}\0`);
-    const tree = (await this.git(['write-tree'])).trim();
+    // A big untracked file is listed every time but changes nothing in the index.
+    const tree = update.length === 0 && this.#lastTree !== undefined ? this.#lastTree : (await this.git(['write-tree'])).trim();
+    this.#lastTree = tree;
     // A big file stays untracked, so every snapshot lists it again: `skipped` is complete.
     return { tree, skipped: skipped.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) };
   }
@@ -152,20 +156,29 @@ export class GitStore {
   /** Writes `paths` of `tree` into the working folder (and the index), modes included. */
   async checkout(tree: string, paths: readonly string[]): Promise<void> {
     if (paths.length === 0) return;
+    this.#lastTree = undefined;
     await this.git(['checkout', '--pathspec-from-file=-', '--pathspec-file-nul', tree], `${paths.join('\0')}\0`);
   }
 
-  /** Keeps `tree` from being pruned, under `refs/panto/<name>`. */
-  async keep(name: string, tree: string): Promise<void> {
-    await this.git(['update-ref', `refs/panto/${name}`, tree]);
+  /** Forgets what the index was written as (another command changed it). */
+  indexChanged(): void {
+    this.#lastTree = undefined;
   }
 
-  async forget(name: string): Promise<void> {
-    await this.git(['update-ref', '-d', `refs/panto/${name}`]);
-  }
-
-  /** Drops what no kept tree needs. */
-  async prune(): Promise<void> {
+  /**
+   * Drops every object that none of `keep` needs: the trees are made the only refs
+   * (`refs/panto/<n>`), then git prunes. Until then nothing is pruned (no automatic gc),
+   * so a snapshot writes no ref.
+   */
+  async prune(keep: ReadonlyMap<string, string>): Promise<void> {
+    const existing = nulList(await this.git(['for-each-ref', '--format=%(refname)%00', 'refs/panto/']))
+      .map((ref) => ref.trim())
+      .filter((ref) => ref !== '');
+    const commands = [
+      ...existing.filter((ref) => !keep.has(ref.slice('refs/panto/'.length))).map((ref) => `delete ${ref}`),
+      ...[...keep].map(([name, tree]) => `update refs/panto/${name} ${tree}`),
+    ];
+    if (commands.length > 0) await this.git(['update-ref', '--stdin'], `${commands.join('\n')}\n`);
     await this.git(['gc', '--quiet', '--prune=now']);
   }
 

@@ -117,7 +117,8 @@ async function removeFiles(store: GitStore, paths: readonly string[]): Promise<v
     await rm(absolute, { force: true });
     folders.add(dirname(absolute));
   }
-  await store.git(['update-index', '--remove', '-z', '--stdin'], paths.length > 0 ? `${paths.join('\0')}\0` : '');
+  if (paths.length > 0) await store.git(['update-index', '--remove', '-z', '--stdin'], `${paths.join('\0')}\0`);
+  store.indexChanged();
   const deepestFirst = [...folders].sort((a, b) => b.length - a.length);
   for (let folder of deepestFirst) {
     while (relative(store.workTree, folder) !== '' && !relative(store.workTree, folder).startsWith('..')) {
