@@ -33,6 +33,8 @@ export interface CheckpointsOptions {
   sessionId: () => string;
   sessionFile: () => string | undefined;
   warn: (message: string) => void;
+  /** At most this many snapshots (default {@link MAX_RECORDS}; tests make it small). */
+  maxRecords?: number;
 }
 
 /** A session's store and record, open. */
@@ -157,7 +159,8 @@ export class Checkpoints implements TurnHooks {
   async #bound(open: OpenStore): Promise<void> {
     const { records } = open.log;
     // Past the limit, a quarter goes at once: pruning (a gc) is not paid on every turn.
-    let drop = records.length > MAX_RECORDS ? records.length - Math.floor((MAX_RECORDS * 3) / 4) : 0;
+    const max = this.#options.maxRecords ?? MAX_RECORDS;
+    let drop = records.length > max ? records.length - Math.floor((max * 3) / 4) : 0;
     if (records.length % SIZE_CHECK_EVERY === 0 && (await open.store.size()) > MAX_STORE_BYTES) drop = Math.max(drop, Math.floor(records.length / 2));
     if (drop === 0) return;
     records.splice(0, drop);
