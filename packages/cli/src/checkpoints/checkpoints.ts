@@ -49,6 +49,8 @@ export class Checkpoints implements TurnHooks {
   /** Why there are none this run (git missing, too many files, a failure); undefined: they are taken. */
   #off: string | undefined;
   #open: OpenStore | undefined;
+  /** The warm-up under way (see {@link warmUp}). */
+  #warm: Promise<void> | undefined;
 
   private constructor(options: CheckpointsOptions, off: string | undefined) {
     this.#options = options;
@@ -73,6 +75,19 @@ export class Checkpoints implements TurnHooks {
 
   get cwd(): string {
     return this.#options.cwd;
+  }
+
+  /**
+   * Starts hashing the folder into the store in the background (interactive mode, while the
+   * first prompt is typed), so that the first checkpoint only picks up what changed since.
+   * Never fails: a problem shows at the first checkpoint.
+   */
+  warmUp(): void {
+    if (this.#off !== undefined || this.#warm !== undefined) return;
+    this.#warm = (async () => {
+      const open = await this.open(true);
+      if (open !== undefined) await open.store.snapshot(MAX_FILES);
+    })().catch(() => undefined);
   }
 
   async beforePrompt(promptId: string, text = ''): Promise<void> {
@@ -101,6 +116,7 @@ export class Checkpoints implements TurnHooks {
 
   /** The folder as it is now (the index follows it). */
   async snapshot(open: OpenStore): Promise<Snapshot> {
+    await this.#warm;
     return await open.store.snapshot(MAX_FILES);
   }
 

@@ -29,6 +29,7 @@ export async function runInteractiveMode(
   const { terminal, agent } = running;
   const input = run.environment.lineInput ?? (await defaultLineInput(run.environment, run.places, terminal));
   ui.useInput(input);
+  running.checkpoints?.warmUp();
   terminal.note(banner(running, run.session, run.options));
   if (run.session.resumed) for (const line of replayLines(agent.conversation.messages)) terminal.note(line);
   return await runRepl(running, input, started.danglingUser);
