@@ -113,4 +113,36 @@ describe.skipIf(!hasScript)('issue 28 in a terminal', { timeout: 90_000 }, () =>
     cli.type(KEYS.ctrlD);
     expect(await cli.exited).toBe(0);
   });
+
+  it('/tree going back to an earlier answer offers the files too: both takes them to how they were after that turn', async () => {
+    server.enqueue(
+      { toolCalls: [{ name: 'write', input: { path: 'one.txt', content: '1\n' } }] },
+      { text: 'First done.' },
+      { toolCalls: [{ name: 'write', input: { path: 'two.txt', content: '2\n' } }] },
+      { text: 'Second done.' },
+    );
+    const cli = panto(['--yolo'], box.env);
+    await cli.see(/> $/);
+    cli.type('first\r');
+    await cli.see(/First done\.[\s\S]*> $/);
+    cli.mark();
+    cli.type('second\r');
+    await cli.see(/Second done\.[\s\S]*> $/);
+    expect(await files()).toEqual({ 'one.txt': '1\n', 'two.txt': '2\n' });
+    cli.mark();
+    cli.type('/tree\r');
+    await cli.see('Enter: continue after this answer');
+    cli.type(KEYS.up);
+    await cli.see('❯ ● › first');
+    cli.type(KEYS.enter);
+    await cli.see('go back to after that prompt');
+    await cli.see('restore the conversation only');
+    cli.type(KEYS.enter);
+    await cli.see('continuing after this answer');
+    expect(cli.sinceMark()).toContain('files removed (created since): two.txt');
+    expect(await files()).toEqual({ 'one.txt': '1\n' });
+    await cli.see(/> $/);
+    cli.type(KEYS.ctrlD);
+    expect(await cli.exited).toBe(0);
+  });
 });
