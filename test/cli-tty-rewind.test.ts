@@ -145,4 +145,29 @@ describe.skipIf(!hasScript)('issue 28 in a terminal', { timeout: 90_000 }, () =>
     cli.type(KEYS.ctrlD);
     expect(await cli.exited).toBe(0);
   });
+
+  it('/rewind on a terminal names a file changed outside panto and overwrites it only when confirmed', async () => {
+    server.enqueue({ toolCalls: [{ name: 'write', input: { path: 'a.txt', content: 'one\n' } }] }, { text: 'Wrote a.' });
+    const cli = panto(['--yolo'], box.env);
+    await cli.see(/> $/);
+    cli.type('write a\r');
+    await cli.see(/Wrote a\.[\s\S]*> $/);
+    await writeFile(join(box.cwd, 'a.txt'), 'mine\n');
+    await writeFile(join(box.cwd, 'b.txt'), 'also mine\n');
+    cli.mark();
+    cli.type('/rewind\r');
+    await cli.see(/❯ ◆ \S+ {2}write a/);
+    cli.type(KEYS.enter);
+    await cli.see('restore the files only');
+    cli.type(KEYS.enter);
+    await cli.see('changed outside panto since then: a.txt, b.txt');
+    await cli.see('overwrite them too? [y/N]');
+    cli.type('y');
+    await cli.see('files removed (created since): a.txt, b.txt');
+    expect(await files()).toEqual({});
+    cli.type(KEYS.ctrlC);
+    await until('the input line to be cleared', () => /> $/.test(cli.screen()));
+    cli.type(KEYS.ctrlD);
+    expect(await cli.exited).toBe(0);
+  });
 });
