@@ -2,7 +2,8 @@
  * CLI benchmarks (issue 15): what rendering markdown adds to a streamed answer and to
  * start-up, against writing the text as it is; resolving a short id among many sessions,
  * against the core's prefix resolver; loading a full input history; the wall time the bash
- * sandbox (bubblewrap) adds to a command, against the same command run without it.
+ * sandbox (bubblewrap) adds to a command, against the same command run without it; what
+ * checkpoints of the files cost a turn (bench/cli-checkpoints.ts).
  * Run alone: npx tsx --conditions=@panto/source bench/cli.ts
  */
 import { resolveSessionId } from '@panto/core';
@@ -14,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createBashTool, startSandbox } from '@panto/cli';
 import { HISTORY_SIZE, InputHistory, loadMarkdownRenderer, MarkdownStream, resolveSession } from '@panto/cli/internal';
 import { median, printTable, time } from './util.js';
+import { runCheckpointBench } from './cli-checkpoints.js';
 
 const CLI_DIR = fileURLToPath(new URL('../packages/cli/', import.meta.url));
 const SESSIONS = 1000;
@@ -87,6 +89,7 @@ export async function runCliBench(): Promise<void> {
     await rm(dir, { recursive: true, force: true });
   }
   await runSandboxBench();
+  await runCheckpointBench();
 }
 
 /** The bash tool running `true` in the workspace-write sandbox, against the same tool without one (median of 40 each). */

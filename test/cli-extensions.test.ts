@@ -140,6 +140,16 @@ describe('panto with MCP servers', { timeout: 90_000 }, () => {
     ]);
   });
 
+  it("/mcp lists a connected server's tools before the first turn", async () => {
+    await mkdir(e2e.box.home, { recursive: true });
+    await writeFile(join(e2e.box.home, 'mcp.json'), JSON.stringify({ mcpServers: { everything: everythingStdio() } }));
+    const { args, env } = e2e.openai();
+    const result = await runPanto(args, { cwd: e2e.box.cwd, env, stdin: '/mcp\n' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/✓ everything {2}connected · stdio .*\n {4}tools {2}mcp__everything__echo, /);
+    expect(e2e.server.requests).toHaveLength(0);
+  });
+
   it('reads $PANTO_HOME/mcp.json, and reports a config that is not JSON without stopping', async () => {
     await mkdir(e2e.box.home, { recursive: true });
     await writeFile(join(e2e.box.home, 'mcp.json'), JSON.stringify({ mcpServers: { everything: everythingStdio() } }));

@@ -8,3 +8,4 @@ export { historyFileFor } from './src/session/session-dir.js';
 export { HISTORY_SIZE, InputHistory } from './src/ui/input-history.js';
 export { loadMarkdownRenderer, MarkdownStream } from './src/ui/markdown.js';
 export { resolveSession } from './src/session/short-id.js';
+export { Checkpoints } from './src/checkpoints/checkpoints.js';

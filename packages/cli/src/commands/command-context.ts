@@ -2,6 +2,7 @@
 import type { Agent, ExtensionHost } from '@panto/core';
 import type { MCPServers } from '@panto/core/mcp';
 import type { ProviderChoice } from '../agent/provider-choice.js';
+import type { Checkpoints } from '../checkpoints/checkpoints.js';
 import type { CommandSandbox } from '../sandbox/policy.js';
 import type { FolderTrust } from '../trust/folder-trust.js';
 import type { Terminal } from '../ui/terminal.js';
@@ -40,6 +41,8 @@ export interface CommandContext {
   readonly contextFiles?: readonly string[];
   /** The environment, to tell which providers have keys; none when absent. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The checkpoints of the working folder's files (`/rewind`, `/session`); absent: none are taken. */
+  readonly checkpoints?: Checkpoints | undefined;
   /** Where `/export` writes when given no path (`$PANTO_HOME/exports`); the working folder when absent. */
   readonly exportsDir?: string | undefined;
 }

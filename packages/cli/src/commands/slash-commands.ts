@@ -7,6 +7,7 @@ import { formatUsage } from '../ui/render-turn.js';
 import { costSuffix, describeCost, messagesCost, modelsText, sessionCost, uncataloguedNote } from '../agent/model-catalog.js';
 import { formatSize } from '../tools/truncate.js';
 import { TREE_COMMANDS } from './tree-commands.js';
+import { REWIND_COMMAND } from './rewind-command.js';
 
 export const COMMANDS: readonly { synopsis: string; summary: string }[] = [
   {
@@ -29,6 +30,7 @@ export const COMMANDS: readonly { synopsis: string; summary: string }[] = [
   { synopsis: '/mcp', summary: 'list the MCP servers, their status and their tools' },
   { synopsis: '/trust [yes|no]', summary: "show whether this folder's own extensions and MCP servers run; yes or no changes it (remembered)" },
   ...TREE_COMMANDS,
+  REWIND_COMMAND,
   { synopsis: '/help', summary: 'show this help' },
   { synopsis: '/quit', summary: 'leave panto (also Ctrl-D, or Ctrl-C at an empty prompt)' },
 ];
@@ -61,13 +63,16 @@ export async function runSlashCommand(command: SlashCommand, context: CommandCon
       terminal.result(extensionsText(context));
       return 'continue';
     case 'mcp':
+      await namedMCPTools(context);
       terminal.result(mcpText(context));
       return 'continue';
     case 'trust':
       await trustCommand(command.args, context);
       return 'continue';
     case 'session':
-      terminal.result(`${sessionText(context)}\ncost      ${describeCost(await sessionCost(context))}`);
+      terminal.result(
+        `${sessionText(context)}\ncost      ${describeCost(await sessionCost(context))}\ncheckpoints  ${(await context.checkpoints?.describe()) ?? 'none: not kept this run'}`,
+      );
       return 'continue';
     case 'model':
       model(command.args, context);
@@ -231,6 +236,23 @@ function extensionsText(context: CommandContext): string {
     if (record.events.length > 0) lines.push(`    events    ${record.events.join(', ')}`);
   }
   return lines.join('\n');
+}
+
+/**
+ * Waits for the servers still starting and names their tools (what the first turn does
+ * before it registers them), so that `/mcp` lists a connected server's tools before any turn.
+ */
+async function namedMCPTools(context: CommandContext): Promise<void> {
+  const { mcp, terminal } = context;
+  if (mcp === undefined) return;
+  if (mcp.info().some((server) => server.status === 'connecting')) terminal.spin('starting MCP servers…');
+  try {
+    await mcp.tools();
+  } catch {
+    // Each server's failure is in its status line.
+  } finally {
+    terminal.stopSpinner();
+  }
 }
 
 function mcpText(context: CommandContext): string {

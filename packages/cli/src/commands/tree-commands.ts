@@ -9,6 +9,7 @@ import { replayLines } from '../session/replay.js';
 import { selectFromList } from '../ui/select-list.js';
 import { SwitchableStore } from '../session/switchable-store.js';
 import { treeTurns, turnLabel, type TreeTurn } from './tree-view.js';
+import { chooseRewind, restoreFiles } from './rewind-command.js';
 
 export const TREE_COMMANDS = [
   {
@@ -82,14 +83,22 @@ async function tree(context: CommandContext, terminal: TreeTerminal | undefined)
   });
   if (chosen === undefined) return {};
   const turn = chosen.value;
-  if (chosen.action === 'e' || turn.end === undefined) {
+  const back = chosen.action === 'e' || turn.end === undefined;
+  // Moving to an earlier point offers to take the files there too (when they have a checkpoint).
+  const target = { promptId: turn.prompt.id, point: back ? 'before' : 'after' } as const;
+  const choice = turn.current && !back ? 'conversation' : await chooseRewind(context, terminal, target, true);
+  if (choice === undefined) return {};
+  if (choice !== 'conversation' && !(await restoreFiles(context, terminal, target))) return {};
+  if (choice === 'files') return {};
+  const end = turn.end;
+  if (back || end === undefined) {
     // Back to before the prompt: nothing is written until the edited prompt is sent, which
     // then starts a branch beside the original.
     const point = await agent.continueFrom(turn.end === undefined && chosen.action !== 'e' ? turn.prompt.id : turn.prompt.parent_id);
     context.terminal.note(`editing an earlier prompt: send it to start a new branch (${plural(agent.conversation.length, 'message', 'messages')} before it)`);
     return { prefill: point.danglingUser ?? turn.prompt.message.content };
   }
-  await agent.switchLeaf(turn.end.id);
+  await agent.switchLeaf(end.id);
   context.terminal.note(`continuing after this answer (${plural(agent.conversation.length, 'message', 'messages')})`);
   for (const line of replayLines(agent.conversation.messages, 1)) context.terminal.note(line);
   return {};

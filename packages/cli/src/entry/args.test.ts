@@ -17,6 +17,7 @@ describe('parseArgs', () => {
       help: false,
       version: false,
       extensions: [],
+      outputFormat: 'text',
     });
   });
 
@@ -65,6 +66,7 @@ describe('parseArgs', () => {
       help: false,
       version: false,
       extensions: ['a.ts', 'tools/'],
+      outputFormat: 'text',
     });
     expect(parseArgs(['-p', 'hi', '-c'])).toMatchObject({ print: 'hi', continue: true });
     expect(parseArgs(['--sandbox', 'off'])).toMatchObject({ sandbox: 'off', allowNetwork: false });
@@ -103,6 +105,13 @@ describe('parseArgs', () => {
     [['--sandbox', 'off', '--allow-network'], '--allow-network lifts a limit of the sandbox, and --sandbox off has none'],
   ])('%j is a usage error', (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(message);
+  });
+
+  it('reads --output-format with -p, and --rewind with -c/-r', () => {
+    expect(parseArgs(['-p', 'x', '--output-format', 'json'])).toMatchObject({ print: 'x', outputFormat: 'json' });
+    expect(parseArgs(['-p', 'x', '--output-format', 'stream-json'])).toMatchObject({ outputFormat: 'stream-json' });
+    expect(parseArgs(['-r', 'abc', '--rewind', '0198f'])).toMatchObject({ resume: 'abc', rewind: '0198f' });
+    expect(parseArgs(['-c', '--rewind', '0198f', '-p', 'again'])).toMatchObject({ continue: true, rewind: '0198f', print: 'again' });
   });
 
   it('takes "-" as the prompt of --print (read from stdin)', () => {
@@ -144,6 +153,10 @@ describe('parseArgs', () => {
     [['--system', '  '], /--system needs a non-empty value/],
     [['--extension', ''], /--extension needs a non-empty value/],
     [['--extension'], /argument missing/],
+    [['-p', 'x', '--output-format', 'xml'], /--output-format: expected text, json, stream-json, got "xml"/],
+    [['--output-format', 'json'], /--output-format goes with -p/],
+    [['--rewind', 'abc'], /--rewind needs the session/],
+    [['-c', '--fork', '--rewind', 'abc'], /--rewind cannot be used with --fork/],
   ])('rejects %j with a UsageError', (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(UsageError);
     expect(() => parseArgs(argv)).toThrow(message);

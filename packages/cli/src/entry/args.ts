@@ -41,12 +41,20 @@ export interface CliOptions {
   sessionDir?: string;
   /** `--extension <path>` (repeatable): extension files or folders to load besides the usual places. */
   extensions: string[];
+  /** `--output-format text|json|stream-json` (with `-p`): how the answer is written to stdout. */
+  outputFormat: OutputFormat;
+  /** `--rewind <prompt id>` (with `-c`/`-r`): restore the files to before that prompt and continue from before it. */
+  rewind?: string;
   help: boolean;
   version: boolean;
 }
 
+/** How `-p` writes its answer: the text, one JSON object, or one JSON object per line for each event. */
+export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
 export const USAGE =
-  'usage: panto [-p PROMPT | -c | -r [ID|FILE] | --list [--all]] [--fork] [--yolo] [--sandbox read-only|workspace-write|off] [--allow-network] ' +
+  'usage: panto [-p PROMPT | -c | -r [ID|FILE] | --list [--all]] [--output-format text|json|stream-json] [--rewind PROMPT_ID] [--fork] [--yolo] [--sandbox read-only|workspace-write|off] [--allow-network] ' +
   '[--trust] [--no-session] [--provider anthropic|openai|bedrock|offline] ' +
   '[--model NAME] [--base-url URL] [--region NAME] [--system TEXT|@FILE] [--session-dir DIR] [--extension PATH]… [--help] [--version]';
 
@@ -65,6 +73,12 @@ Options:
   -r, --resume [session]   Resume a session: its short id (from --list), a unique prefix of
                            its id, or the path of a .jsonl file in the session format (e.g.
                            an export). Without a value: pick one from a list.
+      --output-format <f>  With -p: text (the default), json (one object: the answer,
+                           session_id, prompt_id, stop_reason, usage, cost) or stream-json
+                           (one JSON object per line for each event, the result last).
+      --rewind <prompt id> With -c/-r: restore this folder's files to how they were before
+                           that prompt (files changed outside panto since are kept and
+                           named) and continue the session from before it.
       --fork               With -c/-r: continue in a new session copied from that one.
       --list               List this folder's sessions (short id, last change, messages,
                            first prompt); with --all, every folder's.
@@ -107,7 +121,7 @@ added to the system prompt.
 MCP servers are read from $PANTO_HOME/mcp.json and .panto/mcp.json ({ "mcpServers": … }).
 
 Commands (interactive): /compact [instructions], /export [path], /session,
-  /model [provider/model], /extensions, /mcp, /trust [yes|no], /tree, /fork, /help, /quit,
+  /model [provider/model], /extensions, /mcp, /trust [yes|no], /tree, /rewind, /fork, /help, /quit,
   and extensions' commands
 
 Before a folder's own code runs (.panto/extensions/, .panto/mcp.json) panto asks once:
@@ -141,6 +155,8 @@ const OPTIONS = {
   system: { type: 'string' },
   'session-dir': { type: 'string' },
   extension: { type: 'string', multiple: true },
+  'output-format': { type: 'string' },
+  rewind: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -199,7 +215,9 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     help: values.help ?? false,
     version: values.version ?? false,
     extensions: (values.extension ?? []).map((path) => nonEmpty('--extension', path)),
+    outputFormat: outputFormat(values['output-format']),
   };
+  if (values.rewind !== undefined) options.rewind = nonEmpty('--rewind', values.rewind);
   if (values.print !== undefined) options.print = nonEmpty('--print', values.print);
   if (values.resume !== undefined) options.resume = nonEmpty('--resume', values.resume);
   if (values.provider !== undefined) options.provider = providerName(values.provider, '--provider');
@@ -211,6 +229,12 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   if (options.allowNetwork && options.sandbox === 'off') throw new UsageError('--allow-network lifts a limit of the sandbox, and --sandbox off has none');
   if (values['session-dir'] !== undefined) options.sessionDir = nonEmpty('--session-dir', values['session-dir']);
 
+  checkCombinations(options, values['output-format'] !== undefined);
+  return options;
+}
+
+/** Throws `UsageError` for flags that do not go together. */
+function checkCombinations(options: CliOptions, outputFormatGiven: boolean): void {
   if (options.pick && options.resume !== undefined) throw new UsageError('--resume given twice');
   if (options.continue && (options.resume !== undefined || options.pick)) {
     throw new UsageError('--continue and --resume cannot be used together');
@@ -222,12 +246,17 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     throw new UsageError('--fork needs --continue or --resume: it copies the session they open');
   }
   if (options.all && !options.list) throw new UsageError('--all goes with --list');
+  if (outputFormatGiven && options.print === undefined) throw new UsageError('--output-format goes with -p (interactive mode writes for a person)');
+  if (options.rewind !== undefined && !options.continue && options.resume === undefined && !options.pick) {
+    throw new UsageError('--rewind needs the session: panto -r <session> --rewind <prompt id> (or -c)');
+  }
+  if (options.rewind !== undefined && (options.fork || options.noSession))
+    throw new UsageError(`--rewind cannot be used with ${options.fork ? '--fork' : '--no-session'}`);
   if (options.list) {
     const other =
       options.print !== undefined ? '--print' : options.continue ? '--continue' : options.resume !== undefined || options.pick ? '--resume' : undefined;
     if (other) throw new UsageError(`--list cannot be used with ${other}`);
   }
-  return options;
 }
 
 function parse(argv: readonly string[]) {
@@ -237,6 +266,12 @@ function parse(argv: readonly string[]) {
 function nonEmpty(flag: string, value: string): string {
   if (value.trim() === '') throw new UsageError(`${flag} needs a non-empty value`);
   return value;
+}
+
+function outputFormat(value: string | undefined): OutputFormat {
+  if (value === undefined) return 'text';
+  if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
+  throw new UsageError(`--output-format: expected ${OUTPUT_FORMATS.join(', ')}, got ${JSON.stringify(value)}`);
 }
 
 function sandboxMode(value: string): SandboxMode {

@@ -4,6 +4,7 @@
  */
 import { parseSlashCommand, runSlashCommand } from '../commands/slash-commands.js';
 import { isTreeCommand, runTreeCommand } from '../commands/tree-commands.js';
+import { runRewindCommand } from '../commands/rewind-command.js';
 import { describeProviderChoice } from '../agent/provider-choice.js';
 import { EXIT_FAILURE, EXIT_OK } from '../errors.js';
 import { replayLines } from '../session/replay.js';
@@ -28,6 +29,7 @@ export async function runInteractiveMode(
   const { terminal, agent } = running;
   const input = run.environment.lineInput ?? (await defaultLineInput(run.environment, run.places, terminal));
   ui.useInput(input);
+  running.checkpoints?.warmUp();
   terminal.note(banner(running, run.session, run.options));
   if (run.session.resumed) for (const line of replayLines(agent.conversation.messages)) terminal.note(line);
   return await runRepl(running, input, started.danglingUser);
@@ -86,6 +88,10 @@ export async function runRepl(running: RunningAgent, input: LineInput, danglingU
       const command = parseSlashCommand(line);
       if (command && isTreeCommand(command)) {
         ({ prefill } = await runTreeCommand(command, running, input.terminal));
+        continue;
+      }
+      if (command?.name === 'rewind') {
+        ({ prefill } = await runRewindCommand(command.args, running, input.terminal));
         continue;
       }
       if (command) {

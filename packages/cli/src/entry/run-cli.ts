@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { findContextFiles, withContextFiles } from '../agent/context-files.js';
 import { resolveSystemPrompt } from '../agent/system-prompt.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../errors.js';
+import { rewindAtStart } from '../commands/rewind-command.js';
 import { listCommand } from '../session/list-sessions.js';
 import { openSession } from '../session/open-session.js';
 import { pickResume } from '../session/session-picker.js';
@@ -104,7 +105,11 @@ async function runAgent(options: CliOptions, environment: CliEnvironment, places
     },
     held,
   );
-  if (printPrompt !== undefined) return await runPrintMode(started.running, printPrompt, started.danglingUser, markdownReady);
+  if (options.rewind !== undefined) {
+    await rewindAtStart(started.running, options.rewind);
+    started.danglingUser = null;
+  }
+  if (printPrompt !== undefined) return await runPrintMode(started.running, printPrompt, started.danglingUser, markdownReady, options.outputFormat);
   return await runInteractiveMode(started, { session, options, environment, places });
 }
 

@@ -1,11 +1,31 @@
-import { AbortedError, ExtensionHost, type Agent, type StepResult } from '@panto/core';
+import { AbortedError, ExtensionHost, type Agent, type Receiver, type StepResult } from '@panto/core';
 import type { MCPServers } from '@panto/core/mcp';
+import type { Checkpoints } from '../checkpoints/checkpoints.js';
 import type { CommandContext, LookupPlaces } from '../commands/command-context.js';
 import type { ProviderFactory, ProviderChoice } from '../agent/provider-choice.js';
 import type { CommandSandbox } from '../sandbox/policy.js';
 import type { FolderTrust } from '../trust/folder-trust.js';
 import { createTurnReceiver, type RenderMode } from '../ui/render-turn.js';
 import type { Terminal } from '../ui/terminal.js';
+
+/** A turn's result, with the entry id of its prompt (what `--rewind` and `prompt_id` name). */
+export interface TurnResult extends StepResult {
+  promptId: string;
+}
+
+/** What runs around each turn to record the files (see checkpoints/); must not throw. */
+export interface TurnHooks {
+  /** After the prompt is stored, before anything runs. */
+  beforePrompt(promptId: string, text: string): Promise<void>;
+  /** After the step, however it ended. */
+  afterTurn(promptId: string): Promise<void>;
+}
+
+/** Options of one {@link RunningAgent.turn}. */
+export interface TurnOptions {
+  /** Gets the turn's events too, once its prompt is stored (`--output-format stream-json`). */
+  observe?: (promptId: string) => Receiver;
+}
 
 export interface RunningAgentOptions {
   agent: Agent;
@@ -37,6 +57,8 @@ export interface RunningAgentOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Where `/export` writes by default (`$PANTO_HOME/exports`). */
   exportsDir?: string;
+  /** The checkpoints of the working folder's files, taken around each turn (`/rewind`). */
+  checkpoints?: Checkpoints;
 }
 
 /**
@@ -59,6 +81,7 @@ export class RunningAgent implements CommandContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly exportsDir: string | undefined;
   readonly #beforeTurn: (() => Promise<void>) | undefined;
+  readonly checkpoints: Checkpoints | undefined;
   readonly #providerFactory: ProviderFactory;
   readonly #forceExit: () => void;
   #beforeFirstTurn: (() => Promise<unknown>) | undefined;
@@ -82,6 +105,7 @@ export class RunningAgent implements CommandContext {
     this.env = options.env ?? {};
     this.exportsDir = options.exportsDir;
     this.#beforeTurn = options.beforeTurn;
+    this.checkpoints = options.checkpoints;
     this.#providerFactory = options.providerFactory;
     this.#forceExit = options.forceExit;
     this.#beforeFirstTurn = options.beforeFirstTurn;
@@ -103,19 +127,31 @@ export class RunningAgent implements CommandContext {
    * it; what was committed stays. A store failure is thrown; a provider failure is in the
    * result.
    */
-  async turn(text: string, mode: RenderMode): Promise<StepResult> {
+  async turn(text: string, mode: RenderMode, options: TurnOptions = {}): Promise<TurnResult> {
     const prepare = this.#beforeFirstTurn;
     if (prepare !== undefined) {
       await prepare();
       this.#beforeFirstTurn = undefined;
     }
     await this.#beforeTurn?.();
-    await this.agent.submitUserMessage(text);
-    const receiver = createTurnReceiver(this.terminal, mode);
+    const prompt = await this.agent.submitUserMessage(text);
+    const promptId = prompt.id;
+    await this.checkpoints?.beforePrompt(promptId, text);
+    const render = createTurnReceiver(this.terminal, mode);
+    const observer = options.observe?.(promptId);
+    const receiver: Receiver =
+      observer === undefined
+        ? render
+        : (event) => {
+            render(event);
+            observer(event);
+          };
     try {
-      return await this.interruptible((signal) => this.agent.runStep(receiver, { signal }));
+      const result = await this.interruptible((signal) => this.agent.runStep(receiver, { signal }));
+      return { ...result, promptId };
     } finally {
       this.terminal.stopSpinner();
+      await this.checkpoints?.afterTurn(promptId);
     }
   }
 

@@ -12,6 +12,7 @@ import { chainToolGuards } from '../agent/approvals.js';
 import { checkedProviderFactory } from '../agent/model-catalog.js';
 import { chooseProvider, defaultProviderFactory } from '../agent/provider-choice.js';
 import { applySystemPrompt } from '../agent/system-prompt.js';
+import { Checkpoints } from '../checkpoints/checkpoints.js';
 import { BUILT_IN_COMMANDS } from '../commands/slash-commands.js';
 import { EXIT_INTERRUPTED } from '../errors.js';
 import { CliUI, cliSession } from '../extensions/extension-context.js';
@@ -77,6 +78,17 @@ export async function startAgent(start: AgentStart, held: HeldResources): Promis
   const trust = await decideFolderTrust(start, code);
   const mcp = await startMCP(trust.trusted ? mcpFiles : { global: mcpFiles.global }, { env, cwd, terminal, show });
   if (mcp !== undefined) held.mcp = mcp;
+  // Not for a session that is not saved: checkpoints go with their session.
+  const checkpoints = start.options.noSession
+    ? undefined
+    : await Checkpoints.start({
+        dataDir,
+        cwd,
+        exclude: [dataDir, places.sessionDir],
+        sessionId: () => agent.sessionStore.sessionId(),
+        sessionFile: session.sessionFile,
+        warn: (message) => terminal.warn(message),
+      });
   running = new RunningAgent({
     agent,
     terminal,
@@ -93,6 +105,7 @@ export async function startAgent(start: AgentStart, held: HeldResources): Promis
     contextFiles: start.contextFiles,
     env,
     exportsDir: join(dataDir, 'exports'),
+    ...(checkpoints === undefined ? {} : { checkpoints }),
     places: {
       extensionDirs: [extensionDirs.global, extensionDirs.project].map(show),
       mcpFiles: [mcpFiles.global, mcpFiles.project].map(show),

@@ -1,5 +1,5 @@
 import type { AgentEvent, JsonValue, Receiver, StepResult, ToolCallBlock, ToolResultMessage, Usage } from '@panto/core';
-import { MarkdownStream } from './markdown.js';
+import { MarkdownStream, type MarkdownOutput } from './markdown.js';
 import { costSuffix, messagesCost } from '../agent/model-catalog.js';
 import type { Terminal } from './terminal.js';
 import { formatSize } from '../tools/truncate.js';
@@ -19,7 +19,7 @@ export function createTurnReceiver(terminal: Terminal, mode: RenderMode): Receiv
     switch (event.type) {
       case 'message-start':
         markdown =
-          mode === 'stream' && terminal.renderMarkdown !== undefined ? new MarkdownStream(terminal.renderMarkdown, (text) => terminal.text(text)) : undefined;
+          mode === 'stream' && terminal.renderMarkdown !== undefined ? new MarkdownStream(terminal.renderMarkdown, markdownOutput(terminal)) : undefined;
         terminal.spin('waiting for the model…');
         return;
       case 'thinking-start':
@@ -28,7 +28,8 @@ export function createTurnReceiver(terminal: Terminal, mode: RenderMode): Receiv
         return;
       case 'text-delta':
         if (markdown !== undefined) {
-          // Rendered a block at a time: the spinner shows until a block is complete.
+          // Rendered a block at a time, the open block shown raw on a terminal (elsewhere
+          // the spinner shows until a block is complete).
           terminal.stopSpinner();
           if (!markdown.push(event.delta)) terminal.spin('writing…');
         } else if (mode === 'stream') {
@@ -39,6 +40,8 @@ export function createTurnReceiver(terminal: Terminal, mode: RenderMode): Receiv
         }
         return;
       case 'tool-call-start':
+        // The text before a tool call is complete: rendered before the spinner takes the line.
+        markdown?.flush();
         terminal.spin(`preparing ${event.name}…`);
         return;
       case 'tool-execution-start':
@@ -70,6 +73,16 @@ export function createTurnReceiver(terminal: Terminal, mode: RenderMode): Receiv
         return unexpected;
       }
     }
+  };
+}
+
+/** Where a streamed answer's markdown goes: stdout, whose size tells what the raw text of an open block took. */
+function markdownOutput(terminal: Terminal): MarkdownOutput {
+  const { stdout } = terminal;
+  return {
+    write: (text) => terminal.text(text),
+    columns: () => (stdout.isTTY === true ? (stdout.columns ?? 80) : undefined),
+    rows: () => stdout.rows,
   };
 }
 

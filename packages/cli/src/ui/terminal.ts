@@ -23,6 +23,7 @@ export interface OutputStream {
   write(text: string): unknown;
   readonly isTTY?: boolean;
   readonly columns?: number;
+  readonly rows?: number;
 }
 
 const SPINNER_FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
