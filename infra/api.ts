@@ -34,6 +34,7 @@ const GATEWAY_ROUTES = [
   'PUT /sessions/{id}/leaf',
   'POST /sessions/{id}/fork',
   'POST /sessions/import',
+  'GET /usage',
 ] as const;
 /** Routes answered without a token (functions/src/api/route-table.ts marks them `public`). */
 const PUBLIC_GATEWAY_ROUTES = ['GET /health', 'GET /openapi.json'] as const;
