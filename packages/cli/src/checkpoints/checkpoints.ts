@@ -90,6 +90,11 @@ export class Checkpoints implements TurnHooks {
     })().catch(() => undefined);
   }
 
+  /** Waits for a warm-up under way (before the process exits or its folders are removed). Never rejects. */
+  async settle(): Promise<void> {
+    await this.#warm;
+  }
+
   async beforePrompt(promptId: string, text = ''): Promise<void> {
     const preview = text.replace(/\s+/g, ' ').trim().slice(0, 80);
     await this.#record({ kind: 'before', prompt_id: promptId, prompt: preview });

@@ -32,7 +32,12 @@ export async function runInteractiveMode(
   running.checkpoints?.warmUp();
   terminal.note(banner(running, run.session, run.options));
   if (run.session.resumed) for (const line of replayLines(agent.conversation.messages)) terminal.note(line);
-  return await runRepl(running, input, started.danglingUser);
+  try {
+    return await runRepl(running, input, started.danglingUser);
+  } finally {
+    // A session quit right away leaves no git process writing into $PANTO_HOME behind it.
+    await running.checkpoints?.settle();
+  }
 }
 
 /** The terminal (with this folder's input history) when stdin is one, else the lines piped in. */
