@@ -32,19 +32,18 @@ export const APPEND_CONDITION_EMPTY = `${HOT_META_OF_OWNER} AND #entry_count = :
 export const APPEND_CONDITION = `${HOT_META_OF_OWNER} AND #entry_count = :expected_count AND #head = :expected_head`;
 
 /**
- * The META update of every append. It also (re)sets the `byActivity` keys: the archive
- * sweeper finds the session by its last write, and a session made before the index existed
- * joins it with its next append.
- */
-export const APPEND_UPDATE =
-  'SET #head = :head, #next_parent = :next_parent, #entry_count = #entry_count + :added, #updated_at = :updated_at, #gsi1sk = :gsi1sk, #gsi2pk = :gsi2pk, #gsi2sk = :gsi2sk';
-/**
  * The META update of a turn's first write (its prompt, taking the lease): the log moves, but
  * not `updated_at` or the index keys derived from it — the turn's last write moves those,
  * once. Each index key that moves is a delete and a put in its index, paid at transaction
- * rates; one that stays is not (see docs/aws.md, "What a turn writes").
+ * rates; one that stays is not (see docs/aws.md, "A turn in two writes").
  */
 export const APPEND_UPDATE_UNINDEXED = 'SET #head = :head, #next_parent = :next_parent, #entry_count = #entry_count + :added';
+/**
+ * The META update of every other append. It also (re)sets the `byActivity` keys: the archive
+ * sweeper finds the session by its last write, and a session made before the index existed
+ * joins it with its next append.
+ */
+export const APPEND_UPDATE = `${APPEND_UPDATE_UNINDEXED}, #updated_at = :updated_at, #gsi1sk = :gsi1sk, #gsi2pk = :gsi2pk, #gsi2sk = :gsi2sk`;
 /** Added to {@link APPEND_UPDATE} when the batch names a provider and model. */
 export const APPEND_UPDATE_MODEL = ', #active_provider = :active_provider, #active_model = :active_model';
 /** Added to {@link APPEND_UPDATE} when the batch holds a user prompt: the first one names the session. */
