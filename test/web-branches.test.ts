@@ -45,6 +45,7 @@ describe('branches in the web client', { timeout: 90_000 }, () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => focusedLabel(page)).toBe('Edit “Second question”');
     await page.keyboard.press('Enter');
+    await expect.poll(() => box.evaluate((element) => element === element.ownerDocument.activeElement)).toBe(true);
     await box.fill('Second question, put differently');
     stack.fake.enqueue({ text: 'The second answer, on the new branch.', pauseAfterDeltas: 4 });
     await page.getByRole('button', { name: 'Save', exact: true }).click();

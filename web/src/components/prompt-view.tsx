@@ -3,7 +3,7 @@
  * of it, sent as a new branch from the same point — the old one stays), and, where it has other
  * versions, the switcher between them ("2 / 3", **Previous branch** / **Next branch**).
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { PromptVersions } from '../branches.js';
 
 /** What the transcript lets a prompt do. */
@@ -83,7 +83,9 @@ interface EditFormProps {
 
 function EditForm({ text, onInput, onCancel, onSave }: EditFormProps) {
   const box = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => {
+  // A layout effect, so the caret is at the end before anything can type: with a plain effect
+  // (run after paint) a fast keystroke or a test's fill could land first and be moved.
+  useLayoutEffect(() => {
     const element = box.current;
     if (element === null) return;
     element.focus();
