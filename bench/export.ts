@@ -5,8 +5,10 @@
  * `inChild`: `exportSession` to s3rver from DynamoDB Local, peak RSS from
  * `process.resourceUsage().maxRSS`), the sizes interleaved; each figure is a median. The
  * same exports run once more with V8's young generation held at 1 MB
- * (`--max-semi-space-size=1`), which shows how much of the difference is the heap V8 grows
- * for a long run of allocations rather than anything the export keeps.
+ * (`--max-semi-space-size=1`), and once more with a full GC every 50 ms (`--expose-gc`, the
+ * child's live sampler): the last shows what the export itself holds — the difference left
+ * without it is garbage V8 lets pile up before its first full collection, which a
+ * 1,000-message export ends before it reaches.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -28,29 +30,34 @@ interface Session {
   id: string;
   runs: ChildResult[];
   capped: ChildResult[];
+  collected: ChildResult[];
 }
 
 const peak = (runs: readonly ChildResult[]): number => median(runs.map((each) => each.maxRssMB));
 
 function rowsOf(sessions: readonly Session[]): Array<readonly [string, string]> {
   const [small, middle, large] = sessions as [Session, Session, Session];
-  const rows: Array<readonly [string, string]> = sessions.map(({ size, runs, capped }) => {
+  const rows: Array<readonly [string, string]> = sessions.map(({ size, runs, capped, collected }) => {
     const ms = median(runs.map((each) => each.ms));
     const all = runs.map((each) => each.maxRssMB.toFixed(0)).join(', ');
     return [
       `${size} messages`,
       `peak RSS ${peak(runs).toFixed(0)} MB (${all}; ${median(runs.map((each) => each.baselineRssMB)).toFixed(0)} MB before), ` +
-        `${(runs[0]!.bytes / 1048576).toFixed(1)} MB of JSONL in ${(ms / 1000).toFixed(1)} s; ${peak(capped).toFixed(0)} MB with a 1 MB young generation`,
+        `${(runs[0]!.bytes / 1048576).toFixed(1)} MB of JSONL in ${(ms / 1000).toFixed(1)} s; ${peak(capped).toFixed(0)} MB with a 1 MB young generation, ` +
+        `${peak(collected).toFixed(0)} MB with a GC every 50 ms (live at most ${median(collected.map((each) => each.liveHeapMB)).toFixed(0)} MB heap + ` +
+        `${median(collected.map((each) => each.liveExternalMB)).toFixed(0)} MB buffers)`,
     ] as const;
   });
   const ratio = (a: Session, b: Session, of: (session: Session) => ChildResult[]) => `${(peak(of(a)) / peak(of(b))).toFixed(2)}×`;
   rows.push([
     `ratio ${large.size} / ${small.size}`,
-    `${ratio(large, small, (each) => each.runs)} peak RSS (target ≤ 1.1×); ${ratio(large, small, (each) => each.capped)} with a 1 MB young generation`,
+    `${ratio(large, small, (each) => each.runs)} peak RSS (target ≤ 1.1×); ${ratio(large, small, (each) => each.capped)} with a 1 MB young generation; ` +
+      `${ratio(large, small, (each) => each.collected)} with a GC every 50 ms`,
   ]);
   rows.push([
     `ratio ${large.size} / ${middle.size}`,
-    `${ratio(large, middle, (each) => each.runs)} peak RSS; ${ratio(large, middle, (each) => each.capped)} with a 1 MB young generation`,
+    `${ratio(large, middle, (each) => each.runs)} peak RSS; ${ratio(large, middle, (each) => each.capped)} with a 1 MB young generation; ` +
+      `${ratio(large, middle, (each) => each.collected)} with a GC every 50 ms`,
   ]);
   return rows;
 }
@@ -65,11 +72,12 @@ export async function runExportBench(): Promise<void> {
     await localS3Client(s3Local.endpoint).send(new CreateBucketCommand({ Bucket: BUCKET }));
     const endpoints = { dynamo: dynamoLocal.endpoint, s3: s3Local.endpoint };
     const sessions: Session[] = [];
-    for (const size of SIZES) sessions.push({ size, id: (await fillSession(client, size, 200)).sessionId(), runs: [], capped: [] });
+    for (const size of SIZES) sessions.push({ size, id: (await fillSession(client, size, 200)).sessionId(), runs: [], capped: [], collected: [] });
     for (let i = 0; i < RUNS; i++) {
       for (const session of i % 2 === 0 ? sessions : [...sessions].reverse()) {
         session.runs.push(await inChild('export', endpoints, session.id, { live: false }));
         session.capped.push(await inChild('export', endpoints, session.id, { live: false, nodeFlags: SMALL_YOUNG_GENERATION }));
+        session.collected.push(await inChild('export', endpoints, session.id, { live: true }));
       }
     }
     printTable(`exportSession in a fresh child process, by session size (median of ${RUNS} runs each)`, rowsOf(sessions));

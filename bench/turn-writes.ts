@@ -46,24 +46,78 @@ class StopwatchProvider implements Provider {
   }
 }
 
-/** Write units every write the client sends consumed, as DynamoDB reports them. */
-function writeMeter(client: DynamoDBClient): { units: number } {
-  const meter = { units: 0 };
+/** Write units, as DynamoDB reports them per table and index (`INDEXES`), summed over every write the client sends. */
+interface WriteMeter {
+  units: number;
+  /** By where they were spent: `table`, or an index's name. */
+  by: Map<string, number>;
+  reset(): void;
+}
+
+interface Consumed {
+  CapacityUnits?: number;
+  Table?: { CapacityUnits?: number };
+  GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }>;
+}
+
+/**
+ * Counts the write units of every write. `INDEXES`, not `TOTAL`: DynamoDB Local's `TOTAL`
+ * for a transaction leaves out part of an item over 4 KB (a 4.6 KB entry put reports fewer
+ * units than the table's own share in the `INDEXES` breakdown of the same request), so the
+ * sum of the table's and each index's units is the figure DynamoDB would bill.
+ */
+function writeMeter(client: DynamoDBClient): WriteMeter {
+  const meter: WriteMeter = {
+    units: 0,
+    by: new Map(),
+    reset() {
+      meter.units = 0;
+      meter.by.clear();
+    },
+  };
+  const add = (where: string, units = 0): void => {
+    meter.units += units;
+    meter.by.set(where, (meter.by.get(where) ?? 0) + units);
+  };
   const writes = new Set(['TransactWriteItemsCommand', 'UpdateItemCommand', 'PutItemCommand', 'DeleteItemCommand']);
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const counted = writes.has(context.commandName ?? '');
-      if (counted) (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+      if (counted) (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'INDEXES';
       const result = await next(args);
-      const consumed = (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
+      const consumed = (result.output as { ConsumedCapacity?: Consumed | Consumed[] }).ConsumedCapacity;
       for (const each of Array.isArray(consumed) ? consumed : consumed === undefined ? [] : [consumed]) {
-        meter.units += (each as { CapacityUnits?: number }).CapacityUnits ?? 0;
+        add('table', each.Table?.CapacityUnits);
+        for (const [index, { CapacityUnits }] of Object.entries(each.GlobalSecondaryIndexes ?? {})) add(index, CapacityUnits);
       }
       return result;
     },
     { step: 'initialize', name: 'benchWriteUnits' },
   );
   return meter;
+}
+
+/** `18 WCU (table 8, byOwner 6, byActivity 4)`. */
+function describeUnits(meter: WriteMeter): string {
+  const parts = [...meter.by].map(([where, units]) => `${where} ${units}`).join(', ');
+  return `${meter.units} WCU (${parts})`;
+}
+
+/** When each TransactWriteItems a turn sends starts and ends (the SDK call, as the bare one is timed). */
+function transactionTimer(client: DynamoDBClient): Array<{ start: number; end: number }> {
+  const spans: Array<{ start: number; end: number }> = [];
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName !== 'TransactWriteItemsCommand') return next(args);
+      const span = { start: performance.now(), end: 0 };
+      spans.push(span);
+      const result = await next(args);
+      span.end = performance.now();
+      return result;
+    },
+    { step: 'initialize', name: 'benchTransactionTimer' },
+  );
+  return spans;
 }
 
 interface Stack {
@@ -100,9 +154,16 @@ function stack(dynamo: DynamoDBClient, tableName: string, token: string): Stack 
 /** (a): request → provider call in a warm process, against one bare TransactWriteItems, interleaved (after a warm-up). */
 async function toProvider(s: Stack): Promise<Array<readonly [string, string]>> {
   const { id } = (await (await s.post('/sessions', { system: 'Be brief.' })).json()) as { id: string };
+  const spans = transactionTimer(s.dynamo);
+  const before: number[] = [];
+  const own: number[] = [];
   const turn = async (): Promise<number> => {
+    spans.length = 0;
     const start = performance.now();
     await (await s.post(`/sessions/${id}/messages`, { text: PROMPT })).json();
+    const prompt = spans[0]!;
+    before.push(prompt.start - start);
+    own.push(prompt.end - prompt.start);
     return s.provider.calledAt - start;
   };
   let n = 0;
@@ -115,6 +176,8 @@ async function toProvider(s: Stack): Promise<Array<readonly [string, string]>> {
     await turn();
     await bare();
   }
+  before.length = 0;
+  own.length = 0;
   const turns: number[] = [];
   const bares: number[] = [];
   for (let i = 0; i < SAMPLES; i++) {
@@ -126,6 +189,10 @@ async function toProvider(s: Stack): Promise<Array<readonly [string, string]>> {
     ['request → provider call, warm', `${t.toFixed(2)} ms`],
     ['one bare TransactWriteItems (META update + entry put)', `${floor.toFixed(2)} ms`],
     ['(a) ratio (target ≤ 1.3×)', `${(t / floor).toFixed(2)}×`],
+    [
+      '  of which: request → its transaction / the transaction / → provider',
+      `${median(before).toFixed(2)} ms / ${median(own).toFixed(2)} ms (${(median(own) / floor).toFixed(2)}× the bare one) / ${Math.max(0, t - median(before) - median(own)).toFixed(2)} ms`,
+    ],
   ];
 }
 
@@ -149,22 +216,27 @@ function bareTransaction(tableName: string, i: number): TransactWriteItemsComman
 }
 
 /** (b): a plain turn's write units against the same two messages written in one transaction. */
-async function writeUnits(s: Stack, meter: { units: number }, answer: string): Promise<readonly [string, string]> {
+async function writeUnits(s: Stack, meter: WriteMeter, answer: string): Promise<Array<readonly [string, string]>> {
   s.provider.answer = answer;
   const { id } = (await (await s.post('/sessions', { system: 'Be brief.' })).json()) as { id: string };
   await (await s.post(`/sessions/${id}/messages`, { text: PROMPT })).json();
-  meter.units = 0;
+  meter.reset();
   await (await s.post(`/sessions/${id}/messages`, { text: PROMPT })).json();
   const turn = meter.units;
+  const turnUnits = describeUnits(meter);
 
   const reference = await DynamoStore.create({ client: s.dynamo, tableName: s.tableName, owner: OWNER });
   const f = new RecordFactory('reference');
   await reference.appendMessages([f.user('Be brief.')]);
   await reference.appendMessages([f.user(PROMPT, 'anthropic', 'bench'), f.assistant(answer, { provider: 'anthropic', model: 'bench' })]);
-  meter.units = 0;
+  meter.reset();
   await reference.appendMessages([f.user(PROMPT, 'anthropic', 'bench'), f.assistant(answer, { provider: 'anthropic', model: 'bench' })]);
   const one = meter.units;
-  return [`(b) ${answer.length}-byte answer: turn / one transaction (target ≤ 1.25×)`, `${turn} / ${one} WCU = ${(turn / one).toFixed(2)}×`];
+  return [
+    [`(b) ${answer.length}-byte answer: turn / one transaction (target ≤ 1.25×)`, `${turn} / ${one} WCU = ${(turn / one).toFixed(2)}×`],
+    ['  turn', turnUnits],
+    ['  one transaction', describeUnits(meter)],
+  ];
 }
 
 /** The META item's size as DynamoDB counts it (attribute names and values), read back after a turn. */
@@ -193,8 +265,8 @@ export async function runTurnWritesBench(): Promise<void> {
     const meter = writeMeter(dynamo);
     printTable(`service — a turn's writes (DynamoDB Local, median of ${SAMPLES})`, [
       ...(await toProvider(s)),
-      await writeUnits(s, meter, SHORT_ANSWER),
-      await writeUnits(s, meter, LONG_ANSWER),
+      ...(await writeUnits(s, meter, SHORT_ANSWER)),
+      ...(await writeUnits(s, meter, LONG_ANSWER)),
       ['META after a turn (every write updates it; 1 WCU per KB, 2 in a transaction)', `${await metaBytes(s)} bytes`],
     ]);
   } finally {

@@ -7,14 +7,14 @@
  * wrong one.
  */
 import { randomUUID } from 'node:crypto';
-import { SessionNotFoundError, type SessionEntry } from '@panto/core';
+import { SessionNotFoundError } from '@panto/core';
 import { SessionLog } from '@panto/core/store-kit';
 import { SessionBusyError } from '../errors.js';
-import { metaSource, type MetaRecord } from '../meta/meta-item.js';
+import { metaSource } from '../meta/meta-item.js';
 import { isLive, isVisibleTo } from '../meta/visibility.js';
 import { assertValidOwner, isValidSessionId } from '../table/validation.js';
-import { handleOf, restoreIfArchived, type Handle, type SessionView } from './handle.js';
-import { readSession } from './read-session.js';
+import { handleOf, type Handle, type SessionView } from './handle.js';
+import { readPastCache } from './read-entries.js';
 import type { DynamoStoreTurnOptions } from './store-options.js';
 
 export async function openForTurn(options: DynamoStoreTurnOptions): Promise<{ handle: Handle; view: SessionView }> {
@@ -41,39 +41,10 @@ export async function openForTurn(options: DynamoStoreTurnOptions): Promise<{ ha
     const log = SessionLog.of([...cached.entries], source);
     return { handle, view: { meta: cached.meta, log, bytes: cached.bytes, metaFresh: true } };
   }
-  const { meta, entries, bytes } = await readWhole(handle, sessionId);
+  const { meta, entries, bytes } = await readPastCache(handle, sessionId, null);
   // Another turn runs: refused before anything is written or sent.
   if (isLive(meta.lease, now)) throw new SessionBusyError(sessionId, meta.lease!.expiresAt);
   if (options.cache !== undefined && meta.incarnation !== null)
     options.cache.set(sessionId, { incarnation: meta.incarnation, entries: [...entries], bytes, meta });
   return { handle, view: { meta, log: SessionLog.of(entries, source), bytes, metaFresh: true } };
-}
-
-/**
- * META and every entry, with one Query: of the entries after those the cache holds (a cached
- * prefix of the same incarnation), else of all. An archived session is restored first (and
- * read again).
- */
-async function readWhole(handle: Handle, sessionId: string): Promise<{ meta: MetaRecord; entries: SessionEntry[]; bytes: number }> {
-  const prefix = handle.cache?.get(sessionId);
-  const query = (fromIndex: number) => readSession({ client: handle.client, tableName: handle.tableName, sessionId, s3: handle.s3, fromIndex });
-  const visible = (meta: MetaRecord | null): MetaRecord => {
-    if (!isVisibleTo(meta, handle.owner, handle.clock().getTime())) throw new SessionNotFoundError(sessionId);
-    return meta;
-  };
-  const from = prefix?.entries.length ?? 0;
-  let read = await query(from);
-  let meta = visible(read.meta);
-  if (meta.archivedAt !== null) {
-    await restoreIfArchived(handle, sessionId, meta);
-    read = await query(0);
-    meta = visible(read.meta);
-  } else if (from > 0 && meta.incarnation === prefix!.incarnation) {
-    return { meta, entries: [...prefix!.entries, ...read.entries], bytes: prefix!.bytes + read.bytes };
-  } else if (from > 0) {
-    // Deleted and made again under this id: the cached prefix is another session's.
-    read = await query(0);
-    meta = visible(read.meta);
-  }
-  return { meta, entries: read.entries, bytes: read.bytes };
 }
