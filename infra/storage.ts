@@ -28,7 +28,13 @@ export const table = new sst.aws.Dynamo('PantoTable', {
   fields: { pk: 'string', sk: 'string', gsi1pk: 'string', gsi1sk: 'string', gsi2pk: 'string', gsi2sk: 'string' },
   primaryIndex: { hashKey: 'pk', rangeKey: 'sk' },
   globalIndexes: {
-    byOwner: { hashKey: 'gsi1pk', rangeKey: 'gsi1sk' },
+    // What a session list shows, and nothing a turn's prompt or a lease changes: neither writes
+    // to the index (BY_OWNER_PROJECTION in @panto/aws; docs/aws.md, "The byOwner index").
+    byOwner: {
+      hashKey: 'gsi1pk',
+      rangeKey: 'gsi1sk',
+      projection: ['owner', 'created_at', 'updated_at', 'title', 'active_provider', 'active_model', 'expires_at', 'archived_at', 'listed_count', 'listed_head'],
+    },
     // Sparse: sessions whose entries are in the table, by last activity; the archive sweeper's.
     byActivity: { hashKey: 'gsi2pk', rangeKey: 'gsi2sk', projection: 'keys-only' },
   },

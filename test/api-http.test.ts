@@ -32,6 +32,7 @@ interface ContentsJson {
   dangling_user: string | null;
   active_model: { provider: string; model: string };
   usage: { input_tokens: number; output_tokens: number };
+  entry_count: number;
 }
 interface ErrorJson {
   error: { code: string; message: string; field?: string };
@@ -205,6 +206,14 @@ describe('POST /sessions/{id}/messages', () => {
     const contents = await json<ContentsJson>(await api.call('alice', 'GET', `/sessions/${session.id}`), 200);
     expect(contents.dangling_user).toBe('will fail');
     expect(contents.messages).toEqual([]);
+    // Releasing the lease was the turn's last write: the list counts the prompt and moves the session up.
+    const list = await json<{ sessions: Array<{ id: string; entry_count: number; updated_at: string }> }>(
+      await api.call('alice', 'GET', '/sessions?limit=100'),
+      200,
+    );
+    const listed = list.sessions.find((each) => each.id === session.id);
+    expect(listed?.entry_count).toBe(contents.entry_count);
+    expect(listed!.updated_at > session.updated_at).toBe(true);
   });
 
   it('answers 409 while another turn holds the session, and writes nothing, not even the prompt', async () => {

@@ -24,6 +24,7 @@ import {
   SessionConflictError,
   sweepColdSessions,
   type ArchiveStep,
+  type SessionMetadata,
 } from '@panto/aws';
 import { SessionNotFoundError, type DiskMessage } from '@panto/core';
 import { RecordFactory } from '@panto/core/testing';
@@ -379,7 +380,9 @@ describe('archiving cold sessions and restoring them', () => {
     await waitUntil(async () => (await sweep(env)).archived === 1, { timeoutMs: 10_000, intervalMs: 200, message: 'the backfilled session archived' });
   });
 
-  it('adds the activity index to the table a data folder kept from before it existed, indexing its sessions', { timeout: 120_000 }, async () => {
+  it('brings a table a data folder kept from an older version up to date: the activity index added and filled, the list index rebuilt to its projection, the old sessions listed whole', {
+    timeout: 120_000,
+  }, async () => {
     // The local stack's case: DynamoDB Local persisting to a folder across runs, the table made
     // by an older version. (Its own emulator, started twice on the folder.)
     const env = await localAws('cold-upgrade');
@@ -409,9 +412,12 @@ describe('archiving cold sessions and restoring them', () => {
         }),
       );
       const store = await sessionWith(old, conversation('u', 1));
-      // What a session written before the index existed looks like.
+      // What a session written before the activity index and the listed log existed looks like.
       const key = { pk: { S: `SESSION#${store.sessionId()}` }, sk: { S: 'META' } };
-      await old.dynamo.send(new UpdateItemCommand({ TableName: old.tableName, Key: key, UpdateExpression: 'REMOVE gsi2pk, gsi2sk' }));
+      await old.dynamo.send(
+        new UpdateItemCommand({ TableName: old.tableName, Key: key, UpdateExpression: 'REMOVE gsi2pk, gsi2sk, listed_count, listed_head' }),
+      );
+      const { entryCount, head } = store.metadata();
       await local.stop();
 
       local = await startDynamoDBLocal({ dataDir });
@@ -420,8 +426,19 @@ describe('archiving cold sessions and restoring them', () => {
       const { Table: table } = await again.dynamo.send(new DescribeTableCommand({ TableName: again.tableName }));
       expect(table?.GlobalSecondaryIndexes?.map((index) => [index.IndexName, index.IndexStatus, index.Projection?.ProjectionType]).sort()).toEqual([
         ['byActivity', 'ACTIVE', 'KEYS_ONLY'],
-        ['byOwner', 'ACTIVE', 'ALL'],
+        ['byOwner', 'ACTIVE', 'INCLUDE'],
       ]);
+      // Its index item has no listed log: the list reads the session's META instead.
+      let listed: SessionMetadata | undefined;
+      await waitUntil(
+        async () => {
+          const { sessions } = await listOwnerSessions({ client: again.dynamo, tableName: again.tableName, owner: OWNER });
+          listed = sessions.find((each) => each.id === store.sessionId());
+          return listed !== undefined;
+        },
+        { timeoutMs: 10_000, intervalMs: 200, message: 'the old session listed' },
+      );
+      expect({ entryCount: listed?.entryCount, head: listed?.head, title: listed?.title }).toEqual({ entryCount, head, title: store.metadata().title });
       await createTable({ client: again.dynamo, tableName: again.tableName }); // and again: nothing to do
       await waitUntil(async () => (await sweep(again)).archived === 1, { timeoutMs: 10_000, intervalMs: 200, message: 'the old session archived' });
     } finally {

@@ -6,8 +6,17 @@
  * fencing, lapse of a crashed holder, no revival of an expired session, a stale cache refused.
  * All on a frozen clock.
  */
-import { GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { DynamoStore, SessionBusyError, SessionCache, SessionLeaseLostError, type DynamoStoreTurnOptions, updateSession } from '@panto/aws';
+import { type DynamoDBClient, GetItemCommand, type TransactWriteItemsCommandOutput } from '@aws-sdk/client-dynamodb';
+import {
+  DynamoStore,
+  listOwnerSessions,
+  SessionBusyError,
+  SessionCache,
+  SessionLeaseLostError,
+  type DynamoStoreTurnOptions,
+  type SessionMetadata,
+  updateSession,
+} from '@panto/aws';
 import { SessionConflictError, SessionNotFoundError } from '@panto/core';
 import { ManualClock, RecordFactory } from '@panto/core/testing';
 import { describe, expect, inject, it } from 'vitest';
@@ -46,7 +55,50 @@ async function fixture(ttlSeconds?: number): Promise<Fixture> {
   };
 }
 
+/** The index write units each TransactWriteItems of `client` consumed, by index, as DynamoDB reports them. */
+function indexUnits(client: DynamoDBClient): Array<Record<string, number>> {
+  const writes: Array<Record<string, number>> = [];
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName !== 'TransactWriteItemsCommand') return next(args);
+      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'INDEXES';
+      const result = await next(args);
+      const [consumed] = (result.output as TransactWriteItemsCommandOutput).ConsumedCapacity ?? [];
+      writes.push(Object.fromEntries(Object.entries(consumed?.GlobalSecondaryIndexes ?? {}).map(([name, units]) => [name, units.CapacityUnits ?? 0])));
+      return result;
+    },
+    { step: 'initialize', name: 'indexUnits' },
+  );
+  return writes;
+}
+
 describe('a turn in two writes, on DynamoDB Local', () => {
+  it('writes neither index with the prompt; the list shows the log as of the turn’s last write', async () => {
+    const f = await fixture();
+    const { tableName } = await aws();
+    const client = localDynamoDBClient(inject('dynamoEndpoint'));
+    const writes = indexUnits(client);
+    const listed = async (): Promise<SessionMetadata | undefined> =>
+      (await listOwnerSessions({ client, tableName, owner: 'alice', limit: 100 })).sessions.find((each) => each.id === f.sessionId);
+    const before = (await listed())!;
+    const store = await DynamoStore.forTurn({ ...f.turnOptions(), client });
+    await store.loadConversation();
+    f.clock.advance(1000);
+    await store.appendMessages([new RecordFactory('p').user('a prompt')]);
+    expect(writes).toEqual([{}]);
+    expect(await listed()).toEqual(before);
+
+    f.clock.advance(1000);
+    await store.appendMessages([new RecordFactory('a').assistant('an answer')], { last: true });
+    expect(new Set(Object.keys(writes[1]!))).toEqual(new Set(['byActivity', 'byOwner']));
+    expect(await listed()).toEqual({
+      ...before,
+      entryCount: before.entryCount + 2,
+      head: store.metadata().head,
+      updatedAt: new Date(f.clock.now()).toISOString(),
+    });
+  });
+
   it('takes the lease with the prompt and gives it up with the last append: two requests for a warm turn', async () => {
     const f = await fixture();
     const cache = new SessionCache();

@@ -24,6 +24,7 @@ import {
   ttlExpiredSessionId,
   type DynamoDBStreamRecord,
 } from '@panto/functions';
+import { BY_OWNER_PROJECTION } from '@panto/aws';
 import { hs256Verifier } from '@panto/functions/local';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -580,6 +581,10 @@ describe('sst.config.ts, with an issuer of your own', () => {
       },
       ttl: 'expires_at',
     });
+    // The list's index projects what @panto/aws reads from it, and only that.
+    const { byOwner } = table!.args.globalIndexes as { byOwner: { projection: string[] } };
+    expect(new Set(byOwner.projection)).toEqual(new Set(BY_OWNER_PROJECTION));
+    expect(byOwner.projection).toHaveLength(BY_OWNER_PROJECTION.length);
     const tableArgs: Args = {};
     (table!.args.transform as { table: (args: Args) => void }).table(tableArgs);
     expect(tableArgs.pointInTimeRecovery).toEqual({ enabled: true });

@@ -3,7 +3,7 @@
  * the session's head, renewed while held, and released — by a turn, a compaction, a leaf
  * switch or a model change, so that nothing else changes the session meanwhile.
  */
-import { DynamoStore, type HeartbeatEnd, keepSessionLease, type SessionLease } from '@panto/aws';
+import { DynamoStore, type HeartbeatEnd, keepSessionLease, type ReleaseOptions, type SessionLease } from '@panto/aws';
 import { leaseClock, reportUnseen, type SessionContext, storeLocation } from './session-context.js';
 
 /**
@@ -74,10 +74,10 @@ export async function withSessionLock<T>(context: SessionContext, owner: string,
  * Releases a lease, retrying with backoff while the store fails. Never rejects: a lease
  * that cannot be released expires by itself, and the turn's answer stands.
  */
-export async function release(context: SessionContext, lease: SessionLease, sessionId: string): Promise<void> {
+export async function release(context: SessionContext, lease: SessionLease, sessionId: string, options?: ReleaseOptions): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
-      await lease.release();
+      await lease.release(options);
       return;
     } catch (error) {
       const delay = RELEASE_RETRY_DELAYS_MS[attempt];

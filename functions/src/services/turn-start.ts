@@ -194,6 +194,7 @@ class TurnLock implements SessionLock {
     await this.store
       .discardPartial()
       .catch((error: unknown) => reportUnseen(this.#context, `could not delete the partial answer of session ${this.#sessionId}`, error));
-    await release(this.#context, this.#lease, this.#sessionId);
+    // The turn's last write: its prompt left `updated_at` and the indexes to it.
+    await release(this.#context, this.#lease, this.#sessionId, { touchedAt: new Date(leaseClock(this.#context).now()).toISOString() });
   }
 }

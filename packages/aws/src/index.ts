@@ -70,7 +70,7 @@ export {
 
 // The turn lease.
 export { acquireSessionLease, type AcquireSessionLeaseOptions } from './lease/acquire-session-lease.js';
-export type { LeaseRenewal, SessionLease } from './lease/session-lease.js';
+export type { LeaseRenewal, ReleaseOptions, SessionLease } from './lease/session-lease.js';
 export { requestTurnStop, type RequestTurnStopOptions } from './lease/request-turn-stop.js';
 export {
   keepSessionLease,
@@ -132,7 +132,7 @@ export {
   type BackfillOutcome,
 } from './table/activity-backfill.js';
 export { createTable, type TableOptions } from './table/create-table.js';
-export { GSI_BY_ACTIVITY, GSI_BY_OWNER, META_SK, SESSION_PK_PREFIX } from './table/keys.js';
+export { BY_OWNER_PROJECTION, GSI_BY_ACTIVITY, GSI_BY_OWNER, META_SK, SESSION_PK_PREFIX } from './table/keys.js';
 export { isValidOwner, isValidSessionId, MAX_OWNER_LENGTH } from './table/validation.js';
 export { HEALTH_KEY, pingTable, type TablePing } from './table/health.js';
 

@@ -12,8 +12,16 @@ import { SessionNotFoundError } from '@panto/core';
 import { SessionLeaseLostError } from '../errors.js';
 import { isOwnersItem } from '../meta/visibility.js';
 import { ATTR } from '../table/attributes.js';
-import { LEASE_RELEASE_CONDITION, LEASE_RELEASE_UPDATE, LEASE_RENEW_CONDITION, LEASE_RENEW_UPDATE, namesFor } from '../table/expressions.js';
-import { metaKey } from '../table/keys.js';
+import {
+  LEASE_RELEASE_CONDITION,
+  LEASE_RELEASE_TOUCH_CONDITION,
+  LEASE_RELEASE_TOUCH_UPDATE,
+  LEASE_RELEASE_UPDATE,
+  LEASE_RENEW_CONDITION,
+  LEASE_RENEW_UPDATE,
+  namesFor,
+} from '../table/expressions.js';
+import { activityPk, activitySk, metaKey, ownerSk } from '../table/keys.js';
 import { conditionFailedItem, isConditionalCheckFailed, updatedItem } from '../table/sdk-errors.js';
 
 /** What a renewal found on META. */
@@ -37,8 +45,17 @@ export interface SessionLease {
    * may still hold, until `expiresAt`.
    */
   renew(): Promise<LeaseRenewal>;
-  /** Gives the lease up if it is still ours; never throws for a lease that expired and was taken. */
-  release(): Promise<void>;
+  /**
+   * Gives the lease up if it is still ours; never throws for a lease that expired and was
+   * taken. With `touchedAt` (ISO-8601), the holder wrote to the session without moving
+   * `updated_at` — a turn's prompt, and the turn then ended with nothing more to commit —
+   * and the release moves it, with the index keys and what a list shows of the log.
+   */
+  release(options?: ReleaseOptions): Promise<void>;
+}
+
+export interface ReleaseOptions {
+  touchedAt?: string;
 }
 
 /** A lease just taken, as `DynamoLease` holds it. */
@@ -104,17 +121,27 @@ export class DynamoLease implements SessionLease {
     return { expiresAt, stopRequested: updatedItem(attributes)[ATTR.stopRequested]?.S === this.leaseId };
   }
 
-  async release(): Promise<void> {
+  async release(options: ReleaseOptions = {}): Promise<void> {
     const { client, tableName } = this.#taken;
+    const { touchedAt } = options;
+    const update = touchedAt === undefined ? LEASE_RELEASE_UPDATE : LEASE_RELEASE_TOUCH_UPDATE;
+    const condition = touchedAt === undefined ? LEASE_RELEASE_CONDITION : LEASE_RELEASE_TOUCH_CONDITION;
+    const values: Record<string, AttributeValue> = { ':lease_id': { S: this.leaseId } };
+    if (touchedAt !== undefined) {
+      values[':updated_at'] = { S: touchedAt };
+      values[':gsi1sk'] = { S: ownerSk(touchedAt, this.sessionId) };
+      values[':gsi2pk'] = { S: activityPk(this.sessionId) };
+      values[':gsi2sk'] = { S: activitySk(touchedAt, this.sessionId) };
+    }
     try {
       await client.send(
         new UpdateItemCommand({
           TableName: tableName,
           Key: metaKey(this.sessionId),
-          UpdateExpression: LEASE_RELEASE_UPDATE,
-          ConditionExpression: LEASE_RELEASE_CONDITION,
-          ExpressionAttributeNames: namesFor(LEASE_RELEASE_UPDATE, LEASE_RELEASE_CONDITION),
-          ExpressionAttributeValues: { ':lease_id': { S: this.leaseId } },
+          UpdateExpression: update,
+          ConditionExpression: condition,
+          ExpressionAttributeNames: namesFor(update, condition),
+          ExpressionAttributeValues: values,
         }),
       );
     } catch (error) {

@@ -206,6 +206,7 @@ export function metaItem(meta: {
     [ATTR.createdAt]: { S: meta.createdAt },
     [ATTR.updatedAt]: { S: meta.updatedAt },
     [ATTR.entryCount]: { N: String(meta.entryCount ?? 0) },
+    [ATTR.listedCount]: { N: String(meta.entryCount ?? 0) },
     [ATTR.header]: { S: meta.header },
     [ATTR.gsi1pk]: { S: ownerPk(meta.owner) },
     [ATTR.gsi1sk]: { S: ownerSk(meta.updatedAt, meta.id) },
@@ -213,7 +214,10 @@ export function metaItem(meta: {
     [ATTR.gsi2sk]: { S: activitySk(meta.updatedAt, meta.id) },
     [ATTR.incarnation]: { S: meta.incarnation },
   };
-  if (meta.head != null) item[ATTR.head] = { S: meta.head };
+  if (meta.head != null) {
+    item[ATTR.head] = { S: meta.head };
+    item[ATTR.listedHead] = { S: meta.head };
+  }
   if (meta.nextParent != null) item[ATTR.nextParent] = { S: meta.nextParent };
   if (meta.activeModel != null) {
     item[ATTR.activeProvider] = { S: meta.activeModel.provider };

@@ -2,11 +2,12 @@
 import { QueryCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { systemClock } from '@panto/core';
 import { InvalidCursorError } from '../errors.js';
-import { decodeMeta, type SessionMetadata } from '../meta/meta-item.js';
+import type { SessionMetadata } from '../meta/meta-item.js';
 import { ATTR } from '../table/attributes.js';
 import { namesFor, NOT_EXPIRED_FILTER, QUERY_OWNER } from '../table/expressions.js';
-import { GSI_BY_OWNER, itemSource, META_SK, ownerPk, SESSION_PK_PREFIX } from '../table/keys.js';
+import { GSI_BY_OWNER, META_SK, ownerPk, SESSION_PK_PREFIX } from '../table/keys.js';
 import { assertValidOwner } from '../table/validation.js';
+import { listedSessions } from './listed-metadata.js';
 
 export const DEFAULT_LIST_LIMIT = 20;
 export const MAX_LIST_LIMIT = 100;
@@ -37,7 +38,9 @@ export interface SessionPage {
 
 /**
  * An owner's sessions, most recently updated first, from the `byOwner` index (eventually
- * consistent: a session appended to a moment ago may still show its previous place).
+ * consistent: a session appended to a moment ago may still show its previous place). Each
+ * shows its log as of its last write that moved `updatedAt`: while a turn runs, the count and
+ * head from before its prompt (see listed-metadata.ts).
  *
  * @example
  * let cursor: string | undefined;
@@ -78,8 +81,8 @@ export async function listOwnerSessions(options: ListSessionsOptions): Promise<S
         ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
       }),
     );
-    for (const item of page.Items ?? []) {
-      sessions.push(decodeMeta(item, itemSource(options.tableName, item[ATTR.pk]?.S ?? '?', META_SK)).metadata);
+    for (const { item, metadata } of await listedSessions(options.client, options.tableName, page.Items ?? [])) {
+      sessions.push(metadata);
       keys.push(Object.fromEntries(CURSOR_KEYS.map((name) => [name, item[name] ?? { S: '' }])));
     }
     startKey = page.LastEvaluatedKey;

@@ -21,6 +21,12 @@ export const ATTR = {
   header: 'header',
   gsi1pk: 'gsi1pk',
   gsi1sk: 'gsi1sk',
+  /**
+   * `entry_count` and `head` as the session list shows them: set with `updated_at` by every
+   * write that moves it (not by a turn's prompt, which leaves the `byOwner` index alone).
+   */
+  listedCount: 'listed_count',
+  listedHead: 'listed_head',
   ttlSeconds: 'ttl_seconds',
   expiresAt: 'expires_at',
   /** The turn lease (see lease/): its holder's id — the fencing token appends check — and expiry (epoch ms). */

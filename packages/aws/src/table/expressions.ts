@@ -39,11 +39,14 @@ export const APPEND_CONDITION = `${HOT_META_OF_OWNER} AND #entry_count = :expect
  */
 export const APPEND_UPDATE_UNINDEXED = 'SET #head = :head, #next_parent = :next_parent, #entry_count = #entry_count + :added';
 /**
- * The META update of every other append. It also (re)sets the `byActivity` keys: the archive
- * sweeper finds the session by its last write, and a session made before the index existed
- * joins it with its next append.
+ * The META update of every other append: also what the `byOwner` index shows of the log (its
+ * count and head, as the prompt's write left them unlisted) and its keys. It also (re)sets the
+ * `byActivity` keys: the archive sweeper finds the session by its last write, and a session
+ * made before the index existed joins it with its next append.
  */
-export const APPEND_UPDATE = `${APPEND_UPDATE_UNINDEXED}, #updated_at = :updated_at, #gsi1sk = :gsi1sk, #gsi2pk = :gsi2pk, #gsi2sk = :gsi2sk`;
+export const APPEND_UPDATE =
+  `${APPEND_UPDATE_UNINDEXED}, #listed_count = #entry_count + :added, #listed_head = :head, ` +
+  '#updated_at = :updated_at, #gsi1sk = :gsi1sk, #gsi2pk = :gsi2pk, #gsi2sk = :gsi2sk';
 /** Added to {@link APPEND_UPDATE} when the batch names a provider and model. */
 export const APPEND_UPDATE_MODEL = ', #active_provider = :active_provider, #active_model = :active_model';
 /** Added to {@link APPEND_UPDATE} when the batch holds a user prompt: the first one names the session. */
@@ -100,6 +103,15 @@ export const LEASE_RENEW_UPDATE = 'SET #lease_expires_at = :lease_expires_at';
 /** Release the lease only if it is still ours. */
 export const LEASE_RELEASE_CONDITION = '#lease_id = :lease_id';
 export const LEASE_RELEASE_UPDATE = 'REMOVE #lease_id, #lease_expires_at, #lease_started_at, #lease_entry_count, #stop_requested';
+/**
+ * The release of a turn that wrote its prompt and nothing after (an error before any answer,
+ * a stop): the turn's last write, so it moves `updated_at`, the index keys and the listed log,
+ * as the last append of a turn does. Not on a tombstone: a deleted session stays out of the indexes.
+ */
+export const LEASE_RELEASE_TOUCH_UPDATE =
+  'SET #listed_count = #entry_count, #listed_head = #head, #updated_at = :updated_at, #gsi1sk = :gsi1sk, #gsi2pk = :gsi2pk, #gsi2sk = :gsi2sk ' +
+  LEASE_RELEASE_UPDATE;
+export const LEASE_RELEASE_TOUCH_CONDITION = `${LEASE_RELEASE_CONDITION} AND attribute_not_exists(#deleted_at)`;
 /** Ask the holder of a live lease on this owner's session to stop. */
 export const STOP_REQUEST_CONDITION = `${META_OF_OWNER} AND attribute_exists(#lease_id) AND #lease_expires_at > :now`;
 /** The stop names the lease it is for, so it can never stop a later turn. */

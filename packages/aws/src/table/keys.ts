@@ -12,6 +12,24 @@ export const SESSION_PK_PREFIX = 'SESSION#';
 export const OWNER_PK_PREFIX = 'OWNER#';
 export const GSI_BY_OWNER = 'byOwner';
 export const GSI_BY_ACTIVITY = 'byActivity';
+/**
+ * What the `byOwner` index holds of META besides the keys: what a session list shows, and no
+ * attribute a turn's prompt or a lease changes, so neither writes to the index (an update
+ * that changes no projected attribute costs the index nothing). infra/storage.ts projects
+ * the same (test/sst-config.test.ts holds them together).
+ */
+export const BY_OWNER_PROJECTION: readonly string[] = [
+  ATTR.owner,
+  ATTR.createdAt,
+  ATTR.updatedAt,
+  ATTR.title,
+  ATTR.activeProvider,
+  ATTR.activeModel,
+  ATTR.expiresAt,
+  ATTR.archivedAt,
+  ATTR.listedCount,
+  ATTR.listedHead,
+];
 export const ACTIVITY_PK_PREFIX = 'ACTIVITY#';
 /** A one-time migration's marker item: `MIGRATION#<name>` / `MIGRATION`. */
 export const MIGRATION_PK_PREFIX = 'MIGRATION#';
