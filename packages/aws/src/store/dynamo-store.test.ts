@@ -109,7 +109,8 @@ describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
         ConditionExpression:
           'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND attribute_not_exists(#archived_at) AND #entry_count = :expected_count AND attribute_not_exists(#head)',
         UpdateExpression:
-          'SET #head = :head, #next_parent = :next_parent, #entry_count = #entry_count + :added, #updated_at = :updated_at, #gsi1sk = :gsi1sk, #gsi2pk = :gsi2pk, #gsi2sk = :gsi2sk' +
+          'SET #head = :head, #next_parent = :next_parent, #entry_count = #entry_count + :added, #listed_count = #entry_count + :added, #listed_head = :head, ' +
+          '#updated_at = :updated_at, #gsi1sk = :gsi1sk, #gsi2pk = :gsi2pk, #gsi2sk = :gsi2sk' +
           ', #active_provider = :active_provider, #active_model = :active_model, #title = if_not_exists(#title, :title)',
         ExpressionAttributeNames: {
           '#pk': 'pk',
@@ -119,6 +120,8 @@ describe('DynamoStore.appendMessages (mocked DynamoDB)', () => {
           '#entry_count': 'entry_count',
           '#head': 'head',
           '#next_parent': 'next_parent',
+          '#listed_count': 'listed_count',
+          '#listed_head': 'listed_head',
           '#updated_at': 'updated_at',
           '#gsi1sk': 'gsi1sk',
           '#gsi2pk': 'gsi2pk',
