@@ -36,6 +36,8 @@ import {
   LEASE_ACQUIRE_CONDITION,
   LEASE_ACQUIRE_UPDATE,
   LEASE_RELEASE_CONDITION,
+  LEASE_RELEASE_TOUCH_CONDITION,
+  LEASE_RELEASE_TOUCH_UPDATE,
   LEASE_RELEASE_UPDATE,
   LEASE_RENEW_CONDITION,
   LEASE_RENEW_UPDATE,
@@ -74,6 +76,8 @@ describe('expressions', () => {
       LEASE_RENEW_UPDATE,
       LEASE_RELEASE_CONDITION,
       LEASE_RELEASE_UPDATE,
+      LEASE_RELEASE_TOUCH_CONDITION,
+      LEASE_RELEASE_TOUCH_UPDATE,
       STOP_REQUEST_CONDITION,
       STOP_REQUEST_UPDATE,
       TOMBSTONE_CONDITION,
@@ -99,7 +103,8 @@ describe('expressions', () => {
       APPEND_CONDITION:
         'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND attribute_not_exists(#archived_at) AND #entry_count = :expected_count AND #head = :expected_head',
       APPEND_UPDATE:
-        'SET #head = :head, #next_parent = :next_parent, #entry_count = #entry_count + :added, #updated_at = :updated_at, #gsi1sk = :gsi1sk, #gsi2pk = :gsi2pk, #gsi2sk = :gsi2sk',
+        'SET #head = :head, #next_parent = :next_parent, #entry_count = #entry_count + :added, #listed_count = #entry_count + :added, #listed_head = :head, ' +
+        '#updated_at = :updated_at, #gsi1sk = :gsi1sk, #gsi2pk = :gsi2pk, #gsi2sk = :gsi2sk',
       APPEND_CONDITION_LEASE: ' AND #lease_id = :lease_id',
       ENTRY_PUT_CONDITION: 'attribute_not_exists(#pk)',
       LEASE_ACQUIRE_CONDITION:
@@ -110,6 +115,10 @@ describe('expressions', () => {
       LEASE_RENEW_UPDATE: 'SET #lease_expires_at = :lease_expires_at',
       LEASE_RELEASE_CONDITION: '#lease_id = :lease_id',
       LEASE_RELEASE_UPDATE: 'REMOVE #lease_id, #lease_expires_at, #lease_started_at, #lease_entry_count, #stop_requested',
+      LEASE_RELEASE_TOUCH_CONDITION: '#lease_id = :lease_id AND attribute_not_exists(#deleted_at)',
+      LEASE_RELEASE_TOUCH_UPDATE:
+        'SET #listed_count = #entry_count, #listed_head = #head, #updated_at = :updated_at, #gsi1sk = :gsi1sk, #gsi2pk = :gsi2pk, #gsi2sk = :gsi2sk ' +
+        'REMOVE #lease_id, #lease_expires_at, #lease_started_at, #lease_entry_count, #stop_requested',
       STOP_REQUEST_CONDITION:
         'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND attribute_exists(#lease_id) AND #lease_expires_at > :now',
       STOP_REQUEST_UPDATE: 'SET #stop_requested = #lease_id',
@@ -144,6 +153,8 @@ describe('expressions', () => {
       LEASE_RENEW_CONDITION,
       LEASE_RENEW_UPDATE,
       LEASE_RELEASE_UPDATE,
+      LEASE_RELEASE_TOUCH_CONDITION,
+      LEASE_RELEASE_TOUCH_UPDATE,
       STOP_REQUEST_CONDITION,
       STOP_REQUEST_UPDATE,
       TOMBSTONE_CONDITION,
