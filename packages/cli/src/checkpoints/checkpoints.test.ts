@@ -34,6 +34,29 @@ function start(options: { maxRecords?: number } = {}): Promise<Checkpoints> {
 const git = (args: string[], dir = cwd) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } });
 
 describe('Checkpoints', () => {
+  it('creates the store once when the warm-up and the first checkpoint open it at the same moment', async () => {
+    await writeFile(join(cwd, 'a.txt'), 'a\n');
+    for (let round = 0; round < 5; round++) {
+      const checkpoints = await Checkpoints.start({
+        dataDir: join(root.path, `home-${round}`),
+        cwd,
+        exclude: [],
+        sessionId: () => 'session-1',
+        sessionFile: () => undefined,
+        warn: (message) => warnings.push(message),
+      });
+      // The prompt typed at once: both open the store before either has made it.
+      checkpoints.warmUp();
+      const [first, second] = await Promise.all([checkpoints.open(true), checkpoints.open(true)]);
+      expect(first).toBe(second);
+      await checkpoints.beforePrompt('p1', 'go');
+      await checkpoints.settle();
+      expect(warnings).toEqual([]);
+      expect(checkpoints.off).toBeUndefined();
+      expect(await checkpoints.describe()).toMatch(/^1 prompt · /);
+    }
+  });
+
   it("never touches the folder's own .git: its index, HEAD and status are as they were", async () => {
     await writeFile(join(cwd, 'tracked.txt'), 'v1\n');
     git(['init', '-q']);
