@@ -2,8 +2,8 @@
  * The request bodies and queries the API accepts. Unknown fields are refused, by name.
  * `zod/mini` rather than `zod`: the same validation, a tenth of the bundle (cold starts).
  */
-import { titleProblem } from '@panto/aws';
-import { ID_RULE, isValidId, isValidModelName, MODEL_NAME_RULE } from '@panto/core';
+import { titleProblem } from '@panto/aws/service';
+import { ID_RULE, isValidId, isValidModelName, MODEL_NAME_RULE } from '@panto/core/agent-kit';
 import * as z from 'zod/mini';
 import { invalidField } from '../errors.js';
 

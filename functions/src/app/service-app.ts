@@ -1,6 +1,7 @@
 /** The app as a deployment configures it (`ServiceConfig`): what the Lambda handlers and the local stack serve. */
 import type { Hono } from 'hono';
-import type { MCPServers } from '@panto/core/mcp';
+import type { ToolRegistry } from '@panto/core/agent-kit';
+import type { MCPHTTPServerConfig, MCPServers } from '@panto/core/mcp';
 import type { AppEnv } from './app-env.js';
 import { createApp, type AppDeps } from './create-app.js';
 import type { AuthVerifier } from '../auth/verifier.js';
@@ -8,7 +9,6 @@ import { createAwsClients, type AwsClients } from '../aws-clients.js';
 import type { ServiceConfig } from '../config.js';
 import { offeredModels } from '../agent/offered-models.js';
 import { providerResolver } from '../agent/provider-resolver.js';
-import { serviceMCPServers, toolsWithMCP } from '../agent/service-tools.js';
 
 /**
  * The app as configured: AWS clients (built once; share them), the configured providers,
@@ -27,8 +27,7 @@ export function serviceApp(
   if (options.tracing) for (const client of [dynamo, s3]) options.tracing.instrument(client);
   const warn = options.logOutage ?? ((message: string) => console.warn(`panto: ${message}`));
   for (const problem of config.mcp.problems) warn(problem);
-  const mcp = options.mcp ?? (config.mcp.servers.length > 0 ? serviceMCPServers(config.mcp.servers, warn) : undefined);
-  const tools = options.tools ?? (mcp === undefined ? undefined : toolsWithMCP(mcp));
+  const tools = options.tools ?? mcpTools(options.mcp, config.mcp.servers, warn);
   return createApp({
     dynamo,
     tableName: config.tableName,
@@ -49,4 +48,22 @@ export function serviceApp(
     ...(options.cache === undefined ? {} : { cache: options.cache }),
     ...(config.sessionTtlSeconds === undefined ? {} : { sessionTtlSeconds: config.sessionTtlSeconds }),
   });
+}
+
+/**
+ * `toolsWithMCP` of `mcp`, else of the configured servers (`serviceMCPServers`); undefined
+ * when there are neither. The MCP client's code (agent/service-mcp.ts) is loaded by the
+ * first turn, not at a cold start; the servers are built then, once, for the warm process.
+ */
+function mcpTools(
+  mcp: MCPServers | undefined,
+  servers: readonly MCPHTTPServerConfig[],
+  warn: (message: string) => void,
+): (() => Promise<ToolRegistry>) | undefined {
+  if (mcp === undefined && servers.length === 0) return undefined;
+  let tools: Promise<() => Promise<ToolRegistry>> | undefined;
+  return async () => {
+    tools ??= import('../agent/service-mcp.js').then(({ serviceMCPServers, toolsWithMCP }) => toolsWithMCP(mcp ?? serviceMCPServers(servers, warn)));
+    return (await tools)();
+  };
 }

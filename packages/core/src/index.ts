@@ -94,6 +94,7 @@ export {
   type BedrockConverseOptions,
   type BedrockCredentials,
   createProvider,
+  deferredProvider,
   DEFAULT_MODELS,
   findModel,
   isValidModelName,

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { SessionCorruptError } from '@panto/core';
+import { SessionCorruptError } from '@panto/core/store-kit';
 import type { OffloadRef } from './entry-item.js';
 
 /** Where a store puts offloaded entry text. */

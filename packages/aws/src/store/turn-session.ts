@@ -7,7 +7,7 @@
  * wrong one.
  */
 import { randomUUID } from 'node:crypto';
-import { SessionNotFoundError, type SessionEntry } from '@panto/core';
+import { SessionNotFoundError, type SessionEntry } from '@panto/core/store-kit';
 import { SessionLog } from '@panto/core/store-kit';
 import { SessionBusyError } from '../errors.js';
 import { metaSource, type MetaRecord } from '../meta/meta-item.js';
