@@ -5,13 +5,15 @@ import type { MCPHTTPServerConfig, MCPServers } from '@panto/core/mcp';
 import type { AppEnv } from './app-env.js';
 import { createApp, type AppDeps } from './create-app.js';
 import type { AuthVerifier } from '../auth/verifier.js';
-import { createAwsClients, type AwsClients } from '../aws-clients.js';
+import type { AwsClients } from '../aws-clients.js';
+import { serviceAwsClients } from '../deferred-s3.js';
 import type { ServiceConfig } from '../config.js';
 import { offeredModels } from '../agent/offered-models.js';
 import { providerResolver } from '../agent/provider-resolver.js';
 
 /**
- * The app as configured: AWS clients (built once; share them), the configured providers,
+ * The app as configured: AWS clients (built once, S3's at its first call — see
+ * `serviceAwsClients`; or `options.clients`, shared), the configured providers,
  * the configured MCP servers' tools next to `current_time` (connected by the first turn,
  * kept while the process is warm), and `verifier` for the way requests arrive.
  *
@@ -23,8 +25,9 @@ export function serviceApp(
   verifier: AuthVerifier,
   options: { clients?: AwsClients; mcp?: MCPServers } & Pick<AppDeps, 'tools' | 'log' | 'logOutage' | 'cache' | 'telemetry' | 'tracing'> = {},
 ): Hono<AppEnv> {
-  const { dynamo, s3 } = options.clients ?? createAwsClients(config.aws);
-  if (options.tracing) for (const client of [dynamo, s3]) options.tracing.instrument(client);
+  const tracing = options.tracing;
+  const { dynamo, s3 } = options.clients ?? serviceAwsClients(config.aws, tracing && ((client) => tracing.instrument(client)));
+  if (tracing && options.clients) for (const client of [dynamo, s3]) tracing.instrument(client);
   const warn = options.logOutage ?? ((message: string) => console.warn(`panto: ${message}`));
   for (const problem of config.mcp.problems) warn(problem);
   const tools = options.tools ?? mcpTools(options.mcp, config.mcp.servers, warn);

@@ -6,6 +6,7 @@
  */
 import type { ListedExport, SessionExport } from '@panto/aws/transfer';
 import { SessionCorruptError } from '@panto/core/agent-kit';
+import { builtS3Client } from '../deferred-s3.js';
 import { asEntryField, invalidSessionLog } from '../errors.js';
 import { openStore, type SessionContext, type SessionSummary, storeBucket, storeTtl, summaryOf } from './session-context.js';
 
@@ -56,13 +57,14 @@ export function transferService(context: SessionContext) {
     /** Exports the session (restoring it first if it is archived); the object is kept as an archive. */
     async export(owner: string, sessionId: string, expiresIn: number): Promise<SessionExport> {
       const { exportSession } = await transfer();
-      return exportSession({ dynamo, tableName, s3, bucket, owner, sessionId, expiresIn });
+      // The presigner reads the client's configuration: a deferred client is built first.
+      return exportSession({ dynamo, tableName, s3: await builtS3Client(s3), bucket, owner, sessionId, expiresIn });
     },
 
     /** The session's exports and archives, newest first, with fresh download URLs (an archived session stays archived). */
     async exports(owner: string, sessionId: string, expiresIn: number): Promise<ListedExport[]> {
       const { listExports } = await transfer();
-      return listExports({ dynamo, tableName, s3, bucket, owner, sessionId, expiresIn });
+      return listExports({ dynamo, tableName, s3: await builtS3Client(s3), bucket, owner, sessionId, expiresIn });
     },
   };
 }

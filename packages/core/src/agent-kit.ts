@@ -36,7 +36,7 @@ export type {
   Usage,
   UserMessage,
 } from './messages.js';
-export { deferredProvider } from './providers/deferred.js';
+export { deferredProvider, type DeferredProvider } from './providers/deferred.js';
 export type { CreateProviderOptions } from './providers/factory.js';
 export {
   assertModelOffered,

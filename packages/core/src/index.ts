@@ -95,6 +95,7 @@ export {
   type BedrockCredentials,
   createProvider,
   deferredProvider,
+  type DeferredProvider,
   DEFAULT_MODELS,
   findModel,
   isValidModelName,

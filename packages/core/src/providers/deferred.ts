@@ -9,6 +9,11 @@ import { DEFAULT_MODELS } from './models.js';
 import { checkProviderOptions } from './names.js';
 import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from './provider.js';
 
+/** A provider built at its first call; `load` builds it now (once), for a caller that wants the provider itself. */
+export interface DeferredProvider extends Provider {
+  load(): Promise<Provider>;
+}
+
 /**
  * `createProvider(options)`, built when its `stream` is first called. Throws what
  * `createProvider` throws at once — {@link UnknownProviderError}, {@link ProviderNotConfiguredError} —
@@ -17,7 +22,7 @@ import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } fr
  * @example
  * const provider = deferredProvider({ provider: 'anthropic', model: 'claude-sonnet-4-5' });
  */
-export function deferredProvider(options: CreateProviderOptions): Provider {
+export function deferredProvider(options: CreateProviderOptions): DeferredProvider {
   checkProviderOptions(options);
   let built: Promise<Provider> | undefined;
   const load = (): Promise<Provider> => {
@@ -27,6 +32,7 @@ export function deferredProvider(options: CreateProviderOptions): Provider {
   return {
     name: options.provider,
     model: options.model ?? DEFAULT_MODELS[options.provider],
+    load,
     async *stream(request: ProviderRequest, callOptions: ProviderCallOptions): AsyncGenerator<ProviderEvent> {
       yield* (await load()).stream(request, callOptions);
     },

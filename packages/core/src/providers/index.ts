@@ -12,7 +12,7 @@ export {
   type BedrockCredentials,
 } from './bedrock.js';
 export { DEFAULT_BEDROCK_MODEL } from './bedrock-models.js';
-export { deferredProvider } from './deferred.js';
+export { deferredProvider, type DeferredProvider } from './deferred.js';
 export {
   createProvider,
   defaultProviderName,
