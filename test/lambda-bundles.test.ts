@@ -7,7 +7,10 @@
  * function runs a turn with that chunk deleted when tracing is off, and with it, exports the
  * turn's spans to an OTLP receiver when tracing is on. The MCP SDK, the provider SDKs and the
  * OpenAPI document are likewise chunks a cold start does not evaluate (by esbuild's metafile),
- * and the MCP chunk serves a turn that calls a configured server's tool.
+ * and the MCP chunk serves a turn that calls a configured server's tool; so are the
+ * providers' own code, the JSONL export/import, the restore of archived sessions and the S3
+ * client, which the handlers import through narrow subpaths rather than the packages' barrels
+ * (a static import reaching any of them would put it back in the eager chunks).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -53,6 +56,16 @@ const LAZY_ONLY: Record<string, RegExp> = {
   'OpenTelemetry (loaded when tracing is on)': /^node_modules\/@opentelemetry\//,
   'the OpenAPI document, its route table and response schemas (loaded by GET /openapi.json)':
     /^functions\/src\/api\/(openapi|route-table|response-schemas)\.ts$/,
+  // What the handlers' own graph keeps out by importing narrow subpaths (`@panto/core/agent-kit`,
+  // `@panto/aws/service` …), not the barrels, and loading these with `import()` at first use:
+  'the providers’ code (deferredProvider: loaded by the first turn)':
+    /^packages\/core\/src\/providers\/(factory|anthropic-\w+|openai-\w+|bedrock|bedrock-request|bedrock-error|offline|message-assembler|wire-common|sdk-\w+)\.ts$/,
+  'the MCP client (loaded by the first turn when servers are configured)':
+    /^(packages\/core\/src\/mcp\/(servers|server-connection|result)|functions\/src\/agent\/service-mcp)\.ts$/,
+  'the JSONL export and import, and fork’s writer (loaded by the first of them)': /^packages\/aws\/src\/(transfer\/|jsonl\/|s3\/multipart-writer\.ts$)/,
+  'the S3 presigner (loaded by the first export)': /^node_modules\/@aws-sdk\/s3-request-presigner\//,
+  'the restore of an archived session (loaded by the first one opened)': /^packages\/aws\/src\/archive\//,
+  'the S3 client (deferredS3Client: built at the first S3 call)': /^node_modules\/@aws-sdk\/(client-s3|middleware-sdk-s3)\//,
 };
 /** Strings only OpenTelemetry's SDK and exporters hold: the batch processor's settings, the exporters' user agent. */
 const OTEL_SDK = ['OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 'OTel-OTLP-Exporter-JavaScript'];

@@ -3,9 +3,9 @@
  * (`Resource.X`) and environment variables for tunables. The local stack's settings build
  * on the helpers here (`local/settings.ts`), never the other way round.
  */
-import { assertModelOffered, defaultProviderName, isValidModelName, MODEL_NAME_RULE } from '@panto/core';
-import { parseMCPConfig, type MCPHTTPServerConfig } from '@panto/core/mcp';
-import type { OwnerLimits } from '@panto/aws';
+import { assertModelOffered, defaultProviderName, isValidModelName, MODEL_NAME_RULE } from '@panto/core/agent-kit';
+import { parseMCPConfig, type MCPHTTPServerConfig } from '@panto/core/mcp/config';
+import type { OwnerLimits } from '@panto/aws/service';
 import { Resource } from 'sst/resource';
 
 /** The links `sst.config.ts` gives the functions (see `link:` there). */

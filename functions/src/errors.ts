@@ -16,7 +16,7 @@ import {
   UnknownProviderError,
   type SessionCorruptError,
   UnsupportedModelError,
-} from '@panto/core';
+} from '@panto/core/agent-kit';
 import {
   BudgetExceededError,
   InvalidCursorError,
@@ -28,7 +28,7 @@ import {
   TurnNotRunningError,
   ObjectsNotDeletedError,
   UnprocessedWritesError,
-} from '@panto/aws';
+} from '@panto/aws/service';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 

@@ -4,7 +4,8 @@
  */
 export { offeredModels, type OfferedModel, type OfferedModels, type OfferedProvider } from './agent/offered-models.js';
 export { providerResolver, type ProviderResolver } from './agent/provider-resolver.js';
-export { currentTimeTool, SERVICE_MCP_OPTIONS, serviceMCPServers, serviceTools, toolsWithMCP } from './agent/service-tools.js';
+export { SERVICE_MCP_OPTIONS, serviceMCPServers, toolsWithMCP } from './agent/service-mcp.js';
+export { currentTimeTool, serviceTools } from './agent/service-tools.js';
 export { openAPIDocument, type OpenAPIInfo } from './api/openapi.js';
 export { API_ROUTES, PUBLIC_ROUTES, type ApiResponse, type ApiRoute, type HttpMethod } from './api/route-table.js';
 export type { ApiApp, AppEnv } from './app/app-env.js';

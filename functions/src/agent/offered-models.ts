@@ -5,7 +5,7 @@
  * names come from the one catalog in @panto/core (`KNOWN_MODELS`), plus `PANTO_EXTRA_MODELS`
  * and the configured default model.
  */
-import { DEFAULT_MODELS, KNOWN_MODELS, modelStatus, PROVIDER_NAMES } from '@panto/core';
+import { DEFAULT_MODELS, KNOWN_MODELS, modelStatus, PROVIDER_NAMES } from '@panto/core/agent-kit';
 import type { ModelsJson } from '../api/response-schemas.js';
 import type { ProviderConfig } from '../config.js';
 

@@ -1,4 +1,11 @@
-import { BedrockConverseProvider, DEFAULT_MODELS, ProviderNotConfiguredError, UnknownProviderError, UnsupportedModelError } from '@panto/core';
+import {
+  BedrockConverseProvider,
+  type DeferredProvider,
+  DEFAULT_MODELS,
+  ProviderNotConfiguredError,
+  UnknownProviderError,
+  UnsupportedModelError,
+} from '@panto/core';
 import { describe, expect, it } from 'vitest';
 import type { ProviderConfig } from '../config.js';
 import { providerResolver } from './provider-resolver.js';
@@ -52,10 +59,11 @@ describe('providerResolver', () => {
     expect(extra({ model: 'claude-opus-9' }, { check: true })).toMatchObject({ model: 'claude-opus-9' });
   });
 
-  it('builds Bedrock with the region and endpoint of the configuration, no key, and refuses it where the server has no Bedrock', () => {
+  it('builds Bedrock with the region and endpoint of the configuration, no key, and refuses it where the server has no Bedrock', async () => {
     const onAWS: ProviderConfig = { ...config, bedrock: { region: 'eu-west-1', endpoint: 'http://127.0.0.1:9' } };
     const provider = providerResolver(onAWS)({ provider: 'bedrock' });
-    expect(provider).toBeInstanceOf(BedrockConverseProvider);
+    // Its code is loaded at its first call (a cold start evaluates none of it); `load` builds it now.
+    expect(await (provider as DeferredProvider).load()).toBeInstanceOf(BedrockConverseProvider);
     expect(provider.model).toBe(DEFAULT_MODELS.bedrock);
     expect(() => providerResolver(config)({ provider: 'bedrock' })).toThrow(ProviderNotConfiguredError);
     expect(() => providerResolver(config)({ provider: 'bedrock' })).toThrow(/does not call Amazon Bedrock/);

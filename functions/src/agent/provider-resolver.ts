@@ -1,4 +1,11 @@
-import { assertModelOffered, createProvider, ProviderNotConfiguredError, UnsupportedModelError, type ActiveModel, type Provider } from '@panto/core';
+import {
+  assertModelOffered,
+  deferredProvider,
+  ProviderNotConfiguredError,
+  UnsupportedModelError,
+  type ActiveModel,
+  type Provider,
+} from '@panto/core/agent-kit';
 import type { ProviderConfig } from '../config.js';
 
 /**
@@ -14,7 +21,8 @@ export type ProviderResolver = (selection: Partial<ActiveModel>, options?: { che
 /**
  * The service's provider resolver: the configured provider and model by default, each
  * provider with its configured key and base URL (a provider without a key is refused by
- * `createProvider` itself, before any request). A client's choice of model is checked against
+ * `deferredProvider` itself, before any request; the provider's code is loaded by its first
+ * call, not at a cold start). A client's choice of model is checked against
  * the catalog in @panto/core (`KNOWN_MODELS`) plus `extraModels`, unless the provider has a
  * base URL here: an OpenAI- or Anthropic-compatible server of one's own names its own models.
  * Bedrock gets the region and endpoint of `config.bedrock` (its credentials are the SDK's
@@ -40,7 +48,7 @@ export function providerResolver(config: ProviderConfig): ProviderResolver {
       }
     }
     if (provider === 'bedrock') return bedrockProvider(config, model);
-    return createProvider({
+    return deferredProvider({
       provider,
       ...(model === undefined ? {} : { model }),
       ...(apiKey === undefined ? {} : { apiKey }),
@@ -59,7 +67,7 @@ function bedrockProvider(config: ProviderConfig, model: string | undefined): Pro
   if (bedrock === undefined) {
     throw new ProviderNotConfiguredError('bedrock', 'this server does not call Amazon Bedrock (it does on AWS, or with PANTO_PROVIDER=bedrock)');
   }
-  return createProvider({
+  return deferredProvider({
     provider: 'bedrock',
     ...(model === undefined ? {} : { model }),
     ...(bedrock.region === undefined ? {} : { region: bedrock.region }),

@@ -6,7 +6,7 @@
  * Every schema here is strict (no field beyond those listed): a field added to a response
  * without its schema makes the conformance tests fail.
  */
-import { STOP_REASONS } from '@panto/core';
+import { STOP_REASONS } from '@panto/core/agent-kit';
 import * as z from 'zod/mini';
 
 const count = z.int().check(z.minimum(0));

@@ -10,7 +10,7 @@
  *   as with Powertools: its key is freed and a retry runs again. An answer the route returned
  *   itself (a 201, a 200, a turn's 502 with what it stored) is kept.
  */
-import { requestFingerprint, type IdempotencyStore } from '@panto/aws';
+import { requestFingerprint, type IdempotencyStore } from '@panto/aws/service';
 import type { Context } from 'hono';
 import { RequestError, toHttpError, type HttpError } from '../errors.js';
 import type { AppEnv } from './app-env.js';

@@ -1,17 +1,19 @@
 /** The app as a deployment configures it (`ServiceConfig`): what the Lambda handlers and the local stack serve. */
 import type { Hono } from 'hono';
-import type { MCPServers } from '@panto/core/mcp';
+import type { ToolRegistry } from '@panto/core/agent-kit';
+import type { MCPHTTPServerConfig, MCPServers } from '@panto/core/mcp';
 import type { AppEnv } from './app-env.js';
 import { createApp, type AppDeps } from './create-app.js';
 import type { AuthVerifier } from '../auth/verifier.js';
-import { createAwsClients, type AwsClients } from '../aws-clients.js';
+import type { AwsClients } from '../aws-clients.js';
+import { serviceAwsClients } from '../deferred-s3.js';
 import type { ServiceConfig } from '../config.js';
 import { offeredModels } from '../agent/offered-models.js';
 import { providerResolver } from '../agent/provider-resolver.js';
-import { serviceMCPServers, toolsWithMCP } from '../agent/service-tools.js';
 
 /**
- * The app as configured: AWS clients (built once; share them), the configured providers,
+ * The app as configured: AWS clients (built once, S3's at its first call — see
+ * `serviceAwsClients`; or `options.clients`, shared), the configured providers,
  * the configured MCP servers' tools next to `current_time` (connected by the first turn,
  * kept while the process is warm), and `verifier` for the way requests arrive.
  *
@@ -23,12 +25,12 @@ export function serviceApp(
   verifier: AuthVerifier,
   options: { clients?: AwsClients; mcp?: MCPServers } & Pick<AppDeps, 'tools' | 'log' | 'logOutage' | 'cache' | 'telemetry' | 'tracing'> = {},
 ): Hono<AppEnv> {
-  const { dynamo, s3 } = options.clients ?? createAwsClients(config.aws);
-  if (options.tracing) for (const client of [dynamo, s3]) options.tracing.instrument(client);
+  const tracing = options.tracing;
+  const { dynamo, s3 } = options.clients ?? serviceAwsClients(config.aws, tracing && ((client) => tracing.instrument(client)));
+  if (tracing && options.clients) for (const client of [dynamo, s3]) tracing.instrument(client);
   const warn = options.logOutage ?? ((message: string) => console.warn(`panto: ${message}`));
   for (const problem of config.mcp.problems) warn(problem);
-  const mcp = options.mcp ?? (config.mcp.servers.length > 0 ? serviceMCPServers(config.mcp.servers, warn) : undefined);
-  const tools = options.tools ?? (mcp === undefined ? undefined : toolsWithMCP(mcp));
+  const tools = options.tools ?? mcpTools(options.mcp, config.mcp.servers, warn);
   return createApp({
     dynamo,
     tableName: config.tableName,
@@ -49,4 +51,22 @@ export function serviceApp(
     ...(options.cache === undefined ? {} : { cache: options.cache }),
     ...(config.sessionTtlSeconds === undefined ? {} : { sessionTtlSeconds: config.sessionTtlSeconds }),
   });
+}
+
+/**
+ * `toolsWithMCP` of `mcp`, else of the configured servers (`serviceMCPServers`); undefined
+ * when there are neither. The MCP client's code (agent/service-mcp.ts) is loaded by the
+ * first turn, not at a cold start; the servers are built then, once, for the warm process.
+ */
+function mcpTools(
+  mcp: MCPServers | undefined,
+  servers: readonly MCPHTTPServerConfig[],
+  warn: (message: string) => void,
+): (() => Promise<ToolRegistry>) | undefined {
+  if (mcp === undefined && servers.length === 0) return undefined;
+  let tools: Promise<() => Promise<ToolRegistry>> | undefined;
+  return async () => {
+    tools ??= import('../agent/service-mcp.js').then(({ serviceMCPServers, toolsWithMCP }) => toolsWithMCP(mcp ?? serviceMCPServers(servers, warn)));
+    return (await tools)();
+  };
 }

@@ -10,12 +10,17 @@ const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS5
 /**
  * Verifies the bearer token against the issuer's JWKS, as API Gateway's JWT authorizer
  * would: signature, `iss`, expiry (`exp` required), `sub`, and the audience in `aud` or
- * (Cognito access tokens) `client_id`. The key set is fetched once and cached across requests.
+ * (Cognito access tokens) `client_id`. The key set is fetched once and cached across requests
+ * (built with the first request; a malformed `jwksUrl` still throws here, at once).
  */
 export function jwksVerifier(settings: IssuerSettings): AuthVerifier {
-  const keys = createRemoteJWKSet(new URL(settings.jwksUrl));
+  const url = new URL(settings.jwksUrl);
+  // Built by the first request: the key set's HTTP headers load Node's fetch (undici), which
+  // a cold start need not evaluate before it has a token to verify.
+  let keys: ReturnType<typeof createRemoteJWKSet> | undefined;
   return async ({ authorization }) => {
     const token = bearer(authorization);
+    keys ??= createRemoteJWKSet(url);
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, keys, {

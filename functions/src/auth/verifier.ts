@@ -10,7 +10,7 @@
  * This module is the seam ({@link AuthVerifier}) and the rules every way shares; each way has
  * its own module (`api-gateway-verifier.ts`, `jwks-verifier.ts`).
  */
-import { isValidOwner } from '@panto/aws';
+import { isValidOwner } from '@panto/aws/service';
 import { errors as joseErrors } from 'jose';
 import { unauthorized } from '../errors.js';
 

@@ -4,7 +4,7 @@
  * exports and the sweeper's archives with fresh URLs; `POST /sessions/import` makes a new
  * session from a JSONL session as the body.
  */
-import type { ListedExport } from '@panto/aws';
+import type { ListedExport } from '@panto/aws/transfer';
 import { exportBody, exportsQuery, parse } from '../api/request-schemas.js';
 import type { ApiApp } from '../app/app-env.js';
 import { pathSessionId, readBytes, readJson } from './read-request.js';

@@ -1,6 +1,6 @@
 /** Reading a request: its session id, its body as JSON or as bytes. */
-import { isValidSessionId } from '@panto/aws';
-import { exceedsJSONDepth, SessionNotFoundError, tooDeepReason } from '@panto/core';
+import { isValidSessionId } from '@panto/aws/service';
+import { exceedsJSONDepth, SessionNotFoundError, tooDeepReason } from '@panto/core/agent-kit';
 import type { Context } from 'hono';
 import type { AppEnv } from '../app/app-env.js';
 import { payloadTooLarge, RequestError } from '../errors.js';

@@ -1,6 +1,6 @@
 /** How sessions, their messages and their entries are answered, by every route that returns them. */
 import type { DiskMessage, DiskMessageRecord, Message, SessionEntry } from '@panto/core';
-import type { PartialAnswer } from '@panto/aws';
+import type { PartialAnswer } from '@panto/aws/service';
 import type { EntryJson, PartialAnswerJson, RunningTurnJson, SessionContentsJson, SessionSummaryJson, StoredMessageJson } from '../api/response-schemas.js';
 import type { RunningTurn, SessionContents, SessionSummary } from '../services/session-context.js';
 import { withoutFraming } from '@panto/core/store-kit';

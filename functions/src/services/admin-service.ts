@@ -1,6 +1,16 @@
 /** A session's life: create, list, read, change (its title, its model) and delete it; and whether the table answers. */
-import { deleteSession, DynamoStore, getPartial, listOwnerSessions, partialOfRunning, pingTable, type TablePing, titleOf, updateSession } from '@panto/aws';
-import { Agent, type Provider } from '@panto/core';
+import {
+  deleteSession,
+  DynamoStore,
+  getPartial,
+  listOwnerSessions,
+  partialOfRunning,
+  pingTable,
+  type TablePing,
+  titleOf,
+  updateSession,
+} from '@panto/aws/service';
+import { Agent, type Provider } from '@panto/core/agent-kit';
 import {
   contentsOf,
   leaseClock,

@@ -5,8 +5,8 @@
  * within the first second writes none and stays at two writes. Each stored message deletes
  * the partial in its own transaction.
  */
-import type { DynamoStore, LeaseClock, PartialMessage } from '@panto/aws';
-import { type Agent, emptyUsage } from '@panto/core';
+import type { DynamoStore, LeaseClock, PartialMessage } from '@panto/aws/service';
+import { type Agent, emptyUsage } from '@panto/core/agent-kit';
 
 export const PARTIAL_INTERVAL_MS = 1_000;
 

@@ -15,7 +15,7 @@ import {
   type SessionCache,
   type SessionMetadata,
   SYSTEM_LEASE_CLOCK,
-} from '@panto/aws';
+} from '@panto/aws/service';
 import type { ActiveModel, Agent, LoadedSession, Message, RecordEntry, ToolRegistry, Usage } from '@panto/core';
 import type { ProviderResolver } from '../agent/provider-resolver.js';
 import { outageOf } from '../errors.js';

@@ -3,7 +3,7 @@
  * the session's head, renewed while held, and released — by a turn, a compaction, a leaf
  * switch or a model change, so that nothing else changes the session meanwhile.
  */
-import { DynamoStore, type HeartbeatEnd, keepSessionLease, type ReleaseOptions, type SessionLease } from '@panto/aws';
+import { DynamoStore, type HeartbeatEnd, keepSessionLease, type ReleaseOptions, type SessionLease } from '@panto/aws/service';
 import { leaseClock, reportUnseen, type SessionContext, storeLocation } from './session-context.js';
 
 /**

@@ -1,13 +1,19 @@
 /**
  * A session's copies: exporting it as JSONL to S3 (and listing its exports and archives),
- * importing one as a new session, and forking a new session from an entry of it.
+ * importing one as a new session, and forking a new session from an entry of it. The JSONL
+ * transfer (`@panto/aws/transfer`: its writer, the multipart upload, the presigner) is loaded
+ * by the first export or import: no part of a cold start.
  */
-import { exportSession, importSession, listExports, type ListedExport, type SessionExport } from '@panto/aws';
-import { SessionCorruptError } from '@panto/core';
+import type { ListedExport, SessionExport } from '@panto/aws/transfer';
+import { SessionCorruptError } from '@panto/core/agent-kit';
+import { builtS3Client } from '../deferred-s3.js';
 import { asEntryField, invalidSessionLog } from '../errors.js';
 import { openStore, type SessionContext, type SessionSummary, storeBucket, storeTtl, summaryOf } from './session-context.js';
 
 export type TransferService = ReturnType<typeof transferService>;
+
+/** `@panto/aws/transfer`: loaded by the first export or import, from the module cache after. */
+const transfer = (): Promise<typeof import('@panto/aws/transfer')> => import('@panto/aws/transfer');
 
 export function transferService(context: SessionContext) {
   const { dynamo, tableName, s3, bucket } = context;
@@ -30,6 +36,7 @@ export function transferService(context: SessionContext) {
     async import(owner: string, received: Uint8Array): Promise<SessionSummary & { importedFrom: string }> {
       const body = received.length > 0 && received[received.length - 1] !== 0x0a ? Buffer.concat([received, Buffer.from('\n')]) : received;
       let importedFrom = '';
+      const { importSession } = await transfer();
       const store = await importSession({
         dynamo,
         tableName,
@@ -49,12 +56,15 @@ export function transferService(context: SessionContext) {
 
     /** Exports the session (restoring it first if it is archived); the object is kept as an archive. */
     async export(owner: string, sessionId: string, expiresIn: number): Promise<SessionExport> {
-      return exportSession({ dynamo, tableName, s3, bucket, owner, sessionId, expiresIn });
+      const { exportSession } = await transfer();
+      // The presigner reads the client's configuration: a deferred client is built first.
+      return exportSession({ dynamo, tableName, s3: await builtS3Client(s3), bucket, owner, sessionId, expiresIn });
     },
 
     /** The session's exports and archives, newest first, with fresh download URLs (an archived session stays archived). */
     async exports(owner: string, sessionId: string, expiresIn: number): Promise<ListedExport[]> {
-      return listExports({ dynamo, tableName, s3, bucket, owner, sessionId, expiresIn });
+      const { listExports } = await transfer();
+      return listExports({ dynamo, tableName, s3: await builtS3Client(s3), bucket, owner, sessionId, expiresIn });
     },
   };
 }

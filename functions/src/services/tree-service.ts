@@ -1,5 +1,5 @@
 /** A session's tree: the whole log page by page, the tree of branches, and switching the active leaf. */
-import { type SessionEntry, type SessionTree, acceptsPrompt } from '@panto/core';
+import { type SessionEntry, type SessionTree, acceptsPrompt } from '@panto/core/agent-kit';
 import { asEntryField, invalidField } from '../errors.js';
 import { contentsOf, openStore, type SessionContents, type SessionContext } from './session-context.js';
 import { withSessionLock } from './session-lock.js';

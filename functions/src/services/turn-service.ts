@@ -11,7 +11,7 @@
  * between tool rounds) releases the lease with one UpdateItem. The usage ledger adds no request: its checks and
  * totals ride on the prompt's and the answer's appends (usage-turn.ts).
  */
-import { type DynamoStore, type PartialAnswer, requestTurnStop } from '@panto/aws';
+import { type DynamoStore, type PartialAnswer, requestTurnStop } from '@panto/aws/service';
 import {
   AbortedError,
   acceptsPrompt,
@@ -25,7 +25,7 @@ import {
   type StepResult,
   type ToolRegistry,
   UnknownProviderError,
-} from '@panto/core';
+} from '@panto/core/agent-kit';
 import { invalidField, unknownEntry } from '../errors.js';
 import { leaseClock, openStore, reportUnseen, type RunningTurn, runningTurn, type SessionContext } from './session-context.js';
 import { withSessionLock } from './session-lock.js';

@@ -6,8 +6,8 @@
  * transaction; a turn that ends without one (an error before any answer, a stop between tool
  * rounds) releases it with one UpdateItem, as `TurnLock.release` does.
  */
-import { DynamoStore, type HeartbeatEnd, keepSessionLease, type LeaseHeartbeat, type SessionLease } from '@panto/aws';
-import { type Agent, type DiskMessageRecord, type Receiver, SessionConflictError, type ToolRegistry } from '@panto/core';
+import { DynamoStore, type HeartbeatEnd, keepSessionLease, type LeaseHeartbeat, type SessionLease } from '@panto/aws/service';
+import { type Agent, type DiskMessageRecord, type Receiver, SessionConflictError, type ToolRegistry } from '@panto/core/agent-kit';
 import { leaseClock, reportUnseen, type SessionContext, storeLocation } from './session-context.js';
 import { writePartials } from './partial-writer.js';
 import { release, type SessionLock } from './session-lock.js';

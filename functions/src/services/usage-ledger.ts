@@ -6,7 +6,7 @@
  * an owner's totals as `GET /usage` answers them.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { effectiveLimits, NO_OVERRIDES, readOwnerUsage, type LimitOverrides, type OwnerLimits, type UsageTotals } from '@panto/aws';
+import { effectiveLimits, NO_OVERRIDES, readOwnerUsage, type LimitOverrides, type OwnerLimits, type UsageTotals } from '@panto/aws/service';
 
 export const NO_LIMITS: OwnerLimits = { dailyUsd: null, monthlyUsd: null, turnsPerMinute: null, concurrentTurns: null };
 

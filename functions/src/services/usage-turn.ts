@@ -37,8 +37,8 @@ import {
   sweepSlots,
   type UsageDelta,
   usageWrites,
-} from '@panto/aws';
-import { findModel, type Message, toolCalls, type Usage, usageCost } from '@panto/core';
+} from '@panto/aws/service';
+import { findModel, type Message, toolCalls, type Usage, usageCost } from '@panto/core/agent-kit';
 import type { UsageLedger } from './usage-ledger.js';
 
 /** Output tokens a reservation counts per provider call: panto's default `max_tokens` (Anthropic's). */

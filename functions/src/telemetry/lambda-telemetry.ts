@@ -22,18 +22,23 @@ export interface LambdaTelemetry {
 }
 
 /**
- * Telemetry for a Lambda handler; build it once, at module scope.
+ * Telemetry for a Lambda handler; build it once, at module scope. The Logger and Metrics are
+ * built when first used (the first request's record, or a failure before it): their set-up
+ * is no part of a cold start's init.
  *
  * @example
  * export const handler = handle(serviceApp(lambdaConfig(), apiGatewayVerifier(), lambdaTelemetry()));
  */
 export function lambdaTelemetry(options: { logger?: Logger; metrics?: Metrics } = {}): LambdaTelemetry {
-  const logger = options.logger ?? new Logger({ serviceName: SERVICE_NAME });
-  const metrics = options.metrics ?? new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
+  let logger = options.logger;
+  let metrics = options.metrics;
+  const log = (): Logger => (logger ??= new Logger({ serviceName: SERVICE_NAME }));
   return {
     telemetry: {
       request(record, lambdaContext) {
         try {
+          const logger = log();
+          metrics ??= new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
           if (isLambdaContext(lambdaContext)) logger.addContext(lambdaContext);
           const { usage, ...fields } = record;
           logger.info('request', { ...fields, ...(usage ? { tokens: usage } : {}) });
@@ -56,8 +61,8 @@ export function lambdaTelemetry(options: { logger?: Logger; metrics?: Metrics } 
         }
       },
     },
-    log: (message, error) => logger.error(message, error instanceof Error ? error : String(error)),
-    logOutage: (message) => logger.warn(message),
+    log: (message, error) => log().error(message, error instanceof Error ? error : String(error)),
+    logOutage: (message) => log().warn(message),
   };
 }
 

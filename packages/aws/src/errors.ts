@@ -4,7 +4,7 @@
  * `SessionCorruptError`, `EntryNotFoundError`) come from @panto/core and are re-exported, not redefined, so
  * `instanceof` works whichever package a caller imports them from.
  */
-import { PantoError } from '@panto/core';
+import { PantoError } from '@panto/core/store-kit';
 
 export {
   EntryNotFoundError,
@@ -14,7 +14,7 @@ export {
   SessionConflictError,
   SessionCorruptError,
   SessionNotFoundError,
-} from '@panto/core';
+} from '@panto/core/store-kit';
 
 /**
  * Another holder has the session's turn lease and it has not expired. Nothing changed.

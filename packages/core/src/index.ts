@@ -94,6 +94,8 @@ export {
   type BedrockConverseOptions,
   type BedrockCredentials,
   createProvider,
+  deferredProvider,
+  type DeferredProvider,
   DEFAULT_MODELS,
   findModel,
   isValidModelName,

@@ -5,6 +5,11 @@
  * top of these; see docs/stores.md (MemoryStore is the worked example).
  */
 export { SessionLog, type LogHead } from './session/log.js';
+// What a store throws, the ids and clock it stamps with, and the interface's types (as at the
+// package's root: a store imports these from here, which reaches nothing else of the package).
+export * from './errors.js';
+export { ID_RULE, isValidId, newId, systemClock, type Clock, type IdGenerator } from './ids.js';
+export type { ActiveModel, AppendOptions, DiskMessage, LoadedSession, LoadOptions, SessionEntry, SessionStore } from './session/store.js';
 export {
   assertUtf8Lines,
   decodeSession,

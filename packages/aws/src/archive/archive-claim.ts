@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { TransactWriteItemsCommand, UpdateItemCommand, type AttributeValue, type DynamoDBClient, type TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import { systemClock } from '@panto/core';
+import { systemClock } from '@panto/core/store-kit';
 import { TRANSACTION_TEXT_LIMIT } from '../entries/pack-batch.js';
 import { ArchiveClaimLostError } from '../errors.js';
 import { decodeMeta, metaSource, type MetaRecord } from '../meta/meta-item.js';

@@ -9,7 +9,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
-import { SessionCorruptError, systemClock } from '@panto/core';
+import { SessionCorruptError, systemClock } from '@panto/core/store-kit';
 import type { S3Location } from '../entries/offload.js';
 import { ArchiveClaimLostError } from '../errors.js';
 import { uploadSessionLines } from '../jsonl/session-lines.js';

@@ -6,7 +6,7 @@
  * last run is still going): each session is archived once.
  */
 import { QueryCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { systemClock } from '@panto/core';
+import { systemClock } from '@panto/core/store-kit';
 import type { S3Location } from '../entries/offload.js';
 import { ATTR } from '../table/attributes.js';
 import { namesFor, QUERY_COLD } from '../table/expressions.js';

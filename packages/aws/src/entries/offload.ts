@@ -3,8 +3,9 @@
  * the transaction that points at it; reads fetch it back and check its SHA-256.
  */
 import { createHash } from 'node:crypto';
-import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { SessionCorruptError } from '@panto/core';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { SessionCorruptError } from '@panto/core/store-kit';
+import { s3SDK } from '../s3/s3-sdk.js';
 import type { OffloadRef } from './entry-item.js';
 
 /** Where a store puts offloaded entry text. */
@@ -36,6 +37,7 @@ export async function putOffload(location: S3Location, sessionId: string, text: 
   const body = Buffer.from(text, 'utf8');
   const sha256 = sha256Hex(body);
   const key = `${offloadPrefix(location, sessionId)}${sha256}${tag === undefined ? '' : `.${tag}`}.jsonl`;
+  const { PutObjectCommand } = await s3SDK();
   await location.client.send(
     new PutObjectCommand({
       Bucket: location.bucket,
@@ -54,6 +56,7 @@ function mismatch(ref: OffloadRef, source: string): SessionCorruptError {
 
 /** Reads an offloaded text back whole, refusing it (SessionCorruptError) if its bytes changed. */
 export async function getOffload(client: S3Client, ref: OffloadRef, source: string): Promise<string> {
+  const { GetObjectCommand } = await s3SDK();
   const response = await client.send(new GetObjectCommand({ Bucket: ref.bucket, Key: ref.key }));
   const bytes = (await response.Body?.transformToByteArray()) ?? new Uint8Array();
   if (bytes.length !== ref.bytes || sha256Hex(bytes) !== ref.sha256) throw mismatch(ref, source);
@@ -65,6 +68,7 @@ export async function getOffload(client: S3Client, ref: OffloadRef, source: stri
  * (an export's upload) fails — and is aborted — rather than completing with changed bytes.
  */
 export async function* streamOffload(client: S3Client, ref: OffloadRef, source: string): AsyncGenerator<Uint8Array> {
+  const { GetObjectCommand } = await s3SDK();
   const response = await client.send(new GetObjectCommand({ Bucket: ref.bucket, Key: ref.key }));
   const hash = createHash('sha256');
   let bytes = 0;

@@ -14,7 +14,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { DeleteItemCommand, PutItemCommand, UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { s3SDK } from '../s3/s3-sdk.js';
 import { ATTR } from '../table/attributes.js';
 import {
   IDEMPOTENCY_CLAIM_CONDITION,
@@ -111,6 +112,7 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
     if (body.byteLength > MAX_INLINE_RESPONSE_BYTES) {
       if (!s3) throw new RangeError(`the response is ${body.byteLength} bytes gzipped, over ${MAX_INLINE_RESPONSE_BYTES}, and there is no bucket to keep it`);
       const key = `${IDEMPOTENCY_PREFIX}${claim.pk.slice(IDEMPOTENCY_PK_PREFIX.length)}/${claim.claimId}.json.gz`;
+      const { PutObjectCommand } = await s3SDK();
       await s3.client.send(
         new PutObjectCommand({
           Bucket: s3.bucket,
@@ -176,6 +178,7 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
     if (inline !== undefined) {
       gzipped = inline;
     } else if (ref !== undefined && this.#options.s3) {
+      const { GetObjectCommand } = await s3SDK();
       const object = await this.#options.s3.client.send(new GetObjectCommand({ Bucket: this.#options.s3.bucket, Key: ref }));
       if (object.Body === undefined) throw new Error(`the stored response ${ref} has no body`);
       gzipped = await object.Body.transformToByteArray();

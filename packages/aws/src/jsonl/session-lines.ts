@@ -6,7 +6,7 @@
  */
 import { QueryCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { SessionCorruptError } from '@panto/core';
+import { SessionCorruptError } from '@panto/core/store-kit';
 import { decodeStoredItem } from '../entries/entry-item.js';
 import { JSONL_CONTENT_TYPE, streamOffload } from '../entries/offload.js';
 import { MIN_PART_SIZE, MultipartWriter } from '../s3/multipart-writer.js';

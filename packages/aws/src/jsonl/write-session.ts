@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { ID_RULE, InvalidSessionIdError, type ActiveModel, type SessionEntry, type SessionHeader } from '@panto/core';
+import { ID_RULE, InvalidSessionIdError, type ActiveModel, type SessionEntry, type SessionHeader } from '@panto/core/store-kit';
 import { encodeHeader, SessionDecoder, SessionLog, type LineRules } from '@panto/core/store-kit';
 import { ItemPacker } from '../entries/item-packer.js';
 import type { S3Location } from '../entries/offload.js';

@@ -1,7 +1,7 @@
 /** Taking a session's turn lease: one conditional UpdateItem on its META item (see session-lease.ts). */
 import { randomUUID } from 'node:crypto';
 import { UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SessionNotFoundError } from '@panto/core';
+import { SessionNotFoundError } from '@panto/core/store-kit';
 import { SessionBusyError } from '../errors.js';
 import { decodeMeta, metaSource, type MetaRecord } from '../meta/meta-item.js';
 import { isOwnersItem } from '../meta/visibility.js';

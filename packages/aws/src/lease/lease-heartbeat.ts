@@ -3,7 +3,7 @@
  * lasts several periods, so one or two failed renewals do not lose it), and tell the holder
  * to stop — through an AbortSignal — when a stop was requested or the lease is lost.
  */
-import { SessionNotFoundError } from '@panto/core';
+import { SessionNotFoundError } from '@panto/core/store-kit';
 import { SessionLeaseLostError, StopRequestedError } from '../errors.js';
 import type { SessionLease } from './session-lease.js';
 

@@ -1,6 +1,6 @@
 /** Asking the turn that holds a session's lease to stop (see session-lease.ts). */
 import { UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SessionNotFoundError } from '@panto/core';
+import { SessionNotFoundError } from '@panto/core/store-kit';
 import { TurnNotRunningError } from '../errors.js';
 import { decodeMeta, metaSource, type HeldLease } from '../meta/meta-item.js';
 import { isOwnersItem } from '../meta/visibility.js';

@@ -8,7 +8,7 @@
  * flag on META that its renewal reads back.
  */
 import { UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SessionNotFoundError } from '@panto/core';
+import { SessionNotFoundError } from '@panto/core/store-kit';
 import { SessionLeaseLostError } from '../errors.js';
 import { isOwnersItem } from '../meta/visibility.js';
 import { ATTR } from '../table/attributes.js';

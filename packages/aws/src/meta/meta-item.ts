@@ -4,7 +4,7 @@
  * consistent read of it by key, and its decoding.
  */
 import { GetItemCommand, PutItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SessionCorruptError, type ActiveModel } from '@panto/core';
+import { SessionCorruptError, type ActiveModel } from '@panto/core/store-kit';
 import { SessionExistsError } from '../errors.js';
 import { ATTR } from '../table/attributes.js';
 import { CREATE_CONDITION, namesFor } from '../table/expressions.js';

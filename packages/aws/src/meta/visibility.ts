@@ -5,7 +5,7 @@
  * and the read of META that applies it (`visibleMeta`).
  */
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SessionNotFoundError } from '@panto/core';
+import { SessionNotFoundError } from '@panto/core/store-kit';
 import { ATTR } from '../table/attributes.js';
 import { readMeta, type HeldLease, type MetaRecord } from './meta-item.js';
 

@@ -1,5 +1,6 @@
 /** S3 objects in bulk: listing everything under a prefix, and deleting by key or by prefix. */
-import { DeleteObjectsCommand, ListObjectsV2Command, type _Object as S3Object, type S3Client } from '@aws-sdk/client-s3';
+import type { _Object as S3Object, S3Client } from '@aws-sdk/client-s3';
+import { s3SDK } from './s3-sdk.js';
 import { ObjectsNotDeletedError, type ObjectNotDeleted } from '../errors.js';
 
 /** DeleteObjects takes at most 1,000 keys. */
@@ -37,6 +38,7 @@ export async function deletePrefix(client: S3Client, bucket: string, prefix: str
 
 /** The objects under `prefix`, a ListObjectsV2 page at a time; the next page is asked for once the caller is done with this one. */
 export async function* listObjectPages(client: S3Client, bucket: string, prefix: string): AsyncGenerator<S3Object[]> {
+  const { ListObjectsV2Command } = await s3SDK();
   let token: string | undefined;
   do {
     const page = await client.send(
@@ -57,6 +59,7 @@ export async function* listObjectPages(client: S3Client, bucket: string, prefix:
  * is left is an `ObjectsNotDeletedError`.
  */
 async function deleteKeys(client: S3Client, bucket: string, keys: readonly string[]): Promise<void> {
+  const { DeleteObjectsCommand } = await s3SDK();
   let pending = keys;
   for (let attempt = 1; ; attempt++) {
     const output = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: pending.map((Key) => ({ Key })), Quiet: true } }));

@@ -6,7 +6,7 @@
  */
 import { DeleteItemCommand, UpdateItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { SessionNotFoundError, systemClock } from '@panto/core';
+import { SessionNotFoundError, systemClock } from '@panto/core/store-kit';
 import { offloadPrefix, type S3Location } from '../entries/offload.js';
 import { OffloadRequiredError } from '../errors.js';
 import { deleteObjects, deletePrefix } from '../s3/s3-objects.js';

@@ -1,6 +1,6 @@
 /** An owner's sessions, listed newest first (updating one: update-session.ts; deleting one: delete-session.ts). */
 import { QueryCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { systemClock } from '@panto/core';
+import { systemClock } from '@panto/core/store-kit';
 import { InvalidCursorError } from '../errors.js';
 import type { SessionMetadata } from '../meta/meta-item.js';
 import { ATTR } from '../table/attributes.js';

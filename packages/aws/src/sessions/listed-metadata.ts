@@ -7,7 +7,7 @@
  * worth.
  */
 import { BatchGetItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SessionCorruptError } from '@panto/core';
+import { SessionCorruptError } from '@panto/core/store-kit';
 import { decodeMeta, type SessionMetadata } from '../meta/meta-item.js';
 import { ATTR } from '../table/attributes.js';
 import { itemSource, META_SK, metaKey, SESSION_PK_PREFIX } from '../table/keys.js';

@@ -3,7 +3,7 @@
  * the model its next turns use.
  */
 import { UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SessionNotFoundError, systemClock, type ActiveModel } from '@panto/core';
+import { SessionNotFoundError, systemClock, type ActiveModel } from '@panto/core/store-kit';
 import { decodeMeta, metaSource, type SessionMetadata } from '../meta/meta-item.js';
 import { namesFor, SESSION_UPDATE_CONDITION, SESSION_UPDATE_MODEL, SESSION_UPDATE_TITLE } from '../table/expressions.js';
 import { metaKey } from '../table/keys.js';

@@ -12,7 +12,7 @@ import {
   type TransactWriteItem,
   type TransactWriteItemsCommandInput,
 } from '@aws-sdk/client-dynamodb';
-import { InvalidBatchError, SessionConflictError, SessionNotFoundError, type ActiveModel, type SessionEntry } from '@panto/core';
+import { InvalidBatchError, SessionConflictError, SessionNotFoundError, type ActiveModel, type SessionEntry } from '@panto/core/store-kit';
 import { entryItem, type OffloadRef } from '../entries/entry-item.js';
 import type { PlannedItem } from '../entries/pack-batch.js';
 import { SessionBusyError, SessionLeaseLostError } from '../errors.js';

@@ -13,10 +13,9 @@ import {
   type LoadOptions,
   type SessionEntry,
   type SessionStore,
-} from '@panto/core';
+} from '@panto/core/store-kit';
 import { decodeHeader, encodeBatch, parseLine, SessionLog, SessionTree } from '@panto/core/store-kit';
 import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
-import { writeSession } from '../jsonl/write-session.js';
 import type { SessionLease } from '../lease/session-lease.js';
 import { metaSource, type HeldLease, type SessionMetadata } from '../meta/meta-item.js';
 import { isLive } from '../meta/visibility.js';
@@ -238,6 +237,8 @@ export class DynamoStore implements SessionStore {
     const id = this.#handle.ids();
     const now = this.#handle.clock();
     const { client, tableName, owner, s3 } = this.#handle;
+    // The JSONL writer is loaded by the first fork (and import): no part of opening a session.
+    const { writeSession } = await import('../jsonl/write-session.js');
     await writeSession({
       dynamo: client,
       tableName,

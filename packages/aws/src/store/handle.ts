@@ -4,9 +4,8 @@
  * saw them).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { newId, systemClock } from '@panto/core';
+import { newId, systemClock } from '@panto/core/store-kit';
 import { SessionLog } from '@panto/core/store-kit';
-import { ensureRestored } from '../archive/restore-session.js';
 import type { S3Location } from '../entries/offload.js';
 import type { SessionLease } from '../lease/session-lease.js';
 import type { PartialAnswer } from '../partial/partial-answer.js';
@@ -111,5 +110,7 @@ export function viewOfHead(meta: MetaRecord): SessionView {
 export async function restoreIfArchived(handle: Handle, sessionId: string, meta: MetaRecord): Promise<MetaRecord> {
   if (meta.archivedAt === null) return meta;
   const { client, tableName, owner, s3, clock } = handle;
+  // The restore is loaded by the first archived session opened: a hot one never needs it.
+  const { ensureRestored } = await import('../archive/restore-session.js');
   return ensureRestored({ client, tableName, owner, sessionId, s3, clock }, meta);
 }

@@ -3,7 +3,7 @@
  * item by item up to the first gap (an item not there, or an offloaded text that is gone),
  * remembering where each append batch ended — a read keeps only what whole batches hold.
  */
-import { SessionCorruptError, type SessionEntry } from '@panto/core';
+import { SessionCorruptError, type SessionEntry } from '@panto/core/store-kit';
 import { decodeItemText, type StoredItem } from '../entries/entry-item.js';
 import type { MetaRecord } from '../meta/meta-item.js';
 

@@ -1,5 +1,5 @@
 /** Taking a session for a turn: its turn lease and a handle that appends under it. */
-import { SessionNotFoundError } from '@panto/core';
+import { SessionNotFoundError } from '@panto/core/store-kit';
 import { takeSessionLease } from '../lease/acquire-session-lease.js';
 import type { SessionLease } from '../lease/session-lease.js';
 import type { MetaRecord } from '../meta/meta-item.js';

@@ -1,5 +1,5 @@
 /** Opening a handle on an existing session: one consistent read of its META item. */
-import { SessionNotFoundError } from '@panto/core';
+import { SessionNotFoundError } from '@panto/core/store-kit';
 import type { MetaRecord } from '../meta/meta-item.js';
 import { visibleMeta } from '../meta/visibility.js';
 import { assertValidOwner, isValidSessionId } from '../table/validation.js';

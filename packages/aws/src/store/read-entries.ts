@@ -2,7 +2,7 @@
  * A handle's load: every entry of its session, read from DynamoDB only as far as the
  * process's `SessionCache` does not hold them, and reads of one session at once shared.
  */
-import { SessionNotFoundError, type SessionEntry } from '@panto/core';
+import { SessionNotFoundError, type SessionEntry } from '@panto/core/store-kit';
 import type { MetaRecord } from '../meta/meta-item.js';
 import { isVisibleTo } from '../meta/visibility.js';
 import { restoreIfArchived, type Handle, type SessionView } from './handle.js';

@@ -4,7 +4,7 @@
  * arrive, every line decoded with the session codec.
  */
 import { QueryCommand, type AttributeValue, type DynamoDBClient, type QueryCommandOutput } from '@aws-sdk/client-dynamodb';
-import { SessionCorruptError, type SessionEntry } from '@panto/core';
+import { SessionCorruptError, type SessionEntry } from '@panto/core/store-kit';
 import { decodeStoredItem, type OffloadRef } from '../entries/entry-item.js';
 import { getOffload, type S3Location } from '../entries/offload.js';
 import { OffloadRequiredError } from '../errors.js';

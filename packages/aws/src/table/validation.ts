@@ -2,7 +2,7 @@
  * What may go into a key or a META item: session ids, owners and TTLs are checked here before
  * any request is made.
  */
-import { isValidId } from '@panto/core';
+import { isValidId } from '@panto/core/store-kit';
 
 /**
  * Whether `id` can name a session: the id rule of @panto/core (`isValidId`). Everything else

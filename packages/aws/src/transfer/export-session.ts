@@ -5,7 +5,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteObjectCommand, GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { SessionNotFoundError, systemClock } from '@panto/core';
+import { SessionNotFoundError, systemClock } from '@panto/core/store-kit';
 import { ensureRestored } from '../archive/restore-session.js';
 import type { S3Location } from '../entries/offload.js';
 import { uploadSessionLines } from '../jsonl/session-lines.js';

@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { ID_RULE, InvalidSessionIdError, newId, systemClock, type SessionHeader } from '@panto/core';
+import { ID_RULE, InvalidSessionIdError, newId, systemClock, type SessionHeader } from '@panto/core/store-kit';
 import type { S3Location } from '../entries/offload.js';
 import { SessionExistsError } from '../errors.js';
 import { writeSession } from '../jsonl/write-session.js';

@@ -12,6 +12,7 @@ export {
   type BedrockCredentials,
 } from './bedrock.js';
 export { DEFAULT_BEDROCK_MODEL } from './bedrock-models.js';
+export { deferredProvider, type DeferredProvider } from './deferred.js';
 export {
   createProvider,
   defaultProviderName,

@@ -14,7 +14,7 @@
 import { UnsupportedModelError } from '../errors.js';
 import type { Usage } from '../messages.js';
 import { BEDROCK_MODELS, DEFAULT_BEDROCK_MODEL } from './bedrock-models.js';
-import type { ProviderName } from './factory.js';
+import type { ProviderName } from './names.js';
 
 /** The date the facts below were read. */
 export const MODELS_READ_ON = '2026-12-01';

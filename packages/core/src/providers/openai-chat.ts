@@ -1,10 +1,10 @@
 import type OpenAI from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
-import { ProviderNotConfiguredError } from '../errors.js';
 import type { StopReason, Usage } from '../messages.js';
 import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from './provider.js';
 import type { MessageAssembler } from './message-assembler.js';
+import { openAIKey } from './names.js';
 import { toOpenAIRequest, type OpenAIRequestSettings } from './openai-request.js';
 import { providerErrorFromSDK, type SDKErrorRules } from './sdk-error.js';
 import { lazyClient, lazyModule, sdkClientOptions } from './sdk-client.js';
@@ -65,11 +65,7 @@ export class OpenAIChatProvider implements Provider {
       temperature: options.temperature,
     };
     this.#idleMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY;
-    if (apiKey === undefined || apiKey === '') {
-      // Fail at construction, as the SDK would, rather than at the first call.
-      throw new ProviderNotConfiguredError('openai', 'no API key: set OPENAI_API_KEY or pass apiKey (any non-empty value for a server that needs none)');
-    }
+    const apiKey = openAIKey(options.apiKey);
     const clientOptions = sdkClientOptions({ ...options, apiKey, timeoutMs: this.#idleMs });
     this.#client = lazyClient(openaiSDK, (sdk) => new sdk.default(clientOptions));
   }

@@ -1,0 +1,60 @@
+/**
+ * `@panto/core/agent-kit`: what a host that runs agents needs, and nothing it may not — the
+ * agent, its conversation, tools, messages, errors and ids, the model catalog, and providers
+ * by name through `deferredProvider`, whose code is loaded at the first call. Unlike the
+ * package's root, it reaches none of the providers' code, the MCP client, the filesystem
+ * stores or the extension host: a bundle that imports it (a Lambda function) evaluates none
+ * of them at a cold start.
+ */
+export {
+  Agent,
+  type AgentConfig,
+  type AgentOptions,
+  type CompactionResult,
+  type ResumedAgent,
+  type ResumeOptions,
+  type RunOptions,
+} from './agent/agent.js';
+export { DEFAULT_COMPACTION_PROMPT } from './agent/compaction.js';
+export type { AgentEvent, Receiver, StepResult } from './agent/events.js';
+export { Conversation } from './conversation.js';
+export * from './errors.js';
+export { ID_RULE, isValidId, newId, systemClock, type Clock, type IdGenerator } from './ids.js';
+export { exceedsJSONDepth, MAX_ENTRY_DEPTH, MAX_JSON_DEPTH, tooDeepReason } from './json-limits.js';
+export { addUsage, assistantText, effectiveSystemPrompt, emptyUsage, messageUsage, STOP_REASONS, toolCalls } from './messages.js';
+export type {
+  AssistantBlock,
+  AssistantMessage,
+  CompactionMessage,
+  ImageBlock,
+  JsonValue,
+  Message,
+  StopReason,
+  TextBlock,
+  ToolCallBlock,
+  ToolResultMessage,
+  Usage,
+  UserMessage,
+} from './messages.js';
+export { deferredProvider, type DeferredProvider } from './providers/deferred.js';
+export type { CreateProviderOptions } from './providers/factory.js';
+export {
+  assertModelOffered,
+  DEFAULT_MODELS,
+  findModel,
+  isValidModelName,
+  KNOWN_MODELS,
+  MODEL_NAME_RULE,
+  modelStatus,
+  MODELS_READ_ON,
+  usageCost,
+  type ModelCheckOptions,
+  type ModelInfo,
+  type ModelPrices,
+  type ModelStatus,
+} from './providers/models.js';
+export { defaultProviderName, PROVIDER_CREDENTIAL_VARIABLES, PROVIDER_NAMES, type ProviderName } from './providers/names.js';
+export type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from './providers/provider.js';
+export type { ActiveModel, DiskMessageRecord, SessionEntry, SessionStore } from './session/store.js';
+export { acceptsPrompt, entryPreview, PREVIEW_LENGTH, SessionTree } from './session/tree.js';
+export { ToolRegistry, type Tool, type ToolDefinition, type ToolOutput } from './tool.js';
