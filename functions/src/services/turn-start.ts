@@ -7,7 +7,7 @@
  * rounds) releases it with one UpdateItem, as `TurnLock.release` does.
  */
 import { DynamoStore, type HeartbeatEnd, keepSessionLease, type LeaseHeartbeat, type SessionLease } from '@panto/aws/service';
-import { type Agent, type DiskMessageRecord, type Receiver, SessionConflictError, type ToolRegistry } from '@panto/core/agent-kit';
+import { type Agent, type DeferredProvider, type DiskMessageRecord, type Receiver, SessionConflictError, type ToolRegistry } from '@panto/core/agent-kit';
 import { leaseClock, reportUnseen, type SessionContext, storeLocation } from './session-context.js';
 import { writePartials } from './partial-writer.js';
 import { release, type SessionLock } from './session-lock.js';
@@ -84,6 +84,8 @@ export async function startTurn(
     lock.store = store;
     if (options.parentId !== undefined) await deps.checkParent(store, options.parentId);
     const agent = await deps.agentOn(store, await tools, options.parentId);
+    // A deferred provider's code (a cold process's first turn) loads while the prompt is stored, not after it.
+    void (agent.provider as Partial<DeferredProvider>).load?.().catch(() => undefined);
     const records: DiskMessageRecord[] = [];
     const unrecord = agent.subscribe((event) => {
       if (event.type === 'entries-persisted') for (const record of event.records) if (record.type === 'message') records.push(record);
