@@ -21,7 +21,7 @@ import {
   LEASE_RENEW_UPDATE,
   namesFor,
 } from '../table/expressions.js';
-import { activityPk, activitySk, metaKey, ownerSk } from '../table/keys.js';
+import { metaKey, updatedValues } from '../table/keys.js';
 import { conditionFailedItem, isConditionalCheckFailed, updatedItem } from '../table/sdk-errors.js';
 
 /** What a renewal found on META. */
@@ -126,13 +126,10 @@ export class DynamoLease implements SessionLease {
     const { touchedAt } = options;
     const update = touchedAt === undefined ? LEASE_RELEASE_UPDATE : LEASE_RELEASE_TOUCH_UPDATE;
     const condition = touchedAt === undefined ? LEASE_RELEASE_CONDITION : LEASE_RELEASE_TOUCH_CONDITION;
-    const values: Record<string, AttributeValue> = { ':lease_id': { S: this.leaseId } };
-    if (touchedAt !== undefined) {
-      values[':updated_at'] = { S: touchedAt };
-      values[':gsi1sk'] = { S: ownerSk(touchedAt, this.sessionId) };
-      values[':gsi2pk'] = { S: activityPk(this.sessionId) };
-      values[':gsi2sk'] = { S: activitySk(touchedAt, this.sessionId) };
-    }
+    const values: Record<string, AttributeValue> = {
+      ':lease_id': { S: this.leaseId },
+      ...(touchedAt === undefined ? {} : updatedValues(touchedAt, this.sessionId)),
+    };
     try {
       await client.send(
         new UpdateItemCommand({

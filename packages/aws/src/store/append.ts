@@ -38,7 +38,7 @@ import {
   ENTRY_PUT_CONDITION,
   namesFor,
 } from '../table/expressions.js';
-import { activityPk, activitySk, entrySk, metaKey, ownerSk, sessionPk } from '../table/keys.js';
+import { entrySk, metaKey, sessionPk, updatedValues } from '../table/keys.js';
 import { extraRefusals, type AppendExtras } from './append-extras.js';
 import { backoff, classifyTransactionError, DEFAULT_RETRY_POLICY, type RetryPolicy } from '../table/transaction-failures.js';
 
@@ -96,12 +96,7 @@ export function buildAppendTransaction(plan: AppendPlan, token: string): Transac
   };
   // A turn's prompt leaves `updated_at` and the index keys to the turn's last write.
   let update = plan.takeLease === null ? APPEND_UPDATE : APPEND_UPDATE_UNINDEXED;
-  if (plan.takeLease === null) {
-    values[':updated_at'] = { S: plan.updatedAt };
-    values[':gsi1sk'] = { S: ownerSk(plan.updatedAt, plan.sessionId) };
-    values[':gsi2pk'] = { S: activityPk(plan.sessionId) };
-    values[':gsi2sk'] = { S: activitySk(plan.updatedAt, plan.sessionId) };
-  }
+  if (plan.takeLease === null) Object.assign(values, updatedValues(plan.updatedAt, plan.sessionId));
   let condition = plan.expected.head === null ? APPEND_CONDITION_EMPTY : APPEND_CONDITION;
   if (plan.expected.head !== null) values[':expected_head'] = { S: plan.expected.head };
   const lease = leaseTerms(plan, values);

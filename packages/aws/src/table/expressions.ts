@@ -39,14 +39,18 @@ export const APPEND_CONDITION = `${HOT_META_OF_OWNER} AND #entry_count = :expect
  */
 export const APPEND_UPDATE_UNINDEXED = 'SET #head = :head, #next_parent = :next_parent, #entry_count = #entry_count + :added';
 /**
+ * The part of a META update that moves `updated_at` and the index keys derived from it (with
+ * `updatedValues` in keys.ts): every append but a turn's prompt, and a turn's release when
+ * the prompt was its only write.
+ */
+const UPDATED_AT_MOVES = '#updated_at = :updated_at, #gsi1sk = :gsi1sk, #gsi2pk = :gsi2pk, #gsi2sk = :gsi2sk';
+/**
  * The META update of every other append: also what the `byOwner` index shows of the log (its
  * count and head, as the prompt's write left them unlisted) and its keys. It also (re)sets the
  * `byActivity` keys: the archive sweeper finds the session by its last write, and a session
  * made before the index existed joins it with its next append.
  */
-export const APPEND_UPDATE =
-  `${APPEND_UPDATE_UNINDEXED}, #listed_count = #entry_count + :added, #listed_head = :head, ` +
-  '#updated_at = :updated_at, #gsi1sk = :gsi1sk, #gsi2pk = :gsi2pk, #gsi2sk = :gsi2sk';
+export const APPEND_UPDATE = `${APPEND_UPDATE_UNINDEXED}, #listed_count = #entry_count + :added, #listed_head = :head, ${UPDATED_AT_MOVES}`;
 /** Added to {@link APPEND_UPDATE} when the batch names a provider and model. */
 export const APPEND_UPDATE_MODEL = ', #active_provider = :active_provider, #active_model = :active_model';
 /** Added to {@link APPEND_UPDATE} when the batch holds a user prompt: the first one names the session. */
@@ -108,9 +112,7 @@ export const LEASE_RELEASE_UPDATE = 'REMOVE #lease_id, #lease_expires_at, #lease
  * a stop): the turn's last write, so it moves `updated_at`, the index keys and the listed log,
  * as the last append of a turn does. Not on a tombstone: a deleted session stays out of the indexes.
  */
-export const LEASE_RELEASE_TOUCH_UPDATE =
-  'SET #listed_count = #entry_count, #listed_head = #head, #updated_at = :updated_at, #gsi1sk = :gsi1sk, #gsi2pk = :gsi2pk, #gsi2sk = :gsi2sk ' +
-  LEASE_RELEASE_UPDATE;
+export const LEASE_RELEASE_TOUCH_UPDATE = `SET #listed_count = #entry_count, #listed_head = #head, ${UPDATED_AT_MOVES} ${LEASE_RELEASE_UPDATE}`;
 export const LEASE_RELEASE_TOUCH_CONDITION = `${LEASE_RELEASE_CONDITION} AND attribute_not_exists(#deleted_at)`;
 /** Ask the holder of a live lease on this owner's session to stop. */
 export const STOP_REQUEST_CONDITION = `${META_OF_OWNER} AND attribute_exists(#lease_id) AND #lease_expires_at > :now`;

@@ -99,3 +99,13 @@ export function activityShardPk(shard: number): string {
 export function activitySk(at: string, sessionId: string): string {
   return `${at}#${sessionId}`;
 }
+
+/** The values of a META update that moves `updated_at` to `at`, and both indexes' keys with it. */
+export function updatedValues(at: string, sessionId: string): Record<string, AttributeValue> {
+  return {
+    ':updated_at': { S: at },
+    ':gsi1sk': { S: ownerSk(at, sessionId) },
+    ':gsi2pk': { S: activityPk(sessionId) },
+    ':gsi2sk': { S: activitySk(at, sessionId) },
+  };
+}
