@@ -27,8 +27,7 @@ import {
   type SessionMetadata,
 } from '@panto/aws';
 import { SessionNotFoundError, type DiskMessage } from '@panto/core';
-import { RecordFactory } from '@panto/core/testing';
-import { waitUntil } from '@panto/core/testing';
+import { RecordFactory, waitUntil } from '@panto/core/testing';
 import { describe, expect, inject, it } from 'vitest';
 import { localDynamoDBClient, startDynamoDBLocal } from '../scripts/local/dynamodb-local.js';
 import { countCommands, localAws, type LocalAws } from './setup/aws-fixtures.js';

@@ -8,8 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { SessionCorruptError, SessionNotFoundError, systemClock } from '@panto/core/store-kit';
-import { SessionDecoder } from '@panto/core/store-kit';
+import { SessionCorruptError, SessionNotFoundError, systemClock, SessionDecoder } from '@panto/core/store-kit';
 import { entryItem } from '../entries/entry-item.js';
 import { ItemPacker } from '../entries/item-packer.js';
 import { offloadPrefix, putOffload, type S3Location } from '../entries/offload.js';

@@ -5,8 +5,7 @@
  * before it is written.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { SessionCorruptError, type SessionEntry } from '@panto/core/store-kit';
-import { decodeLine } from '@panto/core/store-kit';
+import { SessionCorruptError, type SessionEntry, decodeLine } from '@panto/core/store-kit';
 import { ATTR } from '../table/attributes.js';
 import { entryIndexOf } from '../table/keys.js';
 import type { PlannedItem } from './pack-batch.js';

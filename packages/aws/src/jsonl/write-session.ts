@@ -6,8 +6,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { ID_RULE, InvalidSessionIdError, type ActiveModel, type SessionEntry, type SessionHeader } from '@panto/core/store-kit';
-import { encodeHeader, SessionDecoder, SessionLog, type LineRules } from '@panto/core/store-kit';
+import {
+  ID_RULE,
+  InvalidSessionIdError,
+  type ActiveModel,
+  type SessionEntry,
+  type SessionHeader,
+  encodeHeader,
+  SessionDecoder,
+  SessionLog,
+  type LineRules,
+} from '@panto/core/store-kit';
 import { ItemPacker } from '../entries/item-packer.js';
 import type { S3Location } from '../entries/offload.js';
 import { expiryOf, metaItem, putNewMeta } from '../meta/meta-item.js';

@@ -4,8 +4,7 @@
  * follow what was committed.
  */
 import { randomUUID } from 'node:crypto';
-import { type ActiveModel, SessionNotFoundError, type SessionEntry } from '@panto/core/store-kit';
-import { encodeBatchLines, newestModel } from '@panto/core/store-kit';
+import { type ActiveModel, SessionNotFoundError, type SessionEntry, encodeBatchLines, newestModel } from '@panto/core/store-kit';
 import type { OffloadRef } from '../entries/entry-item.js';
 import { putOffload } from '../entries/offload.js';
 import { packBatch, TRANSACTION_TEXT_LIMIT, type PlannedItem } from '../entries/pack-batch.js';

@@ -13,8 +13,12 @@ import {
   type LoadOptions,
   type SessionEntry,
   type SessionStore,
+  decodeHeader,
+  encodeBatch,
+  parseLine,
+  SessionLog,
+  SessionTree,
 } from '@panto/core/store-kit';
-import { decodeHeader, encodeBatch, parseLine, SessionLog, SessionTree } from '@panto/core/store-kit';
 import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
 import type { SessionLease } from '../lease/session-lease.js';
 import { metaSource, type HeldLease, type SessionMetadata } from '../meta/meta-item.js';

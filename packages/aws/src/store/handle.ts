@@ -4,8 +4,7 @@
  * saw them).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { newId, systemClock } from '@panto/core/store-kit';
-import { SessionLog } from '@panto/core/store-kit';
+import { newId, systemClock, SessionLog } from '@panto/core/store-kit';
 import type { S3Location } from '../entries/offload.js';
 import type { SessionLease } from '../lease/session-lease.js';
 import type { PartialAnswer } from '../partial/partial-answer.js';

@@ -7,8 +7,7 @@
  * wrong one.
  */
 import { randomUUID } from 'node:crypto';
-import { SessionNotFoundError } from '@panto/core/store-kit';
-import { SessionLog } from '@panto/core/store-kit';
+import { SessionNotFoundError, SessionLog } from '@panto/core/store-kit';
 import { SessionBusyError } from '../errors.js';
 import { metaSource } from '../meta/meta-item.js';
 import { isLive, isVisibleTo } from '../meta/visibility.js';
