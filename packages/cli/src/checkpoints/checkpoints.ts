@@ -49,8 +49,8 @@ export class Checkpoints implements TurnHooks {
   /** Why there are none this run (git missing, too many files, a failure); undefined: they are taken. */
   #off: string | undefined;
   #open: OpenStore | undefined;
-  /** The opening under way, if any: the warm-up and the first checkpoint may both ask at once. */
-  #opening: { sessionId: string; create: boolean; done: Promise<OpenStore | undefined> } | undefined;
+  /** The last opening asked for: openings run one after another (the warm-up and the first checkpoint may ask at once). */
+  #opening: Promise<unknown> = Promise.resolve();
   /** The warm-up under way (see {@link warmUp}). */
   #warm: Promise<void> | undefined;
 
@@ -108,24 +108,16 @@ export class Checkpoints implements TurnHooks {
 
   /**
    * The session's store, opened (created when `create`); undefined when checkpoints are off or
-   * there is none. Callers at once share one opening, so the store is created once (two `git
-   * init`s of one folder at once fail on git's config lock).
+   * there is none. Openings run one at a time, each after the one before, so the store is
+   * created once (two `git init`s of one folder at once fail on git's config lock).
    */
   async open(create: boolean): Promise<OpenStore | undefined> {
     if (this.#off !== undefined) return undefined;
     const sessionId = this.#options.sessionId();
     if (this.#open?.log.session_id === sessionId) return this.#open;
-    const pending = this.#opening;
-    if (pending?.sessionId === sessionId && (pending.create || !create)) return pending.done;
-    const done = (pending?.sessionId === sessionId ? pending.done.catch(() => undefined) : Promise.resolve(undefined)).then(
-      (opened) => opened ?? this.#openNow(sessionId, create),
-    );
-    this.#opening = { sessionId, create, done };
-    try {
-      return await done;
-    } finally {
-      if (this.#opening?.done === done) this.#opening = undefined;
-    }
+    const done = this.#opening.then(() => this.#openNow(sessionId, create));
+    this.#opening = done.catch(() => undefined);
+    return done;
   }
 
   async #openNow(sessionId: string, create: boolean): Promise<OpenStore | undefined> {
