@@ -84,10 +84,10 @@ export interface ArchiveObject {
 
 type Item = Record<string, AttributeValue>;
 
-/** Decodes a META item; `source` names it in a `SessionCorruptError` when it is malformed. */
-export function decodeMeta(item: Item, source: string): MetaRecord {
+/** Readers of a META item's attributes (or of its index item's), failing with `SessionCorruptError` that names `source` and `what`. */
+function metaReader(item: Item, source: string, what: string) {
   const fail = (reason: string): never => {
-    throw new SessionCorruptError(source, 1, `META item: ${reason}`);
+    throw new SessionCorruptError(source, 1, `${what}: ${reason}`);
   };
   const pk = item[ATTR.pk]?.S;
   if (pk === undefined || !pk.startsWith(SESSION_PK_PREFIX) || item[ATTR.sk]?.S !== META_SK) fail('not a META item');
@@ -103,20 +103,43 @@ export function decodeMeta(item: Item, source: string): MetaRecord {
     const value = Number(raw);
     return Number.isFinite(value) ? value : fail(`${name} is not a number`);
   };
-  const provider = optional(ATTR.activeProvider);
-  const model = optional(ATTR.activeModel);
+  return { id: pk!.slice(SESSION_PK_PREFIX.length), fail, required, optional, number };
+}
+
+/** The session's metadata of `read`'s item, its log's count and head read from the attributes `log` names. */
+function metadataOf(read: ReturnType<typeof metaReader>, item: Item, log: { count: string; head: string }): SessionMetadata {
+  const provider = read.optional(ATTR.activeProvider);
+  const model = read.optional(ATTR.activeModel);
   return {
-    metadata: {
-      id: pk!.slice(SESSION_PK_PREFIX.length),
-      owner: required(ATTR.owner),
-      createdAt: required(ATTR.createdAt),
-      updatedAt: required(ATTR.updatedAt),
-      entryCount: number(ATTR.entryCount) ?? fail(`no ${ATTR.entryCount}`),
-      head: optional(ATTR.head),
-      activeModel: provider !== null && model !== null ? { provider, model } : null,
-      title: optional(ATTR.title),
-      archived: item[ATTR.archivedAt] !== undefined,
-    },
+    id: read.id,
+    owner: read.required(ATTR.owner),
+    createdAt: read.required(ATTR.createdAt),
+    updatedAt: read.required(ATTR.updatedAt),
+    entryCount: read.number(log.count) ?? read.fail(`no ${log.count}`),
+    head: read.optional(log.head),
+    activeModel: provider !== null && model !== null ? { provider, model } : null,
+    title: read.optional(ATTR.title),
+    archived: item[ATTR.archivedAt] !== undefined,
+  };
+}
+
+/**
+ * The metadata a session list shows, from a `byOwner` index item: its log as the index holds
+ * it (`listed_count`, `listed_head`). `SessionCorruptError` naming `source` when malformed.
+ */
+export function decodeListedMetadata(item: Item, source: string): SessionMetadata {
+  const read = metaReader(item, source, 'META index item');
+  const metadata = metadataOf(read, item, { count: ATTR.listedCount, head: ATTR.listedHead });
+  if (!Number.isSafeInteger(metadata.entryCount) || metadata.entryCount < 0) read.fail(`${ATTR.listedCount} is not a count`);
+  return metadata;
+}
+
+/** Decodes a META item; `source` names it in a `SessionCorruptError` when it is malformed. */
+export function decodeMeta(item: Item, source: string): MetaRecord {
+  const read = metaReader(item, source, 'META item');
+  const { fail, required, optional, number } = read;
+  return {
+    metadata: metadataOf(read, item, { count: ATTR.entryCount, head: ATTR.head }),
     header: required(ATTR.header),
     nextParent: optional(ATTR.nextParent),
     ttlSeconds: number(ATTR.ttlSeconds),

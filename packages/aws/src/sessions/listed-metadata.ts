@@ -7,8 +7,7 @@
  * worth.
  */
 import { BatchGetItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SessionCorruptError } from '@panto/core/store-kit';
-import { decodeMeta, type SessionMetadata } from '../meta/meta-item.js';
+import { decodeListedMetadata, decodeMeta, type SessionMetadata } from '../meta/meta-item.js';
 import { ATTR } from '../table/attributes.js';
 import { itemSource, META_SK, metaKey, SESSION_PK_PREFIX } from '../table/keys.js';
 
@@ -20,29 +19,7 @@ const BATCH_GET_LIMIT = 100;
 /** The list's metadata of a `byOwner` index item; null when the item predates `listed_count` (read META then). */
 export function listedMetadata(item: Item, source: string): SessionMetadata | null {
   if (item[ATTR.header] !== undefined) return decodeMeta(item, source).metadata; // an index projecting every attribute
-  const count = item[ATTR.listedCount]?.N;
-  if (count === undefined) return null;
-  const fail = (reason: string): never => {
-    throw new SessionCorruptError(source, 1, `META index item: ${reason}`);
-  };
-  const string = (name: string): string | null => item[name]?.S ?? null;
-  const pk = item[ATTR.pk]?.S ?? '';
-  if (!pk.startsWith(SESSION_PK_PREFIX) || item[ATTR.sk]?.S !== META_SK) fail('not a META item');
-  const entryCount = Number(count);
-  if (!Number.isSafeInteger(entryCount) || entryCount < 0) fail(`${ATTR.listedCount} is not a count`);
-  const provider = string(ATTR.activeProvider);
-  const model = string(ATTR.activeModel);
-  return {
-    id: pk.slice(SESSION_PK_PREFIX.length),
-    owner: string(ATTR.owner) ?? fail(`no ${ATTR.owner}`),
-    createdAt: string(ATTR.createdAt) ?? fail(`no ${ATTR.createdAt}`),
-    updatedAt: string(ATTR.updatedAt) ?? fail(`no ${ATTR.updatedAt}`),
-    entryCount,
-    head: string(ATTR.listedHead),
-    activeModel: provider !== null && model !== null ? { provider, model } : null,
-    title: string(ATTR.title),
-    archived: item[ATTR.archivedAt] !== undefined,
-  };
+  return item[ATTR.listedCount] === undefined ? null : decodeListedMetadata(item, source);
 }
 
 /**
