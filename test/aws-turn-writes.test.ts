@@ -18,8 +18,9 @@ import {
   updateSession,
 } from '@panto/aws';
 import { SessionConflictError, SessionNotFoundError } from '@panto/core';
+import { SessionLog } from '@panto/core/store-kit';
 import { ManualClock, RecordFactory } from '@panto/core/testing';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it, vi } from 'vitest';
 import { localDynamoDBClient } from '../scripts/local/dynamodb-local.js';
 import { countCommands, localAws, once } from './setup/aws-fixtures.js';
 
@@ -130,6 +131,30 @@ describe('a turn in two writes, on DynamoDB Local', () => {
     const next = await DynamoStore.forTurn(f.turnOptions());
     await next.appendMessages([new RecordFactory('t3').user('third')]);
     expect(next.turnLease()).not.toBeNull();
+  });
+
+  it('rebuilds a warm turn’s session once: loading it keeps the log its handle built from the cache', async () => {
+    const f = await fixture();
+    const cache = new SessionCache();
+    const cold = await DynamoStore.forTurn(f.turnOptions(cache));
+    await cold.loadConversation();
+    await cold.appendMessages([new RecordFactory('t1').user('first')]);
+    await cold.appendMessages([new RecordFactory('t1a').assistant('one')], { last: true });
+
+    const builds = vi.spyOn(SessionLog, 'of');
+    try {
+      const warm = await DynamoStore.forTurn(f.turnOptions(cache));
+      const loaded = await warm.loadConversation();
+      // One pass over the session (the handle's), not a second one for the load.
+      expect(builds).toHaveBeenCalledTimes(1);
+      expect(loaded.conversation.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+      await warm.appendMessages([new RecordFactory('t2').user('second')]);
+      // Loaded again after its own append: the log it holds is the one it grew, so no new build either.
+      expect((await warm.loadEntries()).map((entry) => entry.id)).toHaveLength(4);
+      expect(builds).toHaveBeenCalledTimes(1);
+    } finally {
+      builds.mockRestore();
+    }
   });
 
   it('refuses the prompt of a second turn while the first holds the lease, writing nothing, even from a cache that saw no lease', async () => {

@@ -326,9 +326,16 @@ export class DynamoStore implements SessionStore {
     return readEntries(this.#handle, this.#id, this.#view);
   }
 
-  /** What a load read becomes this handle's view of the session. */
+  /**
+   * What a load read becomes this handle's view of the session. A log that already holds
+   * exactly the entries read (a turn's handle from the cache, loaded at once) is kept, with
+   * the rebuild it made: entries never change once written, so the same count and newest id
+   * are the same entries, and a second rebuild would cost a pass over the whole session.
+   */
   #adopt(read: EntriesRead): void {
-    this.#view = { meta: read.meta, bytes: read.bytes, metaFresh: false, log: SessionLog.of(read.entries, this.#source), partial: read.partial };
+    const { log } = this.#view;
+    const same = log.entries !== null && log.count === read.entries.length && log.leafId === (read.entries.at(-1)?.id ?? null);
+    this.#view = { meta: read.meta, bytes: read.bytes, metaFresh: false, log: same ? log : SessionLog.of(read.entries, this.#source), partial: read.partial };
   }
 
   get #source(): string {
