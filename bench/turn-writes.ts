@@ -2,7 +2,10 @@
  * A service turn's writes, on DynamoDB Local, each against a baseline measured in the same run:
  * - (a) the time from a turn's request to its provider call in a warm process, divided by
  *   one bare `TransactWriteItems` (a META update and one entry put) on the same table: the
- *   floor for "the prompt durable before the provider call";
+ *   floor for "the prompt durable before the provider call". The request is what the
+ *   deployed api function is handed — an API Gateway event, through the same Lambda adapter,
+ *   with the claims its JWT authorizer verified (`apiGatewayVerifier`); the local stack's
+ *   path, which verifies an HS256 token itself, is printed beside it;
  * - (b) the write capacity a plain turn consumes (every write it sends, as DynamoDB reports
  *   it), divided by a reference that writes the same two messages in one transaction — for a
  *   short answer and a long one — and the size of META, which every write updates.
@@ -15,13 +18,17 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { createTable, DynamoStore, SessionCache } from '@panto/aws';
 import { emptyUsage, type Provider, type ProviderEvent } from '@panto/core';
 import { RecordFactory } from '@panto/core/testing';
-import { createApp, DEFAULT_SERVICE_LIMITS } from '@panto/functions';
+import { type AppDeps, apiGatewayVerifier, createApp, DEFAULT_SERVICE_LIMITS } from '@panto/functions';
+import { handle } from 'hono/aws-lambda';
 import { hs256Verifier, signLocalToken } from '@panto/functions/local';
 import { localDynamoDBClient, startDynamoDBLocal, suppressNodeVersionWarning } from '../scripts/local/dynamodb-local.js';
 import { median, printTable } from './util.js';
 
 const SAMPLES = 41;
 const WARM_UP = 10;
+/** Bare transactions sent before anything is timed: DynamoDB Local's JIT warms up over the first hundreds of requests. */
+const EMULATOR_WARM_UP = 600;
+const LONG_SESSION = 2_000;
 const SECRET = new Uint8Array(32).fill(7);
 const OWNER = 'bench';
 const PROMPT = `How does the parser handle this? ${'tell me about this part of the code '.repeat(5)}`;
@@ -124,23 +131,28 @@ interface Stack {
   dynamo: DynamoDBClient;
   tableName: string;
   provider: StopwatchProvider;
+  /** Through the local stack's app (`app.request`, an HS256 token it verifies). */
   post(path: string, body: object): Promise<Response>;
+  /** A turn as the deployed api function receives it: an API Gateway event through the Lambda adapter. */
+  turnViaApiFunction(id: string, text: string): Promise<void>;
 }
 
 function stack(dynamo: DynamoDBClient, tableName: string, token: string): Stack {
   const provider = new StopwatchProvider();
-  const app = createApp({
-    dynamo,
-    tableName,
-    s3: new S3Client({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }),
-    bucket: 'unused',
-    providers: () => provider,
-    verifier: hs256Verifier(SECRET),
-    limits: DEFAULT_SERVICE_LIMITS,
-    cache: new SessionCache(),
-  });
+  const app = (verifier: AppDeps['verifier']) =>
+    createApp({
+      dynamo,
+      tableName,
+      s3: new S3Client({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }),
+      bucket: 'unused',
+      providers: () => provider,
+      verifier,
+      limits: DEFAULT_SERVICE_LIMITS,
+      cache: new SessionCache(),
+    });
+  const local = app(hs256Verifier(SECRET));
   const post = async (path: string, body: object): Promise<Response> => {
-    const response = await app.request(path, {
+    const response = await local.request(path, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -148,20 +160,71 @@ function stack(dynamo: DynamoDBClient, tableName: string, token: string): Stack 
     if (response.status >= 300) throw new Error(`${path}: ${response.status} ${await response.text()}`);
     return response;
   };
-  return { dynamo, tableName, provider, post };
+  const api = handle(app(apiGatewayVerifier()));
+  const turnViaApiFunction = async (id: string, text: string): Promise<void> => {
+    const result = (await api(turnEvent(id, text))) as { statusCode?: number; body?: string };
+    if ((result.statusCode ?? 500) >= 300) throw new Error(`turn: ${result.statusCode} ${result.body}`);
+  };
+  return { dynamo, tableName, provider, post, turnViaApiFunction };
+}
+
+/** `POST /sessions/{id}/messages` as API Gateway hands it to the api function, its JWT authorizer's claims included. */
+function turnEvent(id: string, text: string): Parameters<ReturnType<typeof handle>>[0] {
+  const body = JSON.stringify({ text });
+  const rawPath = `/sessions/${id}/messages`;
+  return {
+    version: '2.0',
+    routeKey: 'POST /sessions/{id}/messages',
+    rawPath,
+    rawQueryString: '',
+    headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), host: 'api.example.com' },
+    requestContext: {
+      accountId: '123456789012',
+      apiId: 'bench',
+      authentication: null,
+      authorizer: { jwt: { claims: { sub: OWNER, exp: String(Math.floor(Date.now() / 1000) + 3600) }, scopes: [] } },
+      domainName: 'api.example.com',
+      domainPrefix: 'api',
+      http: { method: 'POST', path: rawPath, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'bench' },
+      requestId: 'bench',
+      routeKey: 'POST /sessions/{id}/messages',
+      stage: '$default',
+      time: '02/Dec/2026:12:00:00 +0000',
+      timeEpoch: Date.now(),
+    },
+    body,
+    isBase64Encoded: false,
+  };
 }
 
 /** (a): request → provider call in a warm process, against one bare TransactWriteItems, interleaved (after a warm-up). */
-async function toProvider(s: Stack): Promise<Array<readonly [string, string]>> {
+async function toProvider(s: Stack, spans: Array<{ start: number; end: number }>, path: 'api' | 'local'): Promise<Array<readonly [string, string]>> {
   const { id } = (await (await s.post('/sessions', { system: 'Be brief.' })).json()) as { id: string };
-  const spans = transactionTimer(s.dynamo);
+  const { turns, bares, before, own, after } = await timeTurns(s, spans, path, id);
+  const [t, floor] = [median(turns), median(bares)];
+  const label = path === 'api' ? 'the api function (API Gateway event, authorizer claims)' : 'the local stack (app.request, HS256 verified here)';
+  return [
+    [`request → provider call, warm: ${label}`, `${t.toFixed(2)} ms`],
+    ['one bare TransactWriteItems (META update + entry put)', `${floor.toFixed(2)} ms`],
+    [path === 'api' ? '(a) ratio (target ≤ 1.3×)' : '  ratio on the local stack', `${(t / floor).toFixed(2)}×`],
+    [
+      '  of which: request → its transaction / the transaction / → provider',
+      `${median(before).toFixed(2)} ms / ${median(own).toFixed(2)} ms (${(median(own) / floor).toFixed(2)}× the bare one) / ${median(after).toFixed(2)} ms (medians of each)`,
+    ],
+  ];
+}
+
+/** Turns on session `id` through `path`, interleaved with bare transactions, after a warm-up: each one's times. */
+async function timeTurns(s: Stack, spans: Array<{ start: number; end: number }>, path: 'api' | 'local', id: string) {
   const before: number[] = [];
   const own: number[] = [];
   const after: number[] = [];
+  const send =
+    path === 'api' ? () => s.turnViaApiFunction(id, PROMPT) : async () => void (await (await s.post(`/sessions/${id}/messages`, { text: PROMPT })).json());
   const turn = async (): Promise<number> => {
     spans.length = 0;
     const start = performance.now();
-    await (await s.post(`/sessions/${id}/messages`, { text: PROMPT })).json();
+    await send();
     const prompt = spans[0]!;
     before.push(prompt.start - start);
     own.push(prompt.end - prompt.start);
@@ -187,14 +250,28 @@ async function toProvider(s: Stack): Promise<Array<readonly [string, string]>> {
     turns.push(await turn());
     bares.push(await bare());
   }
-  const [t, floor] = [median(turns), median(bares)];
+  return { turns, bares, before, own, after };
+}
+
+/**
+ * The same on a session that holds `LONG_SESSION` messages already (written as
+ * batches, then read once by the first, cold, turn): what a warm turn's work before its
+ * transaction costs as the session grows.
+ */
+async function toProviderLong(s: Stack, spans: Array<{ start: number; end: number }>): Promise<Array<readonly [string, string]>> {
+  const store = await DynamoStore.create({ client: s.dynamo, tableName: s.tableName, owner: OWNER });
+  const f = new RecordFactory('long');
+  await store.appendMessages([f.user('Be brief.')]);
+  for (let i = 1; i < LONG_SESSION; i += 100) {
+    const batch = [];
+    for (let j = 0; j < 50; j++) batch.push(f.user(PROMPT, 'anthropic', 'bench'), f.assistant(SHORT_ANSWER, { provider: 'anthropic', model: 'bench' }));
+    await store.appendMessages(batch);
+  }
+  const { turns, bares, before } = await timeTurns(s, spans, 'api', store.sessionId());
   return [
-    ['request → provider call, warm', `${t.toFixed(2)} ms`],
-    ['one bare TransactWriteItems (META update + entry put)', `${floor.toFixed(2)} ms`],
-    ['(a) ratio (target ≤ 1.3×)', `${(t / floor).toFixed(2)}×`],
     [
-      '  of which: request → its transaction / the transaction / → provider',
-      `${median(before).toFixed(2)} ms / ${median(own).toFixed(2)} ms (${(median(own) / floor).toFixed(2)}× the bare one) / ${median(after).toFixed(2)} ms (medians of each)`,
+      `  the api function on a session of ${LONG_SESSION} messages: request → provider / request → its transaction`,
+      `${median(turns).toFixed(2)} ms / ${median(before).toFixed(2)} ms (${(median(turns) / median(bares)).toFixed(2)}× the bare one)`,
     ],
   ];
 }
@@ -266,8 +343,12 @@ export async function runTurnWritesBench(): Promise<void> {
     await createTable({ client: dynamo, tableName });
     const s = stack(dynamo, tableName, await signLocalToken(SECRET, OWNER));
     const meter = writeMeter(dynamo);
+    const spans = transactionTimer(dynamo);
+    for (let i = 0; i < EMULATOR_WARM_UP; i++) await dynamo.send(bareTransaction(tableName, -i));
     printTable(`service — a turn's writes (DynamoDB Local, median of ${SAMPLES})`, [
-      ...(await toProvider(s)),
+      ...(await toProvider(s, spans, 'api')),
+      ...(await toProviderLong(s, spans)),
+      ...(await toProvider(s, spans, 'local')),
       ...(await writeUnits(s, meter, SHORT_ANSWER)),
       ...(await writeUnits(s, meter, LONG_ANSWER)),
       ['META after a turn (every write updates it; 1 WCU per KB, 2 in a transaction)', `${await metaBytes(s)} bytes`],
