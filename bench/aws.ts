@@ -23,7 +23,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { QueryCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { CreateBucketCommand, DeleteObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { archiveSession, createTable, DynamoStore, exportSession, restoreSession } from '@panto/aws';
+import { archiveSession, createTable, DynamoStore, exportSession, exposedGarbageCollector, restoreSession } from '@panto/aws';
 import type { DiskMessage } from '@panto/core';
 import { RecordFactory } from '@panto/core/testing';
 import { localDynamoDBClient, startDynamoDBLocal, suppressNodeVersionWarning } from '../scripts/local/dynamodb-local.js';
@@ -238,7 +238,7 @@ export async function inChild(
   const flags = [...(options.live ? ['--expose-gc'] : []), ...(options.nodeFlags ?? [])];
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const child = spawn(process.execPath, [...flags, '--import', tsx, '--conditions=@panto/source', self, '--child', work, sessionId], {
-    env: { ...process.env, BENCH_DYNAMO: env.dynamo, BENCH_S3: env.s3 },
+    env: { ...process.env, BENCH_DYNAMO: env.dynamo, BENCH_S3: env.s3, ...(options.live ? { BENCH_LIVE: '1' } : {}) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -252,8 +252,11 @@ async function child(work: ChildWork, sessionId: string): Promise<void> {
   suppressNodeVersionWarning();
   const dynamo = localDynamoDBClient(process.env.BENCH_DYNAMO!);
   const s3 = localS3Client(process.env.BENCH_S3!);
-  // With --expose-gc: collect every 50 ms and keep the largest live heap and external memory.
-  const gc = (globalThis as { gc?: () => void }).gc;
+  // Live runs: collect every 50 ms and keep the largest live heap and external memory.
+  const gc = process.env.BENCH_LIVE === '1' ? (globalThis as { gc?: () => void }).gc : undefined;
+  // As the deployed functions run it: a full collection after each part, when --expose-gc is on.
+  const collectGarbage = exposedGarbageCollector();
+  const collect = collectGarbage === undefined ? {} : { collectGarbage };
   let liveHeapMB = 0;
   let liveExternalMB = 0;
   const sampler =
@@ -271,7 +274,7 @@ async function child(work: ChildWork, sessionId: string): Promise<void> {
   let entries = 0;
   switch (work) {
     case 'export': {
-      ({ bytes, entries } = await exportSession({ dynamo, tableName: TABLE, s3, bucket: BUCKET, owner: OWNER, sessionId }));
+      ({ bytes, entries } = await exportSession({ dynamo, tableName: TABLE, s3, bucket: BUCKET, owner: OWNER, sessionId, ...collect }));
       break;
     }
     case 'archive': {
@@ -281,6 +284,7 @@ async function child(work: ChildWork, sessionId: string): Promise<void> {
         s3: { client: s3, bucket: BUCKET },
         sessionId,
         cutoff: new Date(Date.now() + 60_000),
+        ...collect,
       });
       if (outcome.result !== 'archived' || outcome.reused) throw new Error(`not archived anew: ${JSON.stringify(outcome)}`);
       ({ bytes, entries } = outcome);

@@ -6,7 +6,7 @@
  */
 import { identity } from './auth';
 import { bedrockEnvironment, bedrockPermissions } from './bedrock';
-import { LAMBDA } from './lambda';
+import { LAMBDA, STREAMING_NODE_OPTIONS } from './lambda';
 import { turnSecrets } from './secrets';
 import { cors, environment } from './settings';
 import { bucket, table } from './storage';
@@ -45,7 +45,7 @@ const apiFunction = new sst.aws.Function('PantoApiFunction', {
   // API Gateway gives up at 30 s; the turn stops itself at PANTO_DEADLINE_MS (25 s).
   timeout: '30 seconds',
   memory: '1024 MB',
-  environment: { ...environment, ...tracingEnvironment, ...bedrockEnvironment, PANTO_DEADLINE_MS: '25000' },
+  environment: { ...environment, ...STREAMING_NODE_OPTIONS, ...tracingEnvironment, ...bedrockEnvironment, PANTO_DEADLINE_MS: '25000' },
   link: [table, bucket, ...turnSecrets],
   ...tracingFunction,
   // The collector layer's X-Ray calls, and Bedrock's models when the stack uses Bedrock: exactly those (infra/bedrock.ts).

@@ -3,7 +3,7 @@
  * sessions nobody wrote to for that long (@panto/aws sweepColdSessions), every
  * PANTO_ARCHIVE_SWEEP_SECONDS (default 3600).
  */
-import { LAMBDA } from './lambda';
+import { LAMBDA, STREAMING_NODE_OPTIONS } from './lambda';
 import { bucket, table } from './storage';
 
 const archiveAfterDays = process.env.PANTO_ARCHIVE_AFTER_DAYS;
@@ -17,7 +17,7 @@ if (archiveAfterDays) {
       ...LAMBDA,
       timeout: '15 minutes',
       memory: '512 MB',
-      environment: { PANTO_ARCHIVE_AFTER_DAYS: archiveAfterDays },
+      environment: { ...STREAMING_NODE_OPTIONS, PANTO_ARCHIVE_AFTER_DAYS: archiveAfterDays },
       link: [table, bucket],
     },
   });

@@ -6,7 +6,7 @@
  */
 import { authLink } from './auth';
 import { bedrockEnvironment, bedrockPermissions } from './bedrock';
-import { LAMBDA } from './lambda';
+import { LAMBDA, STREAMING_NODE_OPTIONS } from './lambda';
 import { turnSecrets } from './secrets';
 import { cors, environment } from './settings';
 import { bucket, table } from './storage';
@@ -19,7 +19,7 @@ export const streamFunction = new sst.aws.Function('PantoStreamFunction', {
   memory: '1024 MB',
   streaming: true,
   url: { authorization: 'none', cors },
-  environment: { ...environment, ...tracingEnvironment, ...bedrockEnvironment, PANTO_STREAM_DEADLINE_MS: '840000' },
+  environment: { ...environment, ...STREAMING_NODE_OPTIONS, ...tracingEnvironment, ...bedrockEnvironment, PANTO_STREAM_DEADLINE_MS: '840000' },
   link: [table, bucket, ...turnSecrets, authLink],
   ...tracingFunction,
   // The collector layer's X-Ray calls, and Bedrock's models when the stack uses Bedrock: exactly those (infra/bedrock.ts).

@@ -424,6 +424,8 @@ describe('sst.config.ts, with an issuer of your own', () => {
     const http = ['functions/src/handlers/api.handler', 'functions/src/handlers/stream.handler'];
     for (const fn of byKind('sst.aws.Function').filter((each) => http.includes(String(each.args.handler)))) {
       expect((fn.args.environment as Args).PANTO_CORS_ORIGINS, fn.name).toBe('https://app.example.com');
+      // They export sessions: a full GC after each part keeps an export's peak memory down.
+      expect((fn.args.environment as Args).NODE_OPTIONS, fn.name).toBe('--expose-gc');
     }
   });
 
@@ -631,7 +633,7 @@ describe('sst.config.ts, with an issuer of your own', () => {
       function: {
         handler: 'functions/src/handlers/archive-sweep.handler',
         timeout: '15 minutes',
-        environment: { PANTO_ARCHIVE_AFTER_DAYS: '30' },
+        environment: { PANTO_ARCHIVE_AFTER_DAYS: '30', NODE_OPTIONS: '--expose-gc' },
       },
     });
     expect(

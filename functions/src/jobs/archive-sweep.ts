@@ -10,7 +10,7 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { backfillActivityIndexOnce, sweepColdSessions, type SweepResult } from '@panto/aws';
+import { backfillActivityIndexOnce, exposedGarbageCollector, sweepColdSessions, type SweepResult } from '@panto/aws';
 
 export interface ArchiveSweepDeps {
   dynamo: DynamoDBClient;
@@ -44,6 +44,7 @@ export async function runArchiveSweep(deps: ArchiveSweepDeps, deadline?: number)
   const clock = deps.clock ?? (() => new Date());
   const log = deps.log ?? ((message: string, error: unknown) => console.error(`panto: ${message}`, error));
   const backfill = await backfillActivityIndexOnce({ client: deps.dynamo, tableName: deps.tableName, ...(deadline === undefined ? {} : { deadline }) });
+  const collectGarbage = exposedGarbageCollector();
   const result: SweepResult = await sweepColdSessions({
     client: deps.dynamo,
     tableName: deps.tableName,
@@ -52,6 +53,7 @@ export async function runArchiveSweep(deps: ArchiveSweepDeps, deadline?: number)
     clock,
     ...(deps.maxSessions === undefined ? {} : { maxSessions: deps.maxSessions }),
     ...(deadline === undefined ? {} : { deadline }),
+    ...(collectGarbage ? { collectGarbage } : {}),
   });
   for (const { sessionId, error } of result.failed) log(`archiving session ${sessionId} failed; the next sweep tries again`, error);
   return {

@@ -56,9 +56,19 @@ export function transferService(context: SessionContext) {
 
     /** Exports the session (restoring it first if it is archived); the object is kept as an archive. */
     async export(owner: string, sessionId: string, expiresIn: number): Promise<SessionExport> {
-      const { exportSession } = await transfer();
+      const { exportSession, exposedGarbageCollector } = await transfer();
       // The presigner reads the client's configuration: a deferred client is built first.
-      return exportSession({ dynamo, tableName, s3: await builtS3Client(s3), bucket, owner, sessionId, expiresIn });
+      const collectGarbage = exposedGarbageCollector();
+      return exportSession({
+        dynamo,
+        tableName,
+        s3: await builtS3Client(s3),
+        bucket,
+        owner,
+        sessionId,
+        expiresIn,
+        ...(collectGarbage ? { collectGarbage } : {}),
+      });
     },
 
     /** The session's exports and archives, newest first, with fresh download URLs (an archived session stays archived). */

@@ -13,4 +13,5 @@ export {
   type SessionExport,
 } from './transfer/export-session.js';
 export { importSession, type ImportSessionOptions } from './transfer/import-session.js';
+export { exposedGarbageCollector, type GarbageCollection } from './jsonl/session-lines.js';
 export { listSessionObjects, type SessionObject } from './s3/session-objects.js';

@@ -12,7 +12,7 @@ import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand } from '@aws-s
 import { SessionCorruptError, systemClock } from '@panto/core/store-kit';
 import type { S3Location } from '../entries/offload.js';
 import { ArchiveClaimLostError } from '../errors.js';
-import { uploadSessionLines } from '../jsonl/session-lines.js';
+import { type GarbageCollection, uploadSessionLines } from '../jsonl/session-lines.js';
 import { lastActivity, readMeta, type ArchiveObject, type MetaRecord } from '../meta/meta-item.js';
 import { isExpired } from '../meta/visibility.js';
 import { deleteObjects, deletePrefix } from '../s3/s3-objects.js';
@@ -50,7 +50,7 @@ export type ArchiveOutcome =
   | { sessionId: string; result: 'finished' }
   | { sessionId: string; result: 'skipped'; reason: ArchiveSkipReason };
 
-export interface ArchiveSessionOptions {
+export interface ArchiveSessionOptions extends GarbageCollection {
   client: DynamoDBClient;
   tableName: string;
   /**
@@ -196,6 +196,7 @@ async function writeArchive(
     bucket: s3.bucket,
     key,
     onChunk: (chunk) => hash.update(chunk),
+    ...(options.collectGarbage === undefined ? {} : { collectGarbage: options.collectGarbage }),
   });
   const object: ArchiveObject = {
     bucket: s3.bucket,

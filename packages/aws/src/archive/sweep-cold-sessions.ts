@@ -36,6 +36,8 @@ export interface SweepColdSessionsOptions {
   /** How long an archive claim holds unless renewed (default 60 s). */
   claimMs?: number;
   clock?: () => Date;
+  /** As for `archiveSession`: a full collection after each part of an archive written. */
+  collectGarbage?: () => void;
   /** As for `archiveSession`, with the session: a seam for crash tests. */
   afterStep?: (sessionId: string, step: ArchiveStep) => Promise<void> | void;
 }
@@ -115,6 +117,7 @@ export async function sweepColdSessions(options: SweepColdSessionsOptions): Prom
             cutoff: options.cutoff,
             clock,
             ...(options.claimMs === undefined ? {} : { claimMs: options.claimMs }),
+            ...(options.collectGarbage === undefined ? {} : { collectGarbage: options.collectGarbage }),
             ...(options.afterStep === undefined ? {} : { afterStep: (step: ArchiveStep) => options.afterStep!(sessionId, step) }),
           });
           result.outcomes.push(outcome);

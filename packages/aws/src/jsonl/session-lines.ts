@@ -26,6 +26,27 @@ export interface SessionLinesOptions {
   entries: number;
 }
 
+/** A full garbage collection to run as a long upload goes: see {@link exposedGarbageCollector}. */
+export interface GarbageCollection {
+  /**
+   * Called each time a 5 MB part has been handed to S3 and the part before it has uploaded. A
+   * full collection there keeps a long export's or archive's peak memory nearer a short
+   * one's: without it V8 lets the garbage of the pages read so far (response strings, items,
+   * request buffers) pile up until its heap limit grows.
+   */
+  collectGarbage?: () => void;
+}
+
+/**
+ * The process's full garbage collection when Node exposes it (`--expose-gc`, which the
+ * deployed functions set in `NODE_OPTIONS`), else undefined. About 5 ms per call on an
+ * export's heap: ~15 calls for a 75 MB export, against seconds of reading.
+ */
+export function exposedGarbageCollector(): (() => void) | undefined {
+  const gc = (globalThis as { gc?: unknown }).gc;
+  return typeof gc === 'function' ? () => (gc as () => void)() : undefined;
+}
+
 /**
  * The session's JSONL: `header`, then the lines of its first `entries` entries. A gap, an
  * item out of place or fewer entries than `entries` is a `SessionCorruptError` (or, for an
@@ -74,12 +95,13 @@ export async function* sessionLines(options: SessionLinesOptions): AsyncGenerato
  * the upload and is rethrown. Resolves with the writer, ended (its `key` and `bytes`).
  */
 export async function uploadSessionLines(
-  options: SessionLinesOptions & { bucket: string; key: string; onChunk?: (chunk: string | Uint8Array) => void },
+  options: SessionLinesOptions & { bucket: string; key: string; onChunk?: (chunk: string | Uint8Array) => void } & GarbageCollection,
 ): Promise<MultipartWriter> {
   const writer = new MultipartWriter(
     options.s3,
     { Bucket: options.bucket, Key: options.key, ContentType: JSONL_CONTENT_TYPE, ServerSideEncryption: 'AES256' },
     MIN_PART_SIZE,
+    options.collectGarbage,
   );
   try {
     for await (const chunk of sessionLines(options)) {

@@ -46,6 +46,19 @@ describe('MultipartWriter (mocked S3)', () => {
     expect(writer.bytes).toBe(9);
   });
 
+  it('runs afterPart once for each full part, once the part before it has uploaded (not for the last part)', async () => {
+    const { s3, mock } = setup();
+    let uploadsAtEachCall: number[] = [];
+    const writer = new MultipartWriter(s3, target, MIN_PART_SIZE, () => {
+      uploadsAtEachCall = [...uploadsAtEachCall, mock.commandCalls(UploadPartCommand).length];
+    });
+    const chunk = Buffer.alloc(1024 * 1024, 0x61);
+    for (let i = 0; i < 12; i++) await writer.write(chunk); // 12 MB: two full parts and a last one
+    await writer.end();
+    expect(mock.commandCalls(UploadPartCommand)).toHaveLength(3);
+    expect(uploadsAtEachCall).toEqual([1, 2]);
+  });
+
   it('uploads full parts in order, splitting writes at part boundaries, and completes with every part', async () => {
     const { s3, mock, received } = setup();
     const writer = new MultipartWriter(s3, target);

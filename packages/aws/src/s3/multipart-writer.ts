@@ -37,11 +37,15 @@ export class MultipartWriter {
   #partCount = 0;
   #bytes = 0;
 
-  constructor(s3: S3Client, target: ObjectTarget, partSize = MIN_PART_SIZE) {
+  readonly #afterPart: (() => void) | undefined;
+
+  /** `afterPart` runs each time a part has been handed to S3 and the one before it is done (a full GC, say). */
+  constructor(s3: S3Client, target: ObjectTarget, partSize = MIN_PART_SIZE, afterPart?: () => void) {
     if (partSize < MIN_PART_SIZE) throw new RangeError(`partSize must be at least ${MIN_PART_SIZE}`);
     this.#s3 = s3;
     this.#target = target;
     this.#partSize = partSize;
+    this.#afterPart = afterPart;
     this.#buffers.push(Buffer.allocUnsafe(partSize));
   }
 
@@ -115,6 +119,7 @@ export class MultipartWriter {
     this.#buffers[this.#current] ??= Buffer.allocUnsafe(this.#partSize);
     await this.#uploads[this.#current];
     this.#filled = 0;
+    this.#afterPart?.();
   }
 
   #startPart(body: Buffer): void {

@@ -8,7 +8,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { SessionNotFoundError, systemClock } from '@panto/core/store-kit';
 import { ensureRestored } from '../archive/restore-session.js';
 import type { S3Location } from '../entries/offload.js';
-import { uploadSessionLines } from '../jsonl/session-lines.js';
+import { type GarbageCollection, uploadSessionLines } from '../jsonl/session-lines.js';
 import { readMeta, type MetaRecord } from '../meta/meta-item.js';
 import { visibleMeta } from '../meta/visibility.js';
 import type { MultipartWriter } from '../s3/multipart-writer.js';
@@ -28,7 +28,7 @@ function urlLifetime(expiresIn = DEFAULT_EXPORT_URL_SECONDS): number {
   return expiresIn;
 }
 
-export interface ExportSessionOptions {
+export interface ExportSessionOptions extends GarbageCollection {
   dynamo: DynamoDBClient;
   tableName: string;
   /** The client for the export bucket; it also reads the session's offloaded texts. */
@@ -141,7 +141,9 @@ export async function exportSession(options: ExportSessionOptions): Promise<Sess
 async function upload(options: ExportSessionOptions, meta: MetaRecord, now: Date): Promise<MultipartWriter> {
   const { dynamo, tableName, s3, bucket, sessionId } = options;
   const entries = meta.metadata.entryCount;
-  return uploadSessionLines({ dynamo, s3, tableName, sessionId, header: meta.header, entries, bucket, key: exportKey(sessionId, now, entries) });
+  const key = exportKey(sessionId, now, entries);
+  const collect = options.collectGarbage === undefined ? {} : { collectGarbage: options.collectGarbage };
+  return uploadSessionLines({ dynamo, s3, tableName, sessionId, header: meta.header, entries, bucket, key, ...collect });
 }
 
 export interface ListExportsOptions {
