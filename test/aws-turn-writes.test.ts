@@ -56,6 +56,16 @@ async function fixture(ttlSeconds?: number): Promise<Fixture> {
   };
 }
 
+/** A cache after a first turn in this process, which read META and the log once (cold): a user prompt and its answer. */
+async function afterColdTurn(f: Fixture): Promise<SessionCache> {
+  const cache = new SessionCache();
+  const cold = await DynamoStore.forTurn(f.turnOptions(cache));
+  await cold.loadConversation();
+  await cold.appendMessages([new RecordFactory('t1').user('first')]);
+  await cold.appendMessages([new RecordFactory('t1a').assistant('one')], { last: true });
+  return cache;
+}
+
 /** The index write units each TransactWriteItems of `client` consumed, by index, as DynamoDB reports them. */
 function indexUnits(client: DynamoDBClient): Array<Record<string, number>> {
   const writes: Array<Record<string, number>> = [];
@@ -102,12 +112,7 @@ describe('a turn in two writes, on DynamoDB Local', () => {
 
   it('takes the lease with the prompt and gives it up with the last append: two requests for a warm turn', async () => {
     const f = await fixture();
-    const cache = new SessionCache();
-    // A first turn in this process reads META and the log once (cold).
-    const cold = await DynamoStore.forTurn(f.turnOptions(cache));
-    await cold.loadConversation();
-    await cold.appendMessages([new RecordFactory('t1').user('first')]);
-    await cold.appendMessages([new RecordFactory('t1a').assistant('one')], { last: true });
+    const cache = await afterColdTurn(f);
 
     // This process's own client, counted (the checks below read through another).
     const client = localDynamoDBClient(inject('dynamoEndpoint'));
@@ -135,11 +140,7 @@ describe('a turn in two writes, on DynamoDB Local', () => {
 
   it('rebuilds a warm turn’s session once: loading it keeps the log its handle built from the cache', async () => {
     const f = await fixture();
-    const cache = new SessionCache();
-    const cold = await DynamoStore.forTurn(f.turnOptions(cache));
-    await cold.loadConversation();
-    await cold.appendMessages([new RecordFactory('t1').user('first')]);
-    await cold.appendMessages([new RecordFactory('t1a').assistant('one')], { last: true });
+    const cache = await afterColdTurn(f);
 
     const builds = vi.spyOn(SessionLog, 'of');
     try {
