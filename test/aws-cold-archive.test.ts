@@ -299,6 +299,24 @@ describe('archiving cold sessions and restoring them', () => {
     }
   });
 
+  it('keeps the archive when two sweeps write the same object in the same millisecond: the one that lost does not delete it', async () => {
+    const env = await localAws('cold-same-ms');
+    const store = await sessionWith(env, conversation('m', 2));
+    const id = store.sessionId();
+    const before = await exported(env, id);
+    const at = new Date();
+    const [one, two] = await Promise.all([
+      sweepColdSessions({ client: env.dynamo, tableName: env.tableName, s3: { client: env.s3, bucket: env.bucket }, cutoff: soon(), clock: () => at }),
+      sweepColdSessions({ client: env.dynamo, tableName: env.tableName, s3: { client: env.s3, bucket: env.bucket }, cutoff: soon(), clock: () => at }),
+    ]);
+    expect(one!.archived + two!.archived).toBe(1);
+    expect(await partitionSks(env, id)).toEqual(['META']);
+    const [key, ...others] = await objectKeys(env, `archive/${id}/`);
+    expect(others).toEqual([]);
+    expect((await objectBytes(env, key!)).equals(before)).toBe(true);
+    expect(await (await open(env, id)).loadConversation()).toBeDefined();
+  });
+
   it('restores once when two requests open an archived session at once; both see it whole', async () => {
     const env = await localAws('cold-open');
     const store = await sessionWith(env, conversation('o', 4, true));

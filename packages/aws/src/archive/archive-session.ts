@@ -129,7 +129,7 @@ export async function archiveSession(options: ArchiveSessionOptions): Promise<Ar
 
   const claim = await markArchived(target, meta, object);
   if (claim === null) {
-    if (reused === null) await s3.client.send(new DeleteObjectCommand({ Bucket: object.bucket, Key: object.key })).catch(() => undefined);
+    if (reused === null) await dropLostArchive(options, object);
     return skipped('changed');
   }
   const held = await underClaim(claim, async (current) => {
@@ -139,6 +139,17 @@ export async function archiveSession(options: ArchiveSessionOptions): Promise<Ar
   });
   if (!held) return skipped('changed');
   return { sessionId, result: 'archived', entries: object.entryCount, bytes: object.bytes, reused: reused !== null };
+}
+
+/**
+ * Deletes the object an archive that lost its mark wrote — unless META names it: a sweeper
+ * that read the same META in the same millisecond wrote the same key and won, and that object
+ * is now the session's only copy. Best effort: an object left behind is only a stray file.
+ */
+async function dropLostArchive(options: ArchiveSessionOptions, object: ArchiveObject): Promise<void> {
+  const now = await readMeta(options.client, options.tableName, options.sessionId).catch(() => undefined);
+  if (now === undefined || (now?.archive?.bucket === object.bucket && now.archive.key === object.key)) return;
+  await options.s3.client.send(new DeleteObjectCommand({ Bucket: object.bucket, Key: object.key })).catch(() => undefined);
 }
 
 /**
