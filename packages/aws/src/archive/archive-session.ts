@@ -147,8 +147,8 @@ export async function archiveSession(options: ArchiveSessionOptions): Promise<Ar
  * is now the session's only copy. Best effort: an object left behind is only a stray file.
  */
 async function dropLostArchive(options: ArchiveSessionOptions, object: ArchiveObject): Promise<void> {
-  const now = await readMeta(options.client, options.tableName, options.sessionId).catch(() => undefined);
-  if (now === undefined || (now?.archive?.bucket === object.bucket && now.archive.key === object.key)) return;
+  const current = await readMeta(options.client, options.tableName, options.sessionId).catch(() => undefined);
+  if (current === undefined || (current?.archive?.bucket === object.bucket && current.archive.key === object.key)) return;
   await options.s3.client.send(new DeleteObjectCommand({ Bucket: object.bucket, Key: object.key })).catch(() => undefined);
 }
 
