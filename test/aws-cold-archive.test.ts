@@ -304,6 +304,7 @@ describe('archiving cold sessions and restoring them', () => {
     const store = await sessionWith(env, conversation('m', 2));
     const id = store.sessionId();
     const before = await exported(env, id);
+    const loadedBefore = await (await open(env, id)).loadConversation();
     const at = new Date();
     const [one, two] = await Promise.all([
       sweepColdSessions({ client: env.dynamo, tableName: env.tableName, s3: { client: env.s3, bucket: env.bucket }, cutoff: soon(), clock: () => at }),
@@ -314,7 +315,8 @@ describe('archiving cold sessions and restoring them', () => {
     const [key, ...others] = await objectKeys(env, `archive/${id}/`);
     expect(others).toEqual([]);
     expect((await objectBytes(env, key!)).equals(before)).toBe(true);
-    expect(await (await open(env, id)).loadConversation()).toBeDefined();
+    // The archive is whole: opening restores the session as it was.
+    expect(await (await open(env, id)).loadConversation()).toEqual(loadedBefore);
   });
 
   it('restores once when two requests open an archived session at once; both see it whole', async () => {
