@@ -7,12 +7,14 @@ export { providerResolver, type ProviderResolver } from './agent/provider-resolv
 export { SERVICE_MCP_OPTIONS, serviceMCPServers, toolsWithMCP } from './agent/service-mcp.js';
 export { currentTimeTool, serviceTools } from './agent/service-tools.js';
 export { openAPIDocument, type OpenAPIInfo } from './api/openapi.js';
-export { API_ROUTES, PUBLIC_ROUTES, type ApiResponse, type ApiRoute, type HttpMethod } from './api/route-table.js';
-export type { ApiApp, AppEnv } from './app/app-env.js';
-export { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from './app/cors.js';
+export { API_ROUTES, type ApiResponse, type ApiRoute, type RouteDocs } from './api/route-table.js';
+export { PUBLIC_ROUTES, ROUTE_LIST, ROUTES, routeKey, type HttpMethod, type OperationId, type RouteLine } from './api/routes.js';
+export type { ApiApp, AppEnv } from './http/app-env.js';
+export { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from './http/cors.js';
 export { createApp, type AppDeps } from './app/create-app.js';
-export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './app/idempotency.js';
+export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './http/idempotency.js';
 export { serviceApp } from './app/service-app.js';
+export { handle, streamHandle } from './http/lambda-adapter.js';
 export { apiGatewayVerifier } from './auth/api-gateway-verifier.js';
 export { jwksVerifier } from './auth/jwks-verifier.js';
 export type { AuthRequest, AuthVerifier, Principal } from './auth/verifier.js';

@@ -1,7 +1,7 @@
 /** Writing server-sent events to one client, for the streamed turn and the followers of a session. */
 import type { Context } from 'hono';
 import type { SSEStreamingApi } from 'hono/streaming';
-import type { AppEnv } from '../app/app-env.js';
+import type { AppEnv } from '../http/app-env.js';
 
 /** Sends a client its events, one at a time, and lets go of a client that stops taking them. */
 export interface EventSender {

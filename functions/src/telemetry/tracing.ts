@@ -10,7 +10,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Agent } from '@panto/core';
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../app/app-env.js';
+import type { AppEnv } from '../http/app-env.js';
 import type { Env } from '../config.js';
 import { type TraceSettings, traceSettings } from './trace-settings.js';
 
