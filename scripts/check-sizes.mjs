@@ -17,7 +17,7 @@ export const MAX_FUNCTION_LINES = 80;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCE = /\.(ts|tsx|mts|mjs|js)$/;
-const NOT_SOURCE = [/\.test\.tsx?$/, /^test\//, /\/__fixtures__\//, /\.d\.ts$/, /(^|\/)dist\//, /^web\/src\/wire\.gen\.ts$/];
+const NOT_SOURCE = [/\.test\.tsx?$/, /^test\//, /\/__fixtures__\//, /\.d\.ts$/, /(^|\/)dist\//, /\.gen\.ts$/];
 
 /** The source files git tracks (and the ones it would), as paths from the root. */
 export function sourceFiles() {

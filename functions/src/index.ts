@@ -63,5 +63,6 @@ export type { FollowEvent, TurnOutcome } from './services/turn-service.js';
 export { lambdaTelemetry, METRICS_NAMESPACE, SERVICE_NAME, type LambdaTelemetry } from './telemetry/lambda-telemetry.js';
 export { ownerHash, plainTelemetry, type RequestRecord, type Telemetry } from './telemetry/request-telemetry.js';
 export { type TraceProtocol, type TraceSettings, traceSettings } from './telemetry/trace-settings.js';
-export { lambdaTracing, startTracing, type Tracing, tracingFromEnv, type TracingOptions } from './telemetry/tracing.js';
+export type { Tracing, TracingOptions } from './telemetry/tracer.js';
+export { lambdaTracing, startTracing, tracingFromEnv } from './telemetry/tracing.js';
 export { SERVICE_VERSION } from './version.js';

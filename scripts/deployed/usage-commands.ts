@@ -13,7 +13,7 @@ import { listLedgerOwners, readOwnerUsage, setOwnerLimits, type LimitChange, typ
 import { usageLimits } from '@panto/functions';
 import { localDynamoDBClient } from '../local/dynamodb-local.js';
 import { readLocalStack } from '../local/stack-file.js';
-import type { CommandIO } from './commands.js';
+import type { CommandIO } from './process-io.js';
 import { stagePool } from './stage.js';
 import { listUsers } from './users.js';
 

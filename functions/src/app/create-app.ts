@@ -20,7 +20,7 @@ import type { ApiApp, AppEnv } from '../http/app-env.js';
 import { corsOptions } from '../http/cors.js';
 import { idempotency } from '../http/idempotency.js';
 import { telemetryMiddleware, type Telemetry } from '../telemetry/request-telemetry.js';
-import type { Tracing } from '../telemetry/tracing.js';
+import type { Tracing } from '../telemetry/tracer.js';
 import type { ProviderResolver } from '../agent/provider-resolver.js';
 import type { RouteDeps } from '../routes/route-deps.js';
 import { eventRoutes } from '../routes/events.js';

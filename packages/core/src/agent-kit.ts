@@ -54,6 +54,7 @@ export {
 export type { ModelInfo, ModelPrices, ModelStatus } from './providers/model-info.js';
 export { defaultProviderName, PROVIDER_CREDENTIAL_VARIABLES, PROVIDER_NAMES, type ProviderName } from './providers/names.js';
 export type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from './providers/provider.js';
-export type { ActiveModel, DiskMessageRecord, SessionEntry, SessionStore } from './session/store.js';
+export type { ActiveModel, DiskMessageRecord, SessionEntry } from './session/records.js';
+export type { SessionStore } from './session/store.js';
 export { acceptsPrompt, entryPreview, PREVIEW_LENGTH, SessionTree } from './session/tree.js';
 export { ToolRegistry, type Tool, type ToolDefinition, type ToolOutput } from './tool.js';

@@ -5,7 +5,6 @@
  */
 import { errorMessage } from '@panto/core';
 import { rm } from 'node:fs/promises';
-import type { TurnHooks } from '../entry/running-agent.js';
 import { formatSize } from '../tools/truncate.js';
 import {
   MAX_FILES,
@@ -20,6 +19,14 @@ import {
 } from './checkpoint-log.js';
 import { gitAvailable, GitStore, type Snapshot } from './git-store.js';
 import { join } from 'node:path';
+
+/** What runs around each turn to record the files (checkpoints implement it); must not throw. */
+export interface TurnHooks {
+  /** After the prompt is stored, before anything runs. */
+  beforePrompt(promptId: string, text: string): Promise<void>;
+  /** After the step, however it ended. */
+  afterTurn(promptId: string): Promise<void>;
+}
 
 /** How often (in snapshots) the store's size is measured against {@link MAX_STORE_BYTES}. */
 const SIZE_CHECK_EVERY = 20;

@@ -8,8 +8,7 @@ import { CliError } from '../errors.js';
 import { describeRewound, filesDifferFrom, rewindFiles, RewindError, type RewindTarget } from '../checkpoints/rewind.js';
 import { readKeys } from '../ui/keys.js';
 import { selectFromList } from '../ui/select-list.js';
-import type { CommandContext } from './command-context.js';
-import type { TreeOutcome, TreeTerminal } from './tree-commands.js';
+import type { CommandContext, TreeOutcome, TreeTerminal } from './command-context.js';
 
 export const REWIND_COMMAND = {
   synopsis: '/rewind [prompt id] [both|files|conversation]',

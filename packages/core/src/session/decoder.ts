@@ -9,7 +9,7 @@ import { isUtf8 } from 'node:buffer';
 import { SessionCorruptError } from '../errors.js';
 import { decodeEntry, decodeHeader, decodeLine, type LineRules, parseLine } from './decode-line.js';
 import type { SessionHeader } from './format.js';
-import type { SessionEntry } from './store.js';
+import type { SessionEntry } from './records.js';
 
 /** One appended batch, whole, as read. */
 export interface DecodedBatch {

@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FSJSONLStore } from './fs-jsonl-store.js';
+import { FSJSONLStore } from '@panto/core';
 
 const root = await mkdtemp(join(tmpdir(), 'panto-crash-'));
 afterAll(() => rm(root, { recursive: true, force: true }));
 const tsx = createRequire(import.meta.url).resolve('tsx');
-const child = fileURLToPath(new URL('./__fixtures__/append-forever.ts', import.meta.url));
+const child = fileURLToPath(new URL('./fixtures/fs-writers/append-forever.ts', import.meta.url));
 
 describe('FSJSONLStore under SIGKILL', () => {
   it('still loads with every fsynced batch after the writer is killed mid-stream', async () => {

@@ -8,11 +8,10 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LockTimeoutError } from '../errors.js';
-import { decodeSession } from '../session/decoder.js';
-import { RecordFactory } from '../testing/index.js';
-import { bundleWriter } from './__fixtures__/bundle-writer.js';
-import { FSJSONLStore } from './fs-jsonl-store.js';
+import { FSJSONLStore, LockTimeoutError } from '@panto/core';
+import { decodeSession } from '@panto/core/store-kit';
+import { RecordFactory } from '@panto/core/testing';
+import { bundleWriter } from './fixtures/fs-writers/bundle-writer.js';
 import { readFile } from 'node:fs/promises';
 
 const root = await mkdtemp(join(tmpdir(), 'panto-concurrency-'));
