@@ -4,8 +4,8 @@
  * remembering where each append batch ended — a read keeps only what whole batches hold.
  */
 import { SessionCorruptError, type SessionEntry } from '@panto/core/store-kit';
-import { decodeItemText, type StoredItem } from '../entries/entry-item.js';
-import type { MetaRecord } from '../meta/meta-item.js';
+import { decodeItemText, type StoredItem } from '../../entries/entry-item.js';
+import type { MetaRecord } from '../../meta/meta-item.js';
 
 /** What the items came to: the committed entries, their bytes, and where the read fell short, if it did. */
 export interface SequenceEnd {

@@ -6,7 +6,7 @@
  */
 import type { AttributeValue, TransactWriteItem, TransactWriteItemsCommandInput } from '@aws-sdk/client-dynamodb';
 import type { SessionEntry } from '@panto/core';
-import { sdkErrorName } from '../table/sdk-errors.js';
+import { sdkErrorName } from '../../table/sdk-errors.js';
 
 /** One extra write whose condition did not hold: its index in the extra writes, and the item as it was (when it returned one). */
 export interface ExtraRefusal {

@@ -13,13 +13,13 @@ import {
   type TransactWriteItemsCommandInput,
 } from '@aws-sdk/client-dynamodb';
 import { InvalidBatchError, SessionConflictError, SessionNotFoundError, type ActiveModel, type SessionEntry } from '@panto/core/store-kit';
-import { entryItem, type OffloadRef } from '../entries/entry-item.js';
-import type { PlannedItem } from '../entries/pack-batch.js';
-import { SessionBusyError, SessionLeaseLostError } from '../errors.js';
-import { getMetaItem } from '../meta/meta-item.js';
-import { deletePartialItem } from '../partial/partial-answer.js';
-import { isOwnersItem } from '../meta/visibility.js';
-import { ATTR } from '../table/attributes.js';
+import { entryItem, type OffloadRef } from '../../entries/entry-item.js';
+import type { PlannedItem } from '../../entries/pack-batch.js';
+import { SessionBusyError, SessionLeaseLostError } from '../../errors.js';
+import { getMetaItem } from '../../meta/meta-item.js';
+import { deletePartialItem } from '../../partial/partial-answer.js';
+import { isOwnersItem } from '../../meta/visibility.js';
+import { ATTR } from '../../table/attributes.js';
 import {
   APPEND_CONDITION,
   APPEND_CONDITION_EMPTY,
@@ -37,10 +37,10 @@ import {
   APPEND_UPDATE_UNINDEXED,
   ENTRY_PUT_CONDITION,
   namesFor,
-} from '../table/expressions.js';
-import { entrySk, metaKey, sessionPk, updatedValues } from '../table/keys.js';
-import { extraRefusals, type AppendExtras } from './append-extras.js';
-import { backoff, classifyTransactionError, DEFAULT_RETRY_POLICY, type RetryPolicy } from '../table/transaction-failures.js';
+} from '../../table/expressions.js';
+import { entrySk, metaKey, sessionPk, updatedValues } from '../../table/keys.js';
+import { extraRefusals, type AppendExtras } from './transaction-extras.js';
+import { backoff, classifyTransactionError, DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../table/transaction-failures.js';
 
 /** Everything one append writes. */
 export interface AppendPlan {

@@ -8,13 +8,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { SessionNotFoundError, SessionLog } from '@panto/core/store-kit';
-import { SessionBusyError } from '../errors.js';
-import { metaSource } from '../meta/meta-item.js';
-import { isLive, isVisibleTo } from '../meta/visibility.js';
-import { assertValidOwner, isValidSessionId } from '../table/validation.js';
-import { handleOf, type Handle, type SessionView } from './handle.js';
+import { SessionBusyError } from '../../errors.js';
+import { metaSource } from '../../meta/meta-item.js';
+import { isLive, isVisibleTo } from '../../meta/visibility.js';
+import { assertValidOwner, isValidSessionId } from '../../table/validation.js';
+import { handleOf, type Handle, type SessionView } from '../handle.js';
 import { readPastCache } from './read-entries.js';
-import type { DynamoStoreTurnOptions } from './store-options.js';
+import type { DynamoStoreTurnOptions } from '../store-options.js';
 
 export async function openForTurn(options: DynamoStoreTurnOptions): Promise<{ handle: Handle; view: SessionView }> {
   assertValidOwner(options.owner);

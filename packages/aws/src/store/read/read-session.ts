@@ -5,15 +5,15 @@
  */
 import { QueryCommand, type AttributeValue, type DynamoDBClient, type QueryCommandOutput } from '@aws-sdk/client-dynamodb';
 import { SessionCorruptError, type SessionEntry } from '@panto/core/store-kit';
-import { decodeStoredItem, type OffloadRef } from '../entries/entry-item.js';
-import { getOffload, type S3Location } from '../entries/offload.js';
-import { OffloadRequiredError } from '../errors.js';
-import { decodeMeta, type MetaRecord } from '../meta/meta-item.js';
-import { ATTR } from '../table/attributes.js';
-import { namesFor, QUERY_SESSION, QUERY_SESSION_FROM } from '../table/expressions.js';
-import { entrySk, itemSource, META_SK, sessionPk } from '../table/keys.js';
-import { sdkErrorName } from '../table/sdk-errors.js';
-import { decodePartial, PARTIAL_SK, type PartialAnswer } from '../partial/partial-answer.js';
+import { decodeStoredItem, type OffloadRef } from '../../entries/entry-item.js';
+import { getOffload, type S3Location } from '../../entries/offload.js';
+import { OffloadRequiredError } from '../../errors.js';
+import { decodeMeta, type MetaRecord } from '../../meta/meta-item.js';
+import { ATTR } from '../../table/attributes.js';
+import { namesFor, QUERY_SESSION, QUERY_SESSION_FROM } from '../../table/expressions.js';
+import { entrySk, itemSource, META_SK, sessionPk } from '../../table/keys.js';
+import { sdkErrorName } from '../../table/sdk-errors.js';
+import { decodePartial, PARTIAL_SK, type PartialAnswer } from '../../partial/partial-answer.js';
 import { ItemSequence } from './item-sequence.js';
 
 export interface ReadOptions {

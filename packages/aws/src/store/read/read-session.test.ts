@@ -6,7 +6,7 @@ import { RecordFactory } from '@panto/core/testing';
 import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../entries/offload.js';
+import { sha256Hex } from '../../entries/offload.js';
 import { readSession } from './read-session.js';
 
 const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };

@@ -1,10 +1,10 @@
 /** Starting a new, empty session: its META item, put only if the id is free. */
 import { randomUUID } from 'node:crypto';
 import { ID_RULE, InvalidSessionIdError, newId, SESSION_FORMAT_VERSION, systemClock, encodeHeader } from '@panto/core/store-kit';
-import { decodeMeta, expiryOf, metaItem, metaSource, putNewMeta, type MetaRecord } from '../meta/meta-item.js';
-import { assertValidOwner, assertValidTtl, isValidSessionId } from '../table/validation.js';
-import { handleOf, type Handle } from './handle.js';
-import type { DynamoStoreCreateOptions } from './store-options.js';
+import { decodeMeta, expiryOf, metaItem, metaSource, putNewMeta, type MetaRecord } from '../../meta/meta-item.js';
+import { assertValidOwner, assertValidTtl, isValidSessionId } from '../../table/validation.js';
+import { handleOf, type Handle } from '../handle.js';
+import type { DynamoStoreCreateOptions } from '../store-options.js';
 
 /**
  * Writes the META item of a new session (`SessionExistsError` if its id is taken) and

@@ -3,10 +3,10 @@
  * process's `SessionCache` does not hold them, and reads of one session at once shared.
  */
 import { SessionNotFoundError, type SessionEntry } from '@panto/core/store-kit';
-import type { MetaRecord } from '../meta/meta-item.js';
-import { isVisibleTo } from '../meta/visibility.js';
-import { restoreIfArchived, type Handle, type SessionView } from './handle.js';
-import type { PartialAnswer } from '../partial/partial-answer.js';
+import type { MetaRecord } from '../../meta/meta-item.js';
+import { isVisibleTo } from '../../meta/visibility.js';
+import { restoreIfArchived, type Handle, type SessionView } from '../handle.js';
+import type { PartialAnswer } from '../../partial/partial-answer.js';
 import { readSession, type SessionRead } from './read-session.js';
 
 /** A read of every entry of a session, and the META item it agrees with. */

@@ -1,26 +1,26 @@
 /**
  * A handle's write: a chained batch or a leaf entry, its oversized texts offloaded to S3
- * first, then one conditional transaction (append.ts); the handle's view and the cache
+ * first, then one conditional transaction (append-transaction.ts); the handle's view and the cache
  * follow what was committed.
  */
 import { randomUUID } from 'node:crypto';
 import { type ActiveModel, SessionNotFoundError, type SessionEntry, encodeBatchLines, newestModel } from '@panto/core/store-kit';
-import type { OffloadRef } from '../entries/entry-item.js';
-import { putOffload } from '../entries/offload.js';
-import { packBatch, TRANSACTION_TEXT_LIMIT, type PlannedItem } from '../entries/pack-batch.js';
-import { OffloadRequiredError } from '../errors.js';
-import { DynamoLease } from '../lease/session-lease.js';
-import { expiryOf, type HeldLease } from '../meta/meta-item.js';
-import { firstTitle } from '../meta/title.js';
-import { deleteObjects } from '../s3/s3-objects.js';
-import type { AppendExtras } from './append-extras.js';
-import { type LeaseTaken, sendAppend } from './append.js';
-import type { Handle, SessionView } from './handle.js';
+import type { OffloadRef } from '../../entries/entry-item.js';
+import { putOffload } from '../../entries/offload.js';
+import { packBatch, TRANSACTION_TEXT_LIMIT, type PlannedItem } from '../../entries/pack-batch.js';
+import { OffloadRequiredError } from '../../errors.js';
+import { DynamoLease } from '../../lease/session-lease.js';
+import { expiryOf, type HeldLease } from '../../meta/meta-item.js';
+import { firstTitle } from '../../meta/title.js';
+import { deleteObjects } from '../../s3/s3-objects.js';
+import type { AppendExtras } from './transaction-extras.js';
+import { type LeaseTaken, sendAppend } from './append-transaction.js';
+import type { Handle, SessionView } from '../handle.js';
 
 /**
  * Appends `entries` (chained by the view's log) as one conditional transaction, and returns
  * the view after it: the log committed in place, META as the append left it. `extras` go in
- * the same transaction (see append-extras.ts). Rejects as `sendAppend` does; texts it offloaded for a session found gone are deleted again.
+ * the same transaction (see transaction-extras.ts). Rejects as `sendAppend` does; texts it offloaded for a session found gone are deleted again.
  */
 export async function appendEntries(
   handle: Handle,

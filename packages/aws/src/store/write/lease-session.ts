@@ -1,11 +1,11 @@
 /** Taking a session for a turn: its turn lease and a handle that appends under it. */
 import { SessionNotFoundError } from '@panto/core/store-kit';
-import { takeSessionLease } from '../lease/acquire-session-lease.js';
-import type { SessionLease } from '../lease/session-lease.js';
-import type { MetaRecord } from '../meta/meta-item.js';
-import { isVisibleTo } from '../meta/visibility.js';
-import { handleOf, restoreIfArchived, type Handle } from './handle.js';
-import type { DynamoStoreLeaseOptions } from './store-options.js';
+import { takeSessionLease } from '../../lease/acquire-session-lease.js';
+import type { SessionLease } from '../../lease/session-lease.js';
+import type { MetaRecord } from '../../meta/meta-item.js';
+import { isVisibleTo } from '../../meta/visibility.js';
+import { handleOf, restoreIfArchived, type Handle } from '../handle.js';
+import type { DynamoStoreLeaseOptions } from '../store-options.js';
 
 /**
  * Takes the lease (one conditional UpdateItem, which returns META), proves the owner may

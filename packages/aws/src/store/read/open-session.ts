@@ -1,10 +1,10 @@
 /** Opening a handle on an existing session: one consistent read of its META item. */
 import { SessionNotFoundError } from '@panto/core/store-kit';
-import type { MetaRecord } from '../meta/meta-item.js';
-import { visibleMeta } from '../meta/visibility.js';
-import { assertValidOwner, isValidSessionId } from '../table/validation.js';
-import { handleOf, restoreIfArchived, type Handle } from './handle.js';
-import type { DynamoStoreOpenOptions } from './store-options.js';
+import type { MetaRecord } from '../../meta/meta-item.js';
+import { visibleMeta } from '../../meta/visibility.js';
+import { assertValidOwner, isValidSessionId } from '../../table/validation.js';
+import { handleOf, restoreIfArchived, type Handle } from '../handle.js';
+import type { DynamoStoreOpenOptions } from '../store-options.js';
 
 /**
  * The handle on a session of `owner`, and its META once hot: one consistent GetItem, and a
