@@ -55,6 +55,7 @@ export function eventSender(c: Context<AppEnv>, stream: SSEStreamingApi, options
       timer = setTimeout(() => resolve(false), options.stallMs);
     });
     const written = writing.then(next).then(() => true);
+    // The chain of writes goes on; this write's failure reaches its caller through `written`.
     writing = written.catch(() => undefined);
     return Promise.race([written, stalled]).then((taken) => {
       clearTimeout(timer);

@@ -73,6 +73,7 @@ export class Api {
 
   private async failure(response: Response): Promise<ApiError> {
     if (response.status === 401) this.options.onUnauthorized?.();
+    // An unreadable body leaves the status to speak for itself (the generic error below).
     const text = await response.text().catch(() => '');
     try {
       const { error } = JSON.parse(text) as ErrorAnswer;

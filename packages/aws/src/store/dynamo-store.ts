@@ -143,6 +143,7 @@ export class DynamoStore implements SessionStore {
     if (turn === null || lease == null || turn.released || turn.appending) return false;
     const partial = { leaseId: lease.leaseId, message, updatedAt: this.#handle.clock().toISOString() };
     const written = turn.partialWrites.then(() => putPartial(client, tableName, this.#id, partial));
+    // The chain of partial writes goes on; this write's failure reaches its caller through `written`.
     turn.partialWrites = written.catch(() => undefined);
     const stored = await written;
     if (stored) turn.partialStored = true;

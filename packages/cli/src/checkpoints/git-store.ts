@@ -125,6 +125,7 @@ export class GitStore {
     const skipped: string[] = [];
     await Promise.all(
       candidates.map(async (path) => {
+        // Gone since git listed it: nothing to skip; git add reports what it cannot read.
         const stats = await lstat(join(this.workTree, path)).catch(() => undefined);
         if (stats?.isFile() && stats.size > MAX_FILE_BYTES) {
           skipped.push(path);

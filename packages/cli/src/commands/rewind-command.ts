@@ -104,6 +104,7 @@ export async function chooseRewind(
   quiet = false,
 ): Promise<RewindChoice | undefined> {
   const { checkpoints } = context;
+  // Not knowing whether the files differ (no checkpoint, or it cannot be read) is the same as not differing: only the conversation is offered.
   const differ = checkpoints === undefined ? undefined : await filesDifferFrom(checkpoints, target).catch(() => undefined);
   if (differ !== true) {
     const why = differ === undefined ? `no checkpoint of the files ${target.point} that prompt` : 'the files are as they were then';

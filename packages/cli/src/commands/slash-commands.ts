@@ -71,7 +71,7 @@ export async function runSlashCommand(command: SlashCommand, context: CommandCon
       return 'continue';
     case 'session':
       terminal.result(
-        `${sessionText(context)}\ncost      ${describeCost(await sessionCost(context))}\ncheckpoints  ${(await context.checkpoints?.describe()) ?? 'none: not kept this run'}`,
+        `${sessionText(context)}\ncost      ${await sessionCost(context).then(describeCost, unreadableCost)}\ncheckpoints  ${(await context.checkpoints?.describe()) ?? 'none: not kept this run'}`,
       );
       return 'continue';
     case 'model':
@@ -279,4 +279,9 @@ function serverText(server: MCPServerInfo): string {
 
 function firstLine(text: string): string {
   return text.split('\n').find((line) => line.trim() !== '') ?? text;
+}
+
+/** What `/session` says of the cost when the session's log could not be read. */
+function unreadableCost(error: unknown): string {
+  return `unknown: the session's log could not be read (${errorMessage(error)})`;
 }

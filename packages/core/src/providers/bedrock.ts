@@ -96,6 +96,7 @@ export class BedrockConverseProvider implements Provider {
         request,
         open: async (signal) => {
           const client = await this.#client();
+          // Only for naming the region in an error message: unknown is said as such.
           region = await client.config.region().catch(() => undefined);
           return openStream(client, { modelId: this.model, ...toBedrockRequest(request, this.#settings) }, signal);
         },

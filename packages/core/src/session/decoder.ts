@@ -147,6 +147,7 @@ function isWholeEntry(text: string, source: string, lineNumber: number): boolean
     decodeEntry(JSON.parse(text), source, lineNumber);
     return true;
   } catch {
+    // Not a whole entry: the caller treats the line as torn.
     return false;
   }
 }

@@ -29,6 +29,7 @@ export async function leaseSession(options: DynamoStoreLeaseOptions): Promise<{ 
   }
   // Holding the lease, so no sweeper archives it again meanwhile.
   const hot = await restoreIfArchived(handle, options.sessionId, meta).catch(async (error: unknown) => {
+    // The restore's failure is what the caller must see (rethrown below); an unreleased lease lapses on its own.
     await lease.release().catch(() => undefined);
     throw error;
   });

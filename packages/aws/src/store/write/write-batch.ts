@@ -175,6 +175,7 @@ async function offload(handle: Handle, sessionId: string, planned: readonly Plan
 async function discardOffloads(handle: Handle, refs: ReadonlyArray<OffloadRef | null>): Promise<void> {
   const written = refs.filter((ref): ref is OffloadRef => ref !== null);
   if (handle.s3 === undefined || written.length === 0) return;
+  // Texts no committed entry names: best effort, a leftover is only a stray object.
   await deleteObjects(handle.s3.client, written).catch(() => undefined);
 }
 
