@@ -1,4 +1,4 @@
-// Holds the source to the house's sizes (STYLE.md 22, docs/overview.md): no source file over
+// Holds the source to the house's sizes (CONTRIBUTING.md, docs/overview.md): no source file over
 // 400 lines, no function over 80. Run by `npm run lint` (and so by `npm test`); prints what is
 // over and exits 1. `--top N` also lists the N longest files and functions, over or not.
 //
