@@ -16,6 +16,7 @@ export {
   type RunOptions,
 } from './agent/agent.js';
 export { DEFAULT_COMPACTION_PROMPT } from './agent/compaction.js';
+export { denialResult, pendingApprovals, type ApprovalDecision, type PendingApproval } from './approvals.js';
 export type { AgentEvent, Receiver, StepResult } from './agent/events.js';
 export { Conversation } from './conversation.js';
 export * from './errors.js';
@@ -23,6 +24,7 @@ export { ID_RULE, isValidId, newId, systemClock, type Clock, type IdGenerator } 
 export { exceedsJSONDepth, MAX_ENTRY_DEPTH, MAX_JSON_DEPTH, tooDeepReason } from './json-limits.js';
 export { addUsage, assistantText, effectiveSystemPrompt, emptyUsage, messageUsage, STOP_REASONS, toolCalls } from './messages.js';
 export type {
+  ApprovalRequest,
   AssistantBlock,
   AssistantMessage,
   CompactionMessage,
@@ -54,7 +56,7 @@ export {
 export type { ModelInfo, ModelPrices, ModelStatus } from './providers/model-info.js';
 export { defaultProviderName, PROVIDER_CREDENTIAL_VARIABLES, PROVIDER_NAMES, type ProviderName } from './providers/names.js';
 export type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from './providers/provider.js';
-export type { ActiveModel, DiskMessageRecord, SessionEntry } from './session/records.js';
+export type { ActiveModel, DiskApprovalRecord, DiskMessageRecord, SessionEntry } from './session/records.js';
 export type { SessionStore } from './session/store.js';
 export { acceptsPrompt, entryPreview, PREVIEW_LENGTH, SessionTree } from './session/tree.js';
-export { ToolRegistry, type Tool, type ToolDefinition, type ToolOutput } from './tool.js';
+export { ToolRegistry, type Tool, type ToolApproval, type ToolDefinition, type ToolOutput } from './tool.js';

@@ -154,6 +154,59 @@ export class AgentBusyError extends PantoError {
   }
 }
 
+/**
+ * The conversation ends in tool calls that wait for a person's decision, and `operation` (a
+ * prompt, a step, a compaction) cannot go on before they are decided: decide them first
+ * (`agent.decideApprovals`). Nothing was written.
+ */
+export class ApprovalPendingError extends PantoError {
+  /** The calls that wait, in the model's order. */
+  readonly toolCallIds: readonly string[];
+  constructor(operation: string, toolCallIds: readonly string[], options?: ErrorOptions) {
+    super(`${operation}: tool call${toolCallIds.length === 1 ? '' : 's'} ${toolCallIds.join(', ')} wait for approval; approve or deny first`, options);
+    this.name = 'ApprovalPendingError';
+    this.toolCallIds = toolCallIds;
+  }
+}
+
+/**
+ * What is wrong with a set of decisions: nothing waits for one (`none_pending`), a call
+ * that does not wait — unknown, or decided already (`not_pending`) —, a call decided twice
+ * (`duplicate`), or a waiting call left undecided (`undecided`: every pending call is
+ * decided at once).
+ */
+export type ApprovalDecisionProblem = 'none_pending' | 'not_pending' | 'duplicate' | 'undecided';
+
+/** Decisions that do not answer exactly the calls waiting for one (see {@link ApprovalDecisionProblem}). Nothing was written. */
+export class ApprovalDecisionError extends PantoError {
+  readonly problem: ApprovalDecisionProblem;
+  /** The calls the problem is about. */
+  readonly toolCallIds: readonly string[];
+  /** The calls that wait for a decision now. */
+  readonly pending: readonly string[];
+  constructor(problem: ApprovalDecisionProblem, toolCallIds: readonly string[], pending: readonly string[], options?: ErrorOptions) {
+    super(approvalProblemMessage(problem, toolCallIds, pending), options);
+    this.name = 'ApprovalDecisionError';
+    this.problem = problem;
+    this.toolCallIds = toolCallIds;
+    this.pending = pending;
+  }
+}
+
+function approvalProblemMessage(problem: ApprovalDecisionProblem, ids: readonly string[], pending: readonly string[]): string {
+  const waiting = pending.length === 0 ? 'no tool call waits for approval' : `waiting: ${pending.join(', ')}`;
+  switch (problem) {
+    case 'none_pending':
+      return 'no tool call waits for approval';
+    case 'not_pending':
+      return `not waiting for approval (unknown, or decided already): ${ids.join(', ')}; ${waiting}`;
+    case 'duplicate':
+      return `decided more than once: ${ids.join(', ')}`;
+    case 'undecided':
+      return `every waiting tool call must be decided at once; undecided: ${ids.join(', ')}`;
+  }
+}
+
 /** A provider call failed: an HTTP error, a broken stream, or an error event. */
 export class ProviderError extends PantoError {
   readonly provider: string;

@@ -38,7 +38,17 @@ export { OfflineProvider, type OfflineProviderOptions } from './providers/offlin
 export { OpenAIChatProvider, type OpenAIChatOptions } from './providers/openai-chat.js';
 export type { ProviderEndEvent, ProviderStreamEvent } from './providers/provider.js';
 export { SESSION_FORMAT_VERSION, type SessionHeader } from './session/format.js';
-export type { AppendOptions, DiskCompactionRecord, DiskMessage, LeafEntry, LoadedSession, LoadOptions, ReadNote, RecordEntry } from './session/records.js';
+export type {
+  AppendOptions,
+  DiskApprovalRecord,
+  DiskCompactionRecord,
+  DiskMessage,
+  LeafEntry,
+  LoadedSession,
+  LoadOptions,
+  ReadNote,
+  RecordEntry,
+} from './session/records.js';
 export type { FileLockOptions } from './stores/file-lock.js';
 export { findMostRecentSession, listSessions, resolveSessionId, sessionInfo, type SessionInfo } from './stores/fs-catalog.js';
 export { FSJSONLStore, type FSJSONLStoreCreateOptions, type FSJSONLStoreOpenOptions } from './stores/fs-jsonl-store.js';

@@ -4,10 +4,14 @@
  * from any store is deep-equal to the one that was appended.
  */
 
-/** Why the model stopped, normalised across providers. */
-export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'aborted' | 'error';
+/**
+ * Why the model stopped, normalised across providers — or, for `awaiting_approval`, why the
+ * step stopped after it: the message calls tools that wait for a person's decision (see
+ * `AssistantMessage.approval_requests`); the provider's own reason stays in `raw_stop_reason`.
+ */
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'aborted' | 'error' | 'awaiting_approval';
 
-export const STOP_REASONS: readonly StopReason[] = ['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'refusal', 'aborted', 'error'];
+export const STOP_REASONS: readonly StopReason[] = ['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'refusal', 'aborted', 'error', 'awaiting_approval'];
 
 /** Token usage of one provider call, as the provider reported it. */
 export interface Usage {
@@ -78,6 +82,18 @@ export interface AssistantMessage {
   raw_stop_reason?: string;
   /** For `error` and `aborted`: what went wrong. */
   error_message?: string;
+  /**
+   * For `awaiting_approval`: the calls of this message that wait for a person's decision, in
+   * the message's order, each with why it asks. The message's other calls ran at once.
+   */
+  approval_requests?: ApprovalRequest[];
+}
+
+/** A tool call that waits for a person's decision before it runs (see `AssistantMessage.approval_requests`). */
+export interface ApprovalRequest {
+  tool_call_id: string;
+  /** Why the call asks, in words a person reads (`the operator marked it as asking`). */
+  reason: string;
 }
 
 /** An image, base64-encoded: what a tool (an MCP server's, say) returned besides its text. */

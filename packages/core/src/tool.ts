@@ -41,10 +41,23 @@ export type ToolOutput = string | { content: string; is_error?: boolean; images?
  */
 export interface Tool extends ToolDefinition {
   /**
+   * When set, every call of this tool waits for a person's decision instead of running: the
+   * step commits the assistant message (its other calls run at once) and ends with
+   * `stopReason: "awaiting_approval"`; `agent.decideApprovals` resumes it. Never sent to a
+   * model. A host that cannot pause (a terminal asking at once) uses `beforeToolCall` instead.
+   */
+  readonly approval?: ToolApproval;
+  /**
    * Runs the call. A thrown error becomes an error result the model sees (the step goes
    * on); an abort through `context.signal` ends the step.
    */
   execute(input: { [key: string]: JsonValue }, context: ToolContext): Promise<ToolOutput>;
+}
+
+/** Why a tool's calls wait for a person's decision (see {@link Tool.approval}). */
+export interface ToolApproval {
+  /** In words the person deciding reads: `the operator marked it as asking`. */
+  readonly reason: string;
 }
 
 /** What a {@link BeforeToolCall} hook decided about one call. */

@@ -163,6 +163,9 @@ export function reportTurn(terminal: Terminal, result: StepResult): boolean {
     case 'refusal':
       terminal.warn('the model refused to answer');
       break;
+    case 'awaiting_approval':
+      terminal.warn(`waiting for approval of ${(result.pendingApprovals ?? []).map((approval) => approval.toolCall.name).join(', ')}`);
+      break;
     case 'end_turn':
     case 'tool_use':
     case 'stop_sequence':

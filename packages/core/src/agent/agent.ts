@@ -1,81 +1,36 @@
+import { orderedDecisions, pendingApprovals, type ApprovalDecision, type PendingApproval } from '../approvals.js';
 import { appendMessages, Conversation, replaceMessages } from '../conversation.js';
-import { AgentBusyError, NothingToCompactError, ProviderError } from '../errors.js';
+import { AgentBusyError, ApprovalPendingError, NothingToCompactError, ProviderError } from '../errors.js';
 import { newId, systemClock, type Clock, type IdGenerator } from '../ids.js';
-import { addUsage, assistantText, emptyUsage, toolCalls, type CompactionMessage, type Message, type SystemMode, type Usage } from '../messages.js';
+import {
+  addUsage,
+  assistantText,
+  emptyUsage,
+  toolCalls,
+  type CompactionMessage,
+  type Message,
+  type SystemMode,
+  type ToolCallBlock,
+  type ToolResultMessage,
+} from '../messages.js';
 import type { Provider } from '../providers/provider.js';
-import type { DiskCompactionRecord, DiskMessage, DiskMessageRecord, LoadedSession, RecordEntry } from '../session/records.js';
+import type { DiskApprovalRecord, DiskCompactionRecord, DiskMessage, DiskMessageRecord, LoadedSession } from '../session/records.js';
 import type { SessionStore } from '../session/store.js';
 import { NullStore } from '../stores/null-store.js';
 import { ToolRegistry, type BeforeToolCall } from '../tool.js';
+import { askingCalls, decisionRecords, pausedMessage } from './approval-step.js';
 import { compactedMessages, compactionPrompt, DEFAULT_COMPACTION_PROMPT } from './compaction.js';
 import type { Receiver, StepResult } from './events.js';
 import { abortError, callProvider, keepText } from './provider-call.js';
 import { runTools } from './tool-execution.js';
 
-export interface AgentConfig {
-  /** The model the agent talks to; `agent.provider` can be changed later (e.g. `/model`). */
-  provider: Provider;
-  /** The tools offered to the model; tools may be registered after the agent is built. */
-  tools?: ToolRegistry;
-  /**
-   * Consulted before each tool call runs; a refusal becomes an error result the model sees
-   * (see {@link BeforeToolCall}). Extensions' guards reach the agent through it.
-   */
-  beforeToolCall?: BeforeToolCall;
-  /** Provider calls one `runStep` may make before it stops (incomplete). Default 50. */
-  maxProviderCalls?: number;
-  /** Instructions for `compact()`; the default asks for a summary a model can continue from. */
-  compactionPrompt?: string;
-  /** Clock for entry timestamps (freeze it in tests). */
-  clock?: Clock;
-  /** Entry id generator (UUIDv7 by default; fix it in tests). */
-  ids?: IdGenerator;
-}
+import type { AgentConfig, AgentOptions, CompactionResult, ResumeOptions, ResumePoint, RunOptions } from './agent-options.js';
 
-export interface AgentOptions {
-  /**
-   * Where a new session persists; a NullStore when absent. To continue a session a store
-   * already holds, use {@link Agent.resume}, which reads it.
-   */
-  store?: SessionStore;
-}
-
-/** Where an agent's conversation now ends, after a resume, a `continueFrom` or a `switchLeaf`. */
-export interface ResumePoint {
-  /**
-   * The trailing prompt nobody answered (a crash or quit right after it was sent), kept out
-   * of the conversation; offer it for sending again. Null when there is none.
-   */
-  danglingUser: string | null;
-  /**
-   * The entry the conversation ends at (the dangling prompt, when there is one): the active
-   * leaf, or the entry asked for. Null at the root (an empty session, or `null` asked for).
-   */
-  at: RecordEntry | null;
-}
+export type { AgentConfig, AgentOptions, CompactionResult, ResumeOptions, ResumePoint, RunOptions } from './agent-options.js';
 
 /** An agent on a session read back from its store. */
 export interface ResumedAgent extends ResumePoint {
   agent: Agent;
-}
-
-export interface ResumeOptions {
-  /**
-   * Continue from this entry instead of the active leaf: the conversation is the path to it
-   * and the next message the agent writes starts a new branch there (see `LoadOptions.at`);
-   * nothing is written until then. `null` continues from the root.
-   */
-  at?: string | null;
-}
-
-export interface RunOptions {
-  /** Aborts the step: the HTTP request is cancelled, running tools are told, and what was committed stays persisted. */
-  signal?: AbortSignal;
-}
-
-export interface CompactionResult {
-  summary: string;
-  usage: Usage;
 }
 
 /**
@@ -103,6 +58,8 @@ export class Agent {
   readonly #listeners = new Set<Receiver>();
   #conversation: Conversation;
   #busy = false;
+  /** Calls a decision approved that the next step runs first (see {@link decideApprovals}). */
+  #approved: ToolCallBlock[] = [];
 
   /** An agent on a new session in `options.store` (or on no session at all). */
   constructor(config: AgentConfig, options: AgentOptions = {}) {
@@ -163,6 +120,8 @@ export class Agent {
     try {
       const loaded = await load();
       replaceMessages(this.#conversation, loaded.conversation.messages);
+      // Calls approved but not run are left behind on the path moved away from (a load reads them as interrupted).
+      this.#approved = [];
       return { danglingUser: loaded.danglingUser, at: loaded.at };
     } finally {
       this.#busy = false;
@@ -190,6 +149,7 @@ export class Agent {
    */
   async submitUserMessage(text: string): Promise<DiskMessageRecord> {
     this.#assertIdle('submitUserMessage');
+    this.#assertNothingPending('submitUserMessage');
     const [record] = await this.#commitMessages([{ role: 'user', content: text, provider: this.provider.name, model: this.provider.model }], this.#emitter());
     return record!;
   }
@@ -197,8 +157,43 @@ export class Agent {
   /** Adds and persists a system message that replaces the system prompt or appends to it. Returns the record as stored. */
   async addSystemMessage(text: string, mode: SystemMode = 'append'): Promise<DiskMessageRecord> {
     this.#assertIdle('addSystemMessage');
+    this.#assertNothingPending('addSystemMessage');
     const [record] = await this.#commitMessages([{ role: 'system', content: text, mode }], this.#emitter());
     return record!;
+  }
+
+  /**
+   * The tool calls that wait for a person's decision: those the conversation's last assistant
+   * message asked approval for (its step ended `awaiting_approval`) that have no result and
+   * no decision yet, in the model's order. Empty when none wait.
+   */
+  pendingApprovals(): PendingApproval[] {
+    return pendingApprovals(this.#conversation.messages, new Set(this.#approved.map((call) => call.id)));
+  }
+
+  /**
+   * Decides every pending call at once (see {@link pendingApprovals}) and persists it before
+   * any of them runs: one batch of an `approval` entry and each denied call's error result
+   * (`Tool call denied: <reason>`). The approved calls run at the start of the next
+   * {@link runStep}, which then goes on as a step does. `ApprovalDecisionError`, with nothing
+   * written, when the decisions are not exactly one per pending call. Returns the approval
+   * entry as stored.
+   *
+   * @example
+   * const step = await agent.runStep();                // stopReason: 'awaiting_approval'
+   * const [call] = step.pendingApprovals ?? [];
+   * await agent.decideApprovals([{ tool_call_id: call!.toolCall.id, decision: 'approve' }]);
+   * await agent.runStep();                             // runs it, then calls the model again
+   */
+  async decideApprovals(decisions: readonly ApprovalDecision[]): Promise<DiskApprovalRecord> {
+    this.#assertIdle('decideApprovals');
+    const pending = this.pendingApprovals();
+    const ordered = orderedDecisions(pending, decisions);
+    const timestamp = this.#clock().toISOString();
+    const { approval, denials, approved } = decisionRecords(pending, ordered, () => ({ id: this.#ids(), timestamp }));
+    await this.#commit([approval, ...denials], this.#emitter());
+    this.#approved = approved;
+    return approval;
   }
 
   /**
@@ -206,9 +201,20 @@ export class Agent {
    * persisted together with its tool results as one batch. A provider failure, or an
    * abort, ends the step with what was committed persisted; it is reported as an `error`
    * event and in the result, not thrown. A store failure is thrown.
+   *
+   * A call of a tool that asks for approval (`Tool.approval`) does not run: the step commits
+   * the message (its other calls run first) with stop reason `awaiting_approval` and ends, the
+   * calls in `pendingApprovals`. After {@link decideApprovals}, the next step runs the approved
+   * calls first. `ApprovalPendingError` when calls wait for a decision.
    */
   async runStep(receiver: Receiver = () => {}, options: RunOptions = {}): Promise<StepResult> {
     this.#assertIdle('runStep');
+    const waiting = this.pendingApprovals();
+    if (waiting.length > 0)
+      throw new ApprovalPendingError(
+        'runStep',
+        waiting.map((approval) => approval.toolCall.id),
+      );
     this.#busy = true;
     const emit = this.#emitter(receiver);
     emit({ type: 'step-start' });
@@ -228,6 +234,7 @@ export class Agent {
       added.push(...messages);
     };
     try {
+      if (this.#approved.length > 0) await commit(await this.#runApproved(signal, emit));
       for (;;) {
         if (signal.aborted) return finish({ stopReason: 'aborted', error: abortError(signal), incomplete: true });
         if (providerCalls >= this.#maxProviderCalls) {
@@ -258,13 +265,44 @@ export class Agent {
           await commit([message], true);
           return finish({ stopReason: message.stop_reason, incomplete: false });
         }
-        const results = await runTools(this.tools, this.#beforeToolCall, calls, refused, signal, emit);
+        const { asking, results } = await this.#runCalls(calls, refused, signal, emit);
+        if (asking.length > 0) {
+          await commit([pausedMessage(message, asking), ...results], true);
+          return finish({ stopReason: 'awaiting_approval', incomplete: false, pendingApprovals: asking });
+        }
         await commit([message, ...results]);
         if (signal.aborted) return finish({ stopReason: 'aborted', error: abortError(signal), incomplete: true });
       }
     } finally {
       this.#busy = false;
     }
+  }
+
+  /** Runs the calls that do not ask for approval, in order; those that ask wait for a person (the step pauses on them). */
+  async #runCalls(
+    calls: readonly ToolCallBlock[],
+    refused: ReadonlySet<string>,
+    signal: AbortSignal,
+    emit: Receiver,
+  ): Promise<{ asking: PendingApproval[]; results: ToolResultMessage[] }> {
+    const asking = askingCalls(this.tools, calls, refused);
+    const asked = new Set(asking.map((approval) => approval.toolCall.id));
+    const results = await runTools(
+      this.tools,
+      this.#beforeToolCall,
+      calls.filter((call) => !asked.has(call.id)),
+      refused,
+      signal,
+      emit,
+    );
+    return { asking, results };
+  }
+
+  /** Runs the calls a decision approved — once: they are forgotten before they run. */
+  #runApproved(signal: AbortSignal, emit: Receiver): Promise<ToolResultMessage[]> {
+    const approved = this.#approved;
+    this.#approved = [];
+    return runTools(this.tools, this.#beforeToolCall, approved, new Set(), signal, emit);
   }
 
   /**
@@ -275,6 +313,7 @@ export class Agent {
    */
   async compact(instructions?: string, options: RunOptions & { receiver?: Receiver } = {}): Promise<CompactionResult> {
     this.#assertIdle('compact');
+    this.#assertNothingPending('compact');
     const messages = this.conversation.messages;
     if (!messages.some((message) => message.role !== 'system')) throw new NothingToCompactError();
     this.#busy = true;
@@ -313,6 +352,8 @@ export class Agent {
         appendMessages(this.#conversation, [record.message]);
         continue;
       }
+      // A decision is no message: what the model sees of it are the denials' results, written with it.
+      if (record.type === 'approval') continue;
       replaceMessages(this.#conversation, compactedMessages(this.#conversation.messages, record));
     }
     emit({ type: 'entries-persisted', records });
@@ -342,5 +383,11 @@ export class Agent {
 
   #assertIdle(operation: string): void {
     if (this.#busy) throw new AgentBusyError(operation);
+  }
+
+  /** Refuses what would leave tool calls without results: while calls wait for a decision, or approved ones wait to run. */
+  #assertNothingPending(operation: string): void {
+    const ids = [...this.pendingApprovals().map((approval) => approval.toolCall.id), ...this.#approved.map((call) => call.id)];
+    if (ids.length > 0) throw new ApprovalPendingError(operation, ids);
   }
 }

@@ -1,3 +1,4 @@
+import type { PendingApproval } from '../approvals.js';
 import type { AssistantMessage, Message, StopReason, ToolCallBlock, ToolResultMessage, Usage } from '../messages.js';
 import type { ProviderStreamEvent } from '../providers/provider.js';
 import type { DiskMessage } from '../session/records.js';
@@ -19,6 +20,12 @@ export interface StepResult {
   providerCalls: number;
   /** True when the model had not finished: cut short, or stopped by `maxProviderCalls`. */
   incomplete: boolean;
+  /**
+   * For `awaiting_approval`: the calls that wait for a person's decision, in the model's
+   * order (`agent.decideApprovals` resumes the step). The step is paused, not cut short:
+   * `incomplete` is false.
+   */
+  pendingApprovals?: readonly PendingApproval[];
 }
 
 /**

@@ -7,6 +7,7 @@ import { SessionCorruptError } from '../errors.js';
 import { ID_RULE, isValidId } from '../ids.js';
 import { exceedsJSONDepth, MAX_ENTRY_DEPTH, MAX_JSON_DEPTH, mayExceedJSONDepth, tooDeepReason } from '../json-limits.js';
 import { STOP_REASONS, type Usage } from '../messages.js';
+import { canonicalDecision } from '../approvals.js';
 import { canonicalMessage, canonicalUsage, SESSION_FORMAT_VERSION, type SessionHeader } from './format.js';
 import type { SessionEntry } from './records.js';
 
@@ -79,6 +80,8 @@ function markedEntry(entry: SessionEntry, reason: string): SessionEntry {
         prior_usage: canonicalUsage(entry.prior_usage),
       };
     }
+    case 'approval':
+      return { type: 'approval', parent_id: entry.parent_id, ...head, decisions: entry.decisions.map(canonicalDecision) };
     case 'message': {
       const message = canonicalMessage(entry.message);
       if (message.role === 'assistant') {
@@ -164,6 +167,12 @@ export function decodeEntry(value: unknown, source: string, lineNumber: number):
     case 'leaf':
       if (entry.parent_id === null) fail('leaf entry has no parent_id');
       break;
+    case 'approval': {
+      if (entry.parent_id === null) fail('approval entry has no parent_id');
+      const reason = decisionsProblem(entry.decisions);
+      if (reason !== undefined) fail(reason);
+      break;
+    }
     case 'session':
       fail('a second session header');
       break;
@@ -217,11 +226,35 @@ function messageProblem(value: unknown): string | undefined {
       if (typeof message.stop_reason !== 'string' || !STOP_REASON_SET.has(message.stop_reason)) {
         return `unknown stop_reason ${JSON.stringify(message.stop_reason)}`;
       }
-      return undefined;
+      return approvalRequestsProblem(message.approval_requests);
     }
     default:
       return `unknown message role ${JSON.stringify(message.role)}`;
   }
+}
+
+/** An approval entry's `decisions`: a non-empty array of `{ tool_call_id, decision: "approve" | "deny", reason? }`. */
+function decisionsProblem(value: unknown): string | undefined {
+  if (!Array.isArray(value) || value.length === 0) return 'approval entry needs a non-empty decisions array';
+  for (const item of value as unknown[]) {
+    const decision = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
+    if (typeof decision.tool_call_id !== 'string') return 'approval decision has no tool_call_id';
+    if (decision.decision !== 'approve' && decision.decision !== 'deny') return 'approval decision must be "approve" or "deny"';
+    if (decision.reason !== undefined && typeof decision.reason !== 'string') return 'approval decision reason must be a string';
+  }
+  return undefined;
+}
+
+/** An assistant message's optional `approval_requests`: an array of `{ tool_call_id, reason }`. */
+function approvalRequestsProblem(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const valid =
+    Array.isArray(value) &&
+    (value as unknown[]).every((item) => {
+      const request = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
+      return typeof request.tool_call_id === 'string' && typeof request.reason === 'string';
+    });
+  return valid ? undefined : 'approval_requests must be an array of { tool_call_id, reason }';
 }
 
 function isImage(value: unknown): boolean {

@@ -134,6 +134,50 @@ describe('session format', () => {
     expect(() => decodeSession(Buffer.from(header + encodeBatch([first]) + orphanLeaf), 'f')).toThrow(/f:3: leaf entry has no parent_id/);
   });
 
+  it('writes an approval entry as its decisions in their order, reads it back, and refuses a malformed one naming the line', () => {
+    const f = new RecordFactory('w');
+    const first: SessionEntry = { ...f.user('q'), parent_id: null };
+    const approval: SessionEntry = {
+      type: 'approval',
+      id: 'w-approval',
+      parent_id: first.id,
+      timestamp: '2026-01-01T00:01:00.000Z',
+      decisions: [{ reason: 'no', decision: 'deny', tool_call_id: 'c1' } as never, { tool_call_id: 'c2', decision: 'approve' }],
+    };
+    expect(encodeBatch([approval])).toBe(
+      '{"type":"approval","id":"w-approval","parent_id":"w-000001","timestamp":"2026-01-01T00:01:00.000Z","decisions":[{"tool_call_id":"c1","decision":"deny","reason":"no"},{"tool_call_id":"c2","decision":"approve"}]}\n',
+    );
+    expect(decodeSession(Buffer.from(header + encodeBatch([first]) + encodeBatch([approval])), 'f').entries).toEqual([first, approval]);
+    const bad =
+      (decisions: string, parent = '"w-000001"') =>
+      () =>
+        decodeSession(
+          Buffer.from(`${header}${encodeBatch([first])}{"type":"approval","id":"w-x","parent_id":${parent},"timestamp":"t","decisions":${decisions}}\n`),
+          'f',
+        );
+    expect(bad('[]')).toThrow(/f:3: approval entry needs a non-empty decisions array/);
+    expect(bad('[{"tool_call_id":"c1","decision":"maybe"}]')).toThrow(/f:3: approval decision must be "approve" or "deny"/);
+    expect(bad('[{"decision":"deny"}]')).toThrow(/f:3: approval decision has no tool_call_id/);
+    expect(bad('[{"tool_call_id":"c1","decision":"deny"}]', 'null')).toThrow(/f:3: approval entry has no parent_id/);
+  });
+
+  it('reads the awaiting_approval stop reason and its approval_requests; refuses malformed requests', () => {
+    const f = new RecordFactory('p');
+    const paused = f.message({
+      role: 'assistant',
+      content: [{ type: 'tool_call', id: 'c1', name: 'pay', input: {} }],
+      provider: 'p',
+      model: 'm',
+      usage: { input_tokens: 1, output_tokens: 1, cache_read_tokens: 0, cache_write_tokens: 0 },
+      stop_reason: 'awaiting_approval',
+      approval_requests: [{ tool_call_id: 'c1', reason: 'it pays' }],
+    });
+    const line = encodeBatch([{ ...paused, parent_id: null }]);
+    expect(decodeSession(Buffer.from(header + line), 'f').entries[0]).toEqual({ ...paused, parent_id: null });
+    const malformed = line.replace('"reason":"it pays"', '"reason":7');
+    expect(() => decodeSession(Buffer.from(header + malformed), 'f')).toThrow(/f:2: approval_requests must be an array of \{ tool_call_id, reason \}/);
+  });
+
   it('reads versions 1 and 2 and refuses a newer one, naming line 1', () => {
     const f = new RecordFactory('n');
     const body = encodeBatch([{ ...f.user('q'), parent_id: null }]);

@@ -4,13 +4,17 @@
  * docs/session-format.md. Encoding is canonical — the same entries always give the same
  * bytes, whatever key order the objects in memory had.
  */
+import { canonicalDecision } from '../approvals.js';
 import type { AssistantBlock, AssistantMessage, Message, ToolResultMessage, Usage } from '../messages.js';
 import type { DiskMessage, SessionEntry } from './records.js';
 
 /**
  * The format version this code writes in new headers and the newest it reads. 2 added the
  * `leaf` entry (a switch of the active branch); a version-1 log reads by the same rule, and
- * a leaf entry appended to one keeps its header (see docs/session-format.md).
+ * a leaf entry appended to one keeps its header (see docs/session-format.md). The `approval`
+ * entry and the `awaiting_approval` stop reason came without a new version: a reader that
+ * does not know them refuses their line (an unknown entry type, an unknown stop reason) —
+ * it never misreads it — and a session that holds none stays readable by every version-2 reader.
  */
 export const SESSION_FORMAT_VERSION = 2;
 
@@ -86,6 +90,8 @@ function encodeEntry(entry: SessionEntry, batchSize: number | undefined): string
         usage: canonicalUsage(entry.usage),
         prior_usage: canonicalUsage(entry.prior_usage),
       });
+    case 'approval':
+      return JSON.stringify({ ...head, decisions: entry.decisions.map(canonicalDecision) });
   }
 }
 
@@ -134,6 +140,9 @@ export function canonicalMessage(message: DiskMessageBody): DiskMessageBody {
       };
       if (message.raw_stop_reason !== undefined) out.raw_stop_reason = message.raw_stop_reason;
       if (message.error_message !== undefined) out.error_message = message.error_message;
+      if (message.approval_requests !== undefined) {
+        out.approval_requests = message.approval_requests.map((request) => ({ tool_call_id: request.tool_call_id, reason: request.reason }));
+      }
       return out;
     }
     case 'tool_result': {

@@ -103,4 +103,51 @@ describe('rebuildConversation', () => {
     expect(rebuildConversation(entries, 's', { at: null })).toMatchObject({ head: null, at: null, entries: [] });
     expect(() => rebuildConversation(entries, 's', { at: 'nope' })).toThrow(EntryNotFoundError);
   });
+
+  describe('tool calls that wait for approval', () => {
+    const paused = () =>
+      f.message({
+        role: 'assistant',
+        content: [
+          { type: 'tool_call', id: 'ask', name: 'pay', input: {} },
+          { type: 'tool_call', id: 'free', name: 'read', input: {} },
+        ],
+        provider: 'p',
+        model: 'm',
+        usage: usage(1, 1),
+        stop_reason: 'awaiting_approval',
+        approval_requests: [{ tool_call_id: 'ask', reason: 'it pays' }],
+      });
+    const result = (id: string, name: string, content = 'ok') =>
+      f.message({ role: 'tool_result', tool_call_id: id, tool_name: name, content, is_error: false });
+    const ids = (messages: readonly { role: string }[]) =>
+      messages.map((m) => (m.role === 'tool_result' ? `result ${(m as { tool_call_id: string }).tool_call_id}` : m.role));
+
+    it('leaves a waiting call without a result at the end of the path, where the other calls have theirs', () => {
+      const rebuilt = rebuildConversation(chain([f.user('q'), paused(), result('free', 'read')]));
+      expect(ids(rebuilt.conversation.messages)).toEqual(['user', 'assistant', 'result free']);
+      expect(rebuilt.entries.every((entry) => entry !== null)).toBe(true);
+    });
+
+    it('reads an approved call with no result (a crash after the decision) as interrupted, and keeps the approval entry out of the messages', () => {
+      const [q, a, r] = chain([f.user('q'), paused(), result('free', 'read')]);
+      const approval: SessionEntry = {
+        type: 'approval',
+        id: 'r-appr',
+        parent_id: r!.id,
+        timestamp: 't',
+        decisions: [{ tool_call_id: 'ask', decision: 'approve' }],
+      };
+      const rebuilt = rebuildConversation([q!, a!, r!, approval]);
+      expect(ids(rebuilt.conversation.messages)).toEqual(['user', 'assistant', 'result free', 'result ask']);
+      expect(rebuilt.conversation.messages.at(-1)).toMatchObject({ content: INTERRUPTED_TOOL_RESULT, is_error: true });
+      expect(rebuilt.entries.at(-1)).toBeNull();
+      expect(rebuilt.head).toBe('r-appr');
+    });
+
+    it('synthesizes an interrupted result for a waiting call once anything but its results follows it (the session moved on)', () => {
+      const rebuilt = rebuildConversation(chain([f.user('q'), paused(), result('free', 'read'), f.user('next'), f.assistant('a')]));
+      expect(ids(rebuilt.conversation.messages)).toEqual(['user', 'assistant', 'result free', 'result ask', 'user', 'assistant']);
+    });
+  });
 });

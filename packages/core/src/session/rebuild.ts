@@ -1,6 +1,6 @@
 import { Conversation } from '../conversation.js';
 import { EntryNotFoundError, SessionCorruptError } from '../errors.js';
-import { emptyUsage, toolResultMessage, type Message } from '../messages.js';
+import { emptyUsage, toolResultMessage, type AssistantMessage, type Message } from '../messages.js';
 import type { ActiveModel, LoadedSession, RecordEntry, SessionEntry } from './records.js';
 
 /** What rebuilding a session's entries yields, beyond the {@link LoadedSession}. */
@@ -37,7 +37,12 @@ export const INTERRUPTED_TOOL_RESULT = 'Tool call interrupted: the session ended
  *   entry is its sibling.
  * - A tool call with no recorded result (a crash while the tool ran) gets an error result
  *   saying so, right after the results that were recorded, so every provider accepts the
- *   conversation. The synthesized result is not written to the store.
+ *   conversation. The synthesized result is not written to the store. The exception: calls
+ *   that wait for a person's decision — asked for by the path's last assistant message
+ *   (`stop_reason: "awaiting_approval"`) and not decided by an `approval` entry after it —
+ *   are left without a result (see `pendingApprovals`). A call approved but without a result
+ *   is interrupted like any other: it is never waiting again, so it never runs twice.
+ * - `approval` entries are no messages: the conversation holds their denials' results only.
  */
 export function rebuildConversation(entries: readonly SessionEntry[], source = 'session', options: RebuildOptions = {}): RebuiltSession {
   const leafId = entries[entries.length - 1]?.id ?? null;
@@ -73,7 +78,7 @@ export function rebuildConversation(entries: readonly SessionEntry[], source = '
     path.pop();
   }
   const onPath = messagesOnPath(path);
-  const repaired = repairWithOrigins(onPath.messages, onPath.origins);
+  const repaired = repairWithOrigins(onPath.messages, onPath.origins, onPath.decided);
   return {
     conversation: new Conversation(repaired.messages),
     danglingUser,
@@ -88,9 +93,9 @@ export function rebuildConversation(entries: readonly SessionEntry[], source = '
 /**
  * The messages of a path, each with the entry it came from: from the newest compaction on
  * (the compaction as its summary), and the system messages before it, which make up the
- * system prompt.
+ * system prompt. `decided`: the tool calls an `approval` entry on the path decided.
  */
-function messagesOnPath(path: readonly RecordEntry[]): { messages: Message[]; origins: RecordEntry[] } {
+function messagesOnPath(path: readonly RecordEntry[]): { messages: Message[]; origins: RecordEntry[]; decided: Set<string> } {
   let compactionAt = -1;
   for (let i = path.length - 1; i >= 0; i--) {
     if (path[i]!.type === 'compaction') {
@@ -100,9 +105,12 @@ function messagesOnPath(path: readonly RecordEntry[]): { messages: Message[]; or
   }
   const messages: Message[] = [];
   const origins: RecordEntry[] = [];
+  const decided = new Set<string>();
   for (let i = 0; i < path.length; i++) {
     const entry = path[i]!;
-    if (entry.type === 'compaction') {
+    if (entry.type === 'approval') {
+      for (const decision of entry.decisions) decided.add(decision.tool_call_id);
+    } else if (entry.type === 'compaction') {
       if (i !== compactionAt) continue;
       messages.push({
         role: 'compaction',
@@ -118,7 +126,7 @@ function messagesOnPath(path: readonly RecordEntry[]): { messages: Message[]; or
       origins.push(entry);
     }
   }
-  return { messages, origins };
+  return { messages, origins, decided };
 }
 
 /** Every entry by id. */
@@ -190,7 +198,7 @@ export function resumeParent(leaf: RecordEntry | null): string | null {
 
 /** The provider and model an entry names, if it names them. */
 export function modelOf(entry: SessionEntry): ActiveModel | null {
-  if (entry.type === 'leaf') return null;
+  if (entry.type === 'leaf' || entry.type === 'approval') return null;
   if (entry.type === 'compaction') return { provider: entry.provider, model: entry.model };
   const message = entry.message;
   if (message.role === 'assistant') return { provider: message.provider, model: message.model };
@@ -219,9 +227,11 @@ export function repairToolResults(messages: Message[]): Message[] {
 
 /**
  * {@link repairToolResults}, keeping `origins` (one per message) in step: a synthesized
- * result's origin is null. Returns the inputs themselves when nothing was missing.
+ * result's origin is null. Returns the inputs themselves when nothing was missing. Calls
+ * waiting for a decision at the end (see {@link rebuildConversation}; `decided` are those an
+ * approval entry decided) keep no result.
  */
-function repairWithOrigins<T>(messages: Message[], origins: T[]): { messages: Message[]; origins: (T | null)[] } {
+function repairWithOrigins<T>(messages: Message[], origins: T[], decided: ReadonlySet<string> = new Set()): { messages: Message[]; origins: (T | null)[] } {
   let repaired: Message[] | undefined;
   let repairedOrigins: (T | null)[] | undefined;
   for (let i = 0; i < messages.length; i++) {
@@ -244,7 +254,8 @@ function repairWithOrigins<T>(messages: Message[], origins: T[]): { messages: Me
       repaired?.push(next);
       repairedOrigins?.push(origins[j]!);
     }
-    const missing = calls.filter((call) => !answered.has(call.id));
+    const waiting = j === messages.length ? waitingCalls(message, decided) : new Set<string>();
+    const missing = calls.filter((call) => !answered.has(call.id) && !waiting.has(call.id));
     if (missing.length > 0) {
       repaired ??= messages.slice(0, j);
       repairedOrigins ??= origins.slice(0, j);
@@ -256,4 +267,10 @@ function repairWithOrigins<T>(messages: Message[], origins: T[]): { messages: Me
     i = j - 1;
   }
   return { messages: repaired ?? messages, origins: repairedOrigins ?? origins };
+}
+
+/** The calls of `message` that wait for a decision, were it the last of its conversation. */
+function waitingCalls(message: AssistantMessage, decided: ReadonlySet<string>): Set<string> {
+  if (message.stop_reason !== 'awaiting_approval') return new Set();
+  return new Set((message.approval_requests ?? []).map((request) => request.tool_call_id).filter((id) => !decided.has(id)));
 }

@@ -1,4 +1,5 @@
 /** What a store trades in: the records the agent appends, the entries they become, what a load gives back. */
+import type { ApprovalDecision } from '../approvals.js';
 import type { Conversation } from '../conversation.js';
 import type { Message, Usage } from '../messages.js';
 
@@ -40,10 +41,25 @@ export interface DiskCompactionRecord extends ReadNote {
 }
 
 /**
+ * A person's decisions on the tool calls an assistant message asked approval for: written
+ * before any approved call runs, with the denied calls' results in the
+ * same batch. Not a message: the model sees the results, never this entry. An approved call
+ * with no result after it (a crash while it ran, or before) is read back as interrupted,
+ * never as waiting again — so no call runs twice.
+ */
+export interface DiskApprovalRecord extends ReadNote {
+  type: 'approval';
+  id: string;
+  timestamp: string;
+  /** One per call that waited, in the message's order. */
+  decisions: ApprovalDecision[];
+}
+
+/**
  * The neutral record every store trades in. A store need not write JSONL: a database
  * backend maps these to its rows. Stores chain them (see {@link SessionEntry}).
  */
-export type DiskMessage = DiskMessageRecord | DiskCompactionRecord;
+export type DiskMessage = DiskMessageRecord | DiskCompactionRecord | DiskApprovalRecord;
 
 /** A record as stored: chained to its parent in the session's tree of entries. */
 export type RecordEntry = DiskMessage & {

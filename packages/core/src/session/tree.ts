@@ -117,7 +117,7 @@ export class SessionTree {
 /**
  * One line that says what an entry holds, at most `maxLength` characters, whitespace
  * collapsed: a prompt's or system message's text, an answer's text (or the tools it calls),
- * `[tool_name] result`, `[compaction] summary`, `[switch] → <entry id>`.
+ * `[tool_name] result`, `[compaction] summary`, `[switch] → <entry id>`, `[approval] approve <call id>, deny <call id>`.
  */
 export function entryPreview(entry: SessionEntry, maxLength = PREVIEW_LENGTH): string {
   return previewLine(previewText(entry), maxLength);
@@ -129,6 +129,8 @@ function previewText(entry: SessionEntry): string {
       return `[switch] → ${entry.parent_id}`;
     case 'compaction':
       return `[compaction] ${entry.summary}`;
+    case 'approval':
+      return `[approval] ${entry.decisions.map((decision) => `${decision.decision} ${decision.tool_call_id}`).join(', ')}`;
     case 'message': {
       const message = entry.message;
       switch (message.role) {
@@ -159,13 +161,14 @@ export function previewLine(text: string, maxLength: number): string {
  * Whether a new user prompt may follow `entry` — the points a user sees as "after the
  * model's answer": an assistant message that calls no tools, a system message, a
  * compaction, or the root (`null`). Not a prompt (it is the question, not an answer point),
- * not a tool result or a tool-calling assistant message (the model is mid-turn there), and
- * not a leaf entry (resolve it first).
+ * not a tool result, a tool-calling assistant message or an approval entry (the model is
+ * mid-turn there), and not a leaf entry (resolve it first).
  */
 export function acceptsPrompt(entry: SessionEntry | null): boolean {
   if (entry === null) return true;
   switch (entry.type) {
     case 'leaf':
+    case 'approval':
       return false;
     case 'compaction':
       return true;
