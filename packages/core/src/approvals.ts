@@ -40,10 +40,11 @@ export function pendingApprovals(messages: readonly Message[], settled: Readonly
   if (message?.role !== 'assistant' || message.stop_reason !== 'awaiting_approval') return [];
   const answered = new Set<string>(settled);
   for (const result of messages.slice(at + 1)) if (result.role === 'tool_result') answered.add(result.tool_call_id);
-  const calls = new Map(message.content.flatMap((block) => (block.type === 'tool_call' ? [[block.id, block] as const] : [])));
-  return (message.approval_requests ?? []).flatMap((request) => {
-    const call = calls.get(request.tool_call_id);
-    return call === undefined || answered.has(call.id) ? [] : [{ toolCall: call, reason: request.reason }];
+  const asked = new Map((message.approval_requests ?? []).map((request) => [request.tool_call_id, request.reason]));
+  // Every call block that asked, in the message's order: a model that gave two calls one id shows both (and a decision on the id decides both).
+  return message.content.flatMap((block) => {
+    const reason = block.type === 'tool_call' && !answered.has(block.id) ? asked.get(block.id) : undefined;
+    return block.type === 'tool_call' && reason !== undefined ? [{ toolCall: block, reason }] : [];
   });
 }
 
@@ -53,7 +54,7 @@ export function pendingApprovals(messages: readonly Message[], settled: Readonly
  * pending — unknown, or decided already —, a call decided twice, or one left undecided).
  */
 export function orderedDecisions(pending: readonly PendingApproval[], decisions: readonly ApprovalDecision[]): ApprovalDecision[] {
-  const pendingIds = pending.map((approval) => approval.toolCall.id);
+  const pendingIds = [...new Set(pending.map((approval) => approval.toolCall.id))];
   if (pending.length === 0)
     throw new ApprovalDecisionError(
       'none_pending',

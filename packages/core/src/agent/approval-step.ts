@@ -21,7 +21,8 @@ export function pausedMessage(message: AssistantMessage, asking: readonly Pendin
   return {
     ...message,
     stop_reason: 'awaiting_approval',
-    approval_requests: asking.map((approval) => ({ tool_call_id: approval.toolCall.id, reason: approval.reason })),
+    // One request per call id (a model may give two calls one id: both wait, and one decision decides both).
+    approval_requests: [...new Map(asking.map((approval) => [approval.toolCall.id, approval.reason]))].map(([id, reason]) => ({ tool_call_id: id, reason })),
   };
 }
 

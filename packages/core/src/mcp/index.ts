@@ -17,4 +17,4 @@ export {
 export { mcpToolName, TOOL_NAME_RULE } from './names.js';
 export { MAX_RESULT_BYTES, toolOutputFromMCP } from './result.js';
 export { MCPServers, type MCPServersOptions } from './servers.js';
-export type { MCPClientSDK, MCPNotice, MCPServerInfo, MCPServerStatus } from './types.js';
+export type { MCPClientSDK, MCPNotice, MCPServerInfo, MCPServerStatus, MCPTool, MCPToolAnnotations } from './types.js';

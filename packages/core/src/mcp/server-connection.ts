@@ -7,7 +7,7 @@ import type { ToolInputSchema, ToolOutput } from '../tool.js';
 import { displayURL, type MCPServerConfig } from './config.js';
 import { mcpToolName } from './names.js';
 import { toolOutputFromMCP } from './result.js';
-import type { MCPClientSDK, MCPNotice, MCPServerInfo, MCPServerStatus } from './types.js';
+import type { MCPClientSDK, MCPNotice, MCPServerInfo, MCPServerStatus, MCPToolAnnotations } from './types.js';
 
 /** A server's tool, with the name the model sees it by. */
 export interface ToolEntry {
@@ -15,7 +15,12 @@ export interface ToolEntry {
   tool: string;
   description: string;
   input_schema: ToolInputSchema;
+  /** The hints the server gave about it (`readOnlyHint`, …), as far as they are booleans and a string title. */
+  annotations: MCPToolAnnotations;
 }
+
+/** A listed tool as the connection keeps it. */
+type ListedTool = Omit<ToolEntry, 'name'>;
 
 /** What every connection of one {@link MCPServers} shares. */
 export interface ConnectionSettings {
@@ -43,7 +48,7 @@ export class ServerConnection {
   #client: Client | undefined;
   #pid: (() => number | null) | undefined;
   #connecting: Promise<void> | undefined;
-  #tools: { tool: string; description: string; input_schema: ToolInputSchema }[] = [];
+  #tools: ListedTool[] = [];
   #names: { name: string; tool: string }[] = [];
   readonly #stderr: string[] = [];
   #partialLine = '';
@@ -184,7 +189,7 @@ export class ServerConnection {
       client.onclose = () => this.#closed(client);
       const options = { signal: controller.signal, timeout: this.#settings.connectTimeoutMs };
       await untilAborted(client.connect(transport, options), controller.signal);
-      const tools: { tool: string; description: string; input_schema: ToolInputSchema }[] = [];
+      const tools: ListedTool[] = [];
       if (client.getServerCapabilities()?.tools !== undefined) {
         let cursor: string | undefined;
         do {
@@ -196,6 +201,7 @@ export class ServerConnection {
               tool: tool.name,
               description: tool.description ?? tool.title ?? `${tool.name} (from the MCP server ${config.name})`,
               input_schema: { ...(tool.inputSchema as ToolInputSchema), type: 'object' },
+              annotations: toolAnnotations(tool.annotations),
             });
           }
           cursor = page.nextCursor;
@@ -310,6 +316,19 @@ export class ServerConnection {
     const last = this.#stderr[this.#stderr.length - 1] ?? this.#partialLine.trim();
     return last ? ` (its last words: ${last.length > 200 ? `${last.slice(0, 199)}…` : last})` : '';
   }
+}
+
+/** The annotations a server listed, keeping only the hints typed as the spec says (a hint of another type is no hint). */
+function toolAnnotations(value: unknown): MCPToolAnnotations {
+  if (typeof value !== 'object' || value === null) return {};
+  const given = value as { [key: string]: unknown };
+  const annotations: MCPToolAnnotations = {};
+  for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+    const flag = given[hint];
+    if (typeof flag === 'boolean') annotations[hint] = flag;
+  }
+  if (typeof given.title === 'string') annotations.title = given.title;
+  return annotations;
 }
 
 /** What a call the turn aborted throws: the signal's reason. */

@@ -1,8 +1,7 @@
-import type { Tool } from '../tool.js';
 import type { MCPServerConfig } from './config.js';
 import { MAX_RESULT_BYTES } from './result.js';
 import { type ConnectionSettings, ServerConnection, type ToolEntry } from './server-connection.js';
-import type { MCPClientSDK, MCPNotice, MCPServerInfo } from './types.js';
+import type { MCPClientSDK, MCPNotice, MCPServerInfo, MCPTool } from './types.js';
 
 export interface MCPServersOptions {
   /** The MCP SDK, or how to load it when the first server connects (see {@link MCPClientSDK}). */
@@ -42,7 +41,7 @@ export interface MCPServersOptions {
  */
 export class MCPServers {
   readonly #connections: ServerConnection[];
-  readonly #tools = new Map<string, Tool>();
+  readonly #tools = new Map<string, MCPTool>();
   /** Every name handed out, to its server and tool: the names stay the same for the life of the host. */
   readonly #names = new Map<string, { server: string; tool: string }>();
 
@@ -85,11 +84,12 @@ export class MCPServers {
   /**
    * The tools of every connected server, connecting first as {@link connect} does. A
    * server that failed is left out until it connects again. The same tool is the same
-   * object every time, so a registry can tell which it already holds.
+   * object every time, so a registry can tell which it already holds. Each says where it
+   * comes from and what its server says of it (`mcp`: server, tool, annotations).
    */
-  async tools(): Promise<Tool[]> {
+  async tools(): Promise<MCPTool[]> {
     await this.connect();
-    const tools: Tool[] = [];
+    const tools: MCPTool[] = [];
     for (const connection of this.#connections) {
       if (connection.status !== 'connected') continue;
       for (const entry of connection.toolEntries(this.#names)) tools.push(this.#tool(connection, entry));
@@ -107,13 +107,14 @@ export class MCPServers {
     await Promise.all(this.#connections.map((connection) => connection.close()));
   }
 
-  #tool(connection: ServerConnection, entry: ToolEntry): Tool {
+  #tool(connection: ServerConnection, entry: ToolEntry): MCPTool {
     let tool = this.#tools.get(entry.name);
     if (tool === undefined) {
       tool = {
         name: entry.name,
         description: entry.description,
         input_schema: entry.input_schema,
+        mcp: { server: connection.config.name, tool: entry.tool, annotations: entry.annotations },
         execute: (input, context) => connection.call(entry.tool, input, context.signal),
       };
       this.#tools.set(entry.name, tool);

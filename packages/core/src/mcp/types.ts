@@ -1,7 +1,36 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Tool } from '../tool.js';
 import type { MCPServerConfig } from './config.js';
+
+/**
+ * What an MCP server says about a tool (the spec's `ToolAnnotations`). Hints, from the
+ * server: a host decides what it trusts them for (the service asks for approval of every tool
+ * not marked `readOnlyHint: true`, unless its operator says otherwise).
+ */
+export interface MCPToolAnnotations {
+  title?: string;
+  /** The tool does not change its environment. */
+  readOnlyHint?: boolean;
+  /** It may destroy or overwrite (meaningful when not read-only). */
+  destructiveHint?: boolean;
+  /** Calling it twice with the same input does no more than once. */
+  idempotentHint?: boolean;
+  /** It reaches beyond the server (the web, other systems). */
+  openWorldHint?: boolean;
+}
+
+/** An MCP server's tool as a panto tool, with where it comes from. */
+export interface MCPTool extends Tool {
+  readonly mcp: {
+    /** The server's name (its key in `mcpServers`). */
+    readonly server: string;
+    /** The tool's own name on that server. */
+    readonly tool: string;
+    readonly annotations: MCPToolAnnotations;
+  };
+}
 
 /** Where a server stands. */
 export type MCPServerStatus = 'connecting' | 'connected' | 'failed' | 'closed';

@@ -1,5 +1,6 @@
 import { describe } from 'vitest';
 import { describeAppendContract } from './append.js';
+import { describeApprovalContract } from './approvals.js';
 import { describeBranchContract, describeBranchIsolationContract } from './branches.js';
 import { describeConcurrencyContract, describeTreeConcurrencyContract } from './concurrency.js';
 import { describeDanglingPromptContract } from './dangling-prompt.js';
@@ -25,6 +26,7 @@ export function describeSessionStoreConformance(name: string, factory: SessionSt
     describeLoadContract(suite);
     describeAppendContract(suite);
     describeDanglingPromptContract(suite);
+    describeApprovalContract(suite);
     describeConcurrencyContract(suite);
     describe('the tree', () => {
       describeBranchContract(suite);
