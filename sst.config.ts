@@ -41,6 +41,9 @@
  * - PANTO_MCP_SERVERS: MCP servers whose tools every turn offers (the JSON of an mcp.json,
  *   Streamable HTTP only). Headers often hold tokens: prefer the secret holding the same
  *   JSON, `sst secret set MCPServers '{"mcpServers":…}'`, which wins when set.
+ * - PANTO_MCP_APPROVALS: which MCP tools' calls wait for a person's decision, per server and
+ *   per tool (`{"docs":"never","shop":{"refund":"ask","*":"never"}}`); a tool no rule names
+ *   asks unless its server marks it read-only (docs/mcp.md#approvals-on-the-service).
  *
  * What differs under `sst dev` ($dev): the functions run on your machine (SST's Live
  * Lambda: the deployed functions are stubs that forward to it), against the stage's real

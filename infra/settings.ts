@@ -34,6 +34,8 @@ export const environment = {
   ...(process.env.PANTO_SESSION_TTL_DAYS ? { PANTO_SESSION_TTL_DAYS: process.env.PANTO_SESSION_TTL_DAYS } : {}),
   ...(process.env.PANTO_IDEMPOTENCY_TTL_HOURS ? { PANTO_IDEMPOTENCY_TTL_HOURS: process.env.PANTO_IDEMPOTENCY_TTL_HOURS } : {}),
   ...(process.env.PANTO_MCP_SERVERS ? { PANTO_MCP_SERVERS: process.env.PANTO_MCP_SERVERS } : {}),
+  // Which MCP tools ask for approval (functions/src/mcp-approvals.ts); no secret in it.
+  ...(process.env.PANTO_MCP_APPROVALS ? { PANTO_MCP_APPROVALS: process.env.PANTO_MCP_APPROVALS } : {}),
   // Each owner's limits without overrides (the usage ledger; `npm run user -- limits` sets overrides).
   ...Object.fromEntries(
     ['PANTO_BUDGET_DAILY_USD', 'PANTO_BUDGET_MONTHLY_USD', 'PANTO_TURNS_PER_MINUTE', 'PANTO_CONCURRENT_TURNS'].flatMap((name) =>

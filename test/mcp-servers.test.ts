@@ -98,6 +98,14 @@ describe('MCPServers and the everything server', { timeout: 60_000 }, () => {
     const tools = await mcp.tools();
     expect(await named(tools, 'mcp__web__echo').execute({ message: 'over http' }, context())).toEqual({ content: 'Echo: over http' });
     expect(await named(tools, 'mcp__web__get-sum').execute({ a: 1.5, b: 1 }, context())).toEqual({ content: 'The sum of 1.5 and 1 is 2.5.' });
+    // Each tool says where it comes from and what its server says of it: what the service's approvals read.
+    const byName = new Map(tools.map((tool) => [tool.name, tool.mcp]));
+    expect(byName.get('mcp__web__echo')).toMatchObject({ server: 'web', tool: 'echo', annotations: { readOnlyHint: true } });
+    expect(byName.get('mcp__web__toggle-simulated-logging')).toMatchObject({
+      server: 'web',
+      tool: 'toggle-simulated-logging',
+      annotations: { readOnlyHint: false },
+    });
     const info = JSON.stringify(mcp.info());
     expect(info).toContain(`"target":"${server.url}"`);
     expect(info).not.toContain('s3cret');

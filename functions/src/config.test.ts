@@ -145,7 +145,7 @@ describe('lambdaConfig', () => {
     expect(config.provider.apiKeys).not.toHaveProperty('openai');
     expect(config.aws).toEqual({ region: 'us-east-1' });
     expect(lambdaIssuer()).toEqual({ issuer: 'https://i/', audience: 'a', jwksUrl: 'https://i/jwks' });
-    expect(config.mcp).toEqual({ servers: [], problems: [] });
+    expect(config.mcp).toEqual({ servers: [], approvals: {}, problems: [] });
   });
 });
 
@@ -171,9 +171,18 @@ describe('mcpSettings', () => {
   });
 
   it('is no servers when unset, and one problem (never a crash) when the value is not JSON', () => {
-    expect(mcpSettings(undefined, 'PANTO_MCP_SERVERS')).toEqual({ servers: [], problems: [] });
-    expect(mcpSettings('  ', 'PANTO_MCP_SERVERS')).toEqual({ servers: [], problems: [] });
+    expect(mcpSettings(undefined, 'PANTO_MCP_SERVERS')).toEqual({ servers: [], approvals: {}, problems: [] });
+    expect(mcpSettings('  ', 'PANTO_MCP_SERVERS')).toEqual({ servers: [], approvals: {}, problems: [] });
     expect(mcpSettings('{"mcpServers": {', 'the MCPServers secret').problems).toEqual([expect.stringMatching(/^the MCPServers secret: not JSON: /)]);
+  });
+
+  it('reads which tools ask for approval from PANTO_MCP_APPROVALS, beside the servers of the secret or of PANTO_MCP_SERVERS', () => {
+    const servers = JSON.stringify({ mcpServers: { shop: { url: 'https://shop.example/mcp' } } });
+    const env = { PANTO_MCP_SERVERS: servers, PANTO_MCP_APPROVALS: '{"shop":{"search":"never","*":"ask"},"gone":"never"}' };
+    for (const settings of [deployedMCPSettings('', env), deployedMCPSettings(servers, env), localSettings('/repo', env).config.mcp]) {
+      expect(settings.approvals).toEqual({ shop: { tools: { search: 'never' }, others: 'ask' } });
+      expect(settings.problems).toEqual(['PANTO_MCP_APPROVALS: "gone" is not a server of PANTO_MCP_SERVERS; its rules are ignored']);
+    }
   });
 
   it('takes the MCPServers secret over the deploy-time PANTO_MCP_SERVERS', () => {

@@ -8,6 +8,7 @@ import { parseMCPConfig, type MCPHTTPServerConfig } from '@panto/core/mcp/config
 import type { OwnerLimits } from '@panto/aws/service';
 import { Resource } from 'sst/resource';
 import { list } from './list-setting.js';
+import { type MCPApprovalRules, parseMCPApprovals } from './mcp-approvals.js';
 
 /** The links `sst.config.ts` gives the functions (see `link:` there). */
 declare module 'sst/resource' {
@@ -117,7 +118,9 @@ export interface ServiceConfig {
 /** The service's MCP servers: Streamable HTTP only (a function cannot keep a stdio server). */
 export interface MCPSettings {
   servers: MCPHTTPServerConfig[];
-  /** What was wrong with the configuration, one line per server left out; never a header's value. */
+  /** Which of their tools ask for approval (`PANTO_MCP_APPROVALS`, see mcp-approvals.ts); a tool no rule names asks unless it is marked read-only. */
+  approvals: MCPApprovalRules;
+  /** What was wrong with the configuration, one line per server left out or rule not taken; never a header's value. */
   problems: string[];
 }
 
@@ -357,15 +360,25 @@ export function serviceLimits(env: Env): ServiceLimits {
  * JSON is one problem and no servers. Never throws: a bad MCP setting must not take the
  * API down. `source` names the setting in problems.
  */
-export function mcpSettings(text: string | undefined, source: string): MCPSettings {
-  if (text === undefined || text.trim() === '') return { servers: [], problems: [] };
-  const { servers, problems } = parseMCPConfig(text, source, { transports: ['http'] });
-  return { servers: servers.filter((server): server is MCPHTTPServerConfig => server.type === 'http'), problems };
+export function mcpSettings(text: string | undefined, source: string, approvalsText?: string): MCPSettings {
+  if (text === undefined || text.trim() === '') return { servers: [], approvals: {}, problems: [] };
+  const parsed = parseMCPConfig(text, source, { transports: ['http'] });
+  const servers = parsed.servers.filter((server): server is MCPHTTPServerConfig => server.type === 'http');
+  const approvals = parseMCPApprovals(
+    approvalsText,
+    servers.map((server) => server.name),
+  );
+  return { servers, approvals: approvals.rules, problems: [...parsed.problems, ...approvals.problems] };
 }
 
-/** A deployment's MCP servers: the `MCPServers` secret when it is set (headers may hold tokens), else `PANTO_MCP_SERVERS`. */
+/**
+ * A deployment's MCP servers: the `MCPServers` secret when it is set (headers may hold tokens),
+ * else `PANTO_MCP_SERVERS`; which of their tools ask for approval: `PANTO_MCP_APPROVALS`.
+ */
 export function deployedMCPSettings(secret: string, env: Env): MCPSettings {
-  return secret.trim() !== '' ? mcpSettings(secret, 'the MCPServers secret') : mcpSettings(env.PANTO_MCP_SERVERS, 'PANTO_MCP_SERVERS');
+  return secret.trim() !== ''
+    ? mcpSettings(secret, 'the MCPServers secret', env.PANTO_MCP_APPROVALS)
+    : mcpSettings(env.PANTO_MCP_SERVERS, 'PANTO_MCP_SERVERS', env.PANTO_MCP_APPROVALS);
 }
 
 /** `PANTO_SESSION_TTL_DAYS` as seconds, when set. */

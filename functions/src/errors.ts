@@ -4,6 +4,8 @@
 import {
   AbortedError,
   AmbiguousSessionIdError,
+  ApprovalDecisionError,
+  ApprovalPendingError,
   EntryNotFoundError,
   InvalidSessionIdError,
   ModelAccessDeniedError,
@@ -183,6 +185,7 @@ export function toHttpError(error: unknown): HttpError {
     };
   }
   if (error instanceof NothingToCompactError) return reply(409, 'nothing_to_compact', error.message);
+  if (error instanceof ApprovalPendingError || error instanceof ApprovalDecisionError) return approvalReply(error, reply);
   // A provider this server has no key for: the same answer whether a new session asks for it
   // or an existing session's turn needs it (then change its model, or configure the key).
   if (error instanceof ProviderNotConfiguredError) return reply(422, 'provider_not_configured', error.message, 'provider');
@@ -216,6 +219,37 @@ export function toHttpError(error: unknown): HttpError {
     };
   }
   return reply(500, 'internal_error', 'internal error');
+}
+
+/**
+ * A prompt (or compaction) while tool calls wait for a decision: 409 `approval_pending`.
+ * Decisions that do not answer exactly the calls waiting: 409 `approval_not_pending` for a
+ * call that does not wait (nothing does, it is unknown, or it was decided already — a second
+ * decision, or one that lost a race), 409 `approval_undecided` for a waiting call left out,
+ * 400 for a call decided twice in one request.
+ */
+function approvalReply(
+  error: ApprovalPendingError | ApprovalDecisionError,
+  reply: (status: ContentfulStatusCode, code: string, message: string, field?: string) => HttpError,
+): HttpError {
+  if (error instanceof ApprovalPendingError) {
+    const calls = error.toolCallIds.join(', ');
+    return reply(
+      409,
+      'approval_pending',
+      `tool calls of this session wait for approval (${calls}): decide them with POST /sessions/{id}/approvals first; nothing was written`,
+    );
+  }
+  const what = `${error.message}; nothing was written`;
+  switch (error.problem) {
+    case 'none_pending':
+    case 'not_pending':
+      return reply(409, 'approval_not_pending', what, 'decisions');
+    case 'undecided':
+      return reply(409, 'approval_undecided', what, 'decisions');
+    case 'duplicate':
+      return reply(400, 'invalid_body', `decisions: ${what}`, 'decisions');
+  }
 }
 
 function httpCode(status: number): string {

@@ -6,6 +6,8 @@ export { offeredModels, type OfferedModel, type OfferedModels, type OfferedProvi
 export { providerResolver, type ProviderResolver } from './agent/provider-resolver.js';
 export { SERVICE_MCP_OPTIONS, serviceMCPServers, toolsWithMCP } from './agent/service-mcp.js';
 export { currentTimeTool, serviceTools } from './agent/service-tools.js';
+export { approvalReason, withApproval } from './agent/tool-approvals.js';
+export { parseMCPApprovals, type ApprovalRule, type MCPApprovalRules, type ServerApprovalRules } from './mcp-approvals.js';
 export { openAPIDocument, type OpenAPIInfo } from './api/openapi.js';
 export { API_ROUTES, type ApiResponse, type ApiRoute, type RouteDocs } from './api/route-table.js';
 export { PUBLIC_ROUTES, ROUTE_LIST, ROUTES, routeKey, type HttpMethod, type OperationId, type RouteLine } from './api/routes.js';

@@ -90,6 +90,7 @@ function storedMessage(entry: Entry): StoredMessage | null {
       return { role: 'compaction', summary, provider, model, usage, prior_usage, id, timestamp };
     }
     case 'leaf':
+    case 'approval':
       return null;
   }
 }

@@ -5,7 +5,9 @@
  */
 import { ToolRegistry } from '@panto/core/agent-kit';
 import { MCPServers, type MCPHTTPServerConfig } from '@panto/core/mcp';
+import type { MCPApprovalRules } from '../mcp-approvals.js';
 import { serviceTools } from './service-tools.js';
+import { withApproval } from './tool-approvals.js';
 
 /**
  * How the service treats MCP servers. A synchronous turn has 25 s: a server gets 5 s to
@@ -31,12 +33,14 @@ export function serviceMCPServers(servers: readonly MCPHTTPServerConfig[], warn:
 
 /**
  * The tools of every turn: `current_time` and the tools of `mcp`'s servers — connecting
- * those not yet connected first. A server that cannot be reached leaves its tools out of
- * this turn; a call that fails is an error result the model sees. Never rejects.
+ * those not yet connected first —, each MCP tool asking for approval as `approvals` (the
+ * operator's rules, `PANTO_MCP_APPROVALS`) and its annotations say (see tool-approvals.ts).
+ * A server that cannot be reached leaves its tools out of this turn; a call that fails is an
+ * error result the model sees. Never rejects.
  *
  * @example
- * createApp({ …, tools: toolsWithMCP(serviceMCPServers(config.mcp.servers, console.warn)) });
+ * createApp({ …, tools: toolsWithMCP(serviceMCPServers(config.mcp.servers, console.warn), config.mcp.approvals) });
  */
-export function toolsWithMCP(mcp: MCPServers): () => Promise<ToolRegistry> {
-  return async () => new ToolRegistry([...serviceTools().list(), ...(await mcp.tools())]);
+export function toolsWithMCP(mcp: MCPServers, approvals: MCPApprovalRules = {}): () => Promise<ToolRegistry> {
+  return async () => new ToolRegistry([...serviceTools().list(), ...(await mcp.tools()).map((tool) => withApproval(tool, approvals))]);
 }

@@ -88,7 +88,7 @@ describe('the OpenAPI document', () => {
       expect(operation.security, key).toEqual(PUBLIC_ROUTES.has(key) ? [] : undefined);
     }
     const idempotent = operations.filter(({ operation }) => operation.parameters?.some((parameter) => parameter.name === 'Idempotency-Key'));
-    expect(idempotent.map(({ key }) => key).sort()).toEqual(['POST /sessions', 'POST /sessions/{id}/messages']);
+    expect(idempotent.map(({ key }) => key).sort()).toEqual(['POST /sessions', 'POST /sessions/{id}/approvals', 'POST /sessions/{id}/messages']);
   });
 });
 

@@ -78,6 +78,34 @@ export const messageBody = once(() =>
   }),
 );
 
+/** At most this many decisions in one request: more than any model's one message calls. */
+const MAX_DECISIONS = 128;
+
+/**
+ * `POST /sessions/{id}/approvals`: a decision for every tool call the session waits on — the
+ * calls are decided all at once — and what the resumed turn does when its client goes away.
+ */
+export const approvalsBody = once(() =>
+  z.strictObject({
+    decisions: z
+      .array(
+        z.strictObject({
+          /** The `id` of the tool call (its `tool_call_id` in `pending_approvals`). */
+          tool_call_id: z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(512, 'at most 512 characters')),
+          decision: z.enum(['approve', 'deny'], '"approve" or "deny"'),
+          /** Why: for a denial, what the model is told. */
+          reason: z.optional(z.string().check(z.maxLength(2000, 'at most 2000 characters'), unicodeText())),
+        }),
+      )
+      .check(
+        z.minLength(1, 'decide at least one tool call'),
+        z.maxLength(MAX_DECISIONS, `at most ${MAX_DECISIONS} decisions`),
+        z.refine((decisions) => new Set(decisions.map((decision) => decision.tool_call_id)).size === decisions.length, 'a tool call is decided more than once'),
+      ),
+    on_disconnect: onDisconnect(),
+  }),
+);
+
 /** `PATCH /sessions/{id}`: what to change (nothing given, nothing changes). */
 export const updateSessionBody = once(() =>
   z.strictObject({

@@ -43,6 +43,11 @@ const messageShapes = {
     stop_reason: stopReason,
     raw_stop_reason: z.optional(z.string()),
     error_message: z.optional(z.string()),
+    approval_requests: z.optional(
+      z
+        .array(z.strictObject({ tool_call_id: z.string(), reason: z.string() }))
+        .check(z.describe('for stop_reason awaiting_approval: the calls of this message that wait for a decision, and why each asks')),
+    ),
   },
   tool_result: {
     role: z.literal('tool_result'),
@@ -123,6 +128,26 @@ export const runningTurn = z.strictObject({
 const entryId = z.string();
 const entryHead = { id: entryId, parent_id: z.nullable(entryId), timestamp, unreadable };
 
+/** A person's decision on one tool call that waited for it. */
+export const approvalDecision = z.strictObject({
+  tool_call_id: z.string(),
+  decision: z.enum(['approve', 'deny']),
+  reason: z.optional(z.string()),
+});
+
+/** The log entry that records decisions (docs/session-format.md): written before an approved call runs. */
+export const approvalEntry = z.strictObject({ id: entryId, timestamp, decisions: z.array(approvalDecision) });
+
+/** A tool call that waits for a person's decision before it runs. */
+export const pendingApproval = z.strictObject({
+  tool_call_id: z.string().check(z.describe('the `id` of the tool_call block; what a decision names')),
+  tool: z.string().check(z.describe('the tool, as the model called it (`mcp__<server>__<tool>`)')),
+  input: z.record(z.string(), z.unknown()).check(z.describe('the input the model gave it')),
+  reason: z.string().check(z.describe('why this call asks for approval')),
+});
+
+const pendingApprovals = z.array(pendingApproval).check(z.describe('the tool calls the session waits on, in the order the model made them'));
+
 /** An entry of the session log as its line holds it (docs/session-format.md), without `batch_size`. */
 export const entry = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('message'), ...entryHead, message }),
@@ -136,6 +161,7 @@ export const entry = z.discriminatedUnion('type', [
     prior_usage: usage,
   }),
   z.strictObject({ type: z.literal('leaf'), ...entryHead }),
+  z.strictObject({ type: z.literal('approval'), ...entryHead, decisions: z.array(approvalDecision) }),
 ]);
 
 export const errorDetail = z.strictObject({
@@ -179,6 +205,7 @@ export const sessionContents = z.strictObject({
   usage,
   entry_count: count.check(z.describe('log entries this answer reflects: `from` for GET /sessions/{id}/events')),
   turn: z.nullable(runningTurn),
+  pending_approvals: pendingApprovals,
 });
 
 export const entriesPage = z.strictObject({
@@ -202,6 +229,8 @@ export const turn = z.strictObject({
   stop_reason: stopReason,
   incomplete: z.boolean(),
   incomplete_reason: z.optional(incompleteReason),
+  pending_approvals: z.optional(pendingApprovals.check(z.describe('for stop_reason awaiting_approval: the calls the turn paused on'))),
+  approval: z.optional(approvalEntry.check(z.describe('for a turn resumed by decisions: the entry that stored them'))),
 });
 
 /** A turn the provider failed (502): what it stored, and why it stopped. */
@@ -298,6 +327,9 @@ export const NAMED_SCHEMAS = {
   RunningTurn: runningTurn,
   PartialAnswer: partialAnswer,
   StoppedTurn: stoppedTurn,
+  PendingApproval: pendingApproval,
+  ApprovalDecision: approvalDecision,
+  ApprovalEntry: approvalEntry,
   Error: errorResponse,
   ErrorDetail: errorDetail,
   SessionSummary: sessionSummary,
@@ -329,6 +361,8 @@ export type SessionContentsJson = z.output<typeof sessionContents>;
 export type EntriesPageJson = z.output<typeof entriesPage>;
 export type SessionTreeJson = z.output<typeof sessionTree>;
 export type StoppedTurnJson = z.output<typeof stoppedTurn>;
+export type PendingApprovalJson = z.output<typeof pendingApproval>;
+export type ApprovalEntryJson = z.output<typeof approvalEntry>;
 export type IncompleteReason = z.output<typeof incompleteReason>;
 export type TurnJson = z.output<typeof turn>;
 export type CompactionJson = z.output<typeof compaction>;

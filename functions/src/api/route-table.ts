@@ -9,6 +9,7 @@ import type * as z from 'zod/mini';
 import { ROUTE_LIST, type OperationId } from './routes.js';
 import * as responses from './response-schemas.js';
 import {
+  approvalsBody,
   compactBody,
   createSessionBody,
   entriesQuery,
@@ -164,8 +165,8 @@ const ROUTE_DOCS: { [operation in OperationId]: RouteDocs } = {
   followSession: {
     summary: 'Follow the running turn: the messages it stores, as server-sent events',
     description:
-      'Events: `turn` ({ turn }) first; `message` ({ message }, `id` = the `from` to continue after it) for each message stored from `from` on; one `end` ' +
-      '({ entry_count, turn, status?, error? }). On AWS this route is served by the streaming function URL.',
+      'Events: `turn` ({ turn }) first; `message` ({ message }, `id` = the `from` to continue after it) for each message stored from `from` on; `approval` ({ approval }, with an `id` too) for decisions that resumed a paused turn; one `end` ' +
+      '({ entry_count, turn, pending_approvals, status?, error? }). On AWS this route is served by the streaming function URL.',
     query: eventsQuery(),
     responses: { 200: { description: 'The followed turn as server-sent events.', contentType: 'text/event-stream' } },
     errors: [400, 404],
@@ -177,7 +178,7 @@ const ROUTE_DOCS: { [operation in OperationId]: RouteDocs } = {
   },
   runTurn: {
     summary: 'Run one turn',
-    description: stepLimits,
+    description: `${stepLimits} A tool call that asks for approval pauses the turn (\`stop_reason: "awaiting_approval"\`, \`pending_approvals\`); while calls wait, a prompt is refused with 409 \`approval_pending\`.`,
     body: messageBody(),
     idempotent: true,
     responses: {
@@ -200,9 +201,37 @@ const ROUTE_DOCS: { [operation in OperationId]: RouteDocs } = {
     summary: 'Run one turn, streamed as server-sent events',
     description:
       'Events: `message` ({ message }) for each stored message, the prompt first; `text-delta` ({ delta }); one `end` ' +
-      '({ usage, stop_reason, incomplete, incomplete_reason?, status?, error? }). On AWS this route is served by the streaming function URL.',
+      '({ usage, stop_reason, incomplete, incomplete_reason?, pending_approvals?, status?, error? }). On AWS this route is served by the streaming function URL.',
     body: messageBody(),
     responses: { 200: { description: 'The turn as server-sent events.', contentType: 'text/event-stream' } },
+    errors: [400, 404, 409, 413, 422, 429],
+  },
+  decideApprovals: {
+    summary: 'Decide the tool calls the session waits on, and resume its turn',
+    description:
+      'Approve or deny every call in `pending_approvals` at once. The decisions are stored before any approved call runs (a denial becomes an error result the model sees); the turn then goes on as `POST /sessions/{id}/messages` runs one. ' +
+      '409 `approval_not_pending` for a call that does not wait (unknown, or decided already), `approval_undecided` for a waiting call left out, `session_busy` while a turn runs. ' +
+      stepLimits,
+    body: approvalsBody(),
+    idempotent: true,
+    responses: {
+      200: {
+        description: 'The messages the resumed turn added (the denials first), its usage and stop reason, and the decisions as stored.',
+        schema: responses.turn,
+      },
+      422: { description: 'As for `POST /sessions/{id}/messages`.', schema: responses.turnOrError },
+      502: { description: 'The provider failed; what the turn stored, and the error.', schema: responses.failedTurn },
+      503: { description: 'As for `POST /sessions/{id}/messages`.', schema: responses.turnOrError },
+    },
+    errors: [400, 404, 409, 413, 422, 429],
+  },
+  streamApprovals: {
+    summary: 'Decide the tool calls the session waits on, and stream the resumed turn as server-sent events',
+    description:
+      'The decisions of `POST /sessions/{id}/approvals`; events as a streamed turn: `approval` ({ approval }) first, `message` ({ message }) for the denials and each message stored after, `text-delta` ({ delta }), one `end` ' +
+      '({ usage, stop_reason, incomplete, incomplete_reason?, pending_approvals?, status?, error? }). On AWS this route is served by the streaming function URL.',
+    body: approvalsBody(),
+    responses: { 200: { description: 'The resumed turn as server-sent events.', contentType: 'text/event-stream' } },
     errors: [400, 404, 409, 413, 422, 429],
   },
   compactSession: {

@@ -44,6 +44,8 @@ export const ROUTES = {
   deleteSession: { method: 'DELETE', path: '/sessions/{id}' },
   runTurn: { method: 'POST', path: '/sessions/{id}/messages' },
   streamTurn: { method: 'POST', path: '/sessions/{id}/messages/stream', streamed: true },
+  decideApprovals: { method: 'POST', path: '/sessions/{id}/approvals' },
+  streamApprovals: { method: 'POST', path: '/sessions/{id}/approvals/stream', streamed: true },
   compactSession: { method: 'POST', path: '/sessions/{id}/compact' },
   exportSession: { method: 'POST', path: '/sessions/{id}/export' },
 } as const satisfies { [operationId: string]: RouteLine };

@@ -29,6 +29,7 @@ import { metaRoutes } from '../routes/meta.js';
 import { modelRoutes } from '../routes/models.js';
 import { sessionRoutes } from '../routes/sessions.js';
 import { streamRoutes } from '../routes/stream.js';
+import { approvalRoutes } from '../routes/approvals.js';
 import { treeRoutes } from '../routes/tree.js';
 import { turnRoutes } from '../routes/turns.js';
 import { usageRoutes } from '../routes/usage.js';
@@ -160,6 +161,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   sessionRoutes(app, routeDeps);
   turnRoutes(app, routeDeps);
   streamRoutes(app, routeDeps);
+  approvalRoutes(app, routeDeps);
   eventRoutes(app, routeDeps);
   exportRoutes(app, routeDeps);
   treeRoutes(app, routeDeps);

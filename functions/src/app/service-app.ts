@@ -1,13 +1,13 @@
 /** The app as a deployment configures it (`ServiceConfig`): what the Lambda handlers and the local stack serve. */
 import type { Hono } from 'hono';
 import type { ToolRegistry } from '@panto/core/agent-kit';
-import type { MCPHTTPServerConfig, MCPServers } from '@panto/core/mcp';
+import type { MCPServers } from '@panto/core/mcp';
 import type { AppEnv } from '../http/app-env.js';
 import { createApp, type AppDeps } from './create-app.js';
 import type { AuthVerifier } from '../auth/verifier.js';
 import type { AwsClients } from '../aws-clients.js';
 import { serviceAwsClients } from '../deferred-s3.js';
-import type { ServiceConfig } from '../config.js';
+import type { MCPSettings, ServiceConfig } from '../config.js';
 import { offeredModels } from '../agent/offered-models.js';
 import { providerResolver } from '../agent/provider-resolver.js';
 
@@ -30,7 +30,7 @@ export function serviceApp(
   if (tracing && options.clients) for (const client of [dynamo, s3]) tracing.instrument(client);
   const warn = options.logOutage ?? ((message: string) => console.warn(`panto: ${message}`));
   for (const problem of config.mcp.problems) warn(problem);
-  const tools = options.tools ?? mcpTools(options.mcp, config.mcp.servers, warn);
+  const tools = options.tools ?? mcpTools(options.mcp, config.mcp, warn);
   return createApp({
     dynamo,
     tableName: config.tableName,
@@ -58,15 +58,13 @@ export function serviceApp(
  * when there are neither. The MCP client's code (agent/service-mcp.ts) is loaded by the
  * first turn, not at a cold start; the servers are built then, once, for the warm process.
  */
-function mcpTools(
-  mcp: MCPServers | undefined,
-  servers: readonly MCPHTTPServerConfig[],
-  warn: (message: string) => void,
-): (() => Promise<ToolRegistry>) | undefined {
-  if (mcp === undefined && servers.length === 0) return undefined;
+function mcpTools(mcp: MCPServers | undefined, settings: MCPSettings, warn: (message: string) => void): (() => Promise<ToolRegistry>) | undefined {
+  if (mcp === undefined && settings.servers.length === 0) return undefined;
   let tools: Promise<() => Promise<ToolRegistry>> | undefined;
   return async () => {
-    tools ??= import('../agent/service-mcp.js').then(({ serviceMCPServers, toolsWithMCP }) => toolsWithMCP(mcp ?? serviceMCPServers(servers, warn)));
+    tools ??= import('../agent/service-mcp.js').then(({ serviceMCPServers, toolsWithMCP }) =>
+      toolsWithMCP(mcp ?? serviceMCPServers(settings.servers, warn), settings.approvals),
+    );
     return (await tools)();
   };
 }

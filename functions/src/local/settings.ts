@@ -61,7 +61,7 @@ export function localSettings(root: string, env: Env = process.env): LocalSettin
       corsOrigins: corsOrigins(env),
       idempotencyTtlSeconds: idempotencyTtl(env),
       ...sessionTtl(env),
-      mcp: mcpSettings(env.PANTO_MCP_SERVERS, 'PANTO_MCP_SERVERS'),
+      mcp: mcpSettings(env.PANTO_MCP_SERVERS, 'PANTO_MCP_SERVERS', env.PANTO_MCP_APPROVALS),
       usage: usageLimits(env),
     },
     dataDir,

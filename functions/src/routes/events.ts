@@ -13,7 +13,7 @@ import type { ApiApp } from '../http/app-env.js';
 import { route } from '../http/route.js';
 import { pathSessionId, readJson } from './read-request.js';
 import type { RouteDeps } from './route-deps.js';
-import { messageJson, partialJson, runningTurnJson } from './session-json.js';
+import { approvalJson, messageJson, partialJson, pendingApprovalJson, runningTurnJson } from './session-json.js';
 import { eventSender } from './sse.js';
 import { endFailure } from './turn-json.js';
 import type { StoppedTurnJson } from '../api/response-schemas.js';
@@ -47,13 +47,21 @@ export function eventRoutes(app: ApiApp, { turns, limits, report }: RouteDeps): 
               // The id is where to follow on from: `?from=<id>` after a dropped connection.
               await sender.send('message', { message: messageJson(event.record) }, String(seen));
               break;
+            case 'approval':
+              seen = event.index + 1;
+              await sender.send('approval', { approval: approvalJson(event.record) }, String(seen));
+              break;
             case 'partial':
               // The answer so far, replacing the one sent before (no id: it is no place to follow on from).
               await sender.send('partial', partialJson(event.partial));
               break;
             case 'end':
               // The last event: the stream closes after it (a follower that does not take it within the limit is dropped).
-              await sender.send('end', { entry_count: event.entryCount, turn: runningTurnJson(event.turn) });
+              await sender.send('end', {
+                entry_count: event.entryCount,
+                turn: runningTurnJson(event.turn),
+                pending_approvals: event.pendingApprovals.map(pendingApprovalJson),
+              });
               break;
             default:
               event satisfies never;

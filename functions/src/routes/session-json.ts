@@ -1,7 +1,16 @@
 /** How sessions, their messages and their entries are answered, by every route that returns them. */
-import type { DiskMessage, DiskMessageRecord, Message, SessionEntry } from '@panto/core';
+import type { DiskApprovalRecord, DiskMessage, DiskMessageRecord, Message, PendingApproval, SessionEntry } from '@panto/core';
 import type { PartialAnswer } from '@panto/aws/service';
-import type { EntryJson, PartialAnswerJson, RunningTurnJson, SessionContentsJson, SessionSummaryJson, StoredMessageJson } from '../api/response-schemas.js';
+import type {
+  ApprovalEntryJson,
+  EntryJson,
+  PartialAnswerJson,
+  PendingApprovalJson,
+  RunningTurnJson,
+  SessionContentsJson,
+  SessionSummaryJson,
+  StoredMessageJson,
+} from '../api/response-schemas.js';
 import type { RunningTurn, SessionContents, SessionSummary } from '../services/session-context.js';
 import { withoutFraming } from '@panto/core/store-kit';
 
@@ -27,7 +36,18 @@ export function contentsJson(contents: SessionContents): SessionContentsJson {
     usage: contents.usage,
     entry_count: contents.entryCount,
     turn: runningTurnJson(contents.turn),
+    pending_approvals: contents.pendingApprovals.map(pendingApprovalJson),
   };
+}
+
+/** A tool call that waits for a decision, as the API shows it: `{ tool_call_id, tool, input, reason }`. */
+export function pendingApprovalJson({ toolCall, reason }: PendingApproval): PendingApprovalJson {
+  return { tool_call_id: toolCall.id, tool: toolCall.name, input: toolCall.input, reason };
+}
+
+/** The approval entry a decision stored, as a resumed turn's answer and the `approval` event carry it. */
+export function approvalJson(record: DiskApprovalRecord): ApprovalEntryJson {
+  return { id: record.id, timestamp: record.timestamp, decisions: record.decisions };
 }
 
 /** A message as a turn stored it, with its entry's `id` and `timestamp`. */

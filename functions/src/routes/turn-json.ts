@@ -3,12 +3,22 @@ import type { StepResult } from '@panto/core';
 import { toHttpError, type ErrorBody, type HttpError } from '../errors.js';
 import type { IncompleteReason, TurnJson } from '../api/response-schemas.js';
 import type { TurnOutcome } from '../services/turn-service.js';
-import { messageJson } from './session-json.js';
+import { approvalJson, messageJson, pendingApprovalJson } from './session-json.js';
 
-export function turnJson({ records, step, stopRequested, budgetStopped }: TurnOutcome, deadline: AbortSignal): TurnJson {
-  const summary = { messages: records.map(messageJson), usage: step.usage, stop_reason: step.stopReason, incomplete: step.incomplete };
-  if (!step.incomplete) return summary;
-  return { ...summary, incomplete_reason: incompleteReason(step, stopRequested, deadline, budgetStopped) };
+/**
+ * A turn's answer: the messages it stored, its usage and stop reason; why it did not finish;
+ * the calls it paused on (`awaiting_approval`); the decisions that resumed it.
+ */
+export function turnJson({ opened, records, step, stopRequested, budgetStopped }: TurnOutcome, deadline: AbortSignal): TurnJson {
+  return {
+    messages: records.map(messageJson),
+    usage: step.usage,
+    stop_reason: step.stopReason,
+    incomplete: step.incomplete,
+    ...(step.incomplete ? { incomplete_reason: incompleteReason(step, stopRequested, deadline, budgetStopped) } : {}),
+    ...(step.pendingApprovals === undefined ? {} : { pending_approvals: step.pendingApprovals.map(pendingApprovalJson) }),
+    ...(opened.type === 'approval' ? { approval: approvalJson(opened) } : {}),
+  };
 }
 
 function incompleteReason(step: StepResult, stopRequested: boolean, deadline: AbortSignal, budgetStopped: boolean): IncompleteReason {

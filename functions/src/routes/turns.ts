@@ -1,7 +1,9 @@
 /** The routes that run the model on a session and answer when done: a turn, a compaction. */
 import { retryAfter } from '../errors.js';
 import { compactBody, messageBody, parse } from '../api/request-schemas.js';
-import type { ApiApp } from '../http/app-env.js';
+import type { Context } from 'hono';
+import type { ApiApp, AppEnv } from '../http/app-env.js';
+import type { TurnOutcome } from '../services/turn-service.js';
 import { route } from '../http/route.js';
 import { pathSessionId, readJson } from './read-request.js';
 import type { RouteDeps } from './route-deps.js';
@@ -19,12 +21,7 @@ export function turnRoutes(app: ApiApp, { turns, limits, idempotent }: RouteDeps
         deadlineMs: limits.deadlineMs,
         ...(body.parent_id === undefined ? {} : { parentId: body.parent_id }),
       });
-      const summary = turnJson(outcome, deadline);
-      const failure = stepFailure(outcome.step);
-      c.set('turn', true);
-      c.set('usage', outcome.step.usage);
-      if (failure) c.set('errorCode', failure.body.error.code);
-      return failure ? c.json({ ...failure.body, ...summary }, failure.status, retryAfter(failure)) : c.json(summary);
+      return answerTurn(c, outcome, deadline);
     });
   });
 
@@ -38,4 +35,14 @@ export function turnRoutes(app: ApiApp, { turns, limits, idempotent }: RouteDeps
     c.set('usage', result.usage);
     return c.json({ summary: result.summary, usage: result.usage } satisfies CompactionJson);
   });
+}
+
+/** The answer of a turn run within the request: 200, or the failure's status with what the turn stored. */
+export function answerTurn(c: Context<AppEnv>, outcome: TurnOutcome, deadline: AbortSignal): Response {
+  const summary = turnJson(outcome, deadline);
+  const failure = stepFailure(outcome.step);
+  c.set('turn', true);
+  c.set('usage', outcome.step.usage);
+  if (failure) c.set('errorCode', failure.body.error.code);
+  return failure ? c.json({ ...failure.body, ...summary }, failure.status, retryAfter(failure)) : c.json(summary);
 }

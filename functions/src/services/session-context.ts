@@ -16,7 +16,8 @@ import {
   type SessionMetadata,
   SYSTEM_LEASE_CLOCK,
 } from '@panto/aws/service';
-import type { ActiveModel, Agent, LoadedSession, Message, RecordEntry, ToolRegistry, Usage } from '@panto/core';
+import type { ActiveModel, Agent, LoadedSession, Message, PendingApproval, RecordEntry, ToolRegistry, Usage } from '@panto/core';
+import { pendingApprovals } from '@panto/core/agent-kit';
 import type { ProviderResolver } from '../agent/provider-resolver.js';
 import { outageOf } from '../errors.js';
 import { NO_LIMITS, UsageLedger } from './usage-ledger.js';
@@ -66,6 +67,8 @@ export interface SessionContents {
   entryCount: number;
   /** The turn (or compaction) running on the session, as its lease shows; null when none runs. */
   turn: RunningTurn | null;
+  /** The tool calls the session waits on (its last turn paused on them), in the model's order; empty when none. */
+  pendingApprovals: readonly PendingApproval[];
 }
 
 /** A turn that holds a session's lease. */
@@ -155,6 +158,7 @@ export function contentsOf(
     usage: conversation.usage(),
     entryCount: metadata.entryCount,
     turn: runningTurn(store.heldLease(), partial),
+    pendingApprovals: pendingApprovals(conversation.messages),
   };
 }
 

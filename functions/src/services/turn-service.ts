@@ -16,9 +16,14 @@ import {
   AbortedError,
   acceptsPrompt,
   Agent,
+  type ApprovalDecision,
   type CompactionResult,
+  type DiskApprovalRecord,
   type DiskMessageRecord,
   type Message,
+  type PendingApproval,
+  pendingApprovals,
+  SessionTree,
   type Provider,
   ProviderNotConfiguredError,
   type Receiver,
@@ -29,7 +34,7 @@ import {
 import { invalidField, unknownEntry } from '../errors.js';
 import { leaseClock, openStore, reportUnseen, type RunningTurn, runningTurn, type SessionContext } from './session-context.js';
 import { withSessionLock } from './session-lock.js';
-import { type LedgerTurn, type StartDeps, type StartedTurn, startTurn } from './turn-start.js';
+import { type LedgerTurn, type StartDeps, type StartedTurn, type StartOptions, startTurn, type TurnOpening } from './turn-start.js';
 import { compactionHook, TurnLedger, usageTokens } from './usage-turn.js';
 
 /** A turn's deadline when its route gives none: the streaming function's 15 minutes. */
@@ -50,10 +55,11 @@ export interface TurnOptions {
 }
 
 export interface TurnOutcome {
-  /** The user's prompt as stored, and everything the step added, all persisted. */
-  prompt: DiskMessageRecord;
+  /** What opened the turn, as stored: the user's prompt, or the approval entry that resumed it. */
+  opened: DiskMessageRecord | DiskApprovalRecord;
+  /** Every message the turn persisted: the prompt (or a decision's denials) first, then what the step added. */
   messages: Message[];
-  /** The same messages as stored records (entry id, timestamp), the prompt first. */
+  /** The same messages as stored records (entry id, timestamp). */
   records: DiskMessageRecord[];
   step: StepResult;
   /** True when a stop request (`stop`) ended the turn. */
@@ -69,8 +75,14 @@ export type FollowEvent =
   | { type: 'partial'; partial: PartialAnswer }
   /** A message persisted at entry `index` (0-based) of the log, as its entry holds it. */
   | { type: 'message'; index: number; record: DiskMessageRecord }
-  /** `entryCount`: entries seen, where to follow on from; `turn`: the turn still running when following stopped (a deadline), else null. */
-  | { type: 'end'; entryCount: number; turn: RunningTurn | null };
+  /** Decisions on waiting tool calls persisted at entry `index`: a paused turn resumed. */
+  | { type: 'approval'; index: number; record: DiskApprovalRecord }
+  /**
+   * `entryCount`: entries seen, where to follow on from; `turn`: the turn still running when
+   * following stopped (a deadline), else null; `pendingApprovals`: the tool calls the session
+   * waits on once the turn has ended (it paused on them), in the model's order.
+   */
+  | { type: 'end'; entryCount: number; turn: RunningTurn | null; pendingApprovals: readonly PendingApproval[] };
 
 export type TurnService = ReturnType<typeof turnService>;
 
@@ -83,22 +95,31 @@ export function turnService(context: SessionContext) {
      * its lease stops and rejects with `SessionLeaseLostError`, what it committed kept.
      */
     async turn(owner: string, sessionId: string, text: string, options: TurnOptions): Promise<TurnOutcome> {
-      const started = await startTurn(context, startDeps(context), owner, sessionId, text, options);
-      try {
-        return await runTurn(started, options);
-      } finally {
-        await started.lock.release();
-      }
+      return openAndRun(context, owner, sessionId, { type: 'prompt', text }, options);
     },
 
     /**
-     * Stores the prompt, taking the session's lease in the same write — for a turn that runs
-     * later (a streamed turn answers 404, 409 or a 400 for `parentId` before its stream
-     * starts) — and renews the lease until the turn's last append gives it up or the caller
-     * releases `started.lock`, which it must.
+     * Resumes a turn paused on tool calls, as `turn` runs one: stores `decisions` (one per
+     * waiting call, the denials' results with them; `ApprovalDecisionError` otherwise, nothing
+     * written) taking the lease in that write, runs the approved calls, then the step.
      */
-    async start(owner: string, sessionId: string, text: string, options: { parentId?: string | null; deadlineMs?: number } = {}): Promise<StartedTurn> {
-      return startTurn(context, startDeps(context), owner, sessionId, text, options);
+    async decide(owner: string, sessionId: string, decisions: readonly ApprovalDecision[], options: Omit<TurnOptions, 'parentId'>): Promise<TurnOutcome> {
+      return openAndRun(context, owner, sessionId, { type: 'decisions', decisions }, options);
+    },
+
+    /**
+     * Stores the prompt (or the `decisions` that resume a paused turn), taking the lease in the
+     * same write, for a turn that runs later (a streamed turn answers 404, 409 or a 400 before
+     * its stream starts); the caller must release `started.lock`.
+     */
+    async start(
+      owner: string,
+      sessionId: string,
+      opening: string | { decisions: readonly ApprovalDecision[] },
+      options: StartOptions = {},
+    ): Promise<StartedTurn> {
+      const turnOpening: TurnOpening = typeof opening === 'string' ? { type: 'prompt', text: opening } : { type: 'decisions', ...opening };
+      return startTurn(context, startDeps(context), owner, sessionId, turnOpening, options);
     },
 
     /** Runs the step of a started turn (see `start`); does not release its lock. */
@@ -117,17 +138,7 @@ export function turnService(context: SessionContext) {
      * way nothing is written.
      */
     async compact(owner: string, sessionId: string, instructions: string | undefined, options: { signal: AbortSignal }): Promise<CompactionResult> {
-      return withSessionLock(context, owner, sessionId, async (lock) => {
-        // The summary's model call is spend: the usage ledger adds it with the compaction's append.
-        lock.store.setAppendHook(compactionHook(context.usage, owner));
-        const agent = await sessionAgent(context, lock.store);
-        try {
-          return await agent.compact(instructions, { signal: AbortSignal.any([options.signal, lock.signal]) });
-        } catch (error) {
-          if (error instanceof AbortedError) throw lock.ended?.error ?? error;
-          throw error;
-        }
-      });
+      return compactSession(context, owner, sessionId, instructions, options);
     },
 
     /**
@@ -153,6 +164,27 @@ export function turnService(context: SessionContext) {
   };
 }
 
+/** `TurnService.compact`: the summary written holding the session's lease, the usage ledger riding on its append. */
+async function compactSession(
+  context: SessionContext,
+  owner: string,
+  sessionId: string,
+  instructions: string | undefined,
+  options: { signal: AbortSignal },
+): Promise<CompactionResult> {
+  return withSessionLock(context, owner, sessionId, async (lock) => {
+    // The summary's model call is spend: the usage ledger adds it with the compaction's append.
+    lock.store.setAppendHook(compactionHook(context.usage, owner));
+    const agent = await sessionAgent(context, lock.store);
+    try {
+      return await agent.compact(instructions, { signal: AbortSignal.any([options.signal, lock.signal]) });
+    } catch (error) {
+      if (error instanceof AbortedError) throw lock.ended?.error ?? error;
+      throw error;
+    }
+  });
+}
+
 async function checkParent(store: DynamoStore, parentId: string | null): Promise<void> {
   if (parentId === null) return;
   const tree = await store.loadTree();
@@ -167,6 +199,16 @@ async function checkParent(store: DynamoStore, parentId: string | null): Promise
   }
 }
 
+/** Opens a turn (its prompt or decisions stored, the lease taken), runs it, and releases the lease. */
+async function openAndRun(context: SessionContext, owner: string, sessionId: string, opening: TurnOpening, options: TurnOptions): Promise<TurnOutcome> {
+  const started = await startTurn(context, startDeps(context), owner, sessionId, opening, options);
+  try {
+    return await runTurn(started, options);
+  } finally {
+    await started.lock.release();
+  }
+}
+
 function startDeps(context: SessionContext): StartDeps {
   return {
     checkParent,
@@ -177,14 +219,14 @@ function startDeps(context: SessionContext): StartDeps {
 
 /** The step of a started turn; its records and receiver are unsubscribed at the end. */
 async function runTurn(started: StartedTurn, options: { signal: AbortSignal }): Promise<TurnOutcome> {
-  const { agent, lock, prompt, records, budget } = started;
+  const { agent, lock, opened, records, budget } = started;
   try {
     const step = await agent.runStep(undefined, { signal: AbortSignal.any([options.signal, lock.signal, started.budget.signal]) });
     const cut = step.stopReason === 'aborted' ? lock.ended : null;
     // A turn that lost its lease answers as such, whether or not its last write was refused.
     if (cut?.type === 'lease-lost') throw cut.error;
     const budgetStopped = step.stopReason === 'aborted' && budget.signal.aborted && cut === null;
-    return { prompt, messages: [prompt.message, ...step.messages], records, step, stopRequested: cut?.type === 'stop-requested', budgetStopped };
+    return { opened, messages: records.map((record) => record.message), records, step, stopRequested: cut?.type === 'stop-requested', budgetStopped };
   } finally {
     started.unsubscribe();
     // Settles a turn its last append did not (a failure, a stop): one request, only then.
@@ -250,6 +292,8 @@ async function* follow(store: DynamoStore, options: { from?: number; signal: Abo
       const entry = entries[next]!;
       if (entry.type === 'message')
         yield { type: 'message', index: next, record: { type: 'message', id: entry.id, timestamp: entry.timestamp, message: entry.message } };
+      if (entry.type === 'approval')
+        yield { type: 'approval', index: next, record: { type: 'approval', id: entry.id, timestamp: entry.timestamp, decisions: entry.decisions } };
     }
     // The META of that same read says whether the turn still runs: nothing it wrote before it ended is missed.
     const held = store.heldLease();
@@ -261,7 +305,9 @@ async function* follow(store: DynamoStore, options: { from?: number; signal: Abo
       yield { type: 'partial', partial };
     }
     if (!running || options.signal.aborted) {
-      yield { type: 'end', entryCount: Math.max(next, entries.length), turn: running ? runningTurn(held) : null };
+      // What the session waits on now: read from the entries already read (no request).
+      const waiting = running ? [] : pendingApprovals(SessionTree.of(entries).load().conversation.messages);
+      yield { type: 'end', entryCount: Math.max(next, entries.length), turn: running ? runningTurn(held) : null, pendingApprovals: waiting };
       return;
     }
     await pause(options.pollMs, options.signal);

@@ -1,25 +1,42 @@
 /**
  * Starting a turn in one write: a store for the turn (no request when this process's cache
- * knows the session, else one Query), the agent on it, and the prompt's append — which also
- * takes the session's lease, so that nothing but that one transaction stands between the
- * request and the provider call. The turn's last append gives the lease up in its own
+ * knows the session, else one Query), the agent on it, and the turn's opening append — its
+ * prompt, or the decisions that resume a turn paused on tool approvals — which also takes the
+ * session's lease, so that nothing but that one transaction stands between the request and
+ * the provider call (or the approved tool call). Both ways in are this one path: the same
+ * lease, usage ledger, partial answer and retry. The turn's last append gives the lease up in its own
  * transaction; a turn that ends without one (an error before any answer, a stop between tool
  * rounds) releases it with one UpdateItem, as `TurnLock.release` does.
  */
 import { DynamoStore, type HeartbeatEnd, keepSessionLease, type LeaseHeartbeat, type SessionLease } from '@panto/aws/service';
-import { type Agent, type DeferredProvider, type DiskMessageRecord, type Receiver, SessionConflictError, type ToolRegistry } from '@panto/core/agent-kit';
+import {
+  type Agent,
+  type ApprovalDecision,
+  type DeferredProvider,
+  type DiskApprovalRecord,
+  type DiskMessageRecord,
+  type Receiver,
+  SessionConflictError,
+  type ToolRegistry,
+} from '@panto/core/agent-kit';
 import { leaseClock, reportUnseen, type SessionContext, storeLocation } from './session-context.js';
 import { writePartials } from './partial-writer.js';
 import { release, type SessionLock } from './session-lock.js';
 import type { TurnLedger } from './usage-turn.js';
 
-/** A turn whose prompt is stored (the session's lease held with it), ready to run its step. */
+/**
+ * How a turn begins: a prompt, or the decisions on the tool calls a paused turn waits for
+ * (every pending call decided; see `Agent.decideApprovals`), which resume it.
+ */
+export type TurnOpening = { type: 'prompt'; text: string } | { type: 'decisions'; decisions: readonly ApprovalDecision[] };
+
+/** A turn whose opening is stored (the session's lease held with it), ready to run its step. */
 export interface StartedTurn {
   agent: Agent;
   lock: SessionLock;
-  /** The prompt as stored. */
-  prompt: DiskMessageRecord;
-  /** Every message record the turn persisted so far, the prompt first; grows as the step runs. */
+  /** What opened the turn, as stored: its prompt, or the approval entry that resumed it. */
+  opened: DiskMessageRecord | DiskApprovalRecord;
+  /** Every message record the turn persisted so far (the prompt, or a decision's denials, first); grows as the step runs. */
   records: DiskMessageRecord[];
   /** Stops seeing the agent's events (the receiver and the records). */
   unsubscribe(): void;
@@ -59,17 +76,20 @@ export interface StartDeps {
 }
 
 /**
- * Stores the prompt — taking the lease in the same transaction — and returns the turn ready
- * to run. `SessionBusyError` when another turn holds the session, `SessionNotFoundError`
- * when the owner may not see it, both with nothing written. A cache that was behind (another
- * process wrote the session since) costs one refused write and one read, then the turn goes on.
+ * Stores the turn's opening — taking the lease in the same transaction — and returns the turn
+ * ready to run. `SessionBusyError` when another turn holds the session, `SessionNotFoundError`
+ * when the owner may not see it, `ApprovalPendingError` for a prompt while tool calls wait for
+ * a decision, `ApprovalDecisionError` for decisions that do not answer exactly the waiting
+ * calls — all with nothing written. A cache that was behind (another process wrote the
+ * session since) costs one refused write and one read, then the turn goes on (or, for a
+ * decision another request made first, is refused as not pending).
  */
 export async function startTurn(
   context: SessionContext,
   deps: StartDeps,
   owner: string,
   sessionId: string,
-  text: string,
+  opening: TurnOpening,
   options: StartOptions,
 ): Promise<StartedTurn> {
   // Not on the path: the tool list (an MCP server's, say) is fetched while the session is read.
@@ -101,7 +121,7 @@ export async function startTurn(
     const ledger = deps.ledgerOn({ owner, leaseId: store.turnLeaseId()!, agent, deadlineMs: options.deadlineMs, onBudgetStop: () => budget.abort() });
     store.setAppendHook(ledger.hook);
     try {
-      const prompt = await agent.submitUserMessage(text);
+      const opened = opening.type === 'prompt' ? await agent.submitUserMessage(opening.text) : await agent.decideApprovals(opening.decisions);
       lock.taken(store.turnLease()!);
       const unpartial = writePartials(store, agent, leaseClock(context), (error) =>
         reportUnseen(context, `could not store the partial answer of session ${sessionId}`, error),
@@ -109,7 +129,7 @@ export async function startTurn(
       return {
         agent,
         lock,
-        prompt,
+        opened,
         records,
         ledger,
         budget,

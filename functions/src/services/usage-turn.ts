@@ -88,7 +88,9 @@ export class TurnLedger {
   /** The hook to set on the turn's store (`setAppendHook`). */
   readonly hook: AppendHook = (entries) => {
     const messages = entries.flatMap((entry) => (entry.type === 'message' ? [entry.message] : []));
-    if (this.#phase === 'before-prompt') return messages.some((message) => message.role === 'user') ? this.#reservation(messages) : null;
+    // A turn opens with its prompt, or with the decisions that resume it (an approval entry).
+    const opens = messages.some((message) => message.role === 'user') || entries.some((entry) => entry.type === 'approval');
+    if (this.#phase === 'before-prompt') return opens ? this.#reservation(messages) : null;
     if (this.#phase !== 'running' || !messages.some((message) => message.role === 'assistant')) return null;
     return this.#usage(messages);
   };
@@ -166,7 +168,9 @@ export class TurnLedger {
   #usage(messages: readonly Message[]): AppendExtras {
     const used = this.#used(messages);
     const last = messages.at(-1);
-    const final = last?.role === 'assistant' && toolCalls(last).length === 0;
+    // The final answer ends the turn; so does a message it pauses on (its calls wait for a person: no provider call follows).
+    const paused = messages.some((message) => message.role === 'assistant' && message.stop_reason === 'awaiting_approval');
+    const final = paused || (last?.role === 'assistant' && toolCalls(last).length === 0);
     const target = this.#target();
     if (final) {
       const writes = usageWrites(target, this.#settlement(used), null).writes;

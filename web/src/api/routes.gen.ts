@@ -23,6 +23,8 @@ export const ROUTES = {
   deleteSession: { method: 'DELETE', path: '/sessions/{id}', streamed: false },
   runTurn: { method: 'POST', path: '/sessions/{id}/messages', streamed: false },
   streamTurn: { method: 'POST', path: '/sessions/{id}/messages/stream', streamed: true },
+  decideApprovals: { method: 'POST', path: '/sessions/{id}/approvals', streamed: false },
+  streamApprovals: { method: 'POST', path: '/sessions/{id}/approvals/stream', streamed: true },
   compactSession: { method: 'POST', path: '/sessions/{id}/compact', streamed: false },
   exportSession: { method: 'POST', path: '/sessions/{id}/export', streamed: false },
 } as const;

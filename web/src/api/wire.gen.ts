@@ -251,7 +251,7 @@ export interface paths {
     };
     /**
      * Follow the running turn: the messages it stores, as server-sent events
-     * @description Events: `turn` ({ turn }) first; `message` ({ message }, `id` = the `from` to continue after it) for each message stored from `from` on; one `end` ({ entry_count, turn, status?, error? }). On AWS this route is served by the streaming function URL.
+     * @description Events: `turn` ({ turn }) first; `message` ({ message }, `id` = the `from` to continue after it) for each message stored from `from` on; `approval` ({ approval }, with an `id` too) for decisions that resumed a paused turn; one `end` ({ entry_count, turn, pending_approvals, status?, error? }). On AWS this route is served by the streaming function URL.
      */
     get: operations['followSession'];
     put?: never;
@@ -273,7 +273,7 @@ export interface paths {
     put?: never;
     /**
      * Run one turn
-     * @description Stops at the deadline (`PANTO_DEADLINE_MS`) with everything so far stored (`incomplete: true`).
+     * @description Stops at the deadline (`PANTO_DEADLINE_MS`) with everything so far stored (`incomplete: true`). A tool call that asks for approval pauses the turn (`stop_reason: "awaiting_approval"`, `pending_approvals`); while calls wait, a prompt is refused with 409 `approval_pending`.
      */
     post: operations['runTurn'];
     delete?: never;
@@ -293,9 +293,49 @@ export interface paths {
     put?: never;
     /**
      * Run one turn, streamed as server-sent events
-     * @description Events: `message` ({ message }) for each stored message, the prompt first; `text-delta` ({ delta }); one `end` ({ usage, stop_reason, incomplete, incomplete_reason?, status?, error? }). On AWS this route is served by the streaming function URL.
+     * @description Events: `message` ({ message }) for each stored message, the prompt first; `text-delta` ({ delta }); one `end` ({ usage, stop_reason, incomplete, incomplete_reason?, pending_approvals?, status?, error? }). On AWS this route is served by the streaming function URL.
      */
     post: operations['streamTurn'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions/{id}/approvals': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Decide the tool calls the session waits on, and resume its turn
+     * @description Approve or deny every call in `pending_approvals` at once. The decisions are stored before any approved call runs (a denial becomes an error result the model sees); the turn then goes on as `POST /sessions/{id}/messages` runs one. 409 `approval_not_pending` for a call that does not wait (unknown, or decided already), `approval_undecided` for a waiting call left out, `session_busy` while a turn runs. Stops at the deadline (`PANTO_DEADLINE_MS`) with everything so far stored (`incomplete: true`).
+     */
+    post: operations['decideApprovals'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions/{id}/approvals/stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Decide the tool calls the session waits on, and stream the resumed turn as server-sent events
+     * @description The decisions of `POST /sessions/{id}/approvals`; events as a streamed turn: `approval` ({ approval }) first, `message` ({ message }) for the denials and each message stored after, `text-delta` ({ delta }), one `end` ({ usage, stop_reason, incomplete, incomplete_reason?, pending_approvals?, status?, error? }). On AWS this route is served by the streaming function URL.
+     */
+    post: operations['streamApprovals'];
     delete?: never;
     options?: never;
     head?: never;
@@ -362,6 +402,19 @@ export interface components {
        */
       on_disconnect?: 'continue' | 'abort';
       parent_id?: string | null;
+    };
+    DecideApprovalsRequest: {
+      decisions: {
+        tool_call_id: string;
+        /** @enum {string} */
+        decision: 'approve' | 'deny';
+        reason?: string;
+      }[];
+      /**
+       * @default continue
+       * @enum {string}
+       */
+      on_disconnect?: 'continue' | 'abort';
     };
     CompactSessionRequest: {
       instructions?: string;
@@ -433,9 +486,14 @@ export interface components {
           model: string;
           usage: components['schemas']['Usage'];
           /** @enum {string} */
-          stop_reason: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'aborted' | 'error';
+          stop_reason: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'aborted' | 'error' | 'awaiting_approval';
           raw_stop_reason?: string;
           error_message?: string;
+          /** @description for stop_reason awaiting_approval: the calls of this message that wait for a decision, and why each asks */
+          approval_requests?: {
+            tool_call_id: string;
+            reason: string;
+          }[];
         }
       | {
           /** @constant */
@@ -523,9 +581,14 @@ export interface components {
           model: string;
           usage: components['schemas']['Usage'];
           /** @enum {string} */
-          stop_reason: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'aborted' | 'error';
+          stop_reason: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'aborted' | 'error' | 'awaiting_approval';
           raw_stop_reason?: string;
           error_message?: string;
+          /** @description for stop_reason awaiting_approval: the calls of this message that wait for a decision, and why each asks */
+          approval_requests?: {
+            tool_call_id: string;
+            reason: string;
+          }[];
           /** @description the id of the message's entry: a parent_id / entry_id for the tree routes */
           id?: string;
           /** @description ISO 8601 UTC timestamp */
@@ -606,6 +669,17 @@ export interface components {
           timestamp: string;
           /** @description why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole */
           unreadable?: string;
+        }
+      | {
+          /** @constant */
+          type: 'approval';
+          id: string;
+          parent_id: string | null;
+          /** @description ISO 8601 UTC timestamp */
+          timestamp: string;
+          /** @description why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole */
+          unreadable?: string;
+          decisions: components['schemas']['ApprovalDecision'][];
         };
     EntriesPage: {
       entries: components['schemas']['Entry'][];
@@ -669,6 +743,30 @@ export interface components {
     StoppedTurn: {
       turn: components['schemas']['RunningTurn'];
     };
+    PendingApproval: {
+      /** @description the `id` of the tool_call block; what a decision names */
+      tool_call_id: string;
+      /** @description the tool, as the model called it (`mcp__<server>__<tool>`) */
+      tool: string;
+      /** @description the input the model gave it */
+      input: {
+        [key: string]: unknown;
+      };
+      /** @description why this call asks for approval */
+      reason: string;
+    };
+    ApprovalDecision: {
+      tool_call_id: string;
+      /** @enum {string} */
+      decision: 'approve' | 'deny';
+      reason?: string;
+    };
+    ApprovalEntry: {
+      id: string;
+      /** @description ISO 8601 UTC timestamp */
+      timestamp: string;
+      decisions: components['schemas']['ApprovalDecision'][];
+    };
     Error: {
       error: components['schemas']['ErrorDetail'];
     };
@@ -720,24 +818,34 @@ export interface components {
       /** @description log entries this answer reflects: `from` for GET /sessions/{id}/events */
       entry_count: number;
       turn: components['schemas']['RunningTurn'] | null;
+      /** @description the tool calls the session waits on, in the order the model made them */
+      pending_approvals: components['schemas']['PendingApproval'][];
     };
     Turn: {
       messages: components['schemas']['StoredMessage'][];
       usage: components['schemas']['Usage'];
       /** @enum {string} */
-      stop_reason: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'aborted' | 'error';
+      stop_reason: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'aborted' | 'error' | 'awaiting_approval';
       incomplete: boolean;
       /** @enum {string} */
       incomplete_reason?: 'deadline' | 'cancelled' | 'stopped' | 'provider_error' | 'max_provider_calls' | 'budget';
+      /** @description for stop_reason awaiting_approval: the calls the turn paused on */
+      pending_approvals?: components['schemas']['PendingApproval'][];
+      /** @description for a turn resumed by decisions: the entry that stored them */
+      approval?: components['schemas']['ApprovalEntry'];
     };
     FailedTurn: {
       messages: components['schemas']['StoredMessage'][];
       usage: components['schemas']['Usage'];
       /** @enum {string} */
-      stop_reason: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'aborted' | 'error';
+      stop_reason: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'aborted' | 'error' | 'awaiting_approval';
       incomplete: boolean;
       /** @enum {string} */
       incomplete_reason?: 'deadline' | 'cancelled' | 'stopped' | 'provider_error' | 'max_provider_calls' | 'budget';
+      /** @description for stop_reason awaiting_approval: the calls the turn paused on */
+      pending_approvals?: components['schemas']['PendingApproval'][];
+      /** @description for a turn resumed by decisions: the entry that stored them */
+      approval?: components['schemas']['ApprovalEntry'];
       error: components['schemas']['ErrorDetail'];
     };
     TurnOrError: components['schemas']['FailedTurn'] | components['schemas']['Error'];
@@ -1948,6 +2056,225 @@ export interface operations {
     };
     responses: {
       /** @description The turn as server-sent events. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description A bad body or query (`invalid_body`, `invalid_query`, `invalid_json`, `invalid_encoding`, `invalid_header`), naming the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such session, or not yours (`session_not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Another turn holds the session (`session_busy`), it changed meanwhile (`session_conflict`), nothing to compact, or a request with the same Idempotency-Key is still running (`idempotency_key_in_progress`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is over the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Over one of your limits, nothing stored: the spend budget (`budget_exceeded`) or the turns per minute or at once (`rate_limited`); `Retry-After` says when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  decideApprovals: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key with the same body answers the first response again and writes nothing; with another body, 422; while the first is still running, 409. Keys expire after 24 hours (PANTO_IDEMPOTENCY_TTL_HOURS). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['DecideApprovalsRequest'];
+      };
+    };
+    responses: {
+      /** @description The messages the resumed turn added (the denials first), its usage and stop reason, and the decisions as stored. */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer to an earlier request with the same key. */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Turn'];
+        };
+      };
+      /** @description A bad body or query (`invalid_body`, `invalid_query`, `invalid_json`, `invalid_encoding`, `invalid_header`), naming the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such session, or not yours (`session_not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Another turn holds the session (`session_busy`), it changed meanwhile (`session_conflict`), nothing to compact, or a request with the same Idempotency-Key is still running (`idempotency_key_in_progress`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is over the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description As for `POST /sessions/{id}/messages`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TurnOrError'];
+        };
+      };
+      /** @description Over one of your limits, nothing stored: the spend budget (`budget_exceeded`) or the turns per minute or at once (`rate_limited`); `Retry-After` says when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The provider failed; what the turn stored, and the error. */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FailedTurn'];
+        };
+      };
+      /** @description As for `POST /sessions/{id}/messages`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TurnOrError'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  streamApprovals: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['DecideApprovalsRequest'];
+      };
+    };
+    responses: {
+      /** @description The resumed turn as server-sent events. */
       200: {
         headers: {
           [name: string]: unknown;

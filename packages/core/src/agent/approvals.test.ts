@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Agent } from './agent.js';
 import { ApprovalDecisionError, ApprovalPendingError } from '../errors.js';
 import type { AgentEvent } from './events.js';
-import type { DiskMessage } from '../session/records.js';
+import type { AppendOptions, DiskMessage, SessionEntry } from '../session/records.js';
 import { MemoryStore } from '../stores/memory-store.js';
 import { ScriptedProvider } from '../testing/index.js';
 import { ToolRegistry, type Tool } from '../tool.js';
@@ -46,7 +46,7 @@ function setup(replies: ConstructorParameters<typeof ScriptedProvider>[0], store
   return { provider, store, agent, ran, registry };
 }
 
-const kinds = (entries: readonly DiskMessage[]) => entries.map((entry) => (entry.type === 'message' ? entry.message.role : entry.type));
+const kinds = (entries: readonly (DiskMessage | SessionEntry)[]) => entries.map((entry) => (entry.type === 'message' ? entry.message.role : entry.type));
 
 const PAY_AND_BALANCE = {
   toolCalls: [
@@ -79,12 +79,13 @@ describe('Agent tool approvals', () => {
   it('gives the lease up with the paused message: its batch is the step’s last write', async () => {
     const provider = new ScriptedProvider([PAY_AND_BALANCE]);
     const lasts: boolean[] = [];
-    const store = new MemoryStore(frozen('store'));
-    const append = store.appendMessages.bind(store);
-    store.appendMessages = async (batch, options) => {
-      lasts.push(options?.last === true);
-      await append(batch, options);
-    };
+    class Recording extends MemoryStore {
+      override async appendMessages(batch: readonly DiskMessage[], options?: AppendOptions): Promise<void> {
+        lasts.push(options?.last === true);
+        await super.appendMessages(batch);
+      }
+    }
+    const store = new Recording(frozen('store'));
     const agent = new Agent({ provider, tools: tools().registry, ...frozen() }, { store });
     await agent.submitUserMessage('pay');
     await agent.runStep();

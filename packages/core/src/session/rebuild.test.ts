@@ -121,7 +121,7 @@ describe('rebuildConversation', () => {
     const result = (id: string, name: string, content = 'ok') =>
       f.message({ role: 'tool_result', tool_call_id: id, tool_name: name, content, is_error: false });
     const ids = (messages: readonly { role: string }[]) =>
-      messages.map((m) => (m.role === 'tool_result' ? `result ${(m as { tool_call_id: string }).tool_call_id}` : m.role));
+      messages.map((m) => (m.role === 'tool_result' ? `result ${(m as unknown as { tool_call_id: string }).tool_call_id}` : m.role));
 
     it('leaves a waiting call without a result at the end of the path, where the other calls have theirs', () => {
       const rebuilt = rebuildConversation(chain([f.user('q'), paused(), result('free', 'read')]));
