@@ -34,8 +34,12 @@ export interface WebStack {
   newPage(width?: number, options?: BrowserContextOptions): Promise<Page>;
 }
 
-/** Starts the stack and the browser for the test file that calls it (before its tests), and stops them after. */
-export function useWebStack(name: string): WebStack {
+/**
+ * Starts the stack and the browser for the test file that calls it (before its tests), and
+ * stops them after. `env`: more settings of the stack (`PANTO_MCP_SERVERS`, …), read when it
+ * starts — after the hooks the file registered before calling this.
+ */
+export function useWebStack(name: string, options: { env?: () => NodeJS.ProcessEnv } = {}): WebStack {
   const contexts: BrowserContext[] = [];
   let dataDir = '';
   let secret: Uint8Array;
@@ -45,7 +49,7 @@ export function useWebStack(name: string): WebStack {
     stack.fake = await FakeLLMServer.start();
     dataDir = await mkdtemp(join(tmpdir(), `panto-${name}-`));
     await mkdir(shots, { recursive: true });
-    stack.server = await startLocalStack({ aws, dataDir, fake: stack.fake, model: 'claude-web' });
+    stack.server = await startLocalStack({ aws, dataDir, fake: stack.fake, model: 'claude-web', ...(options.env ? { env: options.env() } : {}) });
     stack.url = stack.server.url;
     stack.signInLink = stack.server.signInLink;
     secret = await readLocalSecret(localSecretFile(dataDir));

@@ -9,6 +9,7 @@ import { ROUTES, type OperationId } from './routes.gen.js';
 import { readSSE } from './sse.js';
 import type {
   ActiveModel,
+  ApprovalDecision,
   Compaction,
   CreateSessionRequest,
   EntriesPage,
@@ -170,6 +171,15 @@ export class Api {
   async *streamTurn(id: string, text: string, signal: AbortSignal, parentId?: string | null): AsyncGenerator<TurnEvent> {
     const body: RunTurnRequest = { text, ...(parentId === undefined ? {} : { parent_id: parentId }) };
     const response = await this.request('streamTurn', { id, body, signal });
+    yield* this.events(response, signal);
+  }
+
+  /**
+   * Decides every tool call the session waits on and yields the resumed turn's events, as
+   * {@link streamTurn} does (the `approval` event is not passed on: the denials come as messages).
+   */
+  async *streamApprovals(id: string, decisions: readonly ApprovalDecision[], signal: AbortSignal): AsyncGenerator<TurnEvent> {
+    const response = await this.request('streamApprovals', { id, body: { decisions }, signal });
     yield* this.events(response, signal);
   }
 

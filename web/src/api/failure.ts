@@ -16,6 +16,10 @@ export function describeFailure(error: unknown): string {
         return 'You have used up your spend budget, so this message was not sent.';
       case 'rate_limited':
         return 'You have started as many turns as you may for now, so this message was not sent.';
+      case 'approval_pending':
+        return 'The model is waiting for your decision on a tool call: approve or deny it first.';
+      case 'approval_not_pending':
+        return 'That tool call no longer waits for a decision: it was decided already, perhaps in another tab.';
       case 'nothing_to_compact':
         return 'There is nothing to compact yet.';
       case 'unauthorized':

@@ -31,6 +31,10 @@ export type UpdateSessionRequest = Schemas['UpdateSessionRequest'];
 export type RunTurnRequest = Schemas['RunTurnRequest'];
 /** `GET /usage`: your totals today and this month (UTC), your limits (null: none), and when the totals reset. */
 export type UsageReport = Schemas['UsageReport'];
+/** A tool call the session waits on (its turn paused on it), with why it asks. */
+export type PendingApproval = Schemas['PendingApproval'];
+/** A decision on a waiting tool call, as `POST /sessions/{id}/approvals` takes it. */
+export type ApprovalDecision = Schemas['ApprovalDecision'];
 /** The body of every error answer. */
 export type ErrorAnswer = Schemas['Error'];
 

@@ -14,6 +14,7 @@ import { useTurn } from '../hooks/use-turn.js';
 import { plainText } from '../plain-text.js';
 import { firstPrompt } from '../turns.js';
 import { DismissibleAlert } from './alert.js';
+import { ApprovalPanel } from './approval-panel.js';
 import { BranchesDialog } from './branches-dialog.js';
 import { ChatHeader } from './chat-header.js';
 import { ChatModel } from './chat-model.js';
@@ -81,6 +82,15 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
         danglingId={branches.danglingId}
         onResend={(text) => turn.send(text)}
       />
+      {!gone && contents && contents.pending_approvals.length > 0 && turn.pending === null && (
+        // Keyed by the calls: a new pause starts with nothing chosen.
+        <ApprovalPanel
+          key={contents.pending_approvals.map((call) => call.tool_call_id).join(' ')}
+          pending={contents.pending_approvals}
+          busy={turn.running}
+          onDecide={turn.decide}
+        />
+      )}
       {turn.waiting !== null && (
         <p class="status" role="status">
           {turn.waiting === 'stop' ? 'Stopping the turn…' : 'Waiting for the turn to finish…'}

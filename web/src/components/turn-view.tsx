@@ -14,13 +14,13 @@ type ToolResult = Extract<StoredMessage, { role: 'tool_result' }>;
 type Assistant = Extract<StoredMessage, { role: 'assistant' }>;
 export type CompactionMessage = Extract<StoredMessage, { role: 'compaction' }>;
 
-function ToolCall({ block, result }: { block: Extract<AssistantBlock, { type: 'tool_call' }>; result: ToolResult | undefined }) {
+function ToolCall({ block, result, waiting }: { block: Extract<AssistantBlock, { type: 'tool_call' }>; result: ToolResult | undefined; waiting: boolean }) {
   const failed = result?.is_error === true;
   return (
     <details class={`tool${failed ? ' tool-error' : ''}`}>
       <summary>
         <span class="tool-name">{block.name}</span>
-        <span class="tool-state">{result === undefined ? 'running…' : failed ? 'failed' : 'done'}</span>
+        <span class="tool-state">{result === undefined ? (waiting ? 'waiting for approval' : 'running…') : failed ? 'failed' : 'done'}</span>
       </summary>
       <div class="tool-body">
         <div class="tool-label">input</div>
@@ -45,7 +45,14 @@ function AssistantView({ reply, results }: { reply: Assistant; results: Readonly
             // biome-ignore lint/suspicious/noArrayIndexKey: a stored message's blocks never change or move
             return <Markdown key={blockIndex} text={block.text} />;
           case 'tool_call':
-            return <ToolCall key={block.id} block={block} result={results.get(block.id)} />;
+            return (
+              <ToolCall
+                key={block.id}
+                block={block}
+                result={results.get(block.id)}
+                waiting={reply.approval_requests?.some((request) => request.tool_call_id === block.id) === true}
+              />
+            );
           case 'thinking':
             return (
               // biome-ignore lint/suspicious/noArrayIndexKey: a stored message's blocks never change or move

@@ -39,6 +39,7 @@ function fakeHost(api: Partial<TurnHost['api']>, loads: (SessionContents | null)
   const host: TurnHost = {
     api: {
       streamTurn: api.streamTurn ?? (() => stream([])),
+      streamApprovals: api.streamApprovals ?? (() => stream([])),
       follow: api.follow ?? (() => stream([])),
       stop: api.stop ?? (async () => true),
     },
@@ -112,6 +113,32 @@ describe('TurnRunner', () => {
       { prompt: 'Hello', replies: [], live: '' },
       { prompt: 'Hello', replies: [], live: 'Hi' },
       { prompt: 'Hello', replies: [answer], live: '' },
+      null,
+    ]);
+  });
+
+  it('streams the turn a decision resumes, without a prompt, leaving the message box alone, then reads the session', async () => {
+    const decided: unknown[] = [];
+    const { host, seen } = fakeHost(
+      {
+        streamApprovals: (_id, decisions) => {
+          decided.push(decisions);
+          return stream([
+            { type: 'message', message: toolResult },
+            { type: 'message', message: answer },
+          ]);
+        },
+      },
+      [],
+    );
+    new TurnRunner(() => host).decide([{ tool_call_id: 't1', decision: 'approve' }]);
+    await vi.waitFor(() => expect(seen.changed).toBe(1));
+    expect(decided).toEqual([[{ tool_call_id: 't1', decision: 'approve' }]]);
+    expect(seen.draft).toBe('typed');
+    expect(seen.pending).toEqual([
+      { prompt: null, replies: [], live: '' },
+      { prompt: null, replies: [toolResult], live: '' },
+      { prompt: null, replies: [toolResult, answer], live: '' },
       null,
     ]);
   });

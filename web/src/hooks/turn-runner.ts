@@ -6,7 +6,7 @@
  */
 import { ApiError, type Api } from '../api/client.js';
 import { describeFailure } from '../api/failure.js';
-import type { PartialAnswer, SessionContents, StoredMessage, TurnEnd, TurnEvent } from '../api/wire.js';
+import type { ApprovalDecision, PartialAnswer, SessionContents, StoredMessage, TurnEnd, TurnEvent } from '../api/wire.js';
 
 /** The turn in progress as the transcript shows it, before the session is read again. */
 export interface PendingTurn {
@@ -32,7 +32,7 @@ export type Waiting = 'stop' | 'end' | null;
 
 /** What the runner changes on the page. None of these may throw. */
 export interface TurnHost {
-  api: Pick<Api, 'streamTurn' | 'follow' | 'stop'>;
+  api: Pick<Api, 'streamTurn' | 'streamApprovals' | 'follow' | 'stop'>;
   sessionId: string;
   /** Reads the session again (see useSession): null when that failed. */
   load(): Promise<SessionContents | null>;
@@ -125,6 +125,13 @@ export class TurnRunner {
     say(null);
     if (edit === undefined) setDraft(() => '');
     void this.#run(text, (signal) => api.streamTurn(sessionId, text, signal, edit?.parentId), text, edit?.replaces);
+  }
+
+  /** Decides the tool calls the session waits on, and streams the turn they resume (the caller checks that none is pending). */
+  decide(decisions: ApprovalDecision[]): void {
+    const { api, sessionId, say } = this.host();
+    say(null);
+    void this.#run(null, (signal) => api.streamApprovals(sessionId, decisions, signal));
   }
 
   /** Asks the server to stop the running turn, and stops reading it. */

@@ -1,7 +1,7 @@
 /** The turn of the open chat and its message box: sending, following, stopping (the logic is turn-runner.ts). */
 import { useEffect, useState } from 'preact/hooks';
 import type { Api } from '../api/client.js';
-import type { SessionContents } from '../api/wire.js';
+import type { ApprovalDecision, SessionContents } from '../api/wire.js';
 import { type Edit, type PendingTurn, TurnRunner, type Waiting } from './turn-runner.js';
 import { useLatest } from './use-latest.js';
 
@@ -27,6 +27,8 @@ export interface OpenTurn {
   setDraft(draft: string): void;
   /** Sends `text` as a turn (with `edit`, a new version of an earlier prompt), unless it is blank or a turn is pending. */
   send(text: string, edit?: Edit): void;
+  /** Decides the tool calls the session waits on, and streams the turn they resume, unless a turn is pending. */
+  decide(decisions: ApprovalDecision[]): void;
   stop(): void;
 }
 
@@ -49,6 +51,9 @@ export function useTurn({ api, sessionId, load, say, onChanged }: TurnOptions): 
     setDraft,
     send: (text, edit) => {
       if (text.trim() !== '' && pending === null) runner.send(text, edit);
+    },
+    decide: (decisions) => {
+      if (pending === null) runner.decide(decisions);
     },
     stop: () => void runner.stop(),
   };
