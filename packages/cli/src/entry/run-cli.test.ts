@@ -1,4 +1,4 @@
-import { listSessions, type Message } from '@panto/core';
+import { Agent, FSJSONLStore, listSessions, ToolRegistry, type Message, type Tool } from '@panto/core';
 import { decodeSession } from '@panto/core/store-kit';
 import { ScriptedProvider, waitUntil, type ScriptedReply } from '@panto/core/testing';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -276,6 +276,29 @@ describe('resuming', () => {
     expect(result.stderr).toContain(`is an export of session ${id}: continuing the session itself`);
     expect(await entriesOf(exported)).toHaveLength(3);
     expect((await entriesOf(file!)).at(-2)).toMatchObject({ message: { content: 'again' } });
+  });
+
+  it('-r on a session paused on a tool call that waits for approval (on the service) denies it at once, says so, and goes on', async () => {
+    await mkdir(h.sessionDir, { recursive: true });
+    const store = await FSJSONLStore.create(h.sessionDir, { cwd: h.cwd });
+    const ask: Tool = { name: 'pay', description: 'pays', input_schema: { type: 'object' }, approval: { reason: 'it pays' }, execute: async () => 'paid' };
+    const paused = new Agent(
+      { provider: new ScriptedProvider([{ toolCalls: [{ id: 'c1', name: 'pay', input: {} }] }]), tools: new ToolRegistry([ask]) },
+      { store },
+    );
+    await paused.submitUserMessage('pay it');
+    expect((await paused.runStep()).stopReason).toBe('awaiting_approval');
+    const file = store.getSessionFile();
+    const result = await cli(['-r', file, '-p', 'never mind'], { replies: [{ text: 'ok' }] });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('panto: denied pay: the session was waiting for approval of it (the model is told)');
+    const log = await entriesOf(file);
+    const kinds = log.map((entry) => (entry.type === 'message' ? entry.message.role : entry.type));
+    expect(kinds.slice(0, 4)).toEqual(['user', 'assistant', 'approval', 'tool_result']);
+    expect(kinds.slice(-2)).toEqual(['user', 'assistant']);
+    expect(log[3]).toMatchObject({
+      message: { content: 'Tool call denied: the session was resumed in the panto CLI, which cannot ask for this approval. It was not run.' },
+    });
   });
 
   it('-r with the path of a session file in a session folder continues it in place', async () => {

@@ -68,7 +68,7 @@ export async function startAgent(start: AgentStart, held: HeldResources): Promis
   held.sandbox = guarded.started;
   const { sandbox } = guarded.started;
   const beforeToolCall = chainToolGuards(extensions.beforeToolCall, guarded.approvals.beforeToolCall);
-  const { agent, danglingUser } = await createAgent(session, { provider, tools, beforeToolCall }, start.systemPrompt);
+  const { agent, danglingUser } = await createAgent(session, { provider, tools, beforeToolCall }, start.systemPrompt, (message) => terminal.warn(message));
   for (const tool of createCodingTools({ cwd, bash: { env, ...(sandbox === undefined ? {} : { sandbox, grants: guarded.grants }) } })) tools.register(tool);
 
   const show = (path: string) => displayPath(path, cwd, home);
@@ -119,10 +119,26 @@ export async function startAgent(start: AgentStart, held: HeldResources): Promis
   return started;
 }
 
-/** The agent: resumed from the session (its system prompt reconciled with `systemPrompt`), or new. */
-async function createAgent(session: SwitchableSession, config: AgentConfig, systemPrompt: string): Promise<{ agent: Agent; danglingUser: string | null }> {
+/**
+ * The agent: resumed from the session (its system prompt reconciled with `systemPrompt`), or
+ * new. A session paused on tool calls that wait for approval (on the service) has them denied
+ * first, saying so through `warn`: the CLI cannot put them to whoever was asked, and nothing
+ * can follow them undecided.
+ */
+async function createAgent(
+  session: SwitchableSession,
+  config: AgentConfig,
+  systemPrompt: string,
+  warn: (message: string) => void,
+): Promise<{ agent: Agent; danglingUser: string | null }> {
   if (!session.resumed) return { agent: new Agent(config, { store: session.store }), danglingUser: null };
   const { agent, danglingUser } = await Agent.resume(session.store, config);
+  const waiting = agent.pendingApprovals();
+  if (waiting.length > 0) {
+    const reason = 'the session was resumed in the panto CLI, which cannot ask for this approval';
+    await agent.decideApprovals(waiting.map(({ toolCall }) => ({ tool_call_id: toolCall.id, decision: 'deny', reason })));
+    warn(`panto: denied ${waiting.map(({ toolCall }) => toolCall.name).join(', ')}: the session was waiting for approval of it (the model is told)`);
+  }
   await applySystemPrompt(agent, systemPrompt, true);
   return { agent, danglingUser };
 }
