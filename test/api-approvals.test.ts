@@ -8,7 +8,8 @@
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { Message } from '@panto/core';
 import { ManualClock, waitUntil } from '@panto/core/testing';
-import { serviceMCPServers, toolsWithMCP, type MCPApprovalRules } from '@panto/functions';
+import { MCPServers } from '@panto/core/mcp';
+import { SERVICE_MCP_OPTIONS, toolsWithMCP, type MCPApprovalRules } from '@panto/functions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, parseSSE, startApi, type ApiHarness } from './api-harness.js';
 import { startEverythingHTTP, type RunningHTTPServer } from './mcp-harness.js';
@@ -46,14 +47,18 @@ let clock: ManualClock;
 let api: ApiHarness;
 let calls = 0;
 
-/** The tools of one app (one process): its own connections to the MCP servers, and the rules. */
+/**
+ * The tools of one app (one process): its own connections to the MCP servers, and the rules.
+ * As the service connects, but with 30 s to connect instead of 5: on a loaded test machine the
+ * everything server can take longer to answer its first handshake.
+ */
 function tools() {
-  const servers = serviceMCPServers(
+  const servers = new MCPServers(
     [
       { type: 'http', name: 'payments', url: payments.url, headers: {}, source: 'test' },
       { type: 'http', name: 'everything', url: everything.url, headers: {}, source: 'test' },
     ],
-    () => {},
+    { ...SERVICE_MCP_OPTIONS, connectTimeoutMs: 30_000, sdk: () => import('@panto/core/mcp/sdk') },
   );
   return toolsWithMCP(servers, RULES);
 }
