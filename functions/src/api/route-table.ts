@@ -166,7 +166,7 @@ const ROUTE_DOCS: { [operation in OperationId]: RouteDocs } = {
     summary: 'Follow the running turn: the messages it stores, as server-sent events',
     description:
       'Events: `turn` ({ turn }) first; `message` ({ message }, `id` = the `from` to continue after it) for each message stored from `from` on; `approval` ({ approval }, with an `id` too) for decisions that resumed a paused turn; one `end` ' +
-      '({ entry_count, turn, pending_approvals, status?, error? }). On AWS this route is served by the streaming function URL.',
+      '({ entry_count, turn, pending_approvals?, status?, error? }). On AWS this route is served by the streaming function URL.',
     query: eventsQuery(),
     responses: { 200: { description: 'The followed turn as server-sent events.', contentType: 'text/event-stream' } },
     errors: [400, 404],

@@ -57,10 +57,11 @@ export function eventRoutes(app: ApiApp, { turns, limits, report }: RouteDeps): 
               break;
             case 'end':
               // The last event: the stream closes after it (a follower that does not take it within the limit is dropped).
+              // `pending_approvals` only when the turn paused: a follower's end is otherwise as it always was.
               await sender.send('end', {
                 entry_count: event.entryCount,
                 turn: runningTurnJson(event.turn),
-                pending_approvals: event.pendingApprovals.map(pendingApprovalJson),
+                ...(event.pendingApprovals.length === 0 ? {} : { pending_approvals: event.pendingApprovals.map(pendingApprovalJson) }),
               });
               break;
             default:

@@ -251,7 +251,7 @@ export interface paths {
     };
     /**
      * Follow the running turn: the messages it stores, as server-sent events
-     * @description Events: `turn` ({ turn }) first; `message` ({ message }, `id` = the `from` to continue after it) for each message stored from `from` on; `approval` ({ approval }, with an `id` too) for decisions that resumed a paused turn; one `end` ({ entry_count, turn, pending_approvals, status?, error? }). On AWS this route is served by the streaming function URL.
+     * @description Events: `turn` ({ turn }) first; `message` ({ message }, `id` = the `from` to continue after it) for each message stored from `from` on; `approval` ({ approval }, with an `id` too) for decisions that resumed a paused turn; one `end` ({ entry_count, turn, pending_approvals?, status?, error? }). On AWS this route is served by the streaming function URL.
      */
     get: operations['followSession'];
     put?: never;
