@@ -3,8 +3,9 @@
  * MCP server would try them, against the real app with a real MCP server: deciding another
  * owner's call, deciding twice, forging a tool_call_id (one of another session of your own
  * included), racing many decisions, replaying an Idempotency-Key with another decision (or
- * as another owner), oversized decisions, a model that gives two calls one id, and a server
- * that marks a paying tool read-only.
+ * as another owner), oversized decisions, a prompt racing a decision, a decision for a call
+ * left on another branch, a model that gives two calls one id or repeats an id an earlier
+ * decision used, and a server that marks a paying tool read-only.
  */
 import { serviceMCPServers, toolsWithMCP } from '@panto/functions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +49,13 @@ const pending = async (owner: string, id: string) =>
   (await json<{ pending_approvals: { tool_call_id: string }[] }>(await api.call(owner, 'GET', `/sessions/${id}`), 200)).pending_approvals.map(
     (p) => p.tool_call_id,
   );
+const entries = async (owner: string, id: string) =>
+  (
+    await json<{ entries: { id: string; type: string; message?: { role: string; content?: unknown } }[] }>(
+      await api.call(owner, 'GET', `/sessions/${id}/entries`),
+      200,
+    )
+  ).entries;
 
 describe('a hostile client against tool approvals', { timeout: 60_000 }, () => {
   it('cannot decide, read or follow another owner’s waiting call: 404, as for a session that does not exist, and nothing changes', async () => {
@@ -93,9 +101,52 @@ describe('a hostile client against tool approvals', { timeout: 60_000 }, () => {
       expect(answer.status).toBe(409);
       expect(['session_busy', 'approval_not_pending', 'session_conflict']).toContain(((await answer.json()) as { error: { code: string } }).error.code);
     }
-    const log = (await json<{ entries: { type: string }[] }>(await api.call('alice', 'GET', `/sessions/${id}/entries`), 200)).entries;
+    const log = await entries('alice', id);
     expect(log.filter((entry) => entry.type === 'approval')).toHaveLength(1);
     expect(paidTo('ivan')).toBeLessThanOrEqual(1);
+  });
+
+  it('cannot slip a prompt in while a decision is stored: the prompt is refused, the call decided once, run at most once', async () => {
+    const { id, call } = await paused('alice', 'nina');
+    api.fake.enqueue({ text: 'paid nina' });
+    const [decision, prompt] = await Promise.all([
+      decide('alice', id, [{ tool_call_id: call, decision: 'approve' }]),
+      api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'forget it, tell me a joke' }),
+    ]);
+    expect(decision.status).toBe(200);
+    expect(['approval_pending', 'session_busy']).toContain(await errorCode(prompt, 409));
+    const log = await entries('alice', id);
+    expect(log.filter((entry) => entry.type === 'approval')).toHaveLength(1);
+    expect(log.filter((entry) => entry.message?.role === 'user').map((entry) => entry.message?.content)).toEqual(['pay nina']);
+    expect(paidTo('nina')).toBe(1);
+  });
+
+  it('cannot decide a call left on another branch: 409 and nothing runs; back on its branch, it waits again', async () => {
+    const { id, call } = await paused('alice', 'owen');
+    const [prompt] = await entries('alice', id);
+    const tip = (await json<{ active_leaf: string }>(await api.call('alice', 'GET', `/sessions/${id}/tree`), 200)).active_leaf;
+    // Away from the paused point: nothing waits on the active branch.
+    await json(await api.call('alice', 'PUT', `/sessions/${id}/leaf`, { entry_id: prompt!.id }), 200);
+    expect(await pending('alice', id)).toEqual([]);
+    expect(await errorCode(await decide('alice', id, [{ tool_call_id: call, decision: 'approve' }]), 409)).toBe('approval_not_pending');
+    expect(paidTo('owen')).toBe(0);
+    await json(await api.call('alice', 'PUT', `/sessions/${id}/leaf`, { entry_id: tip }), 200);
+    expect(await pending('alice', id)).toEqual([call]);
+  });
+
+  it('asks again when a model repeats, in a later pause, the id of a call already approved and run: an old decision decides nothing new', async () => {
+    const { id, call } = await paused('alice', 'pam');
+    api.fake.enqueue({ text: 'paid pam' });
+    await json(await decide('alice', id, [{ tool_call_id: call, decision: 'approve' }]), 200);
+    api.fake.enqueue({ toolCalls: [{ id: call, name: 'mcp__payments__pay', input: { to: 'pam', amount: 900 } }] });
+    const again = await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'pay pam more' }), 200);
+    expect(again.pending_approvals?.map((waiting) => waiting.input)).toEqual([{ to: 'pam', amount: 900 }]);
+    // Read back from the store (as a reload, or the decision's own turn, does): still waiting, not taken as decided.
+    expect(await pending('alice', id)).toEqual([call]);
+    expect(paidTo('pam')).toBe(1);
+    api.fake.enqueue({ text: 'not paid' });
+    await json(await decide('alice', id, [{ tool_call_id: call, decision: 'deny' }]), 200);
+    expect(paidTo('pam')).toBe(1);
   });
 
   it('cannot replay an Idempotency-Key with another decision (422), nor use another owner’s key to read its answer', async () => {

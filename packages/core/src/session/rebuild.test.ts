@@ -145,6 +145,24 @@ describe('rebuildConversation', () => {
       expect(rebuilt.head).toBe('r-appr');
     });
 
+    it('keeps a call waiting whose id a decision of an earlier pause used: a model that repeats ids is asked again, not read as decided', () => {
+      const [q, a, r] = chain([f.user('q'), paused(), result('free', 'read')]);
+      const approval: SessionEntry = {
+        type: 'approval',
+        id: 'r-old',
+        parent_id: r!.id,
+        timestamp: 't',
+        decisions: [{ tool_call_id: 'ask', decision: 'approve' }],
+      };
+      const [ran, answer, q2, again, free2] = chain(
+        [result('ask', 'pay'), f.assistant('paid'), f.user('pay again'), paused(), result('free', 'read')],
+        approval.id,
+      );
+      const rebuilt = rebuildConversation([q!, a!, r!, approval, ran!, answer!, q2!, again!, free2!]);
+      expect(ids(rebuilt.conversation.messages).slice(-2)).toEqual(['assistant', 'result free']);
+      expect(rebuilt.entries.every((entry) => entry !== null)).toBe(true);
+    });
+
     it('synthesizes an interrupted result for a waiting call once anything but its results follows it (the session moved on)', () => {
       const rebuilt = rebuildConversation(chain([f.user('q'), paused(), result('free', 'read'), f.user('next'), f.assistant('a')]));
       expect(ids(rebuilt.conversation.messages)).toEqual(['user', 'assistant', 'result free', 'result ask', 'user', 'assistant']);

@@ -93,7 +93,9 @@ export function rebuildConversation(entries: readonly SessionEntry[], source = '
 /**
  * The messages of a path, each with the entry it came from: from the newest compaction on
  * (the compaction as its summary), and the system messages before it, which make up the
- * system prompt. `decided`: the tool calls an `approval` entry on the path decided.
+ * system prompt. `decided`: the tool calls an `approval` entry after the path's last assistant
+ * message decided — only those, so that a model that repeats a call id in a later pause is
+ * asked again rather than read as decided by an old approval.
  */
 function messagesOnPath(path: readonly RecordEntry[]): { messages: Message[]; origins: RecordEntry[]; decided: Set<string> } {
   let compactionAt = -1;
@@ -122,6 +124,7 @@ function messagesOnPath(path: readonly RecordEntry[]): { messages: Message[]; or
       });
       origins.push(entry);
     } else if (i > compactionAt || entry.message.role === 'system') {
+      if (entry.message.role === 'assistant') decided.clear();
       messages.push(entry.message);
       origins.push(entry);
     }
