@@ -133,6 +133,20 @@ describe('tool approvals on the service', { timeout: 60_000 }, () => {
     expect(session.messages.at(-1)).toMatchObject({ role: 'tool_result', tool_name: 'mcp__payments__balance' });
   });
 
+  it('never asks for current_time: it runs at once beside a call that waits', async () => {
+    const { id } = await api.newSession();
+    api.fake.enqueue({
+      toolCalls: [
+        { id: 'toolu_time', name: 'current_time', input: {} },
+        { id: 'toolu_pay_time', name: 'mcp__payments__pay', input: { to: 'tim', amount: 1 } },
+      ],
+    });
+    const turn = await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'what time is it? then pay tim' }), 200);
+    expect(turn.stop_reason).toBe('awaiting_approval');
+    expect(turn.pending_approvals?.map((pending) => pending.tool)).toEqual(['mcp__payments__pay']);
+    expect(results(turn.messages).map(([tool, , isError]) => [tool, isError])).toEqual([['current_time', false]]);
+  });
+
   it('runs an approved call once, stores the decision before it, and goes on as a turn does', async () => {
     const { id, call } = await pausedSession();
     api.fake.enqueue({ text: 'Paid bob 5.' });
