@@ -170,6 +170,16 @@ describe('protectedPaths', () => {
     ]);
   });
 
+  it('hides the sockets of the terminal multiplexer panto runs in, where they are not in the temp folder', async () => {
+    const sockets = join(root, 'sockets');
+    await mkdir(join(sockets, `tmux-${process.getuid?.()}`), { recursive: true });
+    await writeFile(join(sockets, 'default'), '');
+    await mkdir(join(sockets, 'screens'));
+    const env = { TMUX: `${join(sockets, 'default')},1234,0`, TMUX_TMPDIR: sockets, SCREENDIR: join(sockets, 'screens') };
+    const found = protectedPaths({ cwd: options.cwd, home: options.home, dataDir: options.dataDir, env }).map((entry) => entry.path);
+    expect(found).toEqual(expect.arrayContaining([join(sockets, 'default'), join(sockets, `tmux-${process.getuid?.()}`), join(sockets, 'screens')]));
+  });
+
   it('leaves out a path that holds the working folder (panto run inside ~/.panto)', async () => {
     await mkdir(join(options.dataDir, 'extensions'), { recursive: true });
     const found = protectedPaths({ cwd: join(options.dataDir, 'extensions'), home: options.home, dataDir: options.dataDir, env: {} });
