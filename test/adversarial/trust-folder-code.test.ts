@@ -110,4 +110,24 @@ describe('AGENTS.md that is a link', { timeout: 90_000 }, () => {
     const sent = e2e.server.requests.map((request) => requestBody(request)).join('\n');
     for (const secret of [KEY, 'FAKE-PRIVATE-KEY-3a9c', 'FAKE-AWS-77b2']) expect(sent).not.toContain(secret);
   });
+
+  it('nor does the read tool send panto’s own /proc/self/environ without asking (-p refuses it)', async () => {
+    const { cwd } = e2e.box;
+    await symlink('/proc/self/environ', join(cwd, 'notes.txt'));
+    e2e.server.enqueue(
+      {
+        toolCalls: [
+          { id: 'direct', name: 'read', input: { path: '/proc/self/environ' } },
+          { id: 'linked', name: 'read', input: { path: 'notes.txt' } },
+        ],
+      },
+      { text: 'Done.' },
+    );
+    const { args, env } = openai();
+    const result = await runPanto([...args, '-p', 'read them'], { cwd, env });
+    expect(result.code).toBe(0);
+    const sent = e2e.server.requests.map((request) => requestBody(request)).join('\n');
+    expect(sent).toContain('Tool call refused');
+    expect(sent).not.toContain(KEY);
+  });
 });

@@ -177,3 +177,14 @@ describe('"for this session" on a file', () => {
     expect(requests[0]?.kind).toBe('write in /nonexistent-home/notes');
   });
 });
+
+describe('read under /proc', () => {
+  it('asks, sandbox or not: panto’s own /proc/self/environ holds the provider keys', async () => {
+    for (const sandbox of [undefined, { sandbox: fakeSandbox(), grants: new SandboxGrants(), cwd: '/work' }]) {
+      const { approvals, asked } = asking([{ type: 'deny' }, { type: 'deny' }], sandbox);
+      expect((await approvals.beforeToolCall(call('read', { path: '/proc/self/environ' }), toolContext()))?.type).toBe('refuse');
+      expect((await approvals.beforeToolCall(call('read', { path: `/proc/${process.pid}/cmdline` }), toolContext()))?.type).toBe('refuse');
+      expect(asked).toEqual(['read', 'read']);
+    }
+  });
+});

@@ -125,8 +125,12 @@ export class Approvals {
     const kind = folder === undefined ? call.name : `${call.name} in ${folder}`;
     const plain = { key: folder === undefined ? call.name : `${call.name}:${folder}`, needs: [], request: { needs: [], kind } };
     if (call.name === 'read') {
+      if (path === undefined) return undefined;
+      const absolute = resolvePath(box?.cwd ?? process.cwd(), path);
+      // panto's own process is there (/proc/self/environ holds the provider keys), sandbox or not.
+      if (isSystemFile(absolute)) return plain;
       // A secret a sandboxed command could not read is not read into the conversation unasked either.
-      return box === undefined || path === undefined || box.sandbox.allowsRead(resolvePath(box.cwd, path)) ? undefined : plain;
+      return box === undefined || box.sandbox.allowsRead(absolute) ? undefined : plain;
     }
     if (box === undefined) return plain;
     if (call.name !== 'bash') return path !== undefined && box.sandbox.allowsWrite(resolvePath(box.cwd, path)) ? undefined : plain;
@@ -143,6 +147,17 @@ export class Approvals {
     const words = needs.map((need) => NEED_DESCRIPTIONS[need]);
     return { key: `bash:${needs.join('+')}`, needs, request: { needs: words, kind: `bash with ${words.join(' and ')}` } };
   }
+}
+
+/** Whether `path` (or where its links lead) is under `/proc`: the processes' memory and environments, panto's own among them. */
+function isSystemFile(path: string): boolean {
+  let real = path;
+  try {
+    real = realpathSync(path);
+  } catch {
+    // Not there: only its name counts.
+  }
+  return [path, real].some((candidate) => candidate === '/proc' || candidate.startsWith('/proc/'));
 }
 
 /** The real folder a file at `path` is in: links of the part that exists followed (the file's own too). */
