@@ -43,10 +43,30 @@ describe('the host’s temp folder is not the command’s', { timeout: 30_000 },
     expect(result.text).not.toContain('entry.json');
   });
 
+  it('cannot write tsx’s own compile cache folder of this machine', async () => {
+    const cache = join(tmpdir(), `tsx-${process.getuid?.() ?? 0}`);
+    const probe = join(cache, 'panto-attack-probe');
+    try {
+      await box.bash(`mkdir -p ${cache} && echo payload > ${probe}`);
+      expect(existsSync(probe)).toBe(false);
+    } finally {
+      await rm(probe, { force: true });
+    }
+  });
+
   it('has a /tmp of its own that later commands of the session share, and that is not the host’s', async () => {
     await box.bash('echo kept > /tmp/scratch.txt');
     expect((await box.bash('cat /tmp/scratch.txt')).text).toContain('kept');
     expect(existsSync(join(tmpdir(), 'scratch.txt'))).toBe(false);
+  });
+
+  it('the /tmp of a panto killed outright is removed by the next one, not left for others', async () => {
+    const orphan = join(tmpdir(), 'panto-tmp-999999999-attack');
+    await mkdir(orphan, { recursive: true });
+    await writeFile(join(orphan, 'payload.sh'), 'echo pwned\n');
+    const next = await sandboxBox();
+    await next.close();
+    expect(existsSync(orphan)).toBe(false);
   });
 
   it('cannot connect to a Unix socket in the host’s /tmp (tmux’s, another panto’s proxy)', async () => {

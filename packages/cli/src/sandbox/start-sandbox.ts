@@ -1,5 +1,5 @@
 /** The sandbox of a run, from `--sandbox`, `--allow-network`, the user's settings and what this machine has. */
-import { chmodSync, existsSync, mkdtempSync, realpathSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BubblewrapSandbox } from './bubblewrap.js';
@@ -61,7 +61,9 @@ export async function startSandbox(request: SandboxRequest): Promise<StartedSand
   // The commands' /tmp: a folder of this session's, so that nothing of the host's temp folder
   // (tsx's compile cache, tmux's and other programs' sockets, another panto's proxy) is theirs
   // to write or connect to. Removed when panto exits.
-  const privateTemp = realpathSync(mkdtempSync(join(tempDirs[0] ?? tmpdir(), 'panto-tmp-')));
+  const hostTemp = tempDirs[0] ?? tmpdir();
+  removeOrphanedTemps(hostTemp);
+  const privateTemp = realpathSync(mkdtempSync(join(hostTemp, `${TEMP_PREFIX}${process.pid}-`)));
   chmodSync(privateTemp, 0o700);
   const removeTemp = () => void removeForcefully(privateTemp);
   process.once('exit', removeTemp);
@@ -85,6 +87,34 @@ export async function startSandbox(request: SandboxRequest): Promise<StartedSand
       removeTemp();
     },
   };
+}
+
+/** The name of a session's temp folder in the host's: this prefix, panto's pid, a dash, random characters. */
+const TEMP_PREFIX = 'panto-tmp-';
+
+/** Removes the temp folders of pantos that are gone without removing theirs (killed outright). */
+function removeOrphanedTemps(hostTemp: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(hostTemp);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^panto-tmp-(\d+)-/.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid === process.pid || isRunning(pid)) continue;
+    removeForcefully(join(hostTemp, name));
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: running, as another user (whose folder it is).
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function existingRealPaths(paths: readonly string[]): string[] {
