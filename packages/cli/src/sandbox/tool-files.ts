@@ -109,12 +109,8 @@ export class ToolFileScanner {
 function readFolder(folder: string): { folders: string[]; found: string[] } {
   const folders: string[] = [];
   const found: string[] = [];
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(folder, { withFileTypes: true });
-  } catch {
-    return { folders, found };
-  }
+  const entries = listFolder(folder);
+  if (entries === undefined) return { folders, found };
   for (const entry of entries) {
     const path = join(folder, entry.name);
     if (NAMES.has(entry.name)) found.push(path);
@@ -125,6 +121,25 @@ function readFolder(folder: string): { folders: string[]; found: string[] } {
     } else if (entry.isDirectory()) folders.push(path);
   }
   return { folders, found };
+}
+
+/**
+ * The entries of a folder. One a command made searchable but not readable (`chmod 100 sub`:
+ * `cd sub && git status` works, listing it does not) is made readable to its owner first: a
+ * `.git` in it must not go unseen.
+ */
+function listFolder(folder: string): Dirent[] | undefined {
+  try {
+    return readdirSync(folder, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EACCES') return undefined;
+  }
+  try {
+    chmodSync(folder, (lstatSync(folder).mode & 0o7777) | 0o500);
+    return readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
 }
 
 function isDangling(path: string): boolean {
