@@ -99,7 +99,7 @@ export async function runCliBench(): Promise<void> {
  * folders for the files other programs run on their own before and after it.
  */
 async function runSandboxBench(): Promise<void> {
-  const rows: string[][] = [];
+  const rows: [string, string][] = [];
   for (const size of ['empty', 'large'] as const) {
     const cwd = await mkdtemp(join(tmpdir(), 'panto-bench-sandbox-'));
     if (size === 'large') await largeProject(cwd);

@@ -104,7 +104,7 @@ export class BubblewrapSandbox implements CommandSandbox {
     };
   }
 
-  /** Removes the tool files the command created (and the targets of dangling ones it made resolve); says what it removed. */
+  /** Removes the tool files the command created (and dangling links of them whose target it made); says what it removed. */
   #undoToolFiles(before: readonly ToolFile[]): string[] {
     const known = new Map(before.map((file) => [file.path, file]));
     const made = this.#toolFiles.scan().filter((file) => {
