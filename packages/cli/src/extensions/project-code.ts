@@ -77,6 +77,7 @@ async function projectServers(places: ProjectPlaces): Promise<MCPServerConfig[]>
   try {
     text = await readFile(places.mcpFile, 'utf8');
   } catch {
+    // No .panto/mcp.json (or unreadable): no server of the folder's.
     return [];
   }
   // Not expanded: a `${TOKEN}` in a command stays a name, in the question and in the trust file.

@@ -30,6 +30,7 @@ export function filesLinkedOutside(root: string, limit = 200_000): LinkedOutside
     try {
       names = readdirSync(folder);
     } catch {
+      // Unreadable or gone: no file of it can be counted (the warning is a hint, not a guarantee).
       continue;
     }
     for (const name of names) {

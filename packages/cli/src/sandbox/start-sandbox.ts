@@ -98,6 +98,7 @@ function removeOrphanedTemps(hostTemp: string): void {
   try {
     names = readdirSync(hostTemp);
   } catch {
+    // No host temp folder to sweep: nothing was left there.
     return;
   }
   for (const name of names) {

@@ -132,12 +132,14 @@ function listFolder(folder: string): Dirent[] | undefined {
   try {
     return readdirSync(folder, { withFileTypes: true });
   } catch (error) {
+    // Gone, or not a folder now: nothing in it to find.
     if ((error as NodeJS.ErrnoException).code !== 'EACCES') return undefined;
   }
   try {
     chmodSync(folder, (lstatSync(folder).mode & 0o7777) | 0o500);
     return readdirSync(folder, { withFileTypes: true });
   } catch {
+    // Not ours to change (another user's folder): no command of ours could have written in it.
     return undefined;
   }
 }
@@ -147,6 +149,7 @@ function isDangling(path: string): boolean {
     statSync(path);
     return false;
   } catch {
+    // Nothing where it leads (or it is gone): nothing to mount.
     return true;
   }
 }
@@ -156,6 +159,7 @@ export function mountTarget(path: string): string {
   try {
     return realpathSync(path);
   } catch {
+    // Dangling: the mount is skipped for it (see ToolFile.dangling).
     return path;
   }
 }
@@ -166,12 +170,14 @@ export function removeForcefully(path: string): boolean {
     rmSync(path, { recursive: true, force: true });
     return true;
   } catch {
+    // A folder the command made unreadable or unwritable: opened up, then tried again.
     makeRemovable(path);
   }
   try {
     rmSync(path, { recursive: true, force: true });
     return true;
   } catch {
+    // Reported to the model and the user as not removed.
     return false;
   }
 }
