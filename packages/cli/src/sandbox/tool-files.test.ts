@@ -24,15 +24,15 @@ describe('ToolFileScanner', () => {
     await symlink(join(root, 'elsewhere'), join(root, 'link'));
     await symlink('missing', join(root, '.mcp.json'));
     const found = new ToolFileScanner(root).scan();
-    expect(found.map((file) => file.path).sort()).toEqual(
-      [
-        join(root, '.mcp.json'),
-        join(root, 'a', '.envrc'),
-        join(root, 'a', 'b', '.git'),
-        join(root, 'elsewhere', '.idea'),
-        join(root, 'node_modules', '.pnpm'),
-      ].sort(),
-    );
+    const paths = [
+      join(root, '.mcp.json'),
+      join(root, 'a', '.envrc'),
+      join(root, 'a', 'b', '.git'),
+      join(root, 'elsewhere', '.idea'),
+      join(root, 'node_modules', '.pnpm'),
+    ];
+    expect(new Set(found.map((file) => file.path))).toEqual(new Set(paths));
+    expect(found).toHaveLength(paths.length);
     expect(found.find((file) => file.path.endsWith('.mcp.json'))?.dangling).toBe(true);
   });
 
