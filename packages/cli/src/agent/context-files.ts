@@ -127,6 +127,7 @@ async function exists(path: string): Promise<boolean> {
     await stat(path);
     return true;
   } catch {
+    // Missing or unreadable: no context file there.
     return false;
   }
 }

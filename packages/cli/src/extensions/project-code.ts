@@ -56,6 +56,7 @@ export async function projectCodeFiles(places: ProjectPlaces, folder: string): P
   }
   const files: Record<string, string> = {};
   for (const candidate of candidates) {
+    // A word that names no file (a flag's value, a package name) is not a file the server runs.
     const real = await realpath(candidate).catch(() => undefined);
     if (real === undefined || !(await stat(real)).isFile()) continue;
     const inside = relative(root, real);

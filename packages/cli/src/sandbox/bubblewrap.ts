@@ -242,6 +242,7 @@ function lstatSafe(path: string): ReturnType<typeof lstatSync> | undefined {
   try {
     return lstatSync(path);
   } catch {
+    // Nothing there: the caller treats the path as absent.
     return undefined;
   }
 }

@@ -89,6 +89,19 @@ export function protectedPaths(places: ProtectedPathPlaces): ProtectedPath[] {
   return found;
 }
 
+/** The `.env` files looked for by name in a folder that cannot be listed. */
+const COMMON_ENV_FILES = [
+  '.env',
+  '.env.local',
+  '.env.development',
+  '.env.development.local',
+  '.env.production',
+  '.env.production.local',
+  '.env.test',
+  '.env.test.local',
+  '.env.staging',
+];
+
 /** `.env` and `.env.*` files in the folders above `cwd` and in the home folder (those in `cwd` and below are the project's own). */
 function envFilesAbove(cwd: string, home: string): string[] {
   const folders = new Set<string>([home]);
@@ -103,7 +116,9 @@ function envFilesAbove(cwd: string, home: string): string[] {
     try {
       names = readdirSync(folder);
     } catch {
-      continue;
+      // A folder panto may not list may still be searchable (mode 711): a command that knows a
+      // name can open it. Hide the names people use, where they exist.
+      names = COMMON_ENV_FILES.filter((name) => kindOf(join(folder, name)) !== undefined);
     }
     for (const name of names) if (name === '.env' || name.startsWith('.env.')) files.push(join(folder, name));
   }
@@ -128,6 +143,7 @@ function kindOf(path: string): 'folder' | 'other' | undefined {
   try {
     return statSync(path).isDirectory() ? 'folder' : 'other';
   } catch {
+    // Nothing there (or a link to nothing): nothing to hide.
     return undefined;
   }
 }
