@@ -9,7 +9,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { SessionCorruptError } from '@panto/core/store-kit';
 import { decodeStoredItem, entryItem, type OffloadRef } from '../../entries/entry-item.js';
 import { getOffload, putOffload, type S3Location } from '../../entries/offload.js';
-import { packBatch, TRANSACTION_TEXT_LIMIT, type PlannedItem } from '../../entries/pack-batch.js';
+import { ITEM_TEXT_LIMIT, packBatch, TRANSACTION_TEXT_LIMIT, type PlannedItem } from '../../entries/pack-batch.js';
 import { OffloadRequiredError } from '../../errors.js';
 import { entrySk } from '../../table/keys.js';
 import { ADAPTER_ATTR } from './adapter-attributes.js';
@@ -35,8 +35,33 @@ export interface TextHome {
  * so an object is only ever the one item's that was written with it, and removing it can
  * never remove another's. `OffloadRequiredError` when a text must go to S3 and there is none.
  */
-export async function placeLines(home: TextHome, lines: readonly string[], tag: string): Promise<PlacedItem[]> {
-  const planned = packBatch(lines, 0);
+export function placeLines(home: TextHome, lines: readonly string[], tag: string): Promise<PlacedItem[]> {
+  return offloadPlanned(home, packBatch(lines, 0), tag);
+}
+
+/**
+ * Places each line in an item of its own (a value that has a key of its own: a LangGraph
+ * checkpoint or channel value), by the rules `packBatch` packs a batch by: a text over 350 KB
+ * offloaded, then the largest inline ones while the transaction would hold more than 3.5 MB.
+ */
+export async function placeEach(home: TextHome, lines: readonly string[], tag: string): Promise<PlacedItem[]> {
+  const planned: PlannedItem[] = lines.map((line, index) => {
+    const text = `${line}\n`;
+    const bytes = Buffer.byteLength(text);
+    return { index, count: 1, text, bytes, batchEnd: true, offload: bytes > ITEM_TEXT_LIMIT };
+  });
+  let inline = planned.reduce((sum, item) => sum + (item.offload ? 0 : item.bytes), 0);
+  const bySize = planned.filter((item) => !item.offload).sort((a, b) => b.bytes - a.bytes);
+  for (const item of bySize) {
+    if (inline <= TRANSACTION_TEXT_LIMIT) break;
+    item.offload = true;
+    inline -= item.bytes;
+  }
+  return offloadPlanned(home, planned, tag);
+}
+
+/** Writes the texts of the planned items that are offloaded; `OffloadRequiredError` when there is no S3. */
+async function offloadPlanned(home: TextHome, planned: readonly PlannedItem[], tag: string): Promise<PlacedItem[]> {
   const offloaded = planned.filter((item) => item.offload);
   if (offloaded.length > 0 && home.s3 === undefined) {
     const bytes = offloaded.reduce((sum, item) => sum + item.bytes, 0);

@@ -55,7 +55,7 @@ export async function sendTransaction(
 }
 
 /** The indexes of the actions a cancelled transaction names as failing their condition. */
-function failedActions(error: unknown): number[] {
+export function failedActions(error: unknown): number[] {
   const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
   return reasons.flatMap((reason, index) => (reason.Code === 'ConditionalCheckFailed' ? [index] : []));
 }
