@@ -67,7 +67,7 @@ describe('a LangGraph.js graph on DynamoCheckpointSaver', () => {
     server.enqueue({ text: 'Paris is the capital of France.' });
     const config = { configurable: { thread_id: 'review-1' } };
     const paused = await graph.invoke({ messages: ['What is the capital of France?'] }, config);
-    expect(paused.__interrupt__?.[0]?.value).toEqual({ draft: 'draft: Paris is the capital of France.' });
+    expect((paused as { __interrupt__?: Array<{ value: unknown }> }).__interrupt__?.[0]?.value).toEqual({ draft: 'draft: Paris is the capital of France.' });
     expect((await graph.getState(config)).next).toEqual(['review']);
 
     const printed = await resumeInAnotherProcess(aws, 'review-1', 'yes');

@@ -1,8 +1,10 @@
 /**
  * Where LangGraph checkpoints live: one partition per thread (`LANGGRAPH#<thread>`), holding
  * per namespace a head (`H#<ns>`), its checkpoints (`C#<ns>#<checkpoint id>`, newest last),
- * the channel values they name (`B#<ns>#<channel>#<version>`, written once per version and
- * shared by every checkpoint that names it) and the pending writes of each checkpoint's tasks
+ * the channel values they name (`B#<ns>#<channel>#<version>#<checkpoint that wrote it>`, written
+ * once and shared by every later checkpoint that keeps that version — the writer's id in the
+ * key keeps two branches that both reach a version from ever sharing a value) and the pending
+ * writes of each checkpoint's tasks
  * (`W#<ns>#<checkpoint id>#<task>#<index>`). See docs/aws.md, "The SDK adapters' items".
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
@@ -38,8 +40,8 @@ export function checkpointSk(ns: string, checkpointId: string): string {
   return `${checkpointPrefix(ns)}${keyPart(checkpointId)}`;
 }
 
-export function blobSk(ns: string, channel: string, version: string | number): string {
-  return `${BLOB_SK_PREFIX}${keyPart(ns)}#${keyPart(channel)}#${keyPart(String(version))}`;
+export function blobSk(ns: string, channel: string, version: string | number, writer: string): string {
+  return `${BLOB_SK_PREFIX}${keyPart(ns)}#${keyPart(channel)}#${keyPart(String(version))}#${keyPart(writer)}`;
 }
 
 /** The sort-key prefix of one checkpoint's pending writes. */

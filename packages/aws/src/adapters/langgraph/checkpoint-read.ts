@@ -29,7 +29,7 @@ import { fromKeyPart } from '../shared/adapter-keys.js';
 import { parseLines, readItemText } from '../shared/text-items.js';
 import type { CheckpointRecord, WriteLine } from './checkpoint-write.js';
 import { blobSk, checkpointPrefix, checkpointSk, itemKey, threadPk, writesPrefix } from './checkpoint-keys.js';
-import { type SaverContext, threadSource } from './saver-context.js';
+import { type SaverContext, sourcesKey, threadSource } from './saver-context.js';
 import { deserialize, type Serialized } from './serialized.js';
 
 /** BatchGetItem takes at most 100 keys; what it leaves unprocessed is asked for again, this many times. */
@@ -76,7 +76,9 @@ export async function storedCheckpoint(context: SaverContext, threadId: string, 
   const source = threadSource(context, pk, sk);
   const text = await readItemText(item, context.s3?.client, source, `langgraph:${threadId}`);
   const [record] = parseLines(text.text, 1, source) as [CheckpointRecord];
-  return { threadId, ns, id: fromKeyPart(sk.slice(checkpointPrefix(ns).length)), record };
+  const id = fromKeyPart(sk.slice(checkpointPrefix(ns).length));
+  context.sources.set(sourcesKey(threadId, ns, id), record.sources);
+  return { threadId, ns, id, record };
 }
 
 /** The stored checkpoint as LangGraph's tuple: its channel values and pending writes read back. */
@@ -87,7 +89,7 @@ export async function tupleOf(context: SaverContext, stored: StoredCheckpoint): 
     CheckpointMetadata,
   ];
   const [values, writes] = await Promise.all([
-    channelValues(context, threadId, ns, checkpointWithout.channel_versions),
+    channelValues(context, threadId, ns, checkpointWithout.channel_versions, record.sources),
     pendingWrites(context, threadId, ns, id),
   ]);
   const checkpoint: Checkpoint = { ...checkpointWithout, channel_values: values };
@@ -122,10 +124,24 @@ async function migratePendingSends(context: SaverContext, checkpoint: Checkpoint
   checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : 1;
 }
 
-/** The values the versions name, by channel; a channel whose version names no value (emptied) is left out. */
-async function channelValues(context: SaverContext, threadId: string, ns: string, versions: Checkpoint['channel_versions']): Promise<Record<string, unknown>> {
+/**
+ * The values the versions name, by channel, read where `sources` says each was stored; a
+ * channel with no source, or whose version names no value (emptied), is left out.
+ */
+async function channelValues(
+  context: SaverContext,
+  threadId: string,
+  ns: string,
+  versions: Checkpoint['channel_versions'],
+  sources: Readonly<Record<string, string>>,
+): Promise<Record<string, unknown>> {
   const pk = threadPk(threadId);
-  const channels = new Map(Object.entries(versions).map(([channel, version]) => [blobSk(ns, channel, version), channel]));
+  const channels = new Map(
+    Object.entries(versions).flatMap(([channel, version]) => {
+      const source = sources[channel];
+      return source === undefined ? [] : [[blobSk(ns, channel, version, source), channel] as const];
+    }),
+  );
   const items = await batchGet(
     context,
     [...channels.keys()].map((sk) => itemKey(pk, sk)),

@@ -27,6 +27,8 @@ export interface CheckpointRecord {
   checkpoint: Serialized;
   metadata: Serialized;
   parent: string | null;
+  /** For each channel with a value: the checkpoint whose put stored it (this one, or an ancestor). */
+  sources: Record<string, string>;
 }
 
 export interface PutCheckpoint {
@@ -37,6 +39,19 @@ export interface PutCheckpoint {
   checkpoint: Checkpoint;
   metadata: CheckpointMetadata;
   newVersions: ChannelVersions;
+  /** The parent's `sources` (empty without a parent): where the channels this put leaves alone keep their values. */
+  parentSources: Readonly<Record<string, string>>;
+}
+
+/** Where each channel of the checkpoint has its value: this put for the channels it changed, else where the parent had it. */
+export function sourcesOf(put: Pick<PutCheckpoint, 'checkpoint' | 'newVersions' | 'parentSources'>): Record<string, string> {
+  const sources: Record<string, string> = {};
+  for (const channel of Object.keys(put.checkpoint.channel_versions)) {
+    const source = Object.hasOwn(put.newVersions, channel) ? put.checkpoint.id : put.parentSources[channel];
+    if (source !== undefined) sources[channel] = source;
+  }
+  for (const channel of Object.keys(put.newVersions)) sources[channel] = put.checkpoint.id;
+  return sources;
 }
 
 /**
@@ -45,17 +60,18 @@ export interface PutCheckpoint {
  * `source` other than `fork` / `update`) commits only while its parent is still the
  * namespace's head — else `CheckpointConflictError`, and nothing is written.
  */
-export async function putCheckpoint(context: SaverContext, put: PutCheckpoint): Promise<void> {
+export async function putCheckpoint(context: SaverContext, put: PutCheckpoint): Promise<CheckpointRecord> {
   const pk = threadPk(put.threadId);
   const { channel_values: values, ...rest } = put.checkpoint;
   const record: CheckpointRecord = {
     checkpoint: await serialize(context.serde, rest),
     metadata: await serialize(context.serde, put.metadata),
     parent: put.parent ?? null,
+    sources: sourcesOf(put),
   };
   const blobs = await Promise.all(
     Object.entries(put.newVersions).map(async ([channel, version]) => ({
-      sk: blobSk(put.ns, channel, version),
+      sk: blobSk(put.ns, channel, version, put.checkpoint.id),
       // A channel that changed to empty: its version names no value.
       line: JSON.stringify(Object.hasOwn(values, channel) ? await serialize(context.serde, (values as Record<string, unknown>)[channel]) : null),
     })),
@@ -76,7 +92,7 @@ export async function putCheckpoint(context: SaverContext, put: PutCheckpoint): 
       early.map((action) => ({ PutRequest: { Item: action.Put.Item } })),
     );
   const result = await sendTransaction(context.client, { TransactItems: [headUpdate(context, put), ...puts] }, context.retry);
-  if (result.kind === 'committed') return;
+  if (result.kind === 'committed') return record;
   if (result.kind === 'conflict') {
     const current = result.old?.[ADAPTER_ATTR.head]?.S ?? null;
     throw new CheckpointConflictError(put.threadId, put.ns, put.parent ?? '', current, { cause: result.error });

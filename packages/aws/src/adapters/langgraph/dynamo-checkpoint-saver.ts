@@ -16,10 +16,10 @@ import {
 import type { AdapterOptions } from '../shared/adapter-options.js';
 import { logContext } from '../shared/adapter-options.js';
 import { listCheckpoints } from './checkpoint-list.js';
-import { getTupleOf } from './checkpoint-read.js';
+import { getTupleOf, readCheckpoint } from './checkpoint-read.js';
 import { deleteThreadItems } from './delete-thread.js';
 import { putCheckpoint, putPendingWrites } from './checkpoint-write.js';
-import type { SaverContext } from './saver-context.js';
+import { type SaverContext, SourcesCache, sourcesKey } from './saver-context.js';
 
 export interface DynamoCheckpointSaverOptions extends Omit<AdapterOptions, 'clock'> {
   /** How values are serialized (default: LangGraph's `JsonPlusSerializer`). */
@@ -31,8 +31,8 @@ export interface DynamoCheckpointSaverOptions extends Omit<AdapterOptions, 'cloc
  * A checkpoint and the channel values it changed are one transaction; a task's pending
  * writes are one transaction; a checkpoint that continues a run commits only while its
  * parent is still the thread's newest, so two runs on one thread cannot silently fork it
- * (the later gets `CheckpointConflictError`). Channel versions carry a random suffix (as
- * LangGraph's Python savers do), so a deliberate fork never overwrites another branch's values.
+ * (the later gets `CheckpointConflictError`). A channel value is keyed by the checkpoint that
+ * wrote it as well as its version, so a deliberate branch never overwrites another's values.
  *
  * @example
  * import { DynamoCheckpointSaver } from '@panto/aws/langgraph';
@@ -41,8 +41,9 @@ export interface DynamoCheckpointSaverOptions extends Omit<AdapterOptions, 'cloc
  * const graph = builder.compile({ checkpointer });
  * await graph.invoke(input, { configurable: { thread_id: 'thread-1' } });
  */
-export class DynamoCheckpointSaver extends BaseCheckpointSaver<string | number> {
+export class DynamoCheckpointSaver extends BaseCheckpointSaver {
   readonly #options: DynamoCheckpointSaverOptions;
+  readonly #sources = new SourcesCache();
 
   constructor(options: DynamoCheckpointSaverOptions) {
     super(options.serde);
@@ -51,7 +52,7 @@ export class DynamoCheckpointSaver extends BaseCheckpointSaver<string | number> 
 
   get #context(): SaverContext {
     const { client, tableName, s3, retry } = logContext(this.#options, null);
-    return { client, tableName, s3, retry, serde: this.serde };
+    return { client, tableName, s3, retry, serde: this.serde, sources: this.#sources };
   }
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
@@ -74,15 +75,19 @@ export class DynamoCheckpointSaver extends BaseCheckpointSaver<string | number> 
     if (config.configurable === undefined) throw new TypeError('put: config.configurable is missing');
     const threadId = requireThread(config.configurable.thread_id, 'put');
     const ns = namespaceOf(config.configurable.checkpoint_ns);
-    const parent = config.configurable.checkpoint_id;
-    await putCheckpoint(this.#context, {
+    const given = config.configurable.checkpoint_id;
+    const parent = typeof given === 'string' && given !== '' ? given : undefined;
+    const context = this.#context;
+    const record = await putCheckpoint(context, {
       threadId,
       ns,
-      parent: typeof parent === 'string' && parent !== '' ? parent : undefined,
+      parent,
       checkpoint,
       metadata,
       newVersions,
+      parentSources: await this.#sourcesOf(threadId, ns, parent),
     });
+    this.#sources.set(sourcesKey(threadId, ns, checkpoint.id), record.sources);
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
@@ -98,14 +103,10 @@ export class DynamoCheckpointSaver extends BaseCheckpointSaver<string | number> 
     await deleteThreadItems(this.#context, requireThread(threadId, 'deleteThread'));
   }
 
-  /**
-   * The next version of a channel: `<32-digit counter>.<16 random digits>`, as LangGraph's
-   * Python savers make them. They sort in order, and two branches that both move a channel
-   * from one version never make the same one — so no branch's value is ever another's.
-   */
-  override getNextVersion(current: string | number | undefined): string {
-    const counter = current === undefined ? 0 : typeof current === 'number' ? current : Number.parseInt(current.split('.')[0] ?? '0', 10);
-    return `${String(counter + 1).padStart(32, '0')}.${Math.random().toFixed(16).slice(2)}`;
+  /** Where the parent's channels have their values: remembered from the read a run began with, else read. */
+  async #sourcesOf(threadId: string, ns: string, parent: string | undefined): Promise<Readonly<Record<string, string>>> {
+    if (parent === undefined) return {};
+    return this.#sources.get(sourcesKey(threadId, ns, parent)) ?? (await readCheckpoint(this.#context, threadId, ns, parent))?.record.sources ?? {};
   }
 }
 

@@ -12,6 +12,37 @@ export interface SaverContext {
   s3: S3Location | undefined;
   retry: RetryPolicy;
   serde: SerializerProtocol;
+  /** Where the channels of checkpoints this process has read or written have their values (see `sourcesKey`). */
+  sources: SourcesCache;
+}
+
+/** The key of a checkpoint in a {@link SourcesCache}. */
+export function sourcesKey(threadId: string, ns: string, checkpointId: string): string {
+  return JSON.stringify([threadId, ns, checkpointId]);
+}
+
+/**
+ * Checkpoints' `sources` — facts that never change once written — kept for the puts that
+ * follow a read (a run reads its thread's newest checkpoint, then puts its child), so a put
+ * need not read its parent again. Bounded: the oldest entries go first.
+ */
+export class SourcesCache {
+  readonly #entries = new Map<string, Readonly<Record<string, string>>>();
+  readonly #max: number;
+
+  constructor(max = 10_000) {
+    this.#max = max;
+  }
+
+  get(key: string): Readonly<Record<string, string>> | undefined {
+    return this.#entries.get(key);
+  }
+
+  set(key: string, sources: Readonly<Record<string, string>>): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, sources);
+    if (this.#entries.size > this.#max) this.#entries.delete(this.#entries.keys().next().value!);
+  }
 }
 
 /** Where a thread's texts go in S3, and its name in errors. */
