@@ -10,7 +10,7 @@ import { readLog } from '../log/log-read.js';
 import { UNSEEN, type LogAddress, type LogContext, type LogView } from '../log/log-types.js';
 import { keyPart, OPENAI_PK_PREFIX } from '../shared/adapter-keys.js';
 import { type AdapterOptions, KeyedQueue, logContext, requireString } from '../shared/adapter-options.js';
-import { encodeItem, reviveBytes } from './item-codec.js';
+import { encodeItem, reviveItem } from './item-codec.js';
 
 export interface DynamoSessionOptions extends AdapterOptions {
   /** The session to use (default: a new random UUID). */
@@ -43,7 +43,7 @@ export class DynamoSession implements Session {
   #view: LogView = UNSEEN;
 
   constructor(options: DynamoSessionOptions) {
-    this.#context = logContext(options, options.ttlSeconds ?? null, reviveBytes);
+    this.#context = logContext(options, options.ttlSeconds ?? null, reviveItem);
     this.#sessionId = requireString(options.sessionId ?? randomUUID(), 'sessionId');
     const part = keyPart(this.#sessionId);
     this.#address = { pk: `${OPENAI_PK_PREFIX}${part}`, sub: '', home: { s3: options.s3, objectId: `openai/${part}`, name: `openai:${this.#sessionId}` } };
