@@ -4,6 +4,7 @@
  * nothing, a process's appends keep their call order, big entries go to S3, a resent batch is
  * stored once, and retention.
  */
+import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
 import { OffloadRequiredError } from '@panto/aws';
 import { DynamoSessionStore, type SessionStoreEntry } from '@panto/aws/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
@@ -159,6 +160,10 @@ describe('DynamoSessionStore beyond the contracts', () => {
     now += 2400_000;
     expect((await writer.load(key))?.map((entry) => entry.n)).toEqual([1]);
     expect((await writer.listSessions('project')).map((session) => session.sessionId)).toContain(key.sessionId);
+    // DynamoDB's TTL deletes the expired item; a store made without ttlSeconds reads what is left.
+    const { dynamo, tableName } = await shared();
+    await dynamo.send(new DeleteItemCommand({ TableName: tableName, Key: { pk: { S: `CLAUDE#project#${key.sessionId}` }, sk: { S: 'E##000000000000' } } }));
+    expect((await (await store({ clock: () => new Date(now) })).load(key))?.map((entry) => entry.n)).toEqual([1]);
     now += 3600_000;
     expect(await writer.load(key)).toBeNull();
     expect((await writer.listSessions('project')).map((session) => session.sessionId)).not.toContain(key.sessionId);

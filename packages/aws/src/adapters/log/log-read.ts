@@ -54,7 +54,8 @@ export async function readLog(context: LogContext, address: LogAddress, fromHint
       prefetched !== null && fromHint <= head.liveFrom
         ? prefetched
         : await queryItems(context, address, head.liveFrom, head.count - 1, tail !== undefined, tail);
-    const live = liveItems(head, items, now, context.ttlSeconds !== null, tail);
+    // A log some writer gave a TTL (its head carries an expiry) may have lost expired items already.
+    const live = liveItems(head, items, now, context.ttlSeconds !== null || head.expiresAt !== null, tail);
     if (live === null) continue;
     return { head, entries: await decodeItems(context, address, live, tail) };
   }
