@@ -13,8 +13,10 @@ import { promisify } from 'node:util';
 
 export const CLAUDE_AGENT_SDK_VERSION = '0.3.328';
 
-const cache = fileURLToPath(new URL(`../../node_modules/.cache/panto-claude-agent-sdk-${CLAUDE_AGENT_SDK_VERSION}/`, import.meta.url));
-const entry = `${cache}node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs`;
+function cacheOf(withBinary: boolean): string {
+  const name = `panto-claude-agent-sdk-${CLAUDE_AGENT_SDK_VERSION}${withBinary ? '-with-binary' : ''}`;
+  return fileURLToPath(new URL(`../../node_modules/.cache/${name}/`, import.meta.url));
+}
 
 /** What the tests call of the SDK (its `sdk.d.ts` has the full types; the store side is `SessionStore`). */
 export interface ClaudeAgentSDK {
@@ -28,10 +30,17 @@ export interface ClaudeAgentSDK {
   renameSession(sessionId: string, title: string, options: { sessionStore: object; dir: string }): Promise<void>;
   forkSession(sessionId: string, options: { sessionStore: object; dir: string }): Promise<{ sessionId: string }>;
   deleteSession(sessionId: string, options: { sessionStore: object; dir: string }): Promise<void>;
+  /** Runs the Claude Code binary (installed only `withBinary`). */
+  query(args: { prompt: string; options: Record<string, unknown> }): AsyncIterable<{ type: string; subtype?: string; session_id?: string; result?: string }>;
 }
 
-/** The SDK's module, installed first if it is not yet (npm, ~30 s once). */
-export async function claudeAgentSDK(): Promise<ClaudeAgentSDK> {
+/**
+ * The SDK's module, installed first if it is not yet (npm, ~30 s once). `withBinary` installs
+ * its platform package too (the Claude Code binary, ~360 MB), for `query()`.
+ */
+export async function claudeAgentSDK(withBinary = false): Promise<ClaudeAgentSDK> {
+  const cache = cacheOf(withBinary);
+  const entry = `${cache}node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs`;
   if (!existsSync(entry)) {
     await promisify(execFile)(
       'npm',
@@ -41,13 +50,13 @@ export async function claudeAgentSDK(): Promise<ClaudeAgentSDK> {
         cache,
         '--no-save',
         '--no-package-lock',
-        '--omit=optional',
+        ...(withBinary ? [] : ['--omit=optional']),
         '--omit=peer',
         '--no-audit',
         '--no-fund',
         `@anthropic-ai/claude-agent-sdk@${CLAUDE_AGENT_SDK_VERSION}`,
       ],
-      { timeout: 180_000 },
+      { timeout: 600_000 },
     );
   }
   return (await import(pathToFileURL(entry).href)) as ClaudeAgentSDK;
