@@ -66,6 +66,9 @@ const said = (messages: readonly Message[]): string[] =>
         : message.role,
   );
 
+/** A message of `GET /sessions/{id}` as a turn's answer has it: without what its turn used (on a prompt). */
+const withoutTurnUsage = ({ turn_usage: _used, ...message }: MessageJson & { turn_usage?: unknown }): MessageJson => message as MessageJson;
+
 const strip = ({ id: _id, timestamp: _timestamp, ...message }: MessageJson): Message => message as Message;
 
 /** A session with a system prompt and two turns: q1 → a1 → q2 → a2. */
@@ -84,9 +87,36 @@ describe('entry ids in messages', () => {
       ['assistant', 'string', 'string'],
     ]);
     const contents = await json<ContentsJson>(await api.call('alice', 'GET', `/sessions/${id}`), 200);
-    expect(contents.messages.slice(1, 3)).toEqual(first.messages);
+    expect(contents.messages.slice(1, 3).map(withoutTurnUsage)).toEqual(first.messages);
     const entries = await json<{ entries: EntryJson[] }>(await api.call('alice', 'GET', `/sessions/${id}/entries`), 200);
     expect(contents.messages.map((message) => message.id)).toEqual(entries.entries.map((entry) => entry.id));
+  });
+
+  it('says of each message whether a prompt may follow it, and of each prompt what answering it used', async () => {
+    const { id } = await api.newSession('alice', { system: 'Be brief.' });
+    api.fake.enqueue(
+      { toolCalls: [{ id: 'toolu_used', name: 'current_time', input: {} }], usage: { input: 30, output: 4 } },
+      { text: 'It is now.', usage: { input: 50, output: 6 } },
+      { text: 'Bye.', usage: { input: 70, output: 2 } },
+    );
+    const used = await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'what time is it?' }), 200);
+    await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'bye' }), 200);
+    // A turn's own answer says it too: the same field wherever a message has its entry id.
+    expect(used.messages.map((message) => (message as { accepts_prompt?: boolean }).accepts_prompt)).toEqual([false, false, false, true]);
+    const contents = await json<ContentsJson>(await api.call('alice', 'GET', `/sessions/${id}`), 200);
+    const read = contents.messages as (MessageJson & { accepts_prompt?: boolean; turn_usage?: unknown })[];
+    expect(read.map((message) => [message.role, message.accepts_prompt])).toEqual([
+      ['system', true],
+      ['user', false],
+      ['assistant', false],
+      ['tool_result', false],
+      ['assistant', true],
+      ['user', false],
+      ['assistant', true],
+    ]);
+    const usage = (input: number, output: number) => ({ input_tokens: input, output_tokens: output, cache_read_tokens: 0, cache_write_tokens: 0 });
+    expect(read.filter((message) => message.role === 'user').map((message) => message.turn_usage)).toEqual([usage(80, 10), usage(70, 2)]);
+    expect(read.filter((message) => message.role !== 'user').some((message) => 'turn_usage' in message)).toBe(false);
   });
 });
 
@@ -101,10 +131,11 @@ describe('POST /sessions/{id}/messages with parent_id', () => {
     expect(tree).toEqual({
       active_leaf: branched.messages[1]!.id,
       leaves: [
-        { id: second.messages[1]!.id, timestamp: second.messages[1]!.timestamp, preview: 'a2' },
-        { id: branched.messages[1]!.id, timestamp: branched.messages[1]!.timestamp, preview: 'a2b' },
+        { id: second.messages[1]!.id, timestamp: second.messages[1]!.timestamp, preview: 'a2', unanswered: false },
+        { id: branched.messages[1]!.id, timestamp: branched.messages[1]!.timestamp, preview: 'a2b', unanswered: false },
       ],
       branch_points: [a1],
+      usage: expect.objectContaining({ input_tokens: expect.any(Number) }),
     });
     // The model saw the branch's conversation, not the abandoned one.
     const request = api.fake.requests.at(-1)!.body as { messages: { role: string }[] };
@@ -156,7 +187,7 @@ describe('POST /sessions/{id}/messages with parent_id', () => {
     const entries = await json<{ entries: EntryJson[] }>(await api.call('alice', 'GET', `/sessions/${id}/entries`), 200);
     expect(entries.entries.find((entry) => entry.id === messages[0]!.id)?.parent_id).toBe(first.messages[1]!.id);
     const contents = await json<ContentsJson>(await api.call('alice', 'GET', `/sessions/${id}`), 200);
-    expect(contents.messages.slice(-2)).toEqual(messages);
+    expect(contents.messages.slice(-2).map(withoutTurnUsage)).toEqual(messages);
   });
 });
 
@@ -235,6 +266,34 @@ describe('PUT /sessions/{id}/leaf', () => {
     const next = await turn(id, 'q3', 'a3');
     const entries = await json<{ entries: EntryJson[] }>(await api.call('alice', 'GET', `/sessions/${id}/entries`), 200);
     expect(entries.entries.find((entry) => entry.id === next.messages[0]!.id)?.parent_id).toBe(second.messages[1]!.id);
+  });
+
+  it('marks a prompt that never got its answer as an unanswered leaf, and counts the usage of every branch', async () => {
+    const { id } = await api.newSession('alice', {});
+    api.fake.enqueue({ text: 'a1', usage: { input: 100, output: 10 } });
+    const first = await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'q1' }), 200);
+    api.fake.enqueue({ status: 400 });
+    await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'failed' });
+    // The next message goes on after the failure: the failed prompt's sibling (docs/session-format.md).
+    api.fake.enqueue({ text: 'a2', usage: { input: 120, output: 8 } });
+    const next = await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'q2' }), 200);
+    api.fake.enqueue({ text: 'a2 again', usage: { input: 120, output: 9 } });
+    await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'q2, edited', parent_id: first.messages[1]!.id }), 200);
+    const tree = await json<TreeJson & { leaves: { preview: string; unanswered: boolean }[]; usage: object }>(
+      await api.call('alice', 'GET', `/sessions/${id}/tree`),
+      200,
+    );
+    expect(tree.leaves.map((leaf) => [leaf.preview, leaf.unanswered])).toEqual([
+      ['failed', true],
+      ['a2', false],
+      ['a2 again', false],
+    ]);
+    expect(tree.branch_points).toEqual([first.messages[1]!.id]);
+    // Every answer of every branch, where the session's own usage is its active branch's.
+    expect(tree.usage).toEqual({ input_tokens: 340, output_tokens: 27, cache_read_tokens: 0, cache_write_tokens: 0 });
+    const contents = await json<ContentsJson & { usage: { input_tokens: number } }>(await api.call('alice', 'GET', `/sessions/${id}`), 200);
+    expect(contents.usage.input_tokens).toBe(220);
+    expect(next.messages[0]!.id).not.toBe(tree.leaves[0]!.id);
   });
 
   it('brings a dangling prompt on another branch back as dangling_user', async () => {

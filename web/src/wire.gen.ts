@@ -475,6 +475,8 @@ export interface components {
           timestamp?: string;
           /** @description why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole */
           unreadable?: string;
+          /** @description whether a prompt may follow this entry — its id is a `parent_id` POST /sessions/{id}/messages accepts: an answer that calls no tools, a system message, a compaction; absent when `id` is */
+          accepts_prompt?: boolean;
         }
       | {
           /** @constant */
@@ -488,6 +490,10 @@ export interface components {
           timestamp?: string;
           /** @description why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole */
           unreadable?: string;
+          /** @description whether a prompt may follow this entry — its id is a `parent_id` POST /sessions/{id}/messages accepts: an answer that calls no tools, a system message, a compaction; absent when `id` is */
+          accepts_prompt?: boolean;
+          /** @description in GET /sessions/{id} and a leaf switch: the usage of the model calls that answered this prompt (its turn), summed */
+          turn_usage?: components['schemas']['Usage'];
         }
       | {
           /** @constant */
@@ -532,6 +538,8 @@ export interface components {
           timestamp?: string;
           /** @description why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole */
           unreadable?: string;
+          /** @description whether a prompt may follow this entry — its id is a `parent_id` POST /sessions/{id}/messages accepts: an answer that calls no tools, a system message, a compaction; absent when `id` is */
+          accepts_prompt?: boolean;
         }
       | {
           /** @constant */
@@ -554,6 +562,8 @@ export interface components {
           timestamp?: string;
           /** @description why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole */
           unreadable?: string;
+          /** @description whether a prompt may follow this entry — its id is a `parent_id` POST /sessions/{id}/messages accepts: an answer that calls no tools, a system message, a compaction; absent when `id` is */
+          accepts_prompt?: boolean;
         }
       | {
           /** @constant */
@@ -569,6 +579,8 @@ export interface components {
           timestamp?: string;
           /** @description why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole */
           unreadable?: string;
+          /** @description whether a prompt may follow this entry — its id is a `parent_id` POST /sessions/{id}/messages accepts: an answer that calls no tools, a system message, a compaction; absent when `id` is */
+          accepts_prompt?: boolean;
         };
     Entry:
       | {
@@ -618,8 +630,12 @@ export interface components {
         /** @description ISO 8601 UTC timestamp */
         timestamp: string;
         preview: string;
+        /** @description a prompt nothing follows: its turn failed (or was cut) before the model answered; the next prompt is its sibling (active, it is the session’s `dangling_user`) */
+        unanswered: boolean;
       }[];
       branch_points: string[];
+      /** @description every model call of the session, on every branch: each answer's usage and each compaction's own call — what the session has used so far */
+      usage: components['schemas']['Usage'];
     };
     RunningTurn: {
       /** @constant */

@@ -84,12 +84,26 @@ const entryFields = {
   id: z.optional(z.string().check(z.describe("the id of the message's entry: a parent_id / entry_id for the tree routes"))),
   timestamp: z.optional(timestamp),
   unreadable,
+  accepts_prompt: z.optional(
+    z
+      .boolean()
+      .check(
+        z.describe(
+          'whether a prompt may follow this entry — its id is a `parent_id` POST /sessions/{id}/messages accepts: an answer that calls no tools, a system message, a compaction; absent when `id` is',
+        ),
+      ),
+  ),
 };
+
+/** On a prompt of `GET /sessions/{id}`: what answering it used. */
+const turnUsage = z.optional(
+  usage.check(z.describe('in GET /sessions/{id} and a leaf switch: the usage of the model calls that answered this prompt (its turn), summed')),
+);
 
 /** A message as the API answers it: with its entry's `id` and `timestamp`. */
 export const storedMessage = z.discriminatedUnion('role', [
   z.strictObject({ ...messageShapes.system, ...entryFields }),
-  z.strictObject({ ...messageShapes.user, ...entryFields }),
+  z.strictObject({ ...messageShapes.user, ...entryFields, turn_usage: turnUsage }),
   z.strictObject({ ...messageShapes.assistant, ...entryFields }),
   z.strictObject({ ...messageShapes.tool_result, ...entryFields }),
   z.strictObject({ ...messageShapes.compaction, ...entryFields }),
@@ -188,8 +202,24 @@ export const entriesPage = z.strictObject({
 
 export const sessionTree = z.strictObject({
   active_leaf: z.nullable(entryId),
-  leaves: z.array(z.strictObject({ id: entryId, timestamp, preview: z.string() })),
+  leaves: z.array(
+    z.strictObject({
+      id: entryId,
+      timestamp,
+      preview: z.string(),
+      unanswered: z
+        .boolean()
+        .check(
+          z.describe(
+            'a prompt nothing follows: its turn failed (or was cut) before the model answered; the next prompt is its sibling (active, it is the session’s `dangling_user`)',
+          ),
+        ),
+    }),
+  ),
   branch_points: z.array(entryId),
+  usage: usage.check(
+    z.describe("every model call of the session, on every branch: each answer's usage and each compaction's own call — what the session has used so far"),
+  ),
 });
 
 export const stoppedTurn = z.strictObject({ turn: runningTurn });

@@ -1,6 +1,7 @@
 /** How sessions, their messages and their entries are answered, by every route that returns them. */
-import type { DiskMessage, DiskMessageRecord, Message, SessionEntry } from '@panto/core';
+import type { DiskMessage, DiskMessageRecord, Message, SessionEntry, Usage } from '@panto/core';
 import type { PartialAnswer } from '@panto/aws/service';
+import { acceptsPrompt, addUsage, emptyUsage } from '@panto/core/agent-kit';
 import type { EntryJson, PartialAnswerJson, RunningTurnJson, SessionContentsJson, SessionSummaryJson, StoredMessageJson } from '../api/response-schemas.js';
 import type { RunningTurn, SessionContents, SessionSummary } from '../services/session-context.js';
 import { withoutFraming } from '@panto/core/store-kit';
@@ -17,11 +18,16 @@ export function sessionJson({ metadata, activeModel }: SessionSummary): SessionS
   };
 }
 
-/** `GET /sessions/{id}` (and a leaf switch): the conversation as the next turn sees it. */
+/** `GET /sessions/{id}` (and a leaf switch): the conversation as the next turn sees it, each prompt with what answering it used. */
 export function contentsJson(contents: SessionContents): SessionContentsJson {
+  const turnUsage = turnUsages(contents.messages);
   return {
     id: contents.id,
-    messages: contents.messages.map((message, i) => withEntry(message, contents.entries[i] ?? null)),
+    messages: contents.messages.map((message, i) => {
+      const json = withEntry(message, contents.entries[i] ?? null);
+      const used = turnUsage.get(i);
+      return used === undefined || json.role !== 'user' ? json : { ...json, turn_usage: used };
+    }),
     dangling_user: contents.danglingUser,
     active_model: contents.activeModel,
     usage: contents.usage,
@@ -37,11 +43,32 @@ export function messageJson(record: DiskMessageRecord): StoredMessageJson {
 
 /**
  * A message with the `id` and `timestamp` of its entry (none for a tool result the rebuild
- * synthesized), and `unreadable` when its entry could be loaded only in part.
+ * synthesized), whether a prompt may follow that entry, and `unreadable` when it could be
+ * loaded only in part.
  */
 function withEntry(message: Message, entry: DiskMessage | null): StoredMessageJson {
   if (entry === null) return message;
-  return { ...message, id: entry.id, timestamp: entry.timestamp, ...(entry.unreadable === undefined ? {} : { unreadable: entry.unreadable }) };
+  return {
+    ...message,
+    id: entry.id,
+    timestamp: entry.timestamp,
+    accepts_prompt: acceptsPrompt(entry),
+    ...(entry.unreadable === undefined ? {} : { unreadable: entry.unreadable }),
+  };
+}
+
+/** Index of each prompt in `messages` → the usage of the answers that follow it, up to the next prompt or compaction. */
+function turnUsages(messages: readonly Message[]): Map<number, Usage> {
+  const usages = new Map<number, Usage>();
+  let prompt: number | null = null;
+  messages.forEach((message, index) => {
+    if (message.role === 'user') {
+      prompt = index;
+      usages.set(index, emptyUsage());
+    } else if (message.role === 'compaction') prompt = null;
+    else if (message.role === 'assistant' && prompt !== null) usages.set(prompt, addUsage(usages.get(prompt) ?? emptyUsage(), message.usage));
+  });
+  return usages;
 }
 
 /** An entry as its log line says it, without the line's framing (`batch_size`). */
