@@ -376,13 +376,19 @@ describe('POST /sessions/{id}/fork', () => {
     const before = await json<ContentsJson>(await api.call('alice', 'GET', `/sessions/${id}`), 200);
     const fork = await json<SessionJson>(await api.call('alice', 'POST', `/sessions/${id}/fork`, { entry_id: first.messages[1]!.id }), 201);
     expect(fork.id).not.toBe(id);
-    expect(fork).toMatchObject({ entry_count: 3, title: 'q1' });
+    // Titled after the session it came from, so that the two can be told apart in a list.
+    expect(fork).toMatchObject({ entry_count: 3, title: 'q1 (fork)' });
     const forked = await json<ContentsJson>(await api.call('alice', 'GET', `/sessions/${fork.id}`), 200);
     expect(forked.messages).toEqual(before.messages.slice(0, 3));
     await turn(fork.id, 'only in the fork', 'ok');
     expect(await json<ContentsJson>(await api.call('alice', 'GET', `/sessions/${id}`), 200)).toEqual(before);
     const listed = await json<{ sessions: SessionJson[] }>(await api.call('alice', 'GET', '/sessions?limit=100'), 200);
     expect(listed.sessions.map((session) => session.id)).toContain(fork.id);
+    await json<SessionJson>(await api.call('alice', 'PATCH', `/sessions/${id}`, { title: 'Renamed' }), 200);
+    const renamed = await json<SessionJson>(await api.call('alice', 'POST', `/sessions/${id}/fork`, { entry_id: first.messages[1]!.id }), 201);
+    expect(renamed.title).toBe('Renamed (fork)');
+    const again = await json<SessionJson>(await api.call('alice', 'POST', `/sessions/${renamed.id}/fork`, { entry_id: first.messages[1]!.id }), 201);
+    expect(again.title).toBe('Renamed (fork 2)');
     const error = await json<ErrorJson>(await api.call('alice', 'POST', `/sessions/${id}/fork`, { entry_id: 'nope' }), 400);
     expect(error.error).toMatchObject({ code: 'invalid_body', field: 'entry_id' });
   });
