@@ -296,6 +296,23 @@ describe('PUT /sessions/{id}/leaf', () => {
     expect(next.messages[0]!.id).not.toBe(tree.leaves[0]!.id);
   });
 
+  it('names the session after the message that goes on after a failed first prompt, unless it was renamed', async () => {
+    const title = async (id: string): Promise<string | null> => (await json<SessionJson>(await api.call('alice', 'PATCH', `/sessions/${id}`, {}), 200)).title;
+    const { id } = await api.newSession('alice', { system: 'Be brief.' });
+    api.fake.enqueue({ status: 400 });
+    await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'The failed one' });
+    expect(await title(id)).toBe('The failed one');
+    await turn(id, 'The one that was answered', 'Yes.');
+    expect(await title(id)).toBe('The one that was answered');
+
+    const renamed = (await api.newSession('alice', {})).id;
+    api.fake.enqueue({ status: 400 });
+    await api.call('alice', 'POST', `/sessions/${renamed}/messages`, { text: 'Failed again' });
+    await json<SessionJson>(await api.call('alice', 'PATCH', `/sessions/${renamed}`, { title: 'My name for it' }), 200);
+    await turn(renamed, 'Answered', 'Yes.');
+    expect(await title(renamed)).toBe('My name for it');
+  });
+
   it('brings a dangling prompt on another branch back as dangling_user', async () => {
     const { id, first } = await twoTurns();
     api.fake.enqueue({ status: 500, errorBody: { type: 'error', error: { type: 'api_error', message: 'down' } } });

@@ -5,9 +5,10 @@
 import { UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SessionNotFoundError, systemClock, type ActiveModel } from '@panto/core/store-kit';
 import { decodeMeta, metaSource, type SessionMetadata } from '../meta/meta-item.js';
-import { namesFor, SESSION_UPDATE_CONDITION, SESSION_UPDATE_MODEL, SESSION_UPDATE_TITLE } from '../table/expressions.js';
+import { isVisibleTo } from '../meta/visibility.js';
+import { namesFor, SESSION_UPDATE_CONDITION, SESSION_UPDATE_IF_TITLE, SESSION_UPDATE_MODEL, SESSION_UPDATE_TITLE } from '../table/expressions.js';
 import { metaKey } from '../table/keys.js';
-import { isConditionalCheckFailed, updatedItem } from '../table/sdk-errors.js';
+import { conditionFailedItem, isConditionalCheckFailed, updatedItem } from '../table/sdk-errors.js';
 import { assertValidOwner, isValidSessionId } from '../table/validation.js';
 
 export interface UpdateSessionOptions {
@@ -22,27 +23,33 @@ export interface UpdateSessionOptions {
    * append sets the model its batch names; a leaf switch, the switched-to path's).
    */
   activeModel?: ActiveModel;
+  /**
+   * Change only while the title is still this one (what a first prompt gave it): a session
+   * renamed meanwhile keeps its name, and its metadata is returned as it is.
+   */
+  ifTitle?: string;
   /** Tells the time for the expiry check (default: the system clock). */
   clock?: () => Date;
 }
 
 /**
  * Renames a session and/or sets its model: one conditional UpdateItem on META, returning the
- * metadata as it now is. A missing, another owner's, expired or deleted session is
- * `SessionNotFoundError`. Does not take the turn lease: a caller that must not change the
+ * metadata as it now is (with `ifTitle`, as it is when the title was not that one). A
+ * missing, another owner's, expired or deleted session is `SessionNotFoundError`. Does not take the turn lease: a caller that must not change the
  * model under a running turn holds the lease around it (the HTTP service does).
  *
  * @example
  * await updateSession({ client, tableName, owner, sessionId, title: 'Refactor the parser' });
  */
 export async function updateSession(options: UpdateSessionOptions): Promise<SessionMetadata> {
-  const { client, tableName, owner, sessionId } = options;
+  const { client, tableName, owner, sessionId, ifTitle } = options;
   assertValidOwner(owner);
   if (!isValidSessionId(sessionId)) throw new SessionNotFoundError(String(sessionId));
   const parts: string[] = [];
+  const now = (options.clock ?? systemClock)();
   const values: Record<string, AttributeValue> = {
     ':owner': { S: owner },
-    ':now_seconds': { N: String(Math.floor((options.clock ?? systemClock)().getTime() / 1000)) },
+    ':now_seconds': { N: String(Math.floor(now.getTime() / 1000)) },
   };
   if (options.title !== undefined) {
     parts.push(SESSION_UPDATE_TITLE);
@@ -55,6 +62,8 @@ export async function updateSession(options: UpdateSessionOptions): Promise<Sess
   }
   if (parts.length === 0) throw new TypeError('updateSession needs a title or an activeModel');
   const update = `SET ${parts.join(', ')}`;
+  const condition = ifTitle === undefined ? SESSION_UPDATE_CONDITION : `${SESSION_UPDATE_CONDITION}${SESSION_UPDATE_IF_TITLE}`;
+  if (ifTitle !== undefined) values[':if_title'] = { S: ifTitle };
   let attributes: Record<string, AttributeValue> | undefined;
   try {
     ({ Attributes: attributes } = await client.send(
@@ -62,15 +71,20 @@ export async function updateSession(options: UpdateSessionOptions): Promise<Sess
         TableName: tableName,
         Key: metaKey(sessionId),
         UpdateExpression: update,
-        ConditionExpression: SESSION_UPDATE_CONDITION,
-        ExpressionAttributeNames: namesFor(update, SESSION_UPDATE_CONDITION),
+        ConditionExpression: condition,
+        ExpressionAttributeNames: namesFor(update, condition),
         ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
+        // Only a title condition can fail on a session that is there: the old item tells which.
+        ...(ifTitle === undefined ? {} : { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const }),
       }),
     ));
   } catch (error) {
-    if (isConditionalCheckFailed(error)) throw new SessionNotFoundError(sessionId, { cause: error });
-    throw error;
+    if (!isConditionalCheckFailed(error)) throw error;
+    const old = conditionFailedItem(error);
+    const meta = ifTitle === undefined || old === undefined ? null : decodeMeta(old, metaSource(tableName, sessionId));
+    if (isVisibleTo(meta, owner, now.getTime())) return meta.metadata;
+    throw new SessionNotFoundError(sessionId, { cause: error });
   }
   return decodeMeta(updatedItem(attributes), metaSource(tableName, sessionId)).metadata;
 }
