@@ -34,8 +34,9 @@ interface EntryJson {
 }
 interface TreeJson {
   active_leaf: string | null;
-  leaves: { id: string; timestamp: string; preview: string }[];
+  leaves: { id: string; timestamp: string; preview: string; unanswered: boolean }[];
   branch_points: string[];
+  usage: { input_tokens: number; output_tokens: number; cache_read_tokens: number; cache_write_tokens: number };
 }
 interface ErrorJson {
   error: { code: string; message: string; field?: string; line?: number };
@@ -279,10 +280,7 @@ describe('PUT /sessions/{id}/leaf', () => {
     const next = await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'q2' }), 200);
     api.fake.enqueue({ text: 'a2 again', usage: { input: 120, output: 9 } });
     await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'q2, edited', parent_id: first.messages[1]!.id }), 200);
-    const tree = await json<TreeJson & { leaves: { preview: string; unanswered: boolean }[]; usage: object }>(
-      await api.call('alice', 'GET', `/sessions/${id}/tree`),
-      200,
-    );
+    const tree = await json<TreeJson>(await api.call('alice', 'GET', `/sessions/${id}/tree`), 200);
     expect(tree.leaves.map((leaf) => [leaf.preview, leaf.unanswered])).toEqual([
       ['failed', true],
       ['a2', false],

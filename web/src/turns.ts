@@ -1,6 +1,5 @@
 /** A session's messages as the transcript shows them: in turns, each a prompt and what answered it. */
 import type { StoredMessage, Usage } from './api/wire.js';
-import { NO_USAGE, sumUsage } from './format.js';
 
 export interface TranscriptTurn {
   /** The prompt's entry id (or the first reply's, for a turn without a prompt). */
@@ -10,6 +9,7 @@ export interface TranscriptTurn {
   previous: StoredMessage | undefined;
   /** Everything after the prompt: assistant messages and tool results, in order. */
   replies: StoredMessage[];
+  /** What answering the prompt used, as the server summed it (`turn_usage`); null where it did not (no prompt, earlier messages read from the log). */
   usage: Usage | null;
 }
 
@@ -28,7 +28,8 @@ export function groupTurns(messages: readonly StoredMessage[]): TranscriptTurn[]
       continue;
     }
     if (message.role === 'user') {
-      current = { key: message.id ?? `turn-${turns.length}`, prompt: message.content, previous: messages[index - 1], replies: [], usage: null };
+      const usage = message.turn_usage ?? null;
+      current = { key: message.id ?? `turn-${turns.length}`, prompt: message.content, previous: messages[index - 1], replies: [], usage };
       turns.push(current);
       continue;
     }
@@ -37,7 +38,6 @@ export function groupTurns(messages: readonly StoredMessage[]): TranscriptTurn[]
       turns.push(current);
     }
     current.replies.push(message);
-    if (message.role === 'assistant') current.usage = sumUsage(current.usage ?? NO_USAGE, message.usage);
   }
   return turns;
 }
@@ -46,4 +46,19 @@ export function groupTurns(messages: readonly StoredMessage[]): TranscriptTurn[]
 export function firstPrompt(messages: readonly StoredMessage[]): string | null {
   for (const message of messages) if (message.role === 'user') return message.content;
   return null;
+}
+
+/** The text of an answer — every text block of its assistant messages, as the model wrote it (markdown), a blank line between. */
+export function answerText(replies: readonly StoredMessage[]): string {
+  const parts: string[] = [];
+  for (const reply of replies) {
+    if (reply.role !== 'assistant') continue;
+    for (const block of reply.content) if (block.type === 'text' && block.text.trim() !== '') parts.push(block.text.trim());
+  }
+  return parts.join('\n\n');
+}
+
+/** The models that wrote an answer (`model` of its assistant messages), each once, in order. */
+export function answerModels(replies: readonly StoredMessage[]): string[] {
+  return [...new Set(replies.flatMap((reply) => (reply.role === 'assistant' ? [reply.model] : [])))];
 }

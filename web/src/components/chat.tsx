@@ -4,12 +4,14 @@
  * already running when the session opens (another tab, or before a reload) is followed until
  * it ends.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { Api } from '../api/client.js';
 import type { SessionSummary } from '../api/wire.js';
 import { useBranches } from '../hooks/use-branches.js';
+import { useDocumentTitle } from '../hooks/use-document-title.js';
 import { useSession } from '../hooks/use-session.js';
 import { useSessionActions } from '../hooks/use-session-actions.js';
+import { useSessionLog } from '../hooks/use-session-log.js';
 import { useTurn } from '../hooks/use-turn.js';
 import { plainText } from '../plain-text.js';
 import { firstPrompt } from '../turns.js';
@@ -18,6 +20,7 @@ import { BranchesDialog } from './branches-dialog.js';
 import { ChatHeader } from './chat-header.js';
 import { ChatModel } from './chat-model.js';
 import { Composer } from './composer.js';
+import { ForkNotice } from './fork-notice.js';
 import { Transcript } from './transcript.js';
 
 export interface ChatProps {
@@ -29,35 +32,54 @@ export interface ChatProps {
   onChanged(): void;
   onDeleted(): void;
   /** A fork of this session was made: it joins the list and opens. Must not throw. */
-  onForked(session: SessionSummary): void;
+  onForked(session: SessionSummary, from: ForkedFrom): void;
+  /** Opens another session (the original of a fork). Must not throw. */
+  onOpen(sessionId: string): void;
   onBack(): void;
+  /** The first message of a session created for it (a new session): sent as the chat opens. */
+  firstPrompt?: string | undefined;
+  /** The session this one was just forked from, when it was: the chat says so. */
+  forkedFrom?: ForkedFrom | undefined;
+}
+
+/** The session a fork was made from, as the fork's chat names it. */
+export interface ForkedFrom {
+  id: string;
+  title: string;
 }
 
 /** The page keys a chat by its session: one chat, one session, opened once. */
-export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted, onForked, onBack }: ChatProps) {
+export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted, onForked, onOpen, onBack, firstPrompt: first, forkedFrom }: ChatProps) {
   const [notice, setNotice] = useState<string | null>(null);
-  const session = useSession(api, sessionId, setNotice);
+  const log = useSessionLog(api, sessionId, setNotice);
+  // The tree is read with the session, whenever no turn runs on it: the two show together.
+  const session = useSession(api, sessionId, setNotice, (next) => log.refresh(next.entry_count));
   const { contents, gone, load } = session;
-  const turn = useTurn({ api, sessionId, load, say: setNotice, onChanged });
-  const actions = useSessionActions({ api, sessionId, say: setNotice, load, onChanged, onDeleted, onForked });
-  const branches = useBranches({ api, sessionId, session, running: turn.running, say: setNotice, send: turn.send });
-  const title = plainText(listedTitle ?? firstPrompt(contents?.messages ?? []) ?? '') || 'Untitled session';
-  useEffect(() => {
-    document.title = gone ? 'panto' : `${title} · panto`;
-    return () => {
-      document.title = 'panto';
-    };
-  }, [title, gone]);
+  const turn = useTurn({ api, sessionId, load, say: setNotice, onChanged, first });
+  const title = plainText(listedTitle ?? firstPrompt(contents?.messages ?? []) ?? turn.pending?.prompt ?? '') || 'Untitled session';
+  useDocumentTitle(gone ? null : title);
+  const actions = useSessionActions({
+    api,
+    sessionId,
+    say: setNotice,
+    load,
+    onChanged,
+    onDeleted,
+    onForked: (fork) => onForked(fork, { id: sessionId, title }),
+  });
+  const branches = useBranches({ api, sessionId, session, log, running: turn.running, say: setNotice, send: turn.send });
 
   return (
     <section class="chat" aria-label="Chat">
       <ChatHeader
         title={title}
+        loading={contents === null && turn.pending === null}
         contents={contents}
         gone={gone}
         running={turn.running}
         actions={actions}
         tree={branches.tree}
+        branches={branches.leaves.length}
         onBranches={() => branches.setDialog(true)}
         model={
           contents && (
@@ -73,6 +95,7 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
         }
         onBack={onBack}
       />
+      {forkedFrom !== undefined && !gone && <ForkNotice from={forkedFrom} onOpen={onOpen} />}
       <Transcript
         contents={contents}
         pending={turn.pending}
@@ -93,6 +116,7 @@ export function Chat({ api, sessionId, title: listedTitle, onChanged, onDeleted,
       {branches.dialog && branches.tree && (
         <BranchesDialog
           tree={branches.tree}
+          leaves={branches.leaves}
           index={branches.index}
           now={Date.now()}
           busy={turn.running || branches.switching || actions.working !== null}

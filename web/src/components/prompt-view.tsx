@@ -4,12 +4,14 @@
  * versions, the switcher between them ("2 / 3", **Previous branch** / **Next branch**).
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import type { PromptVersions } from '../branches.js';
+import type { FailedPrompt, PromptVersions } from '../branches.js';
 
 /** What the transcript lets a prompt do. */
 export interface PromptControls {
   /** The other versions of the prompt `id`, when it has some (and the log has been read). */
   versions(id: string): PromptVersions | null;
+  /** The prompts that failed just before prompt `id` and were gone on from (once the log has been read). */
+  failedBefore(id: string): FailedPrompt[];
   /** A turn runs, or a switch is under way: no edit and no switch now. */
   busy: boolean;
   /** Sends `text` as a new version of the prompt `promptId` (when it has one), following `parentId`. */
@@ -70,6 +72,20 @@ export function PromptView({ text, id, parentId, controls }: PromptViewProps) {
           {versions !== null && <BranchSwitcher versions={versions} busy={controls.busy} onSwitch={controls.onSwitch} />}
         </div>
       )}
+    </div>
+  );
+}
+
+/**
+ * A prompt whose turn failed before the model answered, and that a later message went on
+ * from: shown where it was sent, with what became of it. The model did not see it, and later
+ * turns do not either (docs/session-format.md).
+ */
+export function FailedPromptView({ text }: { text: string }) {
+  return (
+    <div class="prompt-row failed-prompt">
+      <div class="prompt">{text}</div>
+      <p class="failed-note">No answer: the turn failed before the model replied. The conversation went on without it.</p>
     </div>
   );
 }

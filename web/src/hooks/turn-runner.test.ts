@@ -107,6 +107,18 @@ describe('TurnRunner', () => {
     ]);
   });
 
+  it("sends a new session's first message as it opens — nothing read or followed before it, the session read once after", async () => {
+    const streamTurn = vi.fn(() => stream([{ type: 'message', message: answer }]));
+    const follow = vi.fn(() => stream([]));
+    const { host, seen } = fakeHost({ streamTurn, follow }, []);
+    new TurnRunner(() => host).open('My first message');
+    expect(seen.pending[0]).toEqual({ prompt: 'My first message', replies: [], live: '' });
+    await vi.waitFor(() => expect(seen.changed).toBe(1));
+    expect(streamTurn).toHaveBeenCalledTimes(1);
+    expect(follow).not.toHaveBeenCalled();
+    expect(seen.loads).toBe(1);
+  });
+
   it('sends an edited prompt as a new branch: its parent to the server, the prompt it replaces to the view, the message box left alone', async () => {
     const streamTurn = vi.fn((_id: string, _text: string, _signal: AbortSignal, _parent?: string | null) => stream([{ type: 'message', message: answer }]));
     const { host, seen } = fakeHost({ streamTurn }, []);

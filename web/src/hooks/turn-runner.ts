@@ -89,9 +89,17 @@ export class TurnRunner {
   /** `host` is read at each use, so that the runner always reaches the page's latest state. */
   constructor(private readonly host: () => TurnHost) {}
 
-  /** The session opened: shown, and its running turn followed. */
-  open(): void {
+  /**
+   * The session opened: shown, and its running turn followed — or, for a session created for
+   * its `first` message (a new session), that message sent as its first turn.
+   */
+  open(first?: string): void {
     this.#alive = true;
+    // A new session has nothing to show or follow yet: the turn reads it once it ends.
+    if (first !== undefined) {
+      this.send(first);
+      return;
+    }
     void this.host()
       .load()
       .then((next) => {

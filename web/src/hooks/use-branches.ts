@@ -1,25 +1,27 @@
 /**
- * The branches of the open chat: the tree and log (use-session-log.ts), read again whenever
- * the session changes; switching between versions of a prompt (`PUT …/leaf` to where that
- * branch was last used); editing a prompt (a turn sent with `parent_id`); the Branches
- * dialog; and what each compaction replaced, read from the log when asked for.
+ * The branches of the open chat: the tree and log (use-session-log.ts, read with the session
+ * whenever it changes); switching between versions of a prompt (`PUT …/leaf` to where that
+ * branch was last used); editing a prompt (a turn sent with `parent_id`); the prompts that
+ * failed before one; the Branches dialog; and what each compaction replaced, read from the log
+ * when asked for.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { Api } from '../api/client.js';
 import { describeFailure } from '../api/failure.js';
-import type { SessionTree, StoredMessage } from '../api/wire.js';
-import { type EntryIndex, latestOf, promptVersions, replacedBy } from '../branches.js';
+import type { SessionTree, StoredMessage, TreeLeaf } from '../api/wire.js';
+import { branchLeaves, type EntryIndex, failedBefore, latestOf, promptVersions, replacedBy, unansweredPrompts } from '../branches.js';
 import type { PromptControls } from '../components/prompt-view.js';
 import type { EarlierMessages } from '../components/transcript.js';
 import type { Edit } from './turn-runner.js';
-import { useLatest } from './use-latest.js';
 import type { OpenSession } from './use-session.js';
-import { useSessionLog } from './use-session-log.js';
+import type { SessionLog } from './use-session-log.js';
 
 export interface BranchesOptions {
   api: Api;
   sessionId: string;
   session: OpenSession;
+  /** The session's tree and log, which the session's reads keep current. */
+  log: SessionLog;
   /** A turn runs: nothing may switch or edit now. */
   running: boolean;
   /** Sets the chat's notice line; null clears it. Must not throw. */
@@ -30,6 +32,8 @@ export interface BranchesOptions {
 
 export interface Branches {
   tree: SessionTree | null;
+  /** The branches (the tree's leaves but failed prompts); empty until the tree is read. */
+  leaves: TreeLeaf[];
   index: EntryIndex | null;
   controls: PromptControls;
   earlier: EarlierMessages;
@@ -43,27 +47,19 @@ export interface Branches {
   setDialog(open: boolean): void;
 }
 
-export function useBranches({ api, sessionId, session, running, say, send }: BranchesOptions): Branches {
+export function useBranches({ api, sessionId, session, log, running, say, send }: BranchesOptions): Branches {
   const { contents, show } = session;
-  const log = useSessionLog(api, sessionId, say);
   const [switching, setSwitching] = useState(false);
   const [dialog, setDialog] = useState(false);
   const [shown, setShown] = useState<ReadonlyMap<string, readonly StoredMessage[]>>(new Map());
   const [loading, setLoading] = useState<string | null>(null);
-
-  // The tree changes with every entry written (a turn, a switch, a compaction): read it again once none runs.
-  const settledCount = contents === null || contents.turn !== null ? null : contents.entry_count;
-  const refresh = useLatest(log.refresh);
-  useEffect(() => {
-    if (settledCount !== null) void refresh.current();
-  }, [settledCount, refresh]);
 
   const open = async (entryId: string): Promise<void> => {
     if (switching) return;
     setSwitching(true);
     say(null);
     try {
-      show(await api.switchLeaf(sessionId, entryId));
+      await show(await api.switchLeaf(sessionId, entryId));
     } catch (error) {
       say(describeFailure(error));
     } finally {
@@ -89,11 +85,14 @@ export function useBranches({ api, sessionId, session, running, say, send }: Bra
       ? tree.active_leaf
       : undefined;
 
+  const unanswered = unansweredPrompts(tree);
   return {
     tree,
+    leaves: tree === null ? [] : branchLeaves(tree),
     index,
     controls: {
-      versions: (id) => (index === null ? null : promptVersions(index, id)),
+      versions: (id) => (index === null ? null : promptVersions(index, id, unanswered)),
+      failedBefore: (id) => (index === null ? [] : failedBefore(index, id, unanswered)),
       busy: running || switching,
       onEdit: (text, at) => send(text, { parentId: at.parentId, replaces: at.promptId }),
       onSwitch: (versionId) => void open(index === null ? versionId : latestOf(index, versionId)),
