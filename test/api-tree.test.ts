@@ -67,9 +67,6 @@ const said = (messages: readonly Message[]): string[] =>
         : message.role,
   );
 
-/** A message of `GET /sessions/{id}` as a turn's answer has it: without what its turn used (on a prompt). */
-const withoutTurnUsage = ({ turn_usage: _used, ...message }: MessageJson & { turn_usage?: unknown }): MessageJson => message as MessageJson;
-
 const strip = ({ id: _id, timestamp: _timestamp, ...message }: MessageJson): Message => message as Message;
 
 /** A session with a system prompt and two turns: q1 → a1 → q2 → a2. */
@@ -88,12 +85,12 @@ describe('entry ids in messages', () => {
       ['assistant', 'string', 'string'],
     ]);
     const contents = await json<ContentsJson>(await api.call('alice', 'GET', `/sessions/${id}`), 200);
-    expect(contents.messages.slice(1, 3).map(withoutTurnUsage)).toEqual(first.messages);
+    expect(contents.messages.slice(1, 3)).toEqual(first.messages);
     const entries = await json<{ entries: EntryJson[] }>(await api.call('alice', 'GET', `/sessions/${id}/entries`), 200);
     expect(contents.messages.map((message) => message.id)).toEqual(entries.entries.map((entry) => entry.id));
   });
 
-  it('says of each message whether a prompt may follow it, and of each prompt what answering it used', async () => {
+  it('says of each message whether a prompt may follow it, and of each turn what answering its prompt used', async () => {
     const { id } = await api.newSession('alice', { system: 'Be brief.' });
     api.fake.enqueue(
       { toolCalls: [{ id: 'toolu_used', name: 'current_time', input: {} }], usage: { input: 30, output: 4 } },
@@ -104,8 +101,8 @@ describe('entry ids in messages', () => {
     await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'bye' }), 200);
     // A turn's own answer says it too: the same field wherever a message has its entry id.
     expect(used.messages.map((message) => (message as { accepts_prompt?: boolean }).accepts_prompt)).toEqual([false, false, false, true]);
-    const contents = await json<ContentsJson>(await api.call('alice', 'GET', `/sessions/${id}`), 200);
-    const read = contents.messages as (MessageJson & { accepts_prompt?: boolean; turn_usage?: unknown })[];
+    const contents = await json<ContentsJson & { turns: { prompt_id: string; usage: object }[] }>(await api.call('alice', 'GET', `/sessions/${id}`), 200);
+    const read = contents.messages as (MessageJson & { accepts_prompt?: boolean })[];
     expect(read.map((message) => [message.role, message.accepts_prompt])).toEqual([
       ['system', true],
       ['user', false],
@@ -116,8 +113,11 @@ describe('entry ids in messages', () => {
       ['assistant', true],
     ]);
     const usage = (input: number, output: number) => ({ input_tokens: input, output_tokens: output, cache_read_tokens: 0, cache_write_tokens: 0 });
-    expect(read.filter((message) => message.role === 'user').map((message) => message.turn_usage)).toEqual([usage(80, 10), usage(70, 2)]);
-    expect(read.filter((message) => message.role !== 'user').some((message) => 'turn_usage' in message)).toBe(false);
+    const prompts = read.filter((message) => message.role === 'user').map((message) => message.id);
+    expect(contents.turns).toEqual([
+      { prompt_id: prompts[0], usage: usage(80, 10) },
+      { prompt_id: prompts[1], usage: usage(70, 2) },
+    ]);
   });
 });
 
@@ -188,7 +188,7 @@ describe('POST /sessions/{id}/messages with parent_id', () => {
     const entries = await json<{ entries: EntryJson[] }>(await api.call('alice', 'GET', `/sessions/${id}/entries`), 200);
     expect(entries.entries.find((entry) => entry.id === messages[0]!.id)?.parent_id).toBe(first.messages[1]!.id);
     const contents = await json<ContentsJson>(await api.call('alice', 'GET', `/sessions/${id}`), 200);
-    expect(contents.messages.slice(-2).map(withoutTurnUsage)).toEqual(messages);
+    expect(contents.messages.slice(-2)).toEqual(messages);
   });
 });
 

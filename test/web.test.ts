@@ -8,7 +8,18 @@
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createSession, openSessionId, sendWithKeyboard, shots, signIn as signInWith, startSession, transcript, UI_MS, useWebStack } from './web-harness.js';
+import {
+  createSession,
+  openSessionId,
+  sendAndWait,
+  sendWithKeyboard,
+  shots,
+  signIn as signInWith,
+  startSession,
+  transcript,
+  UI_MS,
+  useWebStack,
+} from './web-harness.js';
 
 const stack = useWebStack('web');
 
@@ -232,8 +243,7 @@ describe('the web client', { timeout: 60_000 }, () => {
     // A button like the page's own Copy code (the one element it adds to markdown) stays text too.
     const evil = 'Before <img src=x onerror=alert(1)> middle <script>alert(2)</script> <button class="copy-code" onclick="alert(5)">Copy code</button> after';
     stack.fake.enqueue({ text: `${evil}\n\n<img src=y onerror="alert(3)">\n\n[link](javascript:alert(4))` });
-    await sendWithKeyboard(page, 'Say something dangerous');
-    await page.getByRole('button', { name: 'Send' }).waitFor();
+    await sendAndWait(page, 'Say something dangerous');
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('after');
     const text = await transcript(page).innerText();
     expect(text).toContain('<img src=x onerror=alert(1)>');
@@ -403,8 +413,7 @@ describe('the web client', { timeout: 60_000 }, () => {
         usage: { input: 240, output: 64 },
       },
     );
-    await sendWithKeyboard(page, 'What time is it in Paris? use current_time, then show me the code');
-    await page.getByRole('button', { name: 'Send' }).waitFor();
+    await sendAndWait(page, 'What time is it in Paris? use current_time, then show me the code');
     await expect.poll(() => transcript(page).locator('pre.code .hljs-keyword').count(), { timeout: UI_MS }).toBeGreaterThan(0);
     // Every highlighted token reads at WCAG AA (4.5:1) on the code block's background.
     const lowestContrast = await page.evaluate<number>(`(() => {

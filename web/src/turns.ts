@@ -9,15 +9,17 @@ export interface TranscriptTurn {
   previous: StoredMessage | undefined;
   /** Everything after the prompt: assistant messages and tool results, in order. */
   replies: StoredMessage[];
-  /** What answering the prompt used, as the server summed it (`turn_usage`); null where it did not (no prompt, earlier messages read from the log). */
+  /** What answering the prompt used, as the server summed it (the session's `turns`); null where it did not (no prompt, earlier messages read from the log). */
   usage: Usage | null;
 }
 
 /**
  * Messages grouped into turns: a user prompt and what answered it (system messages are shown
- * in the header). A compaction is a turn of its own: it stands for what came before it.
+ * in the header), with what answering it used (`usages`: the session's `turns`). A compaction
+ * is a turn of its own: it stands for what came before it.
  */
-export function groupTurns(messages: readonly StoredMessage[]): TranscriptTurn[] {
+export function groupTurns(messages: readonly StoredMessage[], usages: readonly { prompt_id: string; usage: Usage }[] = []): TranscriptTurn[] {
+  const used = new Map(usages.map((turn) => [turn.prompt_id, turn.usage]));
   const turns: TranscriptTurn[] = [];
   let current: TranscriptTurn | null = null;
   for (const [index, message] of messages.entries()) {
@@ -28,7 +30,7 @@ export function groupTurns(messages: readonly StoredMessage[]): TranscriptTurn[]
       continue;
     }
     if (message.role === 'user') {
-      const usage = message.turn_usage ?? null;
+      const usage = (message.id === undefined ? undefined : used.get(message.id)) ?? null;
       current = { key: message.id ?? `turn-${turns.length}`, prompt: message.content, previous: messages[index - 1], replies: [], usage };
       turns.push(current);
       continue;

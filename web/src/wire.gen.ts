@@ -492,8 +492,6 @@ export interface components {
           unreadable?: string;
           /** @description whether a prompt may follow this entry — its id is a `parent_id` POST /sessions/{id}/messages accepts: an answer that calls no tools, a system message, a compaction; absent when `id` is */
           accepts_prompt?: boolean;
-          /** @description in GET /sessions/{id} and a leaf switch: the usage of the model calls that answered this prompt (its turn), summed */
-          turn_usage?: components['schemas']['Usage'];
         }
       | {
           /** @constant */
@@ -733,6 +731,13 @@ export interface components {
       dangling_user: string | null;
       active_model: components['schemas']['ActiveModel'];
       usage: components['schemas']['Usage'];
+      /** @description the conversation's prompts, in order, each with what answering it used */
+      turns: {
+        /** @description the `id` of the prompt in `messages` */
+        prompt_id: string;
+        /** @description what the model calls that answered it used, summed: its turn */
+        usage: components['schemas']['Usage'];
+      }[];
       /** @description log entries this answer reflects: `from` for GET /sessions/{id}/events */
       entry_count: number;
       turn: components['schemas']['RunningTurn'] | null;

@@ -95,15 +95,10 @@ const entryFields = {
   ),
 };
 
-/** On a prompt of `GET /sessions/{id}`: what answering it used. */
-const turnUsage = z.optional(
-  usage.check(z.describe('in GET /sessions/{id} and a leaf switch: the usage of the model calls that answered this prompt (its turn), summed')),
-);
-
 /** A message as the API answers it: with its entry's `id` and `timestamp`. */
 export const storedMessage = z.discriminatedUnion('role', [
   z.strictObject({ ...messageShapes.system, ...entryFields }),
-  z.strictObject({ ...messageShapes.user, ...entryFields, turn_usage: turnUsage }),
+  z.strictObject({ ...messageShapes.user, ...entryFields }),
   z.strictObject({ ...messageShapes.assistant, ...entryFields }),
   z.strictObject({ ...messageShapes.tool_result, ...entryFields }),
   z.strictObject({ ...messageShapes.compaction, ...entryFields }),
@@ -191,6 +186,14 @@ export const sessionContents = z.strictObject({
   dangling_user: z.nullable(z.string()),
   active_model: activeModel,
   usage,
+  turns: z
+    .array(
+      z.strictObject({
+        prompt_id: entryId.check(z.describe('the `id` of the prompt in `messages`')),
+        usage: usage.check(z.describe('what the model calls that answered it used, summed: its turn')),
+      }),
+    )
+    .check(z.describe("the conversation's prompts, in order, each with what answering it used")),
   entry_count: count.check(z.describe('log entries this answer reflects: `from` for GET /sessions/{id}/events')),
   turn: z.nullable(runningTurn),
 });

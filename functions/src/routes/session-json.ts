@@ -1,5 +1,5 @@
 /** How sessions, their messages and their entries are answered, by every route that returns them. */
-import type { DiskMessage, DiskMessageRecord, Message, SessionEntry, Usage } from '@panto/core';
+import type { DiskMessage, DiskMessageRecord, Message, SessionEntry } from '@panto/core';
 import type { PartialAnswer } from '@panto/aws/service';
 import { acceptsPrompt, addUsage, emptyUsage } from '@panto/core/agent-kit';
 import type { EntryJson, PartialAnswerJson, RunningTurnJson, SessionContentsJson, SessionSummaryJson, StoredMessageJson } from '../api/response-schemas.js';
@@ -18,19 +18,15 @@ export function sessionJson({ metadata, activeModel }: SessionSummary): SessionS
   };
 }
 
-/** `GET /sessions/{id}` (and a leaf switch): the conversation as the next turn sees it, each prompt with what answering it used. */
+/** `GET /sessions/{id}` (and a leaf switch): the conversation as the next turn sees it, with what answering each prompt used. */
 export function contentsJson(contents: SessionContents): SessionContentsJson {
-  const turnUsage = turnUsages(contents.messages);
   return {
     id: contents.id,
-    messages: contents.messages.map((message, i) => {
-      const json = withEntry(message, contents.entries[i] ?? null);
-      const used = turnUsage.get(i);
-      return used === undefined || json.role !== 'user' ? json : { ...json, turn_usage: used };
-    }),
+    messages: contents.messages.map((message, i) => withEntry(message, contents.entries[i] ?? null)),
     dangling_user: contents.danglingUser,
     active_model: contents.activeModel,
     usage: contents.usage,
+    turns: turnsJson(contents),
     entry_count: contents.entryCount,
     turn: runningTurnJson(contents.turn),
   };
@@ -57,18 +53,19 @@ function withEntry(message: Message, entry: DiskMessage | null): StoredMessageJs
   };
 }
 
-/** Index of each prompt in `messages` → the usage of the answers that follow it, up to the next prompt or compaction. */
-function turnUsages(messages: readonly Message[]): Map<number, Usage> {
-  const usages = new Map<number, Usage>();
-  let prompt: number | null = null;
+/** Each prompt of the conversation (with an entry id) and the usage of the answers that follow it, up to the next prompt or compaction. */
+function turnsJson({ messages, entries }: SessionContents): SessionContentsJson['turns'] {
+  const turns: SessionContentsJson['turns'] = [];
+  let current: SessionContentsJson['turns'][number] | null = null;
   messages.forEach((message, index) => {
+    const id = entries[index]?.id;
     if (message.role === 'user') {
-      prompt = index;
-      usages.set(index, emptyUsage());
-    } else if (message.role === 'compaction') prompt = null;
-    else if (message.role === 'assistant' && prompt !== null) usages.set(prompt, addUsage(usages.get(prompt) ?? emptyUsage(), message.usage));
+      current = id === undefined ? null : { prompt_id: id, usage: emptyUsage() };
+      if (current !== null) turns.push(current);
+    } else if (message.role === 'compaction') current = null;
+    else if (message.role === 'assistant' && current !== null) current.usage = addUsage(current.usage, message.usage);
   });
-  return usages;
+  return turns;
 }
 
 /** An entry as its log line says it, without the line's framing (`batch_size`). */

@@ -86,7 +86,7 @@ function failedPrompts(controls: PromptControls | undefined, id: string | undefi
 
 export function Transcript({ contents, pending, controls, earlier, danglingId, onResend }: TranscriptProps) {
   const { log, onScroll } = useStickToEnd(contents, pending);
-  const all = contents === null ? [] : groupTurns(contents.messages);
+  const all = contents === null ? [] : groupTurns(contents.messages, contents.turns);
   // An edited prompt streams in place of its old version: the turns from it on are not shown meanwhile.
   const cut = pending?.replaces === undefined ? -1 : all.findIndex((turn) => turn.key === pending.replaces);
   const turns = cut < 0 ? all : all.slice(0, cut);

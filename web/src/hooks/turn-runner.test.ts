@@ -15,7 +15,7 @@ const answer: StoredMessage = {
 const toolResult: StoredMessage = { role: 'tool_result', tool_call_id: 't1', tool_name: 'current_time', content: 'noon', is_error: false };
 
 function contents(turn: SessionContents['turn'], entryCount = 2): SessionContents {
-  return { id: 's1', messages: [], dangling_user: null, active_model: { provider: 'anthropic', model: 'm' }, usage, entry_count: entryCount, turn };
+  return { id: 's1', messages: [], dangling_user: null, active_model: { provider: 'anthropic', model: 'm' }, usage, turns: [], entry_count: entryCount, turn };
 }
 const RUNNING = { running: true, started_at: null, stop_requested: false, partial: null } as const;
 
