@@ -49,6 +49,8 @@ export function tokenClaims(token: string): TokenClaims | null {
     const claims = JSON.parse(json) as unknown;
     return typeof claims === 'object' && claims !== null ? (claims as TokenClaims) : null;
   } catch {
+    // Bad base64, bad UTF-8 or bad JSON: not a JWT, which null says — the caller refuses the
+    // token with a message (tokenProblem), and nothing else depends on what failed.
     return null;
   }
 }

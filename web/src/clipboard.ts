@@ -7,6 +7,8 @@ export async function copyText(text: string): Promise<boolean> {
     await navigator.clipboard.writeText(text);
     return true;
   } catch {
+    // Refused (no permission, the page not focused): the answer false is the failure, handed to
+    // the caller, which selects the text for the reader to copy by hand instead.
     return false;
   }
 }

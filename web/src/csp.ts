@@ -13,6 +13,7 @@ function originOf(url: string): string | undefined {
   try {
     return new URL(url).origin;
   } catch {
+    // Not an absolute URL: a path (or none) on the page's own origin, which 'self' covers.
     return undefined;
   }
 }

@@ -9,6 +9,7 @@ import type { Api } from '../api/client.js';
 import type { SessionSummary } from '../api/wire.js';
 import { useBranches } from '../hooks/use-branches.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
+import type { ForkedFrom } from '../hooks/use-selection.js';
 import { useSession } from '../hooks/use-session.js';
 import { useSessionActions } from '../hooks/use-session-actions.js';
 import { useSessionLog } from '../hooks/use-session-log.js';
@@ -40,12 +41,6 @@ export interface ChatProps {
   firstPrompt?: string | undefined;
   /** The session this one was just forked from, when it was: the chat says so. */
   forkedFrom?: ForkedFrom | undefined;
-}
-
-/** The session a fork was made from, as the fork's chat names it. */
-export interface ForkedFrom {
-  id: string;
-  title: string;
 }
 
 /** The page keys a chat by its session: one chat, one session, opened once. */

@@ -3,7 +3,7 @@
  * branch shown — and not the session it came from, which stays as it was, one click away.
  */
 import { useState } from 'preact/hooks';
-import type { ForkedFrom } from './chat.js';
+import type { ForkedFrom } from '../hooks/use-selection.js';
 
 export function ForkNotice({ from, onOpen }: { from: ForkedFrom; onOpen(sessionId: string): void }) {
   const [shown, setShown] = useState(true);

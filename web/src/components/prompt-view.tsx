@@ -4,21 +4,8 @@
  * versions, the switcher between them ("2 / 3", **Previous branch** / **Next branch**).
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import type { FailedPrompt, PromptVersions } from '../branches.js';
-
-/** What the transcript lets a prompt do. */
-export interface PromptControls {
-  /** The other versions of the prompt `id`, when it has some (and the log has been read). */
-  versions(id: string): PromptVersions | null;
-  /** The prompts that failed just before prompt `id` and were gone on from (once the log has been read). */
-  failedBefore(id: string): FailedPrompt[];
-  /** A turn runs, or a switch is under way: no edit and no switch now. */
-  busy: boolean;
-  /** Sends `text` as a new version of the prompt `promptId` (when it has one), following `parentId`. */
-  onEdit(text: string, at: { promptId: string | undefined; parentId: string | null }): void;
-  /** Shows the branch of version `versionId`. */
-  onSwitch(versionId: string): void;
-}
+import type { PromptVersions } from '../branches.js';
+import type { PromptControls } from '../hooks/use-branches.js';
 
 export interface PromptViewProps {
   text: string;

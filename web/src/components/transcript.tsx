@@ -5,23 +5,15 @@
  * Copy code, and a prompt that got no answer with Resend.
  */
 import { useEffect, useRef } from 'preact/hooks';
-import type { SessionContents, StoredMessage } from '../api/wire.js';
+import type { SessionContents } from '../api/wire.js';
 import { editParent } from '../branches.js';
 import type { PendingTurn } from '../hooks/turn-runner.js';
+import type { EarlierMessages, PromptControls } from '../hooks/use-branches.js';
 import { answerModels, answerText, groupTurns, type TranscriptTurn } from '../turns.js';
 import { AnswerBar } from './answer-bar.js';
 import { copyCodeBlock } from './copy-code.js';
-import { FailedPromptView, type PromptControls, PromptView } from './prompt-view.js';
+import { FailedPromptView, PromptView } from './prompt-view.js';
 import { type CompactionMessage, CompactionSummary, TurnView } from './turn-view.js';
-
-/** What each compaction replaced, read from the log once asked for. */
-export interface EarlierMessages {
-  /** Compaction id → the messages before it. */
-  shown: ReadonlyMap<string, readonly StoredMessage[]>;
-  /** The compaction whose earlier messages are being read. */
-  loading: string | null;
-  toggle(compactionId: string): void;
-}
 
 export interface TranscriptProps {
   contents: SessionContents | null;

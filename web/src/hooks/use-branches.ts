@@ -9,12 +9,43 @@ import { useState } from 'preact/hooks';
 import type { Api } from '../api/client.js';
 import { describeFailure } from '../api/failure.js';
 import type { SessionTree, StoredMessage, TreeLeaf } from '../api/wire.js';
-import { branchLeaves, type EntryIndex, failedBefore, latestOf, promptVersions, replacedBy, unansweredPrompts } from '../branches.js';
-import type { PromptControls } from '../components/prompt-view.js';
-import type { EarlierMessages } from '../components/transcript.js';
+import {
+  branchLeaves,
+  type EntryIndex,
+  type FailedPrompt,
+  failedBefore,
+  latestOf,
+  type PromptVersions,
+  promptVersions,
+  replacedBy,
+  unansweredPrompts,
+} from '../branches.js';
 import type { Edit } from './turn-runner.js';
 import type { OpenSession } from './use-session.js';
 import type { SessionLog } from './use-session-log.js';
+
+/** What the transcript lets a prompt do. */
+export interface PromptControls {
+  /** The other versions of the prompt `id`, when it has some (and the log has been read). */
+  versions(id: string): PromptVersions | null;
+  /** The prompts that failed just before prompt `id` and were gone on from (once the log has been read). */
+  failedBefore(id: string): FailedPrompt[];
+  /** A turn runs, or a switch is under way: no edit and no switch now. */
+  busy: boolean;
+  /** Sends `text` as a new version of the prompt `promptId` (when it has one), following `parentId`. */
+  onEdit(text: string, at: { promptId: string | undefined; parentId: string | null }): void;
+  /** Shows the branch of version `versionId`. */
+  onSwitch(versionId: string): void;
+}
+
+/** What each compaction replaced, read from the log once asked for. */
+export interface EarlierMessages {
+  /** Compaction id → the messages before it. */
+  shown: ReadonlyMap<string, readonly StoredMessage[]>;
+  /** The compaction whose earlier messages are being read. */
+  loading: string | null;
+  toggle(compactionId: string): void;
+}
 
 export interface BranchesOptions {
   api: Api;

@@ -4,7 +4,6 @@
  * open session came to be, when it just did.
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { ForkedFrom } from '../components/chat.js';
 
 function sessionInHash(): string | null {
   return new URLSearchParams(window.location.hash.replace(/^#/, '')).get('session');
@@ -13,6 +12,12 @@ function sessionInHash(): string | null {
 function showSession(id: string | null): void {
   const url = `${window.location.pathname}${window.location.search}${id === null ? '' : `#session=${encodeURIComponent(id)}`}`;
   window.history.pushState(null, '', url);
+}
+
+/** The session a fork was made from, as the fork's chat names it. */
+export interface ForkedFrom {
+  id: string;
+  title: string;
 }
 
 /** How a session just opened came to be: created for its first message, or forked from another. */

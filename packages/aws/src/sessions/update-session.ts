@@ -2,13 +2,12 @@
  * Changing what a session's META item says of it without touching its log: its title, and
  * the model its next turns use.
  */
-import { UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SessionNotFoundError, systemClock, type ActiveModel } from '@panto/core/store-kit';
 import { decodeMeta, metaSource, type SessionMetadata } from '../meta/meta-item.js';
+import { updateMeta } from '../meta/update-meta.js';
 import { isVisibleTo } from '../meta/visibility.js';
-import { namesFor, SESSION_UPDATE_CONDITION, SESSION_UPDATE_IF_TITLE, SESSION_UPDATE_MODEL, SESSION_UPDATE_TITLE } from '../table/expressions.js';
-import { metaKey } from '../table/keys.js';
-import { conditionFailedItem, isConditionalCheckFailed, updatedItem } from '../table/sdk-errors.js';
+import { SESSION_UPDATE_CONDITION, SESSION_UPDATE_IF_TITLE, SESSION_UPDATE_MODEL, SESSION_UPDATE_TITLE } from '../table/expressions.js';
 import { assertValidOwner, isValidSessionId } from '../table/validation.js';
 
 export interface UpdateSessionOptions {
@@ -35,8 +34,9 @@ export interface UpdateSessionOptions {
 /**
  * Renames a session and/or sets its model: one conditional UpdateItem on META, returning the
  * metadata as it now is (with `ifTitle`, as it is when the title was not that one). A
- * missing, another owner's, expired or deleted session is `SessionNotFoundError`. Does not take the turn lease: a caller that must not change the
- * model under a running turn holds the lease around it (the HTTP service does).
+ * missing, another owner's, expired or deleted session is `SessionNotFoundError`. Does not
+ * take the turn lease: a caller that must not change the model under a running turn holds the
+ * lease around it (the HTTP service does).
  *
  * @example
  * await updateSession({ client, tableName, owner, sessionId, title: 'Refactor the parser' });
@@ -61,30 +61,32 @@ export async function updateSession(options: UpdateSessionOptions): Promise<Sess
     values[':active_model'] = { S: options.activeModel.model };
   }
   if (parts.length === 0) throw new TypeError('updateSession needs a title or an activeModel');
-  const update = `SET ${parts.join(', ')}`;
   const condition = ifTitle === undefined ? SESSION_UPDATE_CONDITION : `${SESSION_UPDATE_CONDITION}${SESSION_UPDATE_IF_TITLE}`;
   if (ifTitle !== undefined) values[':if_title'] = { S: ifTitle };
-  let attributes: Record<string, AttributeValue> | undefined;
   try {
-    ({ Attributes: attributes } = await client.send(
-      new UpdateItemCommand({
-        TableName: tableName,
-        Key: metaKey(sessionId),
-        UpdateExpression: update,
-        ConditionExpression: condition,
-        ExpressionAttributeNames: namesFor(update, condition),
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
+    const meta = await updateMeta({
+      client,
+      tableName,
+      sessionId,
+      update: `SET ${parts.join(', ')}`,
+      condition,
+      values,
+      refused: (old, cause) => {
         // Only a title condition can fail on a session that is there: the old item tells which.
-        ...(ifTitle === undefined ? {} : { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const }),
-      }),
-    ));
+        const meta = ifTitle === undefined || old === undefined ? null : decodeMeta(old, metaSource(tableName, sessionId));
+        return isVisibleTo(meta, owner, now.getTime()) ? new TitleKept(meta.metadata) : new SessionNotFoundError(sessionId, { cause });
+      },
+    });
+    return meta.metadata;
   } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    const old = conditionFailedItem(error);
-    const meta = ifTitle === undefined || old === undefined ? null : decodeMeta(old, metaSource(tableName, sessionId));
-    if (isVisibleTo(meta, owner, now.getTime())) return meta.metadata;
-    throw new SessionNotFoundError(sessionId, { cause: error });
+    if (error instanceof TitleKept) return error.metadata;
+    throw error;
   }
-  return decodeMeta(updatedItem(attributes), metaSource(tableName, sessionId)).metadata;
+}
+
+/** Not an error for the caller: `ifTitle` was not the title (the session was renamed), and this is the session as it is. */
+class TitleKept extends Error {
+  constructor(readonly metadata: SessionMetadata) {
+    super('the session was renamed meanwhile; its title is kept');
+  }
 }

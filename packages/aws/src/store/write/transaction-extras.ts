@@ -1,0 +1,46 @@
+/**
+ * Writes of another part of the table that ride on a session's append — in its one
+ * `TransactWriteItems`, after META and the entry items, committed with the batch or not at
+ * all — and what to do when one of their conditions does not hold. The usage ledger uses
+ * them (functions/src/services/usage-turn.ts); the store knows nothing of what they mean.
+ */
+import type { AttributeValue, TransactWriteItem, TransactWriteItemsCommandInput } from '@aws-sdk/client-dynamodb';
+import type { SessionEntry } from '@panto/core';
+import { sdkErrorName } from '../../table/sdk-errors.js';
+
+/** One extra write whose condition did not hold: its index in the extra writes, and the item as it was (when it returned one). */
+export interface ExtraRefusal {
+  index: number;
+  item: Record<string, AttributeValue> | undefined;
+}
+
+/** What an append carries besides its batch. */
+export interface AppendExtras {
+  writes: ReadonlyArray<TransactWriteItem>;
+  /**
+   * Some of `writes` were refused (nothing was written): resolves to the error the append
+   * rejects with, or to other writes to send the append again with. Called at most 3 times
+   * per append; may reject (the append then rejects with that).
+   */
+  refused(refusals: readonly ExtraRefusal[]): Promise<Error | AppendExtras>;
+  /** Called once the append committed, with the writes that went with it. Must not throw. */
+  committed?(): void;
+}
+
+/**
+ * Consulted before each append of a store it is set on (`DynamoStore.setAppendHook`), with
+ * the batch: what to send with it, or null for nothing. Must not throw.
+ */
+export type AppendHook = (entries: readonly SessionEntry[]) => AppendExtras | null;
+
+/** The extra writes a cancelled transaction refused, or null when it refused none of them. */
+export function extraRefusals(error: unknown, input: TransactWriteItemsCommandInput, extraCount: number): ExtraRefusal[] | null {
+  if (extraCount === 0 || sdkErrorName(error) !== 'TransactionCanceledException') return null;
+  const reasons = (error as { CancellationReasons?: Array<{ Code?: string; Item?: Record<string, AttributeValue> }> }).CancellationReasons ?? [];
+  const offset = (input.TransactItems?.length ?? 0) - extraCount;
+  const refused: ExtraRefusal[] = [];
+  for (let i = offset; i < reasons.length; i++) {
+    if (reasons[i]?.Code === 'ConditionalCheckFailed') refused.push({ index: i - offset, item: reasons[i]?.Item });
+  }
+  return refused.length > 0 ? refused : null;
+}
