@@ -82,7 +82,9 @@ describe('POST /sessions', () => {
     expect(session.updated_at >= session.created_at).toBe(true);
     expect(session.active_model).toEqual({ provider: 'anthropic', model: 'claude-test' });
     const contents = await json<ContentsJson>(await api.call('alice', 'GET', `/sessions/${session.id}`), 200);
-    expect(contents.messages).toEqual([{ role: 'system', content: 'You are terse.', mode: 'replace', id: expect.any(String), timestamp: expect.any(String) }]);
+    expect(contents.messages).toEqual([
+      { role: 'system', content: 'You are terse.', mode: 'replace', id: expect.any(String), timestamp: expect.any(String), accepts_prompt: true },
+    ]);
     expect(contents.dangling_user).toBeNull();
   });
 

@@ -34,8 +34,9 @@ interface EntryJson {
 }
 interface TreeJson {
   active_leaf: string | null;
-  leaves: { id: string; timestamp: string; preview: string }[];
+  leaves: { id: string; timestamp: string; preview: string; unanswered: boolean }[];
   branch_points: string[];
+  usage: { input_tokens: number; output_tokens: number; cache_read_tokens: number; cache_write_tokens: number };
 }
 interface ErrorJson {
   error: { code: string; message: string; field?: string; line?: number };
@@ -88,6 +89,36 @@ describe('entry ids in messages', () => {
     const entries = await json<{ entries: EntryJson[] }>(await api.call('alice', 'GET', `/sessions/${id}/entries`), 200);
     expect(contents.messages.map((message) => message.id)).toEqual(entries.entries.map((entry) => entry.id));
   });
+
+  it('says of each message whether a prompt may follow it, and of each turn what answering its prompt used', async () => {
+    const { id } = await api.newSession('alice', { system: 'Be brief.' });
+    api.fake.enqueue(
+      { toolCalls: [{ id: 'toolu_used', name: 'current_time', input: {} }], usage: { input: 30, output: 4 } },
+      { text: 'It is now.', usage: { input: 50, output: 6 } },
+      { text: 'Bye.', usage: { input: 70, output: 2 } },
+    );
+    const used = await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'what time is it?' }), 200);
+    await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'bye' }), 200);
+    // A turn's own answer says it too: the same field wherever a message has its entry id.
+    expect(used.messages.map((message) => (message as { accepts_prompt?: boolean }).accepts_prompt)).toEqual([false, false, false, true]);
+    const contents = await json<ContentsJson & { turns: { prompt_id: string; usage: object }[] }>(await api.call('alice', 'GET', `/sessions/${id}`), 200);
+    const read = contents.messages as (MessageJson & { accepts_prompt?: boolean })[];
+    expect(read.map((message) => [message.role, message.accepts_prompt])).toEqual([
+      ['system', true],
+      ['user', false],
+      ['assistant', false],
+      ['tool_result', false],
+      ['assistant', true],
+      ['user', false],
+      ['assistant', true],
+    ]);
+    const usage = (input: number, output: number) => ({ input_tokens: input, output_tokens: output, cache_read_tokens: 0, cache_write_tokens: 0 });
+    const prompts = read.filter((message) => message.role === 'user').map((message) => message.id);
+    expect(contents.turns).toEqual([
+      { prompt_id: prompts[0], usage: usage(80, 10) },
+      { prompt_id: prompts[1], usage: usage(70, 2) },
+    ]);
+  });
 });
 
 describe('POST /sessions/{id}/messages with parent_id', () => {
@@ -101,10 +132,11 @@ describe('POST /sessions/{id}/messages with parent_id', () => {
     expect(tree).toEqual({
       active_leaf: branched.messages[1]!.id,
       leaves: [
-        { id: second.messages[1]!.id, timestamp: second.messages[1]!.timestamp, preview: 'a2' },
-        { id: branched.messages[1]!.id, timestamp: branched.messages[1]!.timestamp, preview: 'a2b' },
+        { id: second.messages[1]!.id, timestamp: second.messages[1]!.timestamp, preview: 'a2', unanswered: false },
+        { id: branched.messages[1]!.id, timestamp: branched.messages[1]!.timestamp, preview: 'a2b', unanswered: false },
       ],
       branch_points: [a1],
+      usage: expect.objectContaining({ input_tokens: expect.any(Number) }),
     });
     // The model saw the branch's conversation, not the abandoned one.
     const request = api.fake.requests.at(-1)!.body as { messages: { role: string }[] };
@@ -237,6 +269,48 @@ describe('PUT /sessions/{id}/leaf', () => {
     expect(entries.entries.find((entry) => entry.id === next.messages[0]!.id)?.parent_id).toBe(second.messages[1]!.id);
   });
 
+  it('marks a prompt that never got its answer as an unanswered leaf, and counts the usage of every branch', async () => {
+    const { id } = await api.newSession('alice', {});
+    api.fake.enqueue({ text: 'a1', usage: { input: 100, output: 10 } });
+    const first = await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'q1' }), 200);
+    api.fake.enqueue({ status: 400 });
+    await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'failed' });
+    // The next message goes on after the failure: the failed prompt's sibling (docs/session-format.md).
+    api.fake.enqueue({ text: 'a2', usage: { input: 120, output: 8 } });
+    const next = await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'q2' }), 200);
+    api.fake.enqueue({ text: 'a2 again', usage: { input: 120, output: 9 } });
+    await json<TurnJson>(await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'q2, edited', parent_id: first.messages[1]!.id }), 200);
+    const tree = await json<TreeJson>(await api.call('alice', 'GET', `/sessions/${id}/tree`), 200);
+    expect(tree.leaves.map((leaf) => [leaf.preview, leaf.unanswered])).toEqual([
+      ['failed', true],
+      ['a2', false],
+      ['a2 again', false],
+    ]);
+    expect(tree.branch_points).toEqual([first.messages[1]!.id]);
+    // Every answer of every branch, where the session's own usage is its active branch's.
+    expect(tree.usage).toEqual({ input_tokens: 340, output_tokens: 27, cache_read_tokens: 0, cache_write_tokens: 0 });
+    const contents = await json<ContentsJson & { usage: { input_tokens: number } }>(await api.call('alice', 'GET', `/sessions/${id}`), 200);
+    expect(contents.usage.input_tokens).toBe(220);
+    expect(next.messages[0]!.id).not.toBe(tree.leaves[0]!.id);
+  });
+
+  it('names the session after the message that goes on after a failed first prompt, unless it was renamed', async () => {
+    const title = async (id: string): Promise<string | null> => (await json<SessionJson>(await api.call('alice', 'PATCH', `/sessions/${id}`, {}), 200)).title;
+    const { id } = await api.newSession('alice', { system: 'Be brief.' });
+    api.fake.enqueue({ status: 400 });
+    await api.call('alice', 'POST', `/sessions/${id}/messages`, { text: 'The failed one' });
+    expect(await title(id)).toBe('The failed one');
+    await turn(id, 'The one that was answered', 'Yes.');
+    expect(await title(id)).toBe('The one that was answered');
+
+    const renamed = (await api.newSession('alice', {})).id;
+    api.fake.enqueue({ status: 400 });
+    await api.call('alice', 'POST', `/sessions/${renamed}/messages`, { text: 'Failed again' });
+    await json<SessionJson>(await api.call('alice', 'PATCH', `/sessions/${renamed}`, { title: 'My name for it' }), 200);
+    await turn(renamed, 'Answered', 'Yes.');
+    expect(await title(renamed)).toBe('My name for it');
+  });
+
   it('brings a dangling prompt on another branch back as dangling_user', async () => {
     const { id, first } = await twoTurns();
     api.fake.enqueue({ status: 500, errorBody: { type: 'error', error: { type: 'api_error', message: 'down' } } });
@@ -317,13 +391,19 @@ describe('POST /sessions/{id}/fork', () => {
     const before = await json<ContentsJson>(await api.call('alice', 'GET', `/sessions/${id}`), 200);
     const fork = await json<SessionJson>(await api.call('alice', 'POST', `/sessions/${id}/fork`, { entry_id: first.messages[1]!.id }), 201);
     expect(fork.id).not.toBe(id);
-    expect(fork).toMatchObject({ entry_count: 3, title: 'q1' });
+    // Titled after the session it came from, so that the two can be told apart in a list.
+    expect(fork).toMatchObject({ entry_count: 3, title: 'q1 (fork)' });
     const forked = await json<ContentsJson>(await api.call('alice', 'GET', `/sessions/${fork.id}`), 200);
     expect(forked.messages).toEqual(before.messages.slice(0, 3));
     await turn(fork.id, 'only in the fork', 'ok');
     expect(await json<ContentsJson>(await api.call('alice', 'GET', `/sessions/${id}`), 200)).toEqual(before);
     const listed = await json<{ sessions: SessionJson[] }>(await api.call('alice', 'GET', '/sessions?limit=100'), 200);
     expect(listed.sessions.map((session) => session.id)).toContain(fork.id);
+    await json<SessionJson>(await api.call('alice', 'PATCH', `/sessions/${id}`, { title: 'Renamed' }), 200);
+    const renamed = await json<SessionJson>(await api.call('alice', 'POST', `/sessions/${id}/fork`, { entry_id: first.messages[1]!.id }), 201);
+    expect(renamed.title).toBe('Renamed (fork)');
+    const again = await json<SessionJson>(await api.call('alice', 'POST', `/sessions/${renamed.id}/fork`, { entry_id: first.messages[1]!.id }), 201);
+    expect(again.title).toBe('Renamed (fork 2)');
     const error = await json<ErrorJson>(await api.call('alice', 'POST', `/sessions/${id}/fork`, { entry_id: 'nope' }), 400);
     expect(error.error).toMatchObject({ code: 'invalid_body', field: 'entry_id' });
   });

@@ -97,7 +97,7 @@ describe('the local stack', () => {
     expect(roles(third.messages)).toEqual(['user', 'assistant']);
     const contents = await json<{ messages: Message[]; dangling_user: string | null }>(await call(alice, 'GET', `/sessions/${sessionId}`), 200);
     expect(contents.messages).toEqual([
-      { role: 'system', content: 'Be brief.', mode: 'replace', id: expect.any(String), timestamp: expect.any(String) },
+      { role: 'system', content: 'Be brief.', mode: 'replace', id: expect.any(String), timestamp: expect.any(String), accepts_prompt: true },
       ...first.messages,
       ...second.messages,
       ...third.messages,
@@ -398,9 +398,9 @@ describe('the local stack', () => {
     const store = await FSJSONLStore.open(file);
     const { conversation, danglingUser, entries } = await store.loadConversation();
     const contents = await json<{ messages: Message[]; dangling_user: string | null }>(await call(alice, 'GET', `/sessions/${sessionId}`), 200);
-    // The same messages, and each the entry of the same id and time in the file.
+    // The same messages, and each the entry of the same id and time in the file (what the API says of them besides, aside).
     const fromFile = conversation.messages.map((message, i) => ({ ...message, id: entries[i]?.id, timestamp: entries[i]?.timestamp }));
-    expect(fromFile).toEqual(contents.messages);
+    expect(fromFile).toEqual(contents.messages.map(({ accepts_prompt: _said, ...message }: Message & { accepts_prompt?: boolean }) => message));
     expect(danglingUser).toBe(contents.dangling_user);
     expect(store.sessionId()).toBe(sessionId);
   });

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createSession, sendAndWait, shots, signIn, transcript, UI_MS, useWebStack } from './web-harness.js';
+import { createSession, openSessionId, sendAndWait, shots, signIn, startSession, transcript, UI_MS, useWebStack } from './web-harness.js';
 
 const stack = useWebStack('web-branches');
 
@@ -29,9 +29,10 @@ describe('branches in the web client', { timeout: 90_000 }, () => {
   it('edits an earlier prompt into a new branch, switches back, keeps the active branch over a reload, and forks it', async () => {
     const page = await stack.newPage();
     await signIn(page, stack.signInLink);
-    const id = await createSession(page, 'Answer briefly.');
+    await createSession(page, 'Answer briefly.');
     stack.fake.enqueue({ text: 'The first answer.' }, { text: 'The second answer, as first written.' });
     await sendAndWait(page, 'First question');
+    const id = await openSessionId(page);
     await sendAndWait(page, 'Second question');
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('as first written');
     // Nothing to switch between yet.
@@ -119,7 +120,7 @@ describe('branches in the web client', { timeout: 90_000 }, () => {
   it("changes the model of the next turn from the header: a listed one, and a name of one's own where the server takes any", async () => {
     const page = await stack.newPage();
     await signIn(page, stack.signInLink);
-    const id = await createSession(page);
+    const id = await startSession(page, stack.fake);
     const stored = async (): Promise<string> => {
       const session = (await (await fetch(`${stack.url}/sessions/${id}`, { headers: { authorization: `Bearer ${await stack.token()}` } })).json()) as {
         active_model: { provider: string; model: string };

@@ -30,14 +30,17 @@ export interface WebStack {
   browser: Browser;
   /** A token of `owner` (the default owner's when absent: the one of the printed link). */
   token(owner?: string): Promise<string>;
+  /** The server's data folder (its `stack.json` names its table: `npm run user` finds it there). */
+  dataDir: string;
   /** A fresh browser profile (its own storage) at `width` × 800. */
   newPage(width?: number, options?: BrowserContextOptions): Promise<Page>;
 }
 
 /**
  * Starts the stack and the browser for the test file that calls it (before its tests), and
- * stops them after. `env`: more settings of the stack (`PANTO_MCP_SERVERS`, …), read when it
- * starts — after the hooks the file registered before calling this.
+ * stops them after. `env`: more settings of the stack (`PANTO_MCP_SERVERS`, a second provider,
+ * …), read when it starts — after the hooks the file registered before calling this; `fake` is
+ * in reach of them as `FAKE_URL` in their values (`OPENAI_BASE_URL: 'FAKE_URL/v1'`).
  */
 export function useWebStack(name: string, options: { env?: () => NodeJS.ProcessEnv } = {}): WebStack {
   const contexts: BrowserContext[] = [];
@@ -49,7 +52,10 @@ export function useWebStack(name: string, options: { env?: () => NodeJS.ProcessE
     stack.fake = await FakeLLMServer.start();
     dataDir = await mkdtemp(join(tmpdir(), `panto-${name}-`));
     await mkdir(shots, { recursive: true });
-    stack.server = await startLocalStack({ aws, dataDir, fake: stack.fake, model: 'claude-web', ...(options.env ? { env: options.env() } : {}) });
+    const env = options.env?.() ?? {};
+    const settings = Object.fromEntries(Object.entries(env).map(([key, value]) => [key, value?.replace('FAKE_URL', stack.fake.url)]));
+    stack.server = await startLocalStack({ aws, dataDir, fake: stack.fake, model: 'claude-web', env: settings });
+    stack.dataDir = dataDir;
     stack.url = stack.server.url;
     stack.signInLink = stack.server.signInLink;
     secret = await readLocalSecret(localSecretFile(dataDir));
@@ -93,18 +99,42 @@ export async function signIn(page: Page, link: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Sessions' }).waitFor();
 }
 
-/** Creates a session through the form (default model, `system` when given) and waits for its chat. */
-export async function createSession(page: Page, system?: string): Promise<string> {
+/**
+ * Opens a new session with New session: the message box ready, the model chosen (the server's
+ * default) and, when given, the system prompt filled in. Nothing is created until the first
+ * message is sent (see {@link startSession}).
+ */
+export async function createSession(page: Page, system?: string): Promise<void> {
   await page.getByRole('button', { name: 'New session', exact: true }).click();
-  await expect.poll(() => page.getByRole('combobox', { name: 'Model' }).inputValue(), { timeout: UI_MS }).not.toBe('');
-  if (system !== undefined) await page.getByRole('textbox', { name: 'System prompt (optional)' }).fill(system);
-  await page.getByRole('button', { name: 'Create' }).click();
   await page.getByRole('textbox', { name: 'Message' }).waitFor();
+  await expect.poll(() => page.getByRole('combobox', { name: 'Model' }).inputValue(), { timeout: UI_MS }).not.toBe('');
+  if (system !== undefined) {
+    await page.locator('details.system-prompt > summary').click();
+    await page.getByRole('textbox', { name: 'System prompt (optional)' }).fill(system);
+  }
+}
+
+/** The id of the session the page shows (its address: `#session=<id>`), once it shows one. */
+export async function openSessionId(page: Page): Promise<string> {
   await expect.poll(() => new URL(page.url()).hash, { timeout: UI_MS }).toMatch(/^#session=/);
-  // The chat has read the new session (its title is no longer "…"): a turn another tab starts
-  // from here on is one it does not know of, not one its first read finds and follows.
-  await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText(), { timeout: UI_MS }).not.toBe('…');
   return decodeURIComponent(new URL(page.url()).hash.replace('#session=', ''));
+}
+
+/**
+ * A new session started with its first message: `prompt`, answered by `answer` (enqueued on
+ * `fake`). Waits for the answer, and for the chat to have read the session, so that a turn
+ * another tab starts from here on is one it does not know of. The session's id.
+ */
+export async function startSession(
+  page: Page,
+  fake: FakeLLMServer,
+  { prompt = 'Hello', answer = 'Hello.', system }: { prompt?: string; answer?: string; system?: string } = {},
+): Promise<string> {
+  await createSession(page, system);
+  fake.enqueue({ text: answer });
+  await sendAndWait(page, prompt);
+  await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain(answer);
+  return openSessionId(page);
 }
 
 export const transcript = (page: Page) => page.getByRole('log', { name: 'Transcript' });
@@ -116,10 +146,15 @@ export async function sendWithKeyboard(page: Page, text: string): Promise<void> 
   await page.keyboard.press('Enter');
 }
 
-/** Sends `text` and waits for its turn to end (Send is back). */
+/** Sends `text` and waits for its turn to end: the prompt in the transcript, Send back, no Stop (a new session's first message included). */
 export async function sendAndWait(page: Page, text: string): Promise<void> {
   await sendWithKeyboard(page, text);
-  await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
+  const ended = async (): Promise<boolean> =>
+    (await transcript(page).count()) === 1 &&
+    (await transcript(page).innerText()).includes(text) &&
+    (await page.getByRole('button', { name: 'Stop' }).count()) === 0 &&
+    (await page.getByRole('button', { name: 'Send', exact: true }).isVisible());
+  await expect.poll(ended, { timeout: UI_MS }).toBe(true);
 }
 
 /** The lowest contrast ratio (WCAG) of the text the page shows, and where it is: every visible text node against the background it is drawn on. */

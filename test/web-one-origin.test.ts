@@ -95,8 +95,6 @@ describe('the web client behind one origin', { timeout: 90_000 }, () => {
 
     await page.getByRole('button', { name: 'New session', exact: true }).click();
     await expect.poll(() => page.getByRole('combobox', { name: 'Model' }).inputValue(), { timeout: UI_MS }).not.toBe('');
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByRole('textbox', { name: 'Message' }).waitFor();
     fake.enqueue({ text: 'Answered through the Router.', usage: { input: 4, output: 5 } });
     await page.getByRole('textbox', { name: 'Message' }).fill('Are you behind one origin?');
     await page.keyboard.press('Enter');

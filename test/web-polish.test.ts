@@ -154,8 +154,6 @@ describe('the web client, finished', { timeout: 90_000 }, () => {
     await expect.poll(() => main.getByRole('heading', { level: 1 }).innerText(), { timeout: UI_MS }).toBe('Your first session');
     expect(await main.getByRole('heading', { name: 'Recent sessions' }).count()).toBe(0);
     await main.getByRole('button', { name: 'Start a new session' }).click();
-    await page.getByRole('combobox', { name: 'Model' }).waitFor();
-    await page.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
     stack.fake.enqueue({ text: 'Hello.' });
     await sendAndWait(page, 'A first **hello**');

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSession, sendWithKeyboard, shots, signIn, transcript, UI_MS, useWebStack } from './web-harness.js';
+import { createSession, openSessionId, sendWithKeyboard, shots, signIn, transcript, UI_MS, useWebStack } from './web-harness.js';
 
 const stack = useWebStack('web-resume');
 
@@ -15,9 +15,10 @@ describe('a reload in the middle of an answer', { timeout: 90_000 }, () => {
   it('shows the answer so far at once, then the rest, with nothing missing or repeated', async () => {
     const page = await stack.newPage(1280);
     await signIn(page, stack.signInLink);
-    const id = await createSession(page);
+    await createSession(page);
     stack.fake.enqueue({ text: ANSWER, pauseAfterDeltas: 4 });
     await sendWithKeyboard(page, 'Recite the Greek letters, slowly');
+    const id = await openSessionId(page);
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('Alpha beta gamma delta');
 
     // The server stores the answer so far once the model has been writing for a second.

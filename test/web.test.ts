@@ -8,7 +8,18 @@
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createSession, sendWithKeyboard, shots, signIn as signInWith, transcript, UI_MS, useWebStack } from './web-harness.js';
+import {
+  createSession,
+  openSessionId,
+  sendAndWait,
+  sendWithKeyboard,
+  shots,
+  signIn as signInWith,
+  startSession,
+  transcript,
+  UI_MS,
+  useWebStack,
+} from './web-harness.js';
 
 const stack = useWebStack('web');
 
@@ -44,14 +55,14 @@ async function signedInWithSessions(owner: string, count: number): Promise<{ pag
 }
 
 describe('the web client', { timeout: 60_000 }, () => {
-  it('signs in with the printed link, keeps the token in session storage and takes it out of the address bar', async () => {
+  it('signs in with the printed link, keeps the token for the browser and takes it out of the address bar', async () => {
     const page = await newPage();
     const errors: string[] = [];
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
     await signIn(page);
     expect(page.url()).toBe(`${stack.url}/`);
     const token = stack.signInLink.split('#token=')[1];
-    expect(await page.evaluate<string | null>("sessionStorage.getItem('panto.token')")).toBe(token);
+    expect(await page.evaluate<string | null>("localStorage.getItem('panto.token')")).toBe(token);
     await expect.poll(() => page.getByRole('button', { name: 'New session', exact: true }).isVisible()).toBe(true);
     // Nothing failed on the way (a browser asks for /favicon.ico unless the page names an icon).
     await page.waitForTimeout(500);
@@ -65,7 +76,7 @@ describe('the web client', { timeout: 60_000 }, () => {
     await createSession(page, 'Be brief.');
     stack.fake.enqueue({ text: 'Counted.', usage: { input: 10, output: 3 } });
     await sendWithKeyboard(page, 'Count me');
-    await expect.poll(() => usage.innerText(), { timeout: UI_MS }).toContain(' · 1 turn · ');
+    await expect.poll(() => usage.innerText(), { timeout: UI_MS }).toMatch(/ · 1 turn[ ,]/);
   });
 
   it('signs in with a pasted token (Enter uses it), and says why a pasted non-token is refused', async () => {
@@ -79,15 +90,16 @@ describe('the web client', { timeout: 60_000 }, () => {
     await box.fill(token);
     await box.press('Enter');
     await page.getByRole('navigation', { name: 'Sessions' }).waitFor();
-    expect(await page.evaluate<string | null>("sessionStorage.getItem('panto.token')")).toBe(token);
+    expect(await page.evaluate<string | null>("localStorage.getItem('panto.token')")).toBe(token);
   });
 
   it('creates a session, shows the answer arriving in parts before the turn ends, and the history after a reload', async () => {
     const page = await newPage();
     await signIn(page);
-    const id = await createSession(page, 'Answer briefly.');
+    await createSession(page, 'Answer briefly.');
     stack.fake.enqueue({ text: 'The first part arrives now, and the **second part** arrives later.', pauseAfterDeltas: 3, usage: { input: 21, output: 13 } });
     await sendWithKeyboard(page, 'Tell me in two parts');
+    const id = await openSessionId(page);
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('The first');
     // The turn has not ended: the rest is held back by the model, and the Stop button is up.
     expect(await transcript(page).innerText()).not.toContain('second part');
@@ -105,35 +117,40 @@ describe('the web client', { timeout: 60_000 }, () => {
     expect(new URL(page.url()).hash).toBe(`#session=${id}`);
   });
 
-  it('is usable with the keyboard alone: a new session, a prompt and its answer without the mouse', async () => {
+  it('is usable with the keyboard alone: a new session, its system prompt, a prompt and its answer without the mouse', async () => {
     const page = await newPage();
     await signIn(page);
     const focused = (): Promise<string> =>
       page.evaluate<string>("(document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '').trim()");
+    const focusedId = (): Promise<string> => page.evaluate<string>('document.activeElement?.id ?? ""');
     for (let presses = 0; presses < 10 && (await focused()) !== 'New session'; presses++) await page.keyboard.press('Tab');
     expect(await focused()).toBe('New session');
     await page.keyboard.press('Enter');
-    // Escape closes the form and the focus is back on New session; Enter opens it again.
-    await expect.poll(() => page.evaluate<string>('document.activeElement?.id ?? ""')).toBe('new-model');
+    // A new session opens on its message box; Escape in the empty box leaves it, the focus back on New session.
+    await expect.poll(focusedId).toBe('composer');
     await page.keyboard.press('Escape');
     await expect.poll(() => focused(), { timeout: UI_MS }).toBe('New session');
     await page.keyboard.press('Enter');
-    // The form opens on its first field (the model); Tab reaches the system prompt, then Create.
-    await expect.poll(() => page.evaluate<string>('document.activeElement?.id ?? ""')).toBe('new-model');
+    await expect.poll(focusedId).toBe('composer');
+    // Back from the message box: the system prompt (opened with Enter), then its box.
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused()).toBe('System prompt');
+    await page.keyboard.press('Enter');
     await page.keyboard.press('Tab');
+    expect(await focusedId()).toBe('new-system');
     await page.keyboard.type('Be terse.');
     await page.keyboard.press('Tab');
-    expect(await focused()).toBe('Create');
-    await page.keyboard.press('Enter');
-    // The new chat has the cursor in its message box.
-    await expect.poll(() => page.evaluate<string>('document.activeElement?.id ?? ""'), { timeout: UI_MS }).toBe('composer');
+    expect(await focusedId()).toBe('composer');
     stack.fake.enqueue({ text: 'Typed, not clicked.' });
     await page.keyboard.type('Hello from the keyboard');
     await page.keyboard.press('Enter');
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('Typed, not clicked.');
+    expect(await transcript(page).locator('details.system').innerText()).toContain('System prompt');
+    // The new chat keeps the cursor in its message box.
+    await expect.poll(focusedId, { timeout: UI_MS }).toBe('composer');
   });
 
-  it('offers the models of GET /models, the default preselected, and creates a session on another one', async () => {
+  it('offers the models of GET /models, the server’s default preselected and marked, and starts a session on another one', async () => {
     const page = await newPage();
     await signIn(page);
     await page.getByRole('button', { name: 'New session', exact: true }).click();
@@ -141,20 +158,30 @@ describe('the web client', { timeout: 60_000 }, () => {
     await expect.poll(() => picker.inputValue(), { timeout: UI_MS }).toBe('anthropic/claude-web');
     const token = stack.signInLink.split('#token=')[1] ?? '';
     const offered = (await (await fetch(`${stack.url}/models`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
-      providers: { name: string; any_model: boolean; models: { id: string }[] }[];
+      providers: { name: string; any_model: boolean; models: { id: string; status: string | null }[] }[];
     };
     const options = await picker.locator('option').evaluateAll((all) => all.map((option) => (option as unknown as { value: string }).value));
-    // Every model offered, and — for a provider with a base URL here (any_model) — a name of one's own.
+    // Every model offered but the deprecated ones, and — for a provider with a base URL here (any_model) — a name of one's own.
     const values = options.filter((value) => !value.startsWith('other:'));
-    expect(values).toEqual(offered.providers.flatMap((provider) => provider.models.map((model) => `${provider.name}/${model.id}`)));
+    const deprecated = offered.providers.flatMap((provider) =>
+      provider.models.filter((model) => model.status === 'deprecated').map((model) => `${provider.name}/${model.id}`),
+    );
+    expect(values).toEqual(
+      offered.providers.flatMap((provider) => provider.models.map((model) => `${provider.name}/${model.id}`)).filter((value) => !deprecated.includes(value)),
+    );
     expect(options.filter((value) => value.startsWith('other:'))).toEqual(
       offered.providers.filter((provider) => provider.any_model).map((provider) => `other:${provider.name}`),
     );
     expect(offered.providers.find((provider) => provider.name === 'anthropic')?.any_model).toBe(true);
+    // One "(default)": the server's, not each provider's.
+    const labels = await picker.locator('option').allInnerTexts();
+    expect(labels.filter((label) => label.includes('(default)'))).toEqual(['claude-web (default)']);
+    expect(labels.some((label) => label.includes('(deprecated)'))).toBe(false);
     const other = values.find((value) => value !== 'anthropic/claude-web')!;
     await picker.selectOption(other);
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    stack.fake.enqueue({ text: 'On the other model.' });
+    await sendWithKeyboard(page, 'Which model are you?');
+    await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('On the other model.');
     // The chat's header shows it in its own Model select.
     await expect.poll(() => page.getByRole('combobox', { name: 'Model' }).inputValue(), { timeout: UI_MS }).toBe(other);
   });
@@ -162,9 +189,10 @@ describe('the web client', { timeout: 60_000 }, () => {
   it('stops a slow turn with the Stop button, keeping what the model wrote', async () => {
     const page = await newPage();
     await signIn(page);
-    const id = await createSession(page);
+    await createSession(page);
     stack.fake.enqueue({ text: 'This answer is slow and will never finish on its own.', pauseAfterDeltas: 2 });
     await sendWithKeyboard(page, 'Take your time');
+    const id = await openSessionId(page);
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('This answer');
     // With the keyboard: from the message box, Tab reaches Stop.
     await page.keyboard.press('Tab');
@@ -186,10 +214,7 @@ describe('the web client', { timeout: 60_000 }, () => {
   it('shows a second owner none of the first owner’s sessions', async () => {
     const first = await newPage();
     await signIn(first);
-    const id = await createSession(first);
-    stack.fake.enqueue({ text: 'For the first owner only.' });
-    await sendWithKeyboard(first, 'A private question');
-    await first.getByRole('button', { name: 'Send' }).waitFor();
+    const id = await startSession(first, stack.fake, { prompt: 'A private question', answer: 'For the first owner only.' });
     await expect.poll(() => first.getByRole('navigation', { name: 'Sessions' }).innerText()).toContain('A private question');
 
     const second = await newPage();
@@ -218,8 +243,7 @@ describe('the web client', { timeout: 60_000 }, () => {
     // A button like the page's own Copy code (the one element it adds to markdown) stays text too.
     const evil = 'Before <img src=x onerror=alert(1)> middle <script>alert(2)</script> <button class="copy-code" onclick="alert(5)">Copy code</button> after';
     stack.fake.enqueue({ text: `${evil}\n\n<img src=y onerror="alert(3)">\n\n[link](javascript:alert(4))` });
-    await sendWithKeyboard(page, 'Say something dangerous');
-    await page.getByRole('button', { name: 'Send' }).waitFor();
+    await sendAndWait(page, 'Say something dangerous');
     await expect.poll(() => transcript(page).innerText(), { timeout: UI_MS }).toContain('after');
     const text = await transcript(page).innerText();
     expect(text).toContain('<img src=x onerror=alert(1)>');
@@ -239,7 +263,7 @@ describe('the web client', { timeout: 60_000 }, () => {
   it('says so, in words, when a turn is already running on the session (409), and keeps the prompt', async () => {
     const page = await newPage();
     await signIn(page);
-    const id = await createSession(page);
+    const id = await startSession(page, stack.fake);
     // Another tab's turn, still being written by the model.
     const other = await otherTabTurn(id, 'From another tab', 'The other tab is answering slowly.');
     await sendWithKeyboard(page, 'Me too');
@@ -261,7 +285,7 @@ describe('the web client', { timeout: 60_000 }, () => {
   it('follows a running turn again when its connection drops, instead of claiming to stop it', async () => {
     const page = await newPage();
     await signIn(page);
-    const id = await createSession(page);
+    const id = await startSession(page, stack.fake);
     const other = await otherTabTurn(id, 'Started elsewhere', 'Still answering after the drop.');
     // The page's first connection to the turn's events is cut; the next ones go through.
     let attempts = 0;
@@ -318,10 +342,7 @@ describe('the web client', { timeout: 60_000 }, () => {
   it('renames, exports, compacts and deletes a session', async () => {
     const page = await newPage();
     await signIn(page);
-    const id = await createSession(page);
-    stack.fake.enqueue({ text: 'Noted.' });
-    await sendWithKeyboard(page, 'Remember the number 42');
-    await page.getByRole('button', { name: 'Send' }).waitFor();
+    const id = await startSession(page, stack.fake, { prompt: 'Remember the number 42', answer: 'Noted.' });
     const sessions = page.getByRole('navigation', { name: 'Sessions' });
 
     await page.getByRole('button', { name: 'Rename' }).click();
@@ -392,8 +413,7 @@ describe('the web client', { timeout: 60_000 }, () => {
         usage: { input: 240, output: 64 },
       },
     );
-    await sendWithKeyboard(page, 'What time is it in Paris? use current_time, then show me the code');
-    await page.getByRole('button', { name: 'Send' }).waitFor();
+    await sendAndWait(page, 'What time is it in Paris? use current_time, then show me the code');
     await expect.poll(() => transcript(page).locator('pre.code .hljs-keyword').count(), { timeout: UI_MS }).toBeGreaterThan(0);
     // Every highlighted token reads at WCAG AA (4.5:1) on the code block's background.
     const lowestContrast = await page.evaluate<number>(`(() => {
@@ -435,7 +455,8 @@ describe('the web client', { timeout: 60_000 }, () => {
     expect(await inView('Message')).toBe(true);
     expect(await inView('Send')).toBe(true);
     await page.screenshot({ path: join(shots, 'chat-360.png') });
-    // Renaming on a phone: the title box gets a row of its own, not the sliver beside ‹ Sessions.
+    // Renaming on a phone (from the session's menu): the title box gets a row of its own, not the sliver beside ‹ Sessions.
+    await page.getByRole('button', { name: 'Session actions' }).click();
     await page.getByRole('button', { name: 'Rename' }).click();
     expect((await page.getByRole('textbox', { name: 'Title' }).boundingBox())?.width).toBeGreaterThan(180);
     expect(await overflow()).toBeLessThanOrEqual(0);

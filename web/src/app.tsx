@@ -1,4 +1,4 @@
-/** The page: signed out, the sign-in form; signed in, the session list beside a chat or the new-session form. */
+/** The page: signed out, the sign-in form; signed in, the session list beside a chat or a new session. */
 import { Chat } from './components/chat.js';
 import { NewSession } from './components/new-session.js';
 import { SessionList } from './components/session-list.js';
@@ -15,7 +15,7 @@ import { Account } from './components/account.js';
 export function App({ config }: { config: WebConfig }) {
   const auth = useAuth(config);
   const list = useSessions(auth.api, auth.setProblem);
-  const { selected, creating, setCreating, open } = useSelection();
+  const { selected, creating, setCreating, open, arrival, arrive } = useSelection();
   const { newButton, focusList } = useListFocus();
   const { api } = auth;
   // The usage is read again after each turn (a chat says it changed the session).
@@ -28,9 +28,10 @@ export function App({ config }: { config: WebConfig }) {
   const main = creating ? (
     <NewSession
       api={api}
-      onCreated={(session) => {
-        list.add(session);
-        open(session.id);
+      onStarted={(session, text) => {
+        // Named by its first message, as the server names it; the list says so before the turn's end reloads it.
+        list.add({ ...session, title: session.title ?? text });
+        arrive({ sessionId: session.id, firstPrompt: text });
       }}
       onCancel={() => {
         setCreating(false);
@@ -42,6 +43,8 @@ export function App({ config }: { config: WebConfig }) {
       key={selected}
       api={api}
       sessionId={selected}
+      firstPrompt={arrival?.firstPrompt}
+      forkedFrom={arrival?.forkedFrom}
       title={list.sessions.find((session) => session.id === selected)?.title ?? null}
       onChanged={() => {
         void list.load(false);
@@ -52,10 +55,11 @@ export function App({ config }: { config: WebConfig }) {
         open(null);
         focusList(null);
       }}
-      onForked={(session) => {
+      onForked={(session, from) => {
         list.add(session);
-        open(session.id);
+        arrive({ sessionId: session.id, forkedFrom: from });
       }}
+      onOpen={open}
       onBack={() => {
         open(null);
         focusList(selected);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { finishHostedSignIn, hostedSignInUrl, takeToken, tokenProblem, type AuthEnvironment } from './auth.js';
+import { finishHostedSignIn, forgetToken, hostedSignInUrl, keepToken, takeToken, tokenChanged, tokenProblem, type AuthEnvironment } from './auth.js';
 
 const NOW = Date.parse('2026-12-01T12:00:00Z');
 
@@ -8,20 +8,26 @@ function jwt(claims: object): string {
   return `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}.signature`;
 }
 
-function environment(url: string): AuthEnvironment & { stored: Map<string, string>; replaced: string[] } {
+const storageOf = (map: Map<string, string>): AuthEnvironment['storage'] => ({
+  getItem: (key) => map.get(key) ?? null,
+  setItem: (key, value) => void map.set(key, value),
+  removeItem: (key) => void map.delete(key),
+});
+
+/** A page at `url`: `stored` is the browser's storage (local storage), `tabStored` the tab's own (session storage). */
+function environment(url: string): AuthEnvironment & { stored: Map<string, string>; tabStored: Map<string, string>; replaced: string[] } {
   const parsed = new URL(url);
   const stored = new Map<string, string>();
+  const tabStored = new Map<string, string>();
   const replaced: string[] = [];
   return {
     location: { href: parsed.href, origin: parsed.origin, pathname: parsed.pathname, search: parsed.search, hash: parsed.hash },
     history: { replaceState: (_data, _unused, next) => void replaced.push(String(next)) },
-    storage: {
-      getItem: (key) => stored.get(key) ?? null,
-      setItem: (key, value) => void stored.set(key, value),
-      removeItem: (key) => void stored.delete(key),
-    },
+    storage: storageOf(stored),
+    tabStorage: storageOf(tabStored),
     now: () => NOW,
     stored,
+    tabStored,
     replaced,
   };
 }
@@ -29,7 +35,7 @@ function environment(url: string): AuthEnvironment & { stored: Map<string, strin
 const valid = jwt({ sub: 'alice', exp: NOW / 1000 + 3600 });
 
 describe('takeToken', () => {
-  it('takes the token from the #token= fragment, keeps it in session storage and removes it from the address bar', () => {
+  it('takes the token from the #token= fragment, keeps it for the browser (local storage) and removes it from the address bar', () => {
     const env = environment(`http://127.0.0.1:3000/#token=${valid}`);
     expect(takeToken(env)).toBe(valid);
     expect(env.stored.get('panto.token')).toBe(valid);
@@ -52,6 +58,31 @@ describe('takeToken', () => {
   });
 });
 
+describe('signing out, in every tab', () => {
+  it('forgets the token for the browser; a refused token only while no other tab replaced it', () => {
+    const env = environment('http://127.0.0.1:3000/');
+    keepToken(env, valid);
+    const newer = jwt({ sub: 'alice', exp: NOW / 1000 + 7200 });
+    // This tab's token was refused, but another tab signed in again meanwhile: that sign-in stays.
+    env.stored.set('panto.token', newer);
+    forgetToken(env, valid);
+    expect(env.stored.get('panto.token')).toBe(newer);
+    forgetToken(env, newer);
+    expect(env.stored.has('panto.token')).toBe(false);
+    keepToken(env, valid);
+    forgetToken(env);
+    expect(env.stored.has('panto.token')).toBe(false);
+  });
+
+  it("reads another tab's sign-out, sign-in and cleared storage from a storage event, and ignores other keys", () => {
+    expect(tokenChanged({ key: 'panto.token', newValue: null }, NOW)).toBeNull();
+    expect(tokenChanged({ key: 'panto.token', newValue: valid }, NOW)).toBe(valid);
+    expect(tokenChanged({ key: 'panto.token', newValue: jwt({ sub: 'a', exp: NOW / 1000 - 1 }) }, NOW)).toBeNull();
+    expect(tokenChanged({ key: null, newValue: null }, NOW)).toBeNull();
+    expect(tokenChanged({ key: 'panto.theme', newValue: 'dark' }, NOW)).toBeUndefined();
+  });
+});
+
 describe('tokenProblem', () => {
   it('refuses what is not a JWT and a token past its exp', () => {
     expect(tokenProblem('hello', NOW)).toMatch(/not a token/);
@@ -69,7 +100,9 @@ describe('hosted UI sign-in', () => {
     expect(url.origin + url.pathname).toBe(`${hostedUi.domain}/oauth2/authorize`);
     expect(url.searchParams.get('response_type')).toBe('code');
     expect(url.searchParams.get('redirect_uri')).toBe('https://chat.example.com/');
-    const { verifier, state } = JSON.parse(env.stored.get('panto.pkce') ?? '{}') as { verifier: string; state: string };
+    // The verifier is the tab's: the answer must come back to the tab that asked.
+    expect(env.stored.has('panto.pkce')).toBe(false);
+    const { verifier, state } = JSON.parse(env.tabStored.get('panto.pkce') ?? '{}') as { verifier: string; state: string };
     const digest = Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))).toString('base64url');
     expect(url.searchParams.get('code_challenge')).toBe(digest);
     expect(url.searchParams.get('state')).toBe(state);
@@ -77,7 +110,7 @@ describe('hosted UI sign-in', () => {
 
   it('exchanges the code with the verifier and keeps the access token', async () => {
     const env = environment('https://chat.example.com/?code=the-code&state=s1');
-    env.stored.set('panto.pkce', JSON.stringify({ verifier: 'v1', state: 's1' }));
+    env.tabStored.set('panto.pkce', JSON.stringify({ verifier: 'v1', state: 's1' }));
     const requests: { url: string; body: string }[] = [];
     const fetcher = (async (url: string, init: RequestInit) => {
       requests.push({ url, body: String(init.body) });
@@ -98,7 +131,7 @@ describe('hosted UI sign-in', () => {
 
   it('refuses an answer whose state is not this tab’s, without calling the user pool', async () => {
     const env = environment('https://chat.example.com/?code=c&state=other');
-    env.stored.set('panto.pkce', JSON.stringify({ verifier: 'v1', state: 's1' }));
+    env.tabStored.set('panto.pkce', JSON.stringify({ verifier: 'v1', state: 's1' }));
     let called = false;
     const fetcher = (async () => {
       called = true;

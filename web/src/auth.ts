@@ -1,12 +1,15 @@
 /**
  * Signing in. The page needs a bearer token for the API, and gets it one of three ways:
  * - the local stack's sign-in link, `http://127.0.0.1:<port>/#token=<jwt>`: taken from the
- *   fragment, kept in session storage, and removed from the address bar;
+ *   fragment, kept, and removed from the address bar;
  * - a token pasted into the sign-in form (`npm run -s token -- <owner>`);
  * - on AWS, the user pool's hosted UI: authorization code with PKCE (RFC 7636), the verifier
- *   kept in session storage across the redirect, the code exchanged at `/oauth2/token` for
- *   an access token (what the API's authorizer accepts).
- * Session storage, not local storage: a token lives as long as the tab.
+ *   kept in the tab's session storage across the redirect, the code exchanged at
+ *   `/oauth2/token` for an access token (what the API's authorizer accepts).
+ * The token is kept in local storage, as the chat apps keep a sign-in: every tab of this
+ * browser on this origin uses it — a session link opened in a new tab, a bookmark — until it
+ * expires or you sign out, which clears it for every tab (docs/web.md says what that means on
+ * a shared computer).
  */
 import type { WebConfig } from './config.js';
 
@@ -17,7 +20,10 @@ const PKCE_KEY = 'panto.pkce';
 export interface AuthEnvironment {
   location: { href: string; origin: string; pathname: string; search: string; hash: string };
   history: { replaceState(data: unknown, unused: string, url?: string | URL | null): void };
+  /** The browser's storage for this origin (local storage): the token, shared by every tab. */
   storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+  /** This tab's own (session storage): a hosted-UI sign-in's verifier and state, which belong to the tab that started it. */
+  tabStorage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
   now(): number;
 }
 
@@ -43,6 +49,8 @@ export function tokenClaims(token: string): TokenClaims | null {
     const claims = JSON.parse(json) as unknown;
     return typeof claims === 'object' && claims !== null ? (claims as TokenClaims) : null;
   } catch {
+    // Bad base64, bad UTF-8 or bad JSON: not a JWT, which null says — the caller refuses the
+    // token with a message (tokenProblem), and nothing else depends on what failed.
     return null;
   }
 }
@@ -56,8 +64,8 @@ export function tokenProblem(token: string, now: number): string | null {
 }
 
 /**
- * The token of this tab: a `#token=` fragment first (then stored, and the fragment removed
- * from the address bar), else the stored one while it has not expired.
+ * The token to use: a `#token=` fragment first (then kept, and the fragment removed from the
+ * address bar), else the kept one while it has not expired.
  */
 export function takeToken(env: AuthEnvironment): string | null {
   const fragment = new URLSearchParams(env.location.hash.replace(/^#/, ''));
@@ -81,8 +89,23 @@ export function keepToken(env: AuthEnvironment, token: string): void {
   env.storage.setItem(TOKEN_KEY, token.trim());
 }
 
-export function forgetToken(env: AuthEnvironment): void {
-  env.storage.removeItem(TOKEN_KEY);
+/**
+ * Forgets the kept token — for every tab. With `token`, only while it is still that one: a tab
+ * whose token the API refused does not sign out a newer sign-in another tab made.
+ */
+export function forgetToken(env: AuthEnvironment, token?: string): void {
+  if (token === undefined || env.storage.getItem(TOKEN_KEY) === token) env.storage.removeItem(TOKEN_KEY);
+}
+
+/**
+ * The token another tab left this browser with, from a `storage` event: the new one (signed in
+ * there), null (signed out there, or one that cannot be used), or undefined for an event about
+ * something else.
+ */
+export function tokenChanged(event: Pick<StorageEvent, 'key' | 'newValue'>, now: number): string | null | undefined {
+  // A null key: the whole storage was cleared (the browser's "clear site data"), the token with it.
+  if (event.key !== TOKEN_KEY && event.key !== null) return undefined;
+  return event.newValue !== null && event.key !== null && tokenProblem(event.newValue, now) === null ? event.newValue : null;
 }
 
 function base64url(bytes: Uint8Array): string {
@@ -97,12 +120,12 @@ function redirectUri(env: AuthEnvironment): string {
   return `${env.location.origin}${env.location.pathname}`;
 }
 
-/** The hosted UI's sign-in URL for a fresh PKCE verifier and state (kept in session storage). */
+/** The hosted UI's sign-in URL for a fresh PKCE verifier and state (kept in the tab's session storage). */
 export async function hostedSignInUrl(env: AuthEnvironment, hostedUi: NonNullable<WebConfig['hostedUi']>): Promise<string> {
   const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
   const state = base64url(crypto.getRandomValues(new Uint8Array(16)));
   const challenge = base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
-  env.storage.setItem(PKCE_KEY, JSON.stringify({ verifier, state }));
+  env.tabStorage.setItem(PKCE_KEY, JSON.stringify({ verifier, state }));
   const query = new URLSearchParams({
     response_type: 'code',
     client_id: hostedUi.clientId,
@@ -131,8 +154,8 @@ export async function finishHostedSignIn(
   const error = query.get('error');
   if (code === null && error === null) return null;
   env.history.replaceState(null, '', redirectUri(env));
-  const saved = env.storage.getItem(PKCE_KEY);
-  env.storage.removeItem(PKCE_KEY);
+  const saved = env.tabStorage.getItem(PKCE_KEY);
+  env.tabStorage.removeItem(PKCE_KEY);
   if (error !== null) throw new Error(`Sign-in failed: ${query.get('error_description') ?? error}`);
   const pkce = saved === null ? null : (JSON.parse(saved) as { verifier: string; state: string });
   if (pkce === null || pkce.state !== query.get('state')) throw new Error('Sign-in failed: the answer does not belong to this tab. Try again.');

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { Entry, StoredMessage } from './api/wire.js';
-import { editParent, indexEntries, lastUsed, latestOf, promptBefore, promptVersions, replacedBy } from './branches.js';
+import {
+  branchLeaves,
+  editParent,
+  failedBefore,
+  indexEntries,
+  lastUsed,
+  latestOf,
+  promptBefore,
+  promptVersions,
+  replacedBy,
+  unansweredPrompts,
+} from './branches.js';
 
 const usage = { input_tokens: 1, output_tokens: 1, cache_read_tokens: 0, cache_write_tokens: 0 };
 let clock = 0;
@@ -41,20 +52,67 @@ const log: Entry[] = [
 ];
 const index = indexEntries(log);
 
+const none: ReadonlySet<string> = new Set();
+
 describe('promptVersions', () => {
   it('lists the prompts that follow the same entry, oldest first, and which one this is', () => {
-    expect(promptVersions(index, 'u2')).toEqual({ ids: ['u2', 'u2b'], position: 0 });
-    expect(promptVersions(index, 'u2b')).toEqual({ ids: ['u2', 'u2b'], position: 1 });
+    expect(promptVersions(index, 'u2', none)).toEqual({ ids: ['u2', 'u2b'], position: 0 });
+    expect(promptVersions(index, 'u2b', none)).toEqual({ ids: ['u2', 'u2b'], position: 1 });
   });
 
   it('is null for a prompt with no other version, and for an id not in the log', () => {
-    expect(promptVersions(index, 'u1')).toBeNull();
-    expect(promptVersions(index, 'nope')).toBeNull();
+    expect(promptVersions(index, 'u1', none)).toBeNull();
+    expect(promptVersions(index, 'nope', none)).toBeNull();
   });
 
   it('counts first prompts of a session without a system prompt as versions of each other', () => {
     const roots = indexEntries([prompt('r1', null), answer('b1', 'r1'), prompt('r2', null)]);
-    expect(promptVersions(roots, 'r2')).toEqual({ ids: ['r1', 'r2'], position: 1 });
+    expect(promptVersions(roots, 'r2', none)).toEqual({ ids: ['r1', 'r2'], position: 1 });
+  });
+
+  it('leaves out a prompt that never got its answer — but for the prompt itself (a failed edit, shown with Resend)', () => {
+    // u3 failed (a 400), then u3b went on after it: no versions. u3c, an edit of u3b, failed and is where the session is now.
+    const failed = indexEntries([...log, prompt('u3', 'a2'), prompt('u3b', 'a2'), answer('a3b', 'u3b'), prompt('u3c', 'a2')]);
+    expect(promptVersions(failed, 'u3b', new Set(['u3', 'u3c']))).toBeNull();
+    expect(promptVersions(failed, 'u3c', new Set(['u3', 'u3c']))).toEqual({ ids: ['u3b', 'u3c'], position: 1 });
+  });
+});
+
+describe('failedBefore', () => {
+  const unanswered = new Set(['f1', 'f2', 'f3', 'f4']);
+  // After a1: f1 failed, f2 (the same words as f1) failed, then n1 went on; then f3 failed, f4 (retrying n2's words) failed, n2 went on.
+  const failedLog = indexEntries([
+    ...log.slice(0, 3),
+    prompt('f1', 'a1', 'Are you there?'),
+    prompt('f2', 'a1', 'Are you there?'),
+    prompt('n1', 'a1', 'Hello?'),
+    answer('b1', 'n1'),
+    prompt('f3', 'a1', 'Still there?'),
+    prompt('f4', 'a1', 'Again'),
+    prompt('n2', 'a1', 'Again'),
+    answer('b2', 'n2'),
+  ]);
+
+  it('lists the prompts that failed just before a prompt went on from the same point, once each', () => {
+    expect(failedBefore(failedLog, 'n1', unanswered)).toEqual([{ id: 'f2', text: 'Are you there?' }]);
+  });
+
+  it('leaves out those an answered version came between, and a retry with the same words', () => {
+    expect(failedBefore(failedLog, 'n2', unanswered)).toEqual([{ id: 'f3', text: 'Still there?' }]);
+    expect(failedBefore(failedLog, 'u1', unanswered)).toEqual([]);
+    expect(failedBefore(failedLog, 'b1', unanswered)).toEqual([]);
+  });
+});
+
+describe('branchLeaves and unansweredPrompts', () => {
+  const leafOf = (id: string, unanswered: boolean) => ({ id, timestamp: at(), preview: id, unanswered });
+  const tree = { active_leaf: 'a3', leaves: [leafOf('f1', true), leafOf('a2', false), leafOf('a3', false)], branch_points: ['a1'], usage };
+
+  it('counts the leaves but a failed prompt as branches — unless the session is at that prompt now', () => {
+    expect(branchLeaves(tree).map((leaf) => leaf.id)).toEqual(['a2', 'a3']);
+    expect(branchLeaves({ ...tree, active_leaf: 'f1' }).map((leaf) => leaf.id)).toEqual(['f1', 'a2', 'a3']);
+    expect([...unansweredPrompts(tree)]).toEqual(['f1']);
+    expect(unansweredPrompts(null).size).toBe(0);
   });
 });
 
@@ -109,15 +167,18 @@ describe('replacedBy', () => {
 });
 
 describe('editParent', () => {
-  const stored = (entry: Entry): StoredMessage => (entry.type === 'message' ? { ...entry.message, id: entry.id } : ({} as StoredMessage));
+  const stored = (entry: Entry): StoredMessage =>
+    entry.type === 'message' ? { ...entry.message, id: entry.id, accepts_prompt: entry.message.role !== 'user' } : ({} as StoredMessage);
   it('is the message before the prompt, or null for a first prompt', () => {
     expect(editParent(stored(log[2]!))).toBe('a1');
     expect(editParent(stored(log[0]!))).toBe('s');
     expect(editParent(undefined)).toBeNull();
   });
 
-  it('is undefined after a tool result or a message without an id: no prompt may follow it there', () => {
-    expect(editParent({ role: 'tool_result', tool_call_id: 't', tool_name: 'x', content: '', is_error: false, id: 't1' })).toBeUndefined();
-    expect(editParent({ role: 'assistant', content: [], provider: 'p', model: 'm', usage, stop_reason: 'end_turn' })).toBeUndefined();
+  it('is undefined where the server says no prompt may follow, or a message has no id', () => {
+    expect(
+      editParent({ role: 'tool_result', tool_call_id: 't', tool_name: 'x', content: '', is_error: false, id: 't1', accepts_prompt: false }),
+    ).toBeUndefined();
+    expect(editParent({ role: 'assistant', content: [], provider: 'p', model: 'm', usage, stop_reason: 'end_turn', accepts_prompt: true })).toBeUndefined();
   });
 });

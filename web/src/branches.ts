@@ -1,10 +1,12 @@
 /**
  * A session's tree of entries as the page reads it (`GET /sessions/{id}/entries`; the format
- * is docs/session-format.md): the versions of a prompt, where switching to a branch lands,
- * when a branch was last used, what a compaction replaced, and the entry an edited prompt
- * follows. Pure functions over the log: no requests here.
+ * is docs/session-format.md): the versions of a prompt and the failed prompts before it, the
+ * branches, where switching to a branch lands, when a branch was last used, what a compaction
+ * replaced, and the entry an edited prompt follows. Pure functions over what the server
+ * answered: no requests here, and no rule of the server's written again (whether a prompt may
+ * follow an entry, whether a prompt got its answer: the API says).
  */
-import type { Entry, StoredMessage } from './api/wire.js';
+import type { Entry, SessionTree, StoredMessage, TreeLeaf } from './api/wire.js';
 
 /** The log, indexed: each entry with its place in the log, and the entries that follow each one. */
 export interface EntryIndex {
@@ -35,12 +37,63 @@ export interface PromptVersions {
   position: number;
 }
 
-/** The versions of prompt `id`; null when it has none but itself, or is not in the log. */
-export function promptVersions(index: EntryIndex, id: string): PromptVersions | null {
+/** The prompts of the tree that never got their answer (its leaves marked `unanswered`). */
+export function unansweredPrompts(tree: SessionTree | null): ReadonlySet<string> {
+  return new Set((tree?.leaves ?? []).filter((leaf) => leaf.unanswered).map((leaf) => leaf.id));
+}
+
+/**
+ * The branches of the tree: its leaves but the failed prompts — a prompt that never got its
+ * answer is shown where it was sent (see {@link failedBefore}), not as a branch — unless it is
+ * where the session is now (its `dangling_user`, with Resend).
+ */
+export function branchLeaves(tree: SessionTree): TreeLeaf[] {
+  return tree.leaves.filter((leaf) => !leaf.unanswered || leaf.id === tree.active_leaf);
+}
+
+/**
+ * The versions of prompt `id`: the prompts that follow the same entry, but those that never got
+ * their answer (`unanswered`: failed, and gone on from) — those are shown before the prompt
+ * that went on after them. Null when it has none but itself, or is not in the log.
+ */
+export function promptVersions(index: EntryIndex, id: string, unanswered: ReadonlySet<string>): PromptVersions | null {
   const found = index.byId.get(id);
   if (found === undefined) return null;
-  const ids = (index.children.get(found.entry.parent_id) ?? []).filter(isPrompt).map((entry) => entry.id);
+  const ids = siblingPrompts(index, found.entry)
+    .filter((entry) => entry.id === id || !unanswered.has(entry.id))
+    .map((entry) => entry.id);
   return ids.length > 1 ? { ids, position: ids.indexOf(id) } : null;
+}
+
+/** A prompt that failed: sent, and never answered. */
+export interface FailedPrompt {
+  id: string;
+  text: string;
+}
+
+/**
+ * The prompts that failed just before prompt `id` — sent from the same point, never answered,
+ * and gone on from with `id` (a new message after a failure follows it: the session format
+ * makes it the failed prompt's sibling). Oldest first; one sent again with the same words as
+ * `id` (a retry, a Resend) is not listed, nor the same words twice.
+ */
+export function failedBefore(index: EntryIndex, id: string, unanswered: ReadonlySet<string>): FailedPrompt[] {
+  const found = index.byId.get(id);
+  if (found === undefined || found.entry.type !== 'message' || found.entry.message.role !== 'user') return [];
+  const own = found.entry.message.content;
+  let failed: FailedPrompt[] = [];
+  for (const entry of siblingPrompts(index, found.entry)) {
+    if (entry.id === id) break;
+    // An answered version between them: what failed before it is that version's story, not this one's.
+    if (!unanswered.has(entry.id)) failed = [];
+    else if (entry.type === 'message' && entry.message.role === 'user') failed.push({ id: entry.id, text: entry.message.content });
+  }
+  return failed.filter((prompt, position) => prompt.text !== own && !failed.slice(position + 1).some((later) => later.text === prompt.text));
+}
+
+/** The prompts that follow the same entry as `entry` (itself included), in log order. */
+function siblingPrompts(index: EntryIndex, entry: Entry): readonly Entry[] {
+  return (index.children.get(entry.parent_id) ?? []).filter(isPrompt);
 }
 
 /**
@@ -112,27 +165,14 @@ export function replacedBy(index: EntryIndex, id: string): StoredMessage[] {
   return path.reverse();
 }
 
-/** Whether a prompt may follow this message (what `parent_id` accepts): an answer that calls no tools, a system message, a compaction. */
-function acceptsPrompt(message: StoredMessage): boolean {
-  switch (message.role) {
-    case 'system':
-    case 'compaction':
-      return true;
-    case 'assistant':
-      return !message.content.some((block) => block.type === 'tool_call');
-    case 'user':
-    case 'tool_result':
-      return false;
-  }
-}
-
 /**
  * The entry a new version of a prompt follows (`parent_id` of `POST …/messages`), given the
  * message just before it on the path (`previous`): the prompt's own parent — that message, or
- * null for a first prompt. Undefined when a prompt cannot follow that message (a tool result:
- * the turn before was stopped among its tools) or it has no id.
+ * null for a first prompt. Undefined when a prompt cannot follow that message (the server says
+ * so with `accepts_prompt`: after a tool result, the turn before was stopped among its tools)
+ * or it has no id.
  */
 export function editParent(previous: StoredMessage | undefined): string | null | undefined {
   if (previous === undefined) return null;
-  return previous.id !== undefined && acceptsPrompt(previous) ? previous.id : undefined;
+  return previous.id !== undefined && previous.accepts_prompt === true ? previous.id : undefined;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ageText, NO_USAGE, sumUsage, usageReportText, usageText } from './format.js';
+import { ageText, unknownCostNote, usageReportText, usageText } from './format.js';
 
 describe('ageText', () => {
   const now = Date.parse('2026-12-01T12:00:00Z');
@@ -13,10 +13,10 @@ describe('ageText', () => {
 });
 
 describe('usage', () => {
-  it('adds usages field by field and prints cached tokens only when there are some', () => {
+  it('prints cached tokens only when there are some', () => {
     const one = { input_tokens: 1200, output_tokens: 34, cache_read_tokens: 0, cache_write_tokens: 0 };
-    expect(usageText(sumUsage(NO_USAGE, one))).toBe('1,200 in · 34 out');
-    expect(usageText(sumUsage(one, { ...one, cache_read_tokens: 500, cache_write_tokens: 10 }))).toBe('2,400 in · 68 out · 510 cached');
+    expect(usageText(one)).toBe('1,200 in · 34 out');
+    expect(usageText({ ...one, cache_read_tokens: 500, cache_write_tokens: 10 })).toBe('1,200 in · 34 out · 510 cached');
   });
 });
 
@@ -29,7 +29,14 @@ describe('usageReportText', () => {
     resets: { day: '2026-12-03T00:00:00.000Z', month: '2027-01-01T00:00:00.000Z' },
   };
 
-  it('says today’s spend against the daily budget, the turns, and the month’s spend with its unpriced turns', () => {
-    expect(usageReportText(report)).toBe('Today $0.0123 of $5.00 · 3 turns · this month $4.50 (+2 unpriced)');
+  it('says today’s spend against the daily budget, the turns, and the month’s spend — and in words which turns have no known cost', () => {
+    expect(usageReportText(report)).toBe('Today $0.0123 of $5.00 · 3 turns · this month $4.50 (cost unknown for 2 turns)');
+    const local = { ...report, today: { ...totals, usd: 0, turns: 16, usd_unknown_turns: 13 } };
+    expect(usageReportText(local)).toBe('Today $0.0000 of $5.00 · 16 turns, cost unknown for 13 · this month $4.50 (cost unknown for 2 turns)');
+    const offline = { ...report, today: { ...totals, usd: 0, turns: 1, usd_unknown_turns: 1 }, month: { ...totals, usd: 0, turns: 1, usd_unknown_turns: 1 } };
+    expect(usageReportText(offline)).toBe('Today $0.0000 of $5.00 · 1 turn, cost unknown · this month $0.0000 (cost unknown)');
+    expect(usageReportText(local)).not.toContain('unpriced');
+    expect(unknownCostNote(local)).toMatch(/without a known price/);
+    expect(unknownCostNote({ ...report, month: totals })).toBeNull();
   });
 });

@@ -11,18 +11,6 @@ export function ageText(iso: string, now: number): string {
   return new Date(iso).toISOString().slice(0, 10);
 }
 
-/** Two usages added field by field. */
-export function sumUsage(a: Usage, b: Usage): Usage {
-  return {
-    input_tokens: a.input_tokens + b.input_tokens,
-    output_tokens: a.output_tokens + b.output_tokens,
-    cache_read_tokens: a.cache_read_tokens + b.cache_read_tokens,
-    cache_write_tokens: a.cache_write_tokens + b.cache_write_tokens,
-  };
-}
-
-export const NO_USAGE: Usage = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
-
 /** "1,234 in · 56 out" (+ cached when any). */
 export function usageText(usage: Usage): string {
   const n = (value: number): string => value.toLocaleString('en-US');
@@ -35,10 +23,29 @@ export function dollars(usd: number): string {
   return `$${usd >= 1 ? usd.toFixed(2) : usd.toFixed(4)}`;
 }
 
-/** "Today $0.0123 of $5.00 · 3 turns · this month $0.2000": what `GET /usage` says, in one line. */
+const turnsText = (count: number): string => `${count} turn${count === 1 ? '' : 's'}`;
+
+/** How many of the turns have no known cost, in words: "cost unknown" (all of them), "cost unknown for 2"; '' for none. */
+function unknownCost({ turns, usd_unknown_turns: unknown }: UsageReport['today'], counted: (count: number) => string): string {
+  if (unknown === 0) return '';
+  return unknown >= turns ? 'cost unknown' : `cost unknown for ${counted(unknown)}`;
+}
+
+/**
+ * "Today $0.0123 of $5.00 · 3 turns · this month $0.2000": what `GET /usage` says, in one line.
+ * Turns on a model without a known price (a local model, one named by hand) count their tokens
+ * but no dollars; the line says so in words: "3 turns, cost unknown for 2".
+ */
 export function usageReportText({ today, month, limits }: UsageReport): string {
   const of = (limit: number | null): string => (limit === null ? '' : ` of ${dollars(limit)}`);
-  const unpriced = (turns: number): string => (turns > 0 ? ` (+${turns} unpriced)` : '');
-  const turns = `${today.turns} turn${today.turns === 1 ? '' : 's'}`;
-  return `Today ${dollars(today.usd)}${of(limits.daily_usd)}${unpriced(today.usd_unknown_turns)} · ${turns} · this month ${dollars(month.usd)}${of(limits.monthly_usd)}${unpriced(month.usd_unknown_turns)}`;
+  const todayUnknown = unknownCost(today, String);
+  const monthUnknown = unknownCost(month, turnsText);
+  return `Today ${dollars(today.usd)}${of(limits.daily_usd)} · ${turnsText(today.turns)}${todayUnknown && `, ${todayUnknown}`} · this month ${dollars(month.usd)}${of(limits.monthly_usd)}${monthUnknown && ` (${monthUnknown})`}`;
+}
+
+/** Why some turns have no cost, for the usage line's tooltip; null when all have one. */
+export function unknownCostNote({ today, month }: UsageReport): string | null {
+  return today.usd_unknown_turns + month.usd_unknown_turns === 0
+    ? null
+    : 'Some turns used a model without a known price (a local model, or one named by hand): their tokens are counted, their cost is not in the dollars.';
 }

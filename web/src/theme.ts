@@ -17,6 +17,7 @@ export function storedTheme(storage: Pick<Storage, 'getItem'>): Theme {
     const value = storage.getItem(KEY);
     return isTheme(value) ? value : 'system';
   } catch {
+    // Storage that may not be read (a private window, say): no choice kept, the system's applies.
     return 'system';
   }
 }

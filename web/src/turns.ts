@@ -1,6 +1,5 @@
 /** A session's messages as the transcript shows them: in turns, each a prompt and what answered it. */
 import type { StoredMessage, Usage } from './api/wire.js';
-import { NO_USAGE, sumUsage } from './format.js';
 
 export interface TranscriptTurn {
   /** The prompt's entry id (or the first reply's, for a turn without a prompt). */
@@ -10,14 +9,17 @@ export interface TranscriptTurn {
   previous: StoredMessage | undefined;
   /** Everything after the prompt: assistant messages and tool results, in order. */
   replies: StoredMessage[];
+  /** What answering the prompt used, as the server summed it (the session's `turns`); null where it did not (no prompt, earlier messages read from the log). */
   usage: Usage | null;
 }
 
 /**
  * Messages grouped into turns: a user prompt and what answered it (system messages are shown
- * in the header). A compaction is a turn of its own: it stands for what came before it.
+ * in the header), with what answering it used (`usages`: the session's `turns`). A compaction
+ * is a turn of its own: it stands for what came before it.
  */
-export function groupTurns(messages: readonly StoredMessage[]): TranscriptTurn[] {
+export function groupTurns(messages: readonly StoredMessage[], usages: readonly { prompt_id: string; usage: Usage }[] = []): TranscriptTurn[] {
+  const used = new Map(usages.map((turn) => [turn.prompt_id, turn.usage]));
   const turns: TranscriptTurn[] = [];
   let current: TranscriptTurn | null = null;
   for (const [index, message] of messages.entries()) {
@@ -28,7 +30,8 @@ export function groupTurns(messages: readonly StoredMessage[]): TranscriptTurn[]
       continue;
     }
     if (message.role === 'user') {
-      current = { key: message.id ?? `turn-${turns.length}`, prompt: message.content, previous: messages[index - 1], replies: [], usage: null };
+      const usage = (message.id === undefined ? undefined : used.get(message.id)) ?? null;
+      current = { key: message.id ?? `turn-${turns.length}`, prompt: message.content, previous: messages[index - 1], replies: [], usage };
       turns.push(current);
       continue;
     }
@@ -37,7 +40,6 @@ export function groupTurns(messages: readonly StoredMessage[]): TranscriptTurn[]
       turns.push(current);
     }
     current.replies.push(message);
-    if (message.role === 'assistant') current.usage = sumUsage(current.usage ?? NO_USAGE, message.usage);
   }
   return turns;
 }
@@ -46,4 +48,19 @@ export function groupTurns(messages: readonly StoredMessage[]): TranscriptTurn[]
 export function firstPrompt(messages: readonly StoredMessage[]): string | null {
   for (const message of messages) if (message.role === 'user') return message.content;
   return null;
+}
+
+/** The text of an answer — every text block of its assistant messages, as the model wrote it (markdown), a blank line between. */
+export function answerText(replies: readonly StoredMessage[]): string {
+  const parts: string[] = [];
+  for (const reply of replies) {
+    if (reply.role !== 'assistant') continue;
+    for (const block of reply.content) if (block.type === 'text' && block.text.trim() !== '') parts.push(block.text.trim());
+  }
+  return parts.join('\n\n');
+}
+
+/** The models that wrote an answer (`model` of its assistant messages), each once, in order. */
+export function answerModels(replies: readonly StoredMessage[]): string[] {
+  return [...new Set(replies.flatMap((reply) => (reply.role === 'assistant' ? [reply.model] : [])))];
 }

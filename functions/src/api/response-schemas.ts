@@ -6,115 +6,9 @@
  * Every schema here is strict (no field beyond those listed): a field added to a response
  * without its schema makes the conformance tests fail.
  */
-import { STOP_REASONS } from '@panto/core/agent-kit';
 import * as z from 'zod/mini';
-
-const count = z.int().check(z.minimum(0));
-const timestamp = z.string().check(z.describe('ISO 8601 UTC timestamp'));
-
-export const usage = z.strictObject({
-  input_tokens: count,
-  output_tokens: count,
-  cache_read_tokens: count,
-  cache_write_tokens: count,
-});
-
-export const activeModel = z.strictObject({ provider: z.string(), model: z.string() });
-
-const stopReason = z.enum(STOP_REASONS as unknown as [string, ...string[]]);
-
-const assistantBlock = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('text'), text: z.string() }),
-  z.strictObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }),
-  z.strictObject({ type: z.literal('redacted_thinking'), data: z.string() }),
-  z.strictObject({ type: z.literal('tool_call'), id: z.string(), name: z.string(), input: z.record(z.string(), z.unknown()) }),
-]);
-
-/** The fields of each message of the session format (docs/session-format.md), by role. */
-const messageShapes = {
-  system: { role: z.literal('system'), content: z.string(), mode: z.enum(['replace', 'append']) },
-  user: { role: z.literal('user'), content: z.string(), provider: z.optional(z.string()), model: z.optional(z.string()) },
-  assistant: {
-    role: z.literal('assistant'),
-    content: z.array(assistantBlock),
-    provider: z.string(),
-    model: z.string(),
-    usage,
-    stop_reason: stopReason,
-    raw_stop_reason: z.optional(z.string()),
-    error_message: z.optional(z.string()),
-    approval_requests: z.optional(
-      z
-        .array(z.strictObject({ tool_call_id: z.string(), reason: z.string() }))
-        .check(z.describe('for stop_reason awaiting_approval: the calls of this message that wait for a decision, and why each asks')),
-    ),
-  },
-  tool_result: {
-    role: z.literal('tool_result'),
-    tool_call_id: z.string(),
-    tool_name: z.string(),
-    content: z.string(),
-    is_error: z.boolean(),
-    images: z.optional(
-      z
-        .array(z.strictObject({ type: z.literal('image'), media_type: z.string(), data: z.string().check(z.describe('base64')) }))
-        .check(z.describe("images the tool returned besides its text (an MCP server's screenshot, say)")),
-    ),
-  },
-  compaction: { role: z.literal('compaction'), summary: z.string(), provider: z.string(), model: z.string(), usage, prior_usage: usage },
-};
-
-/** A message of the session format (docs/session-format.md). */
-export const message = z.discriminatedUnion('role', [
-  z.strictObject(messageShapes.system),
-  z.strictObject(messageShapes.user),
-  z.strictObject(messageShapes.assistant),
-  z.strictObject(messageShapes.tool_result),
-  z.strictObject(messageShapes.compaction),
-]);
-
-/** Where a message is stored: its entry's id and time (absent for a tool result the rebuild synthesized). */
-/** Present on an entry stored before panto refused JSON nested too deep: it was loaded in part, and this says why. */
-const unreadable = z.optional(
-  z
-    .string()
-    .check(
-      z.describe(
-        'why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole',
-      ),
-    ),
-);
-
-const entryFields = {
-  id: z.optional(z.string().check(z.describe("the id of the message's entry: a parent_id / entry_id for the tree routes"))),
-  timestamp: z.optional(timestamp),
-  unreadable,
-};
-
-/** A message as the API answers it: with its entry's `id` and `timestamp`. */
-export const storedMessage = z.discriminatedUnion('role', [
-  z.strictObject({ ...messageShapes.system, ...entryFields }),
-  z.strictObject({ ...messageShapes.user, ...entryFields }),
-  z.strictObject({ ...messageShapes.assistant, ...entryFields }),
-  z.strictObject({ ...messageShapes.tool_result, ...entryFields }),
-  z.strictObject({ ...messageShapes.compaction, ...entryFields }),
-]);
-
-/**
- * The answer a running turn has produced so far, stored about once a second while the model
- * writes (none in a turn's first second): the assistant message as it stands, without a stop
- * reason (it has not stopped), and when it was stored.
- */
-export const partialAnswer = z.strictObject({
-  message: z.strictObject({
-    role: z.literal('assistant'),
-    content: z.array(assistantBlock),
-    provider: z.string(),
-    model: z.string(),
-    usage,
-  }),
-  updated_at: timestamp,
-});
+import { activeModel, count, message, partialAnswer, stopReason, storedMessage, timestamp, unreadable, usage } from './message-schemas.js';
+export { activeModel, message, partialAnswer, storedMessage, usage } from './message-schemas.js';
 
 /** The turn (or compaction) running on a session, from any connection. */
 export const runningTurn = z.strictObject({
@@ -203,6 +97,14 @@ export const sessionContents = z.strictObject({
   dangling_user: z.nullable(z.string()),
   active_model: activeModel,
   usage,
+  turns: z
+    .array(
+      z.strictObject({
+        prompt_id: entryId.check(z.describe('the `id` of the prompt in `messages`')),
+        usage: usage.check(z.describe('what the model calls that answered it used, summed: its turn')),
+      }),
+    )
+    .check(z.describe("the conversation's prompts, in order, each with what answering it used")),
   entry_count: count.check(z.describe('log entries this answer reflects: `from` for GET /sessions/{id}/events')),
   turn: z.nullable(runningTurn),
   pending_approvals: pendingApprovals,
@@ -215,8 +117,24 @@ export const entriesPage = z.strictObject({
 
 export const sessionTree = z.strictObject({
   active_leaf: z.nullable(entryId),
-  leaves: z.array(z.strictObject({ id: entryId, timestamp, preview: z.string() })),
+  leaves: z.array(
+    z.strictObject({
+      id: entryId,
+      timestamp,
+      preview: z.string(),
+      unanswered: z
+        .boolean()
+        .check(
+          z.describe(
+            'a prompt nothing follows: its turn failed (or was cut) before the model answered; the next prompt is its sibling (active, it is the session’s `dangling_user`)',
+          ),
+        ),
+    }),
+  ),
   branch_points: z.array(entryId),
+  usage: usage.check(
+    z.describe("every model call of the session, on every branch: each answer's usage and each compaction's own call — what the session has used so far"),
+  ),
 });
 
 export const stoppedTurn = z.strictObject({ turn: runningTurn });

@@ -1,6 +1,7 @@
 /** How sessions, their messages and their entries are answered, by every route that returns them. */
 import type { DiskApprovalRecord, DiskMessage, DiskMessageRecord, Message, PendingApproval, SessionEntry } from '@panto/core';
 import type { PartialAnswer } from '@panto/aws/service';
+import { acceptsPrompt, addUsage, emptyUsage } from '@panto/core/agent-kit';
 import type {
   ApprovalEntryJson,
   EntryJson,
@@ -26,7 +27,7 @@ export function sessionJson({ metadata, activeModel }: SessionSummary): SessionS
   };
 }
 
-/** `GET /sessions/{id}` (and a leaf switch): the conversation as the next turn sees it. */
+/** `GET /sessions/{id}` (and a leaf switch): the conversation as the next turn sees it, with what answering each prompt used. */
 export function contentsJson(contents: SessionContents): SessionContentsJson {
   return {
     id: contents.id,
@@ -34,6 +35,7 @@ export function contentsJson(contents: SessionContents): SessionContentsJson {
     dangling_user: contents.danglingUser,
     active_model: contents.activeModel,
     usage: contents.usage,
+    turns: turnsJson(contents),
     entry_count: contents.entryCount,
     turn: runningTurnJson(contents.turn),
     pending_approvals: contents.pendingApprovals.map(pendingApprovalJson),
@@ -57,11 +59,33 @@ export function messageJson(record: DiskMessageRecord): StoredMessageJson {
 
 /**
  * A message with the `id` and `timestamp` of its entry (none for a tool result the rebuild
- * synthesized), and `unreadable` when its entry could be loaded only in part.
+ * synthesized), whether a prompt may follow that entry, and `unreadable` when it could be
+ * loaded only in part.
  */
 function withEntry(message: Message, entry: DiskMessage | null): StoredMessageJson {
   if (entry === null) return message;
-  return { ...message, id: entry.id, timestamp: entry.timestamp, ...(entry.unreadable === undefined ? {} : { unreadable: entry.unreadable }) };
+  return {
+    ...message,
+    id: entry.id,
+    timestamp: entry.timestamp,
+    accepts_prompt: acceptsPrompt(entry),
+    ...(entry.unreadable === undefined ? {} : { unreadable: entry.unreadable }),
+  };
+}
+
+/** Each prompt of the conversation (with an entry id) and the usage of the answers that follow it, up to the next prompt or compaction. */
+function turnsJson({ messages, entries }: SessionContents): SessionContentsJson['turns'] {
+  const turns: SessionContentsJson['turns'] = [];
+  let current: SessionContentsJson['turns'][number] | null = null;
+  messages.forEach((message, index) => {
+    const id = entries[index]?.id;
+    if (message.role === 'user') {
+      current = id === undefined ? null : { prompt_id: id, usage: emptyUsage() };
+      if (current !== null) turns.push(current);
+    } else if (message.role === 'compaction') current = null;
+    else if (message.role === 'assistant' && current !== null) current.usage = addUsage(current.usage, message.usage);
+  });
+  return turns;
 }
 
 /** An entry as its log line says it, without the line's framing (`batch_size`). */

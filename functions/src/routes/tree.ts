@@ -25,8 +25,15 @@ export function treeRoutes(app: ApiApp, { tree, transfer, limits }: RouteDeps): 
     const branches = await tree.tree(c.get('owner'), pathSessionId(c));
     return c.json({
       active_leaf: branches.activeLeaf,
-      leaves: branches.leaves.map((leaf) => ({ id: leaf.id, timestamp: leaf.timestamp, preview: branches.preview(leaf.id) })),
+      leaves: branches.leaves.map((leaf) => ({
+        id: leaf.id,
+        timestamp: leaf.timestamp,
+        preview: branches.preview(leaf.id),
+        // A leaf is what nothing follows: a prompt there never got its answer.
+        unanswered: leaf.type === 'message' && leaf.message.role === 'user',
+      })),
       branch_points: branches.branchPoints.map((entry) => entry.id),
+      usage: branches.usage(),
     } satisfies SessionTreeJson);
   });
 

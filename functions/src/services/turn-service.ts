@@ -212,7 +212,7 @@ async function openAndRun(context: SessionContext, owner: string, sessionId: str
 function startDeps(context: SessionContext): StartDeps {
   return {
     checkParent,
-    agentOn: (store, tools, at) => sessionAgent(context, store, at, tools),
+    agentOn: (store, tools, at) => resumedAgent(context, store, at, tools),
     ledgerOn: (turn) => turnLedger(context, turn),
   };
 }
@@ -254,12 +254,22 @@ function turnLedger(context: SessionContext, turn: LedgerTurn): TurnLedger {
  * An agent on the session, with the provider its model needs. A provider this server
  * cannot use (no key for it) throws `ProviderNotConfiguredError` before anything is written.
  */
-async function sessionAgent(context: SessionContext, store: DynamoStore, at?: string | null, tools?: ToolRegistry): Promise<Agent> {
+async function sessionAgent(context: SessionContext, store: DynamoStore): Promise<Agent> {
+  return (await resumedAgent(context, store)).agent;
+}
+
+/** {@link sessionAgent}, with the prompt the session ends in that never got its answer. */
+async function resumedAgent(
+  context: SessionContext,
+  store: DynamoStore,
+  at?: string | null,
+  tools?: ToolRegistry,
+): Promise<{ agent: Agent; danglingUser: string | null }> {
   // The head a lease or open read says which model the session uses; no load needed to pick it.
   const provider = sessionProvider(context, store);
-  const { agent } = await Agent.resume(store, { provider, tools: tools ?? (await context.tools()) }, at === undefined ? {} : { at });
+  const { agent, danglingUser } = await Agent.resume(store, { provider, tools: tools ?? (await context.tools()) }, at === undefined ? {} : { at });
   context.observeAgent?.(agent);
-  return agent;
+  return { agent, danglingUser };
 }
 
 /**

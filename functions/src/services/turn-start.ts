@@ -22,6 +22,7 @@ import {
 import { leaseClock, reportUnseen, type SessionContext, storeLocation } from './session-context.js';
 import { writePartials } from './partial-writer.js';
 import { release, type SessionLock } from './session-lock.js';
+import { retitle, titleAfterFailedFirstPrompt } from './turn-title.js';
 import type { TurnLedger } from './usage-turn.js';
 
 /**
@@ -69,8 +70,11 @@ export interface LedgerTurn {
 export interface StartDeps {
   /** The turn's part in the usage ledger: its writes ride on the turn's appends (the store's append hook). */
   ledgerOn(turn: LedgerTurn): TurnLedger;
-  /** The agent on the store (its provider and tools); the tools are fetched once, in parallel with the read. */
-  agentOn(store: DynamoStore, tools: ToolRegistry, at: string | null | undefined): Promise<Agent>;
+  /**
+   * The agent on the store (its provider and tools), and the prompt the session ends in that
+   * never got its answer; the tools are fetched once, in parallel with the read.
+   */
+  agentOn(store: DynamoStore, tools: ToolRegistry, at: string | null | undefined): Promise<{ agent: Agent; danglingUser: string | null }>;
   /** Refuses a `parentId` the session does not hold or a prompt cannot follow (400), reading nothing the turn does not. */
   checkParent(store: DynamoStore, parentId: string | null): Promise<void>;
 }
@@ -103,7 +107,7 @@ export async function startTurn(
     });
     lock.store = store;
     if (options.parentId !== undefined) await deps.checkParent(store, options.parentId);
-    const agent = await deps.agentOn(store, await tools, options.parentId);
+    const { agent, danglingUser } = await deps.agentOn(store, await tools, options.parentId);
     // A deferred provider's code (a cold process's first turn) loads while the prompt is stored, not after it.
     void (agent.provider as Partial<DeferredProvider>).load?.().catch(() => undefined);
     const records: DiskMessageRecord[] = [];
@@ -121,8 +125,14 @@ export async function startTurn(
     const ledger = deps.ledgerOn({ owner, leaseId: store.turnLeaseId()!, agent, deadlineMs: options.deadlineMs, onBudgetStop: () => budget.abort() });
     store.setAppendHook(ledger.hook);
     try {
+      const was = store.metadata().title;
+      const title =
+        opening.type === 'prompt'
+          ? titleAfterFailedFirstPrompt({ title: was, dangling: danglingUser, conversation: agent.conversation.messages }, opening.text)
+          : null;
       const opened = opening.type === 'prompt' ? await agent.submitUserMessage(opening.text) : await agent.decideApprovals(opening.decisions);
       lock.taken(store.turnLease()!);
+      if (title !== null && was !== null) await retitle(context, owner, sessionId, { was, title });
       const unpartial = writePartials(store, agent, leaseClock(context), (error) =>
         reportUnseen(context, `could not store the partial answer of session ${sessionId}`, error),
       );

@@ -35,9 +35,16 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Seconds to wait before trying again (the `Retry-After` header of a 429 or 503); null when the answer had none. */
+    readonly retryAfter: number | null = null,
   ) {
     super(message);
   }
+}
+
+/** The seconds a `Retry-After` header says (its delay form; the API sends no dates); null for none or another form. */
+function retryAfterSeconds(header: string | null): number | null {
+  return header !== null && /^\d+$/.test(header.trim()) ? Number(header.trim()) : null;
 }
 
 export interface ApiOptions {
@@ -76,11 +83,12 @@ export class Api {
     if (response.status === 401) this.options.onUnauthorized?.();
     // An unreadable body leaves the status to speak for itself (the generic error below).
     const text = await response.text().catch(() => '');
+    const retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
     try {
       const { error } = JSON.parse(text) as ErrorAnswer;
-      return new ApiError(response.status, error.code, error.message);
+      return new ApiError(response.status, error.code, error.message, retryAfter);
     } catch {
-      return new ApiError(response.status, 'http_error', `The server answered ${response.status}.`);
+      return new ApiError(response.status, 'http_error', `The server answered ${response.status}.`, retryAfter);
     }
   }
 

@@ -1,8 +1,38 @@
 /** What the page says when a request fails: a sentence a person can act on, never a status dump. */
 import { ApiError } from './client.js';
 
-/** What a failed request tells the user: friendly for the answers a person can act on. */
-export function describeFailure(error: unknown): string {
+/** The clock a "try again" time is told by: now, and the reader's locale and time zone (the browser's when absent). */
+export interface Clock {
+  now: number;
+  locale?: string;
+  timeZone?: string;
+}
+
+const browserClock = (): Clock => ({ now: Date.now() });
+
+/**
+ * When to try again, `seconds` from now, as a person reads it: "in 12 s", "in 3 min", "in 5 h,
+ * at 01:00" (their local time), "in 12 d, on 1 Jan".
+ */
+export function retryText(seconds: number, { now, locale, timeZone }: Clock): string {
+  if (seconds < 90) return `in ${seconds} s`;
+  if (seconds < 5400) return `in ${Math.round(seconds / 60)} min`;
+  const at = new Date(now + seconds * 1000);
+  const zone = timeZone === undefined ? {} : { timeZone };
+  if (seconds < 36 * 3600) {
+    return `in ${Math.round(seconds / 3600)} h, at ${at.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit', ...zone })}`;
+  }
+  return `in ${Math.round(seconds / 86_400)} d, on ${at.toLocaleDateString(locale, { day: 'numeric', month: 'short', ...zone })}`;
+}
+
+/** What a failed request tells the user: friendly for the answers a person can act on; a limit says when to try again. */
+export function describeFailure(error: unknown, clock: Clock = browserClock()): string {
+  const said = sentence(error);
+  if (error instanceof ApiError && error.status === 429 && error.retryAfter !== null) return `${said} Try again ${retryText(error.retryAfter, clock)}.`;
+  return said;
+}
+
+function sentence(error: unknown): string {
   if (error instanceof ApiError) {
     switch (error.code) {
       case 'session_busy':

@@ -533,6 +533,8 @@ export interface components {
           timestamp?: string;
           /** @description why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole */
           unreadable?: string;
+          /** @description whether a prompt may follow this entry — its id is a `parent_id` POST /sessions/{id}/messages accepts: an answer that calls no tools, a system message, a compaction; absent when `id` is */
+          accepts_prompt?: boolean;
         }
       | {
           /** @constant */
@@ -546,6 +548,8 @@ export interface components {
           timestamp?: string;
           /** @description why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole */
           unreadable?: string;
+          /** @description whether a prompt may follow this entry — its id is a `parent_id` POST /sessions/{id}/messages accepts: an answer that calls no tools, a system message, a compaction; absent when `id` is */
+          accepts_prompt?: boolean;
         }
       | {
           /** @constant */
@@ -595,6 +599,8 @@ export interface components {
           timestamp?: string;
           /** @description why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole */
           unreadable?: string;
+          /** @description whether a prompt may follow this entry — its id is a `parent_id` POST /sessions/{id}/messages accepts: an answer that calls no tools, a system message, a compaction; absent when `id` is */
+          accepts_prompt?: boolean;
         }
       | {
           /** @constant */
@@ -617,6 +623,8 @@ export interface components {
           timestamp?: string;
           /** @description why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole */
           unreadable?: string;
+          /** @description whether a prompt may follow this entry — its id is a `parent_id` POST /sessions/{id}/messages accepts: an answer that calls no tools, a system message, a compaction; absent when `id` is */
+          accepts_prompt?: boolean;
         }
       | {
           /** @constant */
@@ -632,6 +640,8 @@ export interface components {
           timestamp?: string;
           /** @description why part of the entry could not be loaded (a tool call input nested deeper than 128 levels is shown as {}); absent for an entry loaded whole */
           unreadable?: string;
+          /** @description whether a prompt may follow this entry — its id is a `parent_id` POST /sessions/{id}/messages accepts: an answer that calls no tools, a system message, a compaction; absent when `id` is */
+          accepts_prompt?: boolean;
         };
     Entry:
       | {
@@ -692,8 +702,12 @@ export interface components {
         /** @description ISO 8601 UTC timestamp */
         timestamp: string;
         preview: string;
+        /** @description a prompt nothing follows: its turn failed (or was cut) before the model answered; the next prompt is its sibling (active, it is the session’s `dangling_user`) */
+        unanswered: boolean;
       }[];
       branch_points: string[];
+      /** @description every model call of the session, on every branch: each answer's usage and each compaction's own call — what the session has used so far */
+      usage: components['schemas']['Usage'];
     };
     RunningTurn: {
       /** @constant */
@@ -815,6 +829,13 @@ export interface components {
       dangling_user: string | null;
       active_model: components['schemas']['ActiveModel'];
       usage: components['schemas']['Usage'];
+      /** @description the conversation's prompts, in order, each with what answering it used */
+      turns: {
+        /** @description the `id` of the prompt in `messages` */
+        prompt_id: string;
+        /** @description what the model calls that answered it used, summed: its turn */
+        usage: components['schemas']['Usage'];
+      }[];
       /** @description log entries this answer reflects: `from` for GET /sessions/{id}/events */
       entry_count: number;
       turn: components['schemas']['RunningTurn'] | null;

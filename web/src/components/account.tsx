@@ -1,6 +1,6 @@
 /** The foot of the session list: your usage today and this month (`GET /usage`), the theme, and Sign out. */
 import type { Api } from '../api/client.js';
-import { usageReportText } from '../format.js';
+import { unknownCostNote, usageReportText } from '../format.js';
 import { useUsage } from '../hooks/use-usage.js';
 import { ThemeSelect } from './theme-select.js';
 
@@ -16,7 +16,7 @@ export function Account({ api, turnsEnded, onSignOut }: AccountProps) {
   return (
     <footer class="account">
       {usage !== null && (
-        <p class="usage" data-usage>
+        <p class="usage" data-usage title={unknownCostNote(usage) ?? undefined}>
           {usageReportText(usage)}
         </p>
       )}

@@ -3,7 +3,7 @@
  * ends and when it was last used, the active one marked. Choosing one switches to it
  * (`PUT …/leaf`); each can also be forked into a new session.
  */
-import type { SessionTree } from '../api/wire.js';
+import type { SessionTree, TreeLeaf } from '../api/wire.js';
 import { type EntryIndex, lastUsed, promptBefore } from '../branches.js';
 import { ageText } from '../format.js';
 import { plainText } from '../plain-text.js';
@@ -11,6 +11,8 @@ import { Modal } from './modal.js';
 
 export interface BranchesDialogProps {
   tree: SessionTree;
+  /** The branches: the tree's leaves but the prompts that failed (use-branches.ts). */
+  leaves: readonly TreeLeaf[];
   /** The log, when it has been read: a switch back to a branch counts as its last use. */
   index: EntryIndex | null;
   now: number;
@@ -21,9 +23,9 @@ export interface BranchesDialogProps {
   onClose(): void;
 }
 
-export function BranchesDialog({ tree, index, now, busy, onOpen, onFork, onClose }: BranchesDialogProps) {
+export function BranchesDialog({ tree, leaves: branches, index, now, busy, onOpen, onFork, onClose }: BranchesDialogProps) {
   // Most recently used first, as a chat app lists conversations.
-  const leaves = tree.leaves
+  const leaves = branches
     .map((leaf) => ({ ...leaf, used: index === null ? leaf.timestamp : lastUsed(index, leaf.id, leaf.timestamp) }))
     .sort((a, b) => (a.used < b.used ? 1 : a.used > b.used ? -1 : 0));
   return (

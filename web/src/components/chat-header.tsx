@@ -1,7 +1,7 @@
 /**
  * The head of a chat: the way back, the session's title (or the box renaming it), its actions
- * (Branches, Fork, Rename, Export, Compact and Delete — the last two after a confirmation), its
- * model (changeable) and usage.
+ * (components/session-menu.tsx; Compact and Delete after a confirmation), its model
+ * (changeable) and what the whole session has used.
  */
 import type { ComponentChildren, RefObject } from 'preact';
 import { useState } from 'preact/hooks';
@@ -10,17 +10,22 @@ import { usageText } from '../format.js';
 import { useRenameFocus } from '../hooks/use-rename-focus.js';
 import type { SessionActions } from '../hooks/use-session-actions.js';
 import { ConfirmDialog } from './modal.js';
+import { SessionMenu } from './session-menu.js';
 
 export interface ChatHeaderProps {
   /** The session's title as it stands: listed, or its first prompt, or "Untitled session" — as plain text. */
   title: string;
+  /** Nothing of the session to show yet (its first read, no turn of this tab's running): the title shows as "…". */
+  loading: boolean;
   contents: SessionContents | null;
   gone: boolean;
   /** A turn runs: the session may not be compacted, deleted or switched to another branch. */
   running: boolean;
   actions: SessionActions;
-  /** The session's branches as last read; null until they are. */
+  /** The session's tree as last read (its active leaf, what the session used); null until it is. */
   tree: SessionTree | null;
+  /** How many branches it has (the tree's leaves but failed prompts). */
+  branches: number;
   /** Opens the Branches dialog. */
   onBranches(): void;
   /** The model select (components/chat-model.tsx). */
@@ -33,12 +38,15 @@ function currentEntry(tree: SessionTree | null, contents: SessionContents | null
   return tree?.active_leaf ?? contents?.messages.at(-1)?.id;
 }
 
-export function ChatHeader({ title, contents, gone, running, actions, tree, onBranches, model, onBack }: ChatHeaderProps) {
-  const { working, renaming, setRenaming } = actions;
+/** Whether the session holds a conversation yet (a prompt, sent or failed): something to fork or compact. */
+function started(contents: SessionContents | null): boolean {
+  return contents !== null && (contents.dangling_user !== null || contents.messages.some((message) => message.role !== 'system'));
+}
+
+export function ChatHeader({ title, loading, contents, gone, running, actions, tree, branches, onBranches, model, onBack }: ChatHeaderProps) {
+  const { renaming, setRenaming } = actions;
   const { titleInput, renameButton } = useRenameFocus(renaming !== null);
   const [confirming, setConfirming] = useState<'compact' | 'delete' | null>(null);
-  const forkAt = currentEntry(tree, contents);
-  const branches = tree?.leaves.length ?? 0;
   return (
     <header class="chat-header">
       <button type="button" class="back" onClick={onBack}>
@@ -46,39 +54,32 @@ export function ChatHeader({ title, contents, gone, running, actions, tree, onBr
       </button>
       {renaming === null ? (
         <h1 class="chat-title" title={title}>
-          {gone ? 'Session not found' : contents === null ? '…' : title.slice(0, 120)}
+          {gone ? 'Session not found' : loading ? '…' : title.slice(0, 120)}
         </h1>
       ) : (
         <RenameForm title={renaming} input={titleInput} onInput={setRenaming} onSave={(text) => void actions.rename(text)} />
       )}
       {!gone && (
-        <div class="actions">
-          {branches > 1 && (
-            <button type="button" onClick={onBranches} disabled={working !== null}>
-              Branches <span class="count">{branches}</span>
-            </button>
-          )}
-          <button type="button" onClick={() => forkAt && void actions.fork(forkAt)} disabled={working !== null || forkAt === undefined}>
-            {working === 'fork' ? 'Forking…' : 'Fork'}
-          </button>
-          <button type="button" ref={renameButton} onClick={() => setRenaming(title)} disabled={working !== null || renaming !== null}>
-            Rename
-          </button>
-          <button type="button" onClick={() => void actions.exportSession()} disabled={working !== null}>
-            {working === 'export' ? 'Exporting…' : 'Export'}
-          </button>
-          <button type="button" onClick={() => setConfirming('compact')} disabled={working !== null || running}>
-            {working === 'compact' ? 'Compacting…' : 'Compact'}
-          </button>
-          <button type="button" class="danger" onClick={() => setConfirming('delete')} disabled={working !== null || running}>
-            Delete
-          </button>
-        </div>
+        <SessionMenu
+          actions={actions}
+          branches={branches}
+          forkAt={currentEntry(tree, contents)}
+          started={started(contents)}
+          running={running}
+          renameButton={renameButton}
+          onBranches={onBranches}
+          onRename={() => setRenaming(title)}
+          onConfirm={setConfirming}
+        />
       )}
       {contents && !gone && (
         <div class="session-meta">
           {model}
-          <span class="session-usage">this session: {usageText(contents.usage)}</span>
+          {tree !== null && (
+            <span class="session-usage" title="What every model call of this session used, on every branch">
+              this session: {usageText(tree.usage)}
+            </span>
+          )}
         </div>
       )}
       {confirming !== null && (

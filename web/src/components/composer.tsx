@@ -1,5 +1,9 @@
-/** The message box of a chat, with Send — or Stop while a turn runs. */
-import { useEffect, useRef } from 'preact/hooks';
+/**
+ * The message box of a chat, with Send — or Stop while a turn runs. With a keyboard, Enter
+ * sends and Shift+Enter starts a new line; on a touch screen (no Shift key) Enter starts a new
+ * line and Send sends, as the phone chat apps do.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
 
 export interface ComposerProps {
   draft: string;
@@ -8,12 +12,30 @@ export interface ComposerProps {
   running: boolean;
   /** Stop was asked for: it cannot be asked again. */
   stopping: boolean;
+  /** The message is on its way (a new session being created for it): Send waits. */
+  sending?: boolean;
   onSend(text: string): void;
   onStop(): void;
+  /** Escape in the box. */
+  onEscape?: () => void;
 }
 
-export function Composer({ draft, onDraft, running, stopping, onSend, onStop }: ComposerProps) {
+/** Whether the page is used with touch alone: no fine pointer, so most likely no keyboard with a Shift key either. */
+function useTouchOnly(): boolean {
+  const [query] = useState(() => (typeof window.matchMedia === 'function' ? window.matchMedia('(any-pointer: fine)') : null));
+  const [touch, setTouch] = useState(query !== null && !query.matches);
+  useEffect(() => {
+    if (query === null) return;
+    const onChange = (): void => setTouch(!query.matches);
+    query.addEventListener('change', onChange);
+    return () => query.removeEventListener('change', onChange);
+  }, [query]);
+  return touch;
+}
+
+export function Composer({ draft, onDraft, running, stopping, sending = false, onSend, onStop, onEscape }: ComposerProps) {
   const box = useRef<HTMLTextAreaElement>(null);
+  const touch = useTouchOnly();
   // Opening a session puts the cursor where the next thing to do is: the message box.
   useEffect(() => {
     box.current?.focus();
@@ -23,7 +45,7 @@ export function Composer({ draft, onDraft, running, stopping, onSend, onStop }: 
       class="composer"
       onSubmit={(event) => {
         event.preventDefault();
-        onSend(draft);
+        if (!sending) onSend(draft);
       }}
     >
       <label class="visually-hidden" for="composer">
@@ -34,12 +56,13 @@ export function Composer({ draft, onDraft, running, stopping, onSend, onStop }: 
         ref={box}
         rows={2}
         value={draft}
-        placeholder="Message (Enter sends, Shift+Enter for a new line)"
+        placeholder={touch ? 'Message' : 'Message (Enter sends, Shift+Enter for a new line)'}
         onInput={(event) => onDraft(event.currentTarget.value)}
         onKeyDown={(event) => {
-          if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+          if (event.key === 'Escape') onEscape?.();
+          else if (event.key === 'Enter' && !event.shiftKey && !event.isComposing && !touch) {
             event.preventDefault();
-            onSend(draft);
+            if (!sending) onSend(draft);
           }
         }}
       />
@@ -58,7 +81,7 @@ export function Composer({ draft, onDraft, running, stopping, onSend, onStop }: 
           Stop
         </button>
       ) : (
-        <button type="submit" class="send" disabled={draft.trim() === ''}>
+        <button type="submit" class="send" disabled={draft.trim() === '' || sending}>
           Send
         </button>
       )}

@@ -5,27 +5,9 @@
  * is, not its highlighted HTML.
  */
 
+import { copyText, selectText } from '../clipboard.js';
+
 const LABEL = 'Copy code';
-
-/** Puts `text` on the clipboard; false where the page may not (no clipboard API: an insecure origin). */
-async function copyText(text: string): Promise<boolean> {
-  if (!navigator.clipboard) return false;
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Selects the text of `element`, for the reader to copy with the keyboard. */
-function select(element: Element): void {
-  const range = document.createRange();
-  range.selectNodeContents(element);
-  const selection = window.getSelection();
-  selection?.removeAllRanges();
-  selection?.addRange(range);
-}
 
 /** When `target` is (in) a Copy code button: copies its block's code, and says so on the button for two seconds. */
 export function copyCodeBlock(target: EventTarget | null): void {
@@ -34,7 +16,7 @@ export function copyCodeBlock(target: EventTarget | null): void {
   const code = button?.closest('.code-block')?.querySelector('pre code');
   if (!(button instanceof HTMLButtonElement) || !code) return;
   void copyText(code.textContent ?? '').then((copied) => {
-    if (!copied) select(code);
+    if (!copied) selectText(code);
     button.textContent = copied ? 'Copied' : 'Selected: press Ctrl+C';
     setTimeout(() => {
       button.textContent = LABEL;

@@ -1,11 +1,12 @@
 /**
- * A model among those the server offers, grouped by provider — the new-session form's and
- * the chat header's. A provider that takes any model name (`any_model`) also offers "Other
+ * A model among those the server offers, grouped by provider — the new session's and the chat
+ * header's: the server's default marked, no deprecated model but the session's own
+ * (`listedModels`). A provider that takes any model name (`any_model`) also offers "Other
  * model…", for which the form shows a box to type the name in ({@link ModelNameInput}).
  */
 import { useEffect, useRef } from 'preact/hooks';
 import type { ActiveModel, Models } from '../api/wire.js';
-import { modelChoice, otherChoice } from '../hooks/use-models.js';
+import { listedModels, modelChoice, otherChoice } from '../hooks/use-models.js';
 
 export interface ModelSelectProps {
   id: string;
@@ -32,13 +33,12 @@ export function ModelSelect({ id, offered, value, onChange, current, disabled, f
     <select id={id} ref={select} value={value} onChange={(event) => onChange(event.currentTarget.value)} disabled={offered === null || disabled}>
       {providers.map((provider) => (
         <optgroup key={provider.name} label={provider.name}>
-          {provider.models.map((each) => (
-            <option key={each.id} value={modelChoice(provider.name, each.id)}>
-              {each.id}
-              {each.id === provider.default_model ? ' (default)' : ''}
-              {each.status === 'deprecated' ? ' (deprecated)' : ''}
-            </option>
-          ))}
+          {offered !== null &&
+            listedModels(offered, provider, value).map(({ choice, label }) => (
+              <option key={choice} value={choice}>
+                {label}
+              </option>
+            ))}
           {current?.provider === provider.name && !provider.models.some((each) => each.id === current.model) && (
             <option value={modelChoice(current.provider, current.model)}>{current.model}</option>
           )}

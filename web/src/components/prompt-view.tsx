@@ -63,6 +63,20 @@ export function PromptView({ text, id, parentId, controls }: PromptViewProps) {
   );
 }
 
+/**
+ * A prompt whose turn failed before the model answered, and that a later message went on
+ * from: shown where it was sent, with what became of it. The model did not see it, and later
+ * turns do not either (docs/session-format.md).
+ */
+export function FailedPromptView({ text }: { text: string }) {
+  return (
+    <div class="prompt-row failed-prompt">
+      <div class="prompt">{text}</div>
+      <p class="failed-note">No answer: the turn failed before the model replied. The conversation went on without it.</p>
+    </div>
+  );
+}
+
 interface EditFormProps {
   text: string;
   onInput(text: string): void;

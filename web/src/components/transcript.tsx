@@ -1,16 +1,18 @@
 /**
  * The messages of a session, turn by turn, and the turn in progress as it streams in: each
- * prompt with Edit and its branch switcher, each compaction with what it replaced one click
- * away, code blocks with Copy code, and a prompt that got no answer with Resend.
+ * prompt with Edit and its branch switcher (and the prompts that failed before it), each answer
+ * with Copy and Retry, each compaction with what it replaced one click away, code blocks with
+ * Copy code, and a prompt that got no answer with Resend.
  */
 import { useEffect, useRef } from 'preact/hooks';
 import type { SessionContents } from '../api/wire.js';
 import { editParent } from '../branches.js';
 import type { PendingTurn } from '../hooks/turn-runner.js';
 import type { EarlierMessages, PromptControls } from '../hooks/use-branches.js';
-import { groupTurns } from '../turns.js';
+import { answerModels, answerText, groupTurns, type TranscriptTurn } from '../turns.js';
+import { AnswerBar } from './answer-bar.js';
 import { copyCodeBlock } from './copy-code.js';
-import { PromptView } from './prompt-view.js';
+import { FailedPromptView, PromptView } from './prompt-view.js';
 import { type CompactionMessage, CompactionSummary, TurnView } from './turn-view.js';
 
 export interface TranscriptProps {
@@ -50,14 +52,43 @@ function useStickToEnd(contents: SessionContents | null, pending: PendingTurn | 
   return { log, onScroll };
 }
 
+/** The line under a turn's answer (none for a turn without one): its usage, model (`several`: the session used more than one), Copy and Retry. */
+function answerFooter(turn: TranscriptTurn, controls: PromptControls | undefined, several: boolean) {
+  if (!turn.replies.some((reply) => reply.role === 'assistant')) return undefined;
+  const parentId = editParent(turn.previous);
+  const prompt = turn.prompt;
+  // Retry is the prompt's Edit with the words unchanged: a new branch from the same point.
+  const retry =
+    controls === undefined || prompt === null || parentId === undefined ? undefined : () => controls.onEdit(prompt, { promptId: turn.key, parentId });
+  return (
+    <AnswerBar
+      text={answerText(turn.replies)}
+      usage={turn.usage}
+      models={several ? answerModels(turn.replies) : undefined}
+      onRetry={retry}
+      busy={controls?.busy ?? true}
+    />
+  );
+}
+
+/** The prompts that failed before prompt `id`, each where it was sent. */
+function failedPrompts(controls: PromptControls | undefined, id: string | undefined) {
+  return id === undefined ? null : controls?.failedBefore(id).map((failed) => <FailedPromptView key={failed.id} text={failed.text} />);
+}
+
 export function Transcript({ contents, pending, controls, earlier, danglingId, onResend }: TranscriptProps) {
   const { log, onScroll } = useStickToEnd(contents, pending);
-  const all = contents === null ? [] : groupTurns(contents.messages);
+  const all = contents === null ? [] : groupTurns(contents.messages, contents.turns);
   // An edited prompt streams in place of its old version: the turns from it on are not shown meanwhile.
   const cut = pending?.replaces === undefined ? -1 : all.findIndex((turn) => turn.key === pending.replaces);
   const turns = cut < 0 ? all : all.slice(0, cut);
   const system = contents?.messages.find((message) => message.role === 'system');
-  const dangling = contents?.dangling_user && !contents.turn && pending === null ? contents.dangling_user : null;
+  const failed = contents?.dangling_user && !contents.turn ? contents.dangling_user : null;
+  const dangling = pending === null ? failed : null;
+  // A new message after a failed prompt follows it: the failed one stays where it was sent (a resend of it takes its place).
+  const failedAbove = pending !== null && pending.replaces === undefined && failed !== pending.prompt ? failed : null;
+  // The model of each answer, once the session's answers came from more than one.
+  const several = new Set((contents?.messages ?? []).flatMap((message) => (message.role === 'assistant' ? [message.model] : []))).size > 1;
 
   const compaction = (message: CompactionMessage) => <CompactionView message={message} earlier={earlier} />;
   return (
@@ -74,9 +105,22 @@ export function Transcript({ contents, pending, controls, earlier, danglingId, o
           key={turn.previous === undefined ? 'first' : (turn.previous.id ?? turn.key)}
           turn={turn}
           compaction={compaction}
-          prompt={turn.prompt !== null && <PromptView text={turn.prompt} id={turn.key} parentId={editParent(turn.previous)} controls={controls} />}
+          footer={answerFooter(turn, controls, several)}
+          prompt={
+            turn.prompt !== null && (
+              <>
+                {failedPrompts(controls, turn.key)}
+                <PromptView text={turn.prompt} id={turn.key} parentId={editParent(turn.previous)} controls={controls} />
+              </>
+            )
+          }
         />
       ))}
+      {failedAbove !== null && (
+        <article class="turn">
+          <FailedPromptView text={failedAbove} />
+        </article>
+      )}
       {pending && (
         <TurnView
           turn={{ key: 'pending', prompt: pending.prompt, previous: undefined, replies: pending.replies, usage: null }}
@@ -85,6 +129,7 @@ export function Transcript({ contents, pending, controls, earlier, danglingId, o
       )}
       {dangling !== null && contents && (
         <article class="turn">
+          {failedPrompts(controls, danglingId)}
           <PromptView text={dangling} id={danglingId} parentId={editParent(contents.messages.at(-1))} controls={controls} />
           <div class="dangling" role="status">
             <span>No answer: the turn failed before the model replied.</span>

@@ -1,5 +1,6 @@
 /** One turn of the transcript: the prompt, the model's text (markdown), tool calls and results folded. */
 import type { ComponentChildren } from 'preact';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { AssistantBlock, StoredMessage } from '../api/wire.js';
 import { usageText } from '../format.js';
 import { renderMarkdown } from '../markdown.js';
@@ -8,6 +9,37 @@ import type { TranscriptTurn } from '../turns.js';
 export function Markdown({ text }: { text: string }) {
   // biome-ignore lint/security/noDangerouslySetInnerHtml: renderMarkdown's HTML is sanitised by DOMPurify (markdown.ts)
   return <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }} />;
+}
+
+/**
+ * The answer as it streams in, with the cursor where the next words go: at the end of its last
+ * line of text — inside the paragraph, list item or code block being written, not on a line of
+ * its own after it.
+ */
+function LiveMarkdown({ text }: { text: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  const html = renderMarkdown(text);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new HTML replaces the element's contents, the cursor with them: it goes back in
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (element === null) return;
+    const cursor = element.ownerDocument.createElement('span');
+    cursor.className = 'cursor';
+    cursor.setAttribute('aria-hidden', 'true');
+    const last = lastTextNode(element);
+    if (last === null) element.append(cursor);
+    else last.after(cursor);
+  }, [html]);
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: renderMarkdown's HTML is sanitised by DOMPurify (markdown.ts)
+  return <div class="markdown" ref={box} dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+/** The last text node under `element` that shows something (not white space between blocks). */
+function lastTextNode(element: Element): Text | null {
+  const walker = element.ownerDocument.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  let last: Text | null = null;
+  for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) if ((node.textContent ?? '').trim() !== '') last = node as Text;
+  return last;
 }
 
 type ToolResult = Extract<StoredMessage, { role: 'tool_result' }>;
@@ -87,13 +119,15 @@ export interface TurnViewProps {
   turn: TranscriptTurn;
   /** The model's text streaming in, before its message is stored. */
   live?: string | undefined;
+  /** The line under the answer (components/answer-bar.tsx); by default its usage, when known. */
+  footer?: ComponentChildren;
   /** How the prompt shows: by default as its text; the transcript gives it its Edit and branch switcher. */
   prompt?: ComponentChildren;
   /** How a compaction shows: by default as its summary. */
   compaction?: (message: CompactionMessage) => ComponentChildren;
 }
 
-export function TurnView({ turn, live, prompt, compaction }: TurnViewProps) {
+export function TurnView({ turn, live, footer, prompt, compaction }: TurnViewProps) {
   const results = new Map<string, ToolResult>();
   for (const reply of turn.replies) if (reply.role === 'tool_result') results.set(reply.tool_call_id, reply);
   const only = turn.replies[0];
@@ -117,10 +151,10 @@ export function TurnView({ turn, live, prompt, compaction }: TurnViewProps) {
           })}
           {live !== undefined && (
             <div class="assistant live" aria-live="polite" aria-busy="true">
-              <Markdown text={live} />
+              <LiveMarkdown text={live} />
             </div>
           )}
-          {turn.usage !== null && <div class="usage">{usageText(turn.usage)}</div>}
+          {footer ?? (turn.usage !== null && <div class="usage">{usageText(turn.usage)}</div>)}
         </div>
       )}
     </article>

@@ -21,6 +21,7 @@ function contents(turn: SessionContents['turn'], entryCount = 2): SessionContent
     dangling_user: null,
     active_model: { provider: 'anthropic', model: 'm' },
     usage,
+    turns: [],
     entry_count: entryCount,
     turn,
     pending_approvals: [],
@@ -141,6 +142,18 @@ describe('TurnRunner', () => {
       { prompt: null, replies: [toolResult, answer], live: '' },
       null,
     ]);
+  });
+
+  it("sends a new session's first message as it opens — nothing read or followed before it, the session read once after", async () => {
+    const streamTurn = vi.fn(() => stream([{ type: 'message', message: answer }]));
+    const follow = vi.fn(() => stream([]));
+    const { host, seen } = fakeHost({ streamTurn, follow }, []);
+    new TurnRunner(() => host).open('My first message');
+    expect(seen.pending[0]).toEqual({ prompt: 'My first message', replies: [], live: '' });
+    await vi.waitFor(() => expect(seen.changed).toBe(1));
+    expect(streamTurn).toHaveBeenCalledTimes(1);
+    expect(follow).not.toHaveBeenCalled();
+    expect(seen.loads).toBe(1);
   });
 
   it('sends an edited prompt as a new branch: its parent to the server, the prompt it replaces to the view, the message box left alone', async () => {

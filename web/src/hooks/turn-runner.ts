@@ -5,7 +5,7 @@
  * No Preact here: use-turn.ts gives it the page's state through a {@link TurnHost}.
  */
 import { ApiError, type Api } from '../api/client.js';
-import { describeFailure } from '../api/failure.js';
+import { type Clock, describeFailure } from '../api/failure.js';
 import type { ApprovalDecision, PartialAnswer, SessionContents, StoredMessage, TurnEnd, TurnEvent } from '../api/wire.js';
 
 /** The turn in progress as the transcript shows it, before the session is read again. */
@@ -72,23 +72,12 @@ export function partialText(message: PartialAnswer['message'] | undefined): stri
   return (message?.content ?? []).map((block) => (block.type === 'text' ? block.text : '')).join('');
 }
 
-/** What the end of a turn tells the user, if anything: its failure, or that it ran out of time. */
-export function endNotice(end: TurnEnd & { retry_after?: number }): string | null {
-  if (end.error) {
-    const said = describeFailure(new ApiError(end.status ?? 500, end.error.code, end.error.message));
-    // A limit says when to try again (`retry_after`, seconds).
-    return end.status === 429 && end.retry_after !== undefined ? `${said} Try again in ${waitText(end.retry_after)}.` : said;
-  }
+/** What the end of a turn tells the user, if anything: its failure (a limit's with when to try again), or that it ran out of time. */
+export function endNotice(end: TurnEnd & { retry_after?: number }, clock?: Clock): string | null {
+  if (end.error) return describeFailure(new ApiError(end.status ?? 500, end.error.code, end.error.message, end.retry_after ?? null), clock);
   if (end.incomplete_reason === 'deadline') return 'The turn reached its time limit; send another message to continue.';
   if (end.incomplete_reason === 'budget') return 'Your spend budget ran out during this turn; what it did so far is kept.';
   return null;
-}
-
-/** "40 s", "3 min", "5 h". */
-function waitText(seconds: number): string {
-  if (seconds < 90) return `${seconds} s`;
-  if (seconds < 5400) return `${Math.round(seconds / 60)} min`;
-  return `${Math.round(seconds / 3600)} h`;
 }
 
 /** One per open chat: {@link open} when it opens, {@link close} when it closes. */
@@ -100,9 +89,17 @@ export class TurnRunner {
   /** `host` is read at each use, so that the runner always reaches the page's latest state. */
   constructor(private readonly host: () => TurnHost) {}
 
-  /** The session opened: shown, and its running turn followed. */
-  open(): void {
+  /**
+   * The session opened: shown, and its running turn followed — or, for a session created for
+   * its `first` message (a new session), that message sent as its first turn.
+   */
+  open(first?: string): void {
     this.#alive = true;
+    // A new session has nothing to show or follow yet: the turn reads it once it ends.
+    if (first !== undefined) {
+      this.send(first);
+      return;
+    }
     void this.host()
       .load()
       .then((next) => {

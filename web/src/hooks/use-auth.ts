@@ -1,14 +1,15 @@
 /** The signed-in user's API: the token (from the sign-in link, a pasted one, or the hosted UI), and signing out. */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Api } from '../api/client.js';
-import { type AuthEnvironment, finishHostedSignIn, forgetToken, hostedSignInUrl, hostedSignOutUrl, keepToken, takeToken } from '../auth.js';
+import { type AuthEnvironment, finishHostedSignIn, forgetToken, hostedSignInUrl, hostedSignOutUrl, keepToken, takeToken, tokenChanged } from '../auth.js';
 import type { WebConfig } from '../config.js';
 import { useLatest } from './use-latest.js';
 
 const browser: AuthEnvironment = {
   location: window.location,
   history: window.history,
-  storage: window.sessionStorage,
+  storage: window.localStorage,
+  tabStorage: window.sessionStorage,
   now: () => Date.now(),
 };
 
@@ -22,7 +23,7 @@ export interface Auth {
   signInWithToken(token: string): void;
   /** Sends the browser to the user pool's hosted UI, when the build has one. */
   signInHosted(): void;
-  /** Forgets the token; with a hosted UI, ends the user pool's session too. */
+  /** Forgets the token in every tab of this browser; with a hosted UI, ends the user pool's session too. */
   signOut(): void;
 }
 
@@ -30,11 +31,25 @@ export function useAuth(config: WebConfig): Auth {
   const [token, setToken] = useState<string | null>(() => takeToken(browser));
   const [problem, setProblem] = useState<string | null>(null);
 
-  const signOut = (why: string | null): void => {
-    forgetToken(browser);
+  /** Signs this tab out; `refused`: the token the API refused, which is forgotten only while no other tab replaced it. */
+  const signOut = (why: string | null, refused?: string): void => {
+    forgetToken(browser, refused);
     setToken(null);
     setProblem(why);
   };
+
+  // Another tab signed out (or in, as someone else): this one follows, as the chat apps' tabs do.
+  useEffect(() => {
+    const onStorage = (event: StorageEvent): void => {
+      if (event.storageArea !== window.localStorage) return;
+      const next = tokenChanged(event, Date.now());
+      if (next === undefined) return;
+      setToken(next);
+      setProblem(null);
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, []);
 
   const signOutLatest = useLatest(signOut);
   const api = useMemo(
@@ -45,7 +60,7 @@ export function useAuth(config: WebConfig): Auth {
             apiUrl: config.apiUrl,
             streamUrl: config.streamUrl,
             token,
-            onUnauthorized: () => signOutLatest.current('Your sign-in has expired or is not valid here. Sign in again.'),
+            onUnauthorized: () => signOutLatest.current('Your sign-in has expired or is not valid here. Sign in again.', token),
           }),
     [token, config.apiUrl, config.streamUrl, signOutLatest],
   );

@@ -1,23 +1,35 @@
 /**
- * The branches of the open chat: the tree and log (use-session-log.ts), read again whenever
- * the session changes; switching between versions of a prompt (`PUT …/leaf` to where that
- * branch was last used); editing a prompt (a turn sent with `parent_id`); the Branches
- * dialog; and what each compaction replaced, read from the log when asked for.
+ * The branches of the open chat: the tree and log (use-session-log.ts, read with the session
+ * whenever it changes); switching between versions of a prompt (`PUT …/leaf` to where that
+ * branch was last used); editing a prompt (a turn sent with `parent_id`); the prompts that
+ * failed before one; the Branches dialog; and what each compaction replaced, read from the log
+ * when asked for.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { Api } from '../api/client.js';
 import { describeFailure } from '../api/failure.js';
-import type { SessionTree, StoredMessage } from '../api/wire.js';
-import { type EntryIndex, latestOf, type PromptVersions, promptVersions, replacedBy } from '../branches.js';
+import type { SessionTree, StoredMessage, TreeLeaf } from '../api/wire.js';
+import {
+  branchLeaves,
+  type EntryIndex,
+  type FailedPrompt,
+  failedBefore,
+  latestOf,
+  type PromptVersions,
+  promptVersions,
+  replacedBy,
+  unansweredPrompts,
+} from '../branches.js';
 import type { Edit } from './turn-runner.js';
-import { useLatest } from './use-latest.js';
 import type { OpenSession } from './use-session.js';
-import { useSessionLog } from './use-session-log.js';
+import type { SessionLog } from './use-session-log.js';
 
 /** What the transcript lets a prompt do. */
 export interface PromptControls {
   /** The other versions of the prompt `id`, when it has some (and the log has been read). */
   versions(id: string): PromptVersions | null;
+  /** The prompts that failed just before prompt `id` and were gone on from (once the log has been read). */
+  failedBefore(id: string): FailedPrompt[];
   /** A turn runs, or a switch is under way: no edit and no switch now. */
   busy: boolean;
   /** Sends `text` as a new version of the prompt `promptId` (when it has one), following `parentId`. */
@@ -39,6 +51,8 @@ export interface BranchesOptions {
   api: Api;
   sessionId: string;
   session: OpenSession;
+  /** The session's tree and log, which the session's reads keep current. */
+  log: SessionLog;
   /** A turn runs: nothing may switch or edit now. */
   running: boolean;
   /** Sets the chat's notice line; null clears it. Must not throw. */
@@ -49,6 +63,8 @@ export interface BranchesOptions {
 
 export interface Branches {
   tree: SessionTree | null;
+  /** The branches (the tree's leaves but failed prompts); empty until the tree is read. */
+  leaves: TreeLeaf[];
   index: EntryIndex | null;
   controls: PromptControls;
   earlier: EarlierMessages;
@@ -62,27 +78,19 @@ export interface Branches {
   setDialog(open: boolean): void;
 }
 
-export function useBranches({ api, sessionId, session, running, say, send }: BranchesOptions): Branches {
+export function useBranches({ api, sessionId, session, log, running, say, send }: BranchesOptions): Branches {
   const { contents, show } = session;
-  const log = useSessionLog(api, sessionId, say);
   const [switching, setSwitching] = useState(false);
   const [dialog, setDialog] = useState(false);
   const [shown, setShown] = useState<ReadonlyMap<string, readonly StoredMessage[]>>(new Map());
   const [loading, setLoading] = useState<string | null>(null);
-
-  // The tree changes with every entry written (a turn, a switch, a compaction): read it again once none runs.
-  const settledCount = contents === null || contents.turn !== null ? null : contents.entry_count;
-  const refresh = useLatest(log.refresh);
-  useEffect(() => {
-    if (settledCount !== null) void refresh.current();
-  }, [settledCount, refresh]);
 
   const open = async (entryId: string): Promise<void> => {
     if (switching) return;
     setSwitching(true);
     say(null);
     try {
-      show(await api.switchLeaf(sessionId, entryId));
+      await show(await api.switchLeaf(sessionId, entryId));
     } catch (error) {
       say(describeFailure(error));
     } finally {
@@ -108,11 +116,14 @@ export function useBranches({ api, sessionId, session, running, say, send }: Bra
       ? tree.active_leaf
       : undefined;
 
+  const unanswered = unansweredPrompts(tree);
   return {
     tree,
+    leaves: tree === null ? [] : branchLeaves(tree),
     index,
     controls: {
-      versions: (id) => (index === null ? null : promptVersions(index, id)),
+      versions: (id) => (index === null ? null : promptVersions(index, id, unanswered)),
+      failedBefore: (id) => (index === null ? [] : failedBefore(index, id, unanswered)),
       busy: running || switching,
       onEdit: (text, at) => send(text, { parentId: at.parentId, replaces: at.promptId }),
       onSwitch: (versionId) => void open(index === null ? versionId : latestOf(index, versionId)),

@@ -71,3 +71,19 @@ export function useModels(api: Api, say: (problem: string) => void): ModelChoice
   const shown = model === '' && offered !== null ? modelChoice(offered.default.provider, offered.default.model) : model;
   return { offered, model: shown, setModel, typed, setTyped };
 }
+
+/**
+ * The models of `provider` a select lists, each with its label: a deprecated one only when it
+ * is the one chosen (`value`: the session's own), marked so; "(default)" on the server's
+ * default alone — a provider's own default is what a session of it gets when it names none, not
+ * a choice to point out.
+ */
+export function listedModels(offered: Models, provider: Models['providers'][number], value: string): { choice: string; label: string }[] {
+  return provider.models
+    .map((model) => ({ model, choice: modelChoice(provider.name, model.id) }))
+    .filter(({ model, choice }) => model.status !== 'deprecated' || choice === value)
+    .map(({ model, choice }) => {
+      const isDefault = provider.name === offered.default.provider && model.id === offered.default.model;
+      return { choice, label: `${model.id}${isDefault ? ' (default)' : ''}${model.status === 'deprecated' ? ' (deprecated)' : ''}` };
+    });
+}

@@ -15,8 +15,12 @@ export interface SessionLog {
   tree: SessionTree | null;
   /** The log, indexed, once it has been read (the session has branches, or earlier messages were asked for). */
   index: EntryIndex | null;
-  /** Reads the tree again — after a turn, a switch, a compaction — and the new entries when the session has branches. */
-  refresh(): Promise<void>;
+  /**
+   * Reads the tree again — after a turn, a switch, a compaction — and the new entries when the
+   * session has branches (or a failed prompt), once per `entryCount`: the log only grows, so
+   * the same count is the same tree. Never rejects (`say` is told why a read failed).
+   */
+  refresh(entryCount: number): Promise<void>;
   /** The whole log, read up to now. Null when that failed (and `say` was told why). */
   loadEntries(): Promise<EntryIndex | null>;
 }
@@ -30,6 +34,8 @@ export function useSessionLog(api: Api, sessionId: string, say: (notice: string)
   const reading = useRef<Promise<EntryIndex | null>>(Promise.resolve(null));
   /** Counts the tree reads, so that an older answer arriving late does not replace a newer one. */
   const treeReads = useRef(0);
+  /** The last read of the tree, by the entry count it was asked for: the same count is not read twice. */
+  const lastRead = useRef<{ entryCount: number; read: Promise<void> } | null>(null);
 
   const readNewEntries = async (): Promise<EntryIndex> => {
     for (;;) {
@@ -50,16 +56,29 @@ export function useSessionLog(api: Api, sessionId: string, say: (notice: string)
     return reading.current;
   };
 
-  const refresh = async (): Promise<void> => {
+  const readTree = async (): Promise<boolean> => {
     const read = ++treeReads.current;
     try {
       const next = await api.tree(sessionId);
-      if (read !== treeReads.current) return;
-      setTree(next);
+      if (read !== treeReads.current) return true;
+      // The log first: the tree and the versions it shows then change together.
       if (next.leaves.length > 1 || entries.current.length > 0) await loadEntries();
+      setTree(next);
+      return true;
     } catch (error) {
       say(describeFailure(error));
+      return false;
     }
+  };
+
+  const refresh = (entryCount: number): Promise<void> => {
+    if (lastRead.current?.entryCount === entryCount) return lastRead.current.read;
+    const read = readTree().then((ok) => {
+      // A read that failed is tried again the next time.
+      if (!ok && lastRead.current?.read === read) lastRead.current = null;
+    });
+    lastRead.current = { entryCount, read };
+    return read;
   };
 
   return { tree, index, refresh, loadEntries };

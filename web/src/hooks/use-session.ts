@@ -12,17 +12,26 @@ export interface OpenSession {
   /** Reads the session again: its contents, or null when that failed (and `say` was told why). */
   load(): Promise<SessionContents | null>;
   /** Shows contents another request answered (a switch of branch answers the session as it now reads). */
-  show(contents: SessionContents): void;
+  show(contents: SessionContents): Promise<void>;
 }
 
-/** `say` is told, in words, why a read failed. Must not throw. */
-export function useSession(api: Api, sessionId: string, say: (notice: string) => void): OpenSession {
+/**
+ * `say` is told, in words, why a read failed. Must not throw. `settle` reads what must change
+ * with the contents of a session no turn runs on — its tree (use-session-log.ts) — before they
+ * show, so that a turn's answer, its branch switcher and a failed prompt before it appear at
+ * once. Never rejects.
+ */
+export function useSession(api: Api, sessionId: string, say: (notice: string) => void, settle: (next: SessionContents) => Promise<void>): OpenSession {
   const [contents, setContents] = useState<SessionContents | null>(null);
   const [gone, setGone] = useState(false);
+  const show = async (next: SessionContents): Promise<void> => {
+    if (next.turn === null) await settle(next);
+    setContents(next);
+  };
   const load = async (): Promise<SessionContents | null> => {
     try {
       const next = await api.session(sessionId);
-      setContents(next);
+      await show(next);
       return next;
     } catch (error) {
       say(describeFailure(error));
@@ -30,5 +39,5 @@ export function useSession(api: Api, sessionId: string, say: (notice: string) =>
       return null;
     }
   };
-  return { contents, gone, load, show: setContents };
+  return { contents, gone, load, show };
 }

@@ -14,6 +14,8 @@ export interface TurnOptions {
   say(notice: string | null): void;
   /** The session's list entry changed: the list reloads. Must not throw. */
   onChanged(): void;
+  /** The first message of a session created for it: sent as the chat opens. */
+  first?: string | undefined;
 }
 
 export interface OpenTurn {
@@ -33,14 +35,16 @@ export interface OpenTurn {
 }
 
 /** Opening the chat (the page keys a chat by its session: once per session opened) follows a turn already running. */
-export function useTurn({ api, sessionId, load, say, onChanged }: TurnOptions): OpenTurn {
+export function useTurn({ api, sessionId, load, say, onChanged, first }: TurnOptions): OpenTurn {
   const [pending, setPending] = useState<PendingTurn | null>(null);
   const [waiting, setWaiting] = useState<Waiting>(null);
   const [draft, setDraft] = useState('');
   const host = useLatest({ api, sessionId, load, say, onChanged, setPending, setWaiting, setDraft });
   const [runner] = useState(() => new TurnRunner(() => host.current));
+  // Once per chat (the page keys a chat by its session): a first message is sent once.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `first` is read as the chat opens, not followed
   useEffect(() => {
-    runner.open();
+    runner.open(first);
     return () => runner.close();
   }, [runner]);
   return {

@@ -43,6 +43,8 @@ export interface WriteSessionOptions {
   rules: LineRules;
   /** The model the session uses while none of its active path's entries names one (a fork of the part before the first turn). */
   defaultModel?: ActiveModel | null;
+  /** The session's title (a fork's); by default its first prompt's, as for any session (an import). */
+  title?: string | null;
 }
 
 /**
@@ -93,7 +95,7 @@ export async function writeSession(options: WriteSessionOptions): Promise<string
       head: log.leafId,
       nextParent: log.resumeParent,
       activeModel: log.activeModel ?? options.defaultModel ?? null,
-      title,
+      title: options.title === undefined ? title : options.title,
       incarnation,
     });
     await putNewMeta(dynamo, tableName, sessionId, meta);

@@ -47,3 +47,21 @@ export function firstTitle(entries: readonly SessionEntry[]): string | null {
   }
   return null;
 }
+
+/** How a fork's title ends: ` (fork)`, then ` (fork 2)`, ` (fork 3)` for a fork of a fork. */
+const FORK_MARK = / \(fork(?: (\d+))?\)$/;
+
+/**
+ * The title of a fork of a session titled `title` (its own, or its first prompt's): the same,
+ * marked ` (fork)` — ` (fork 2)` for a fork of a fork, and so on — so the two can be told
+ * apart in a list; cut to fit {@link TITLE_MAX_LENGTH}. Null for a session without a title.
+ */
+export function forkTitle(title: string | null): string | null {
+  if (title === null) return null;
+  const marked = FORK_MARK.exec(title);
+  const base = marked === null ? title : title.slice(0, marked.index);
+  const mark = marked === null ? ' (fork)' : ` (fork ${Number(marked[1] ?? 1) + 1})`;
+  const chars = Array.from(base);
+  const room = TITLE_MAX_LENGTH - mark.length;
+  return `${chars.length <= room ? base : `${chars.slice(0, room - 1).join('')}…`}${mark}`;
+}

@@ -70,6 +70,36 @@ describe('updateSession (mocked DynamoDB)', () => {
     });
   });
 
+  it('with ifTitle, changes the title only while it is still that one, and answers the metadata as it is otherwise', async () => {
+    dynamo
+      .on(UpdateItemCommand)
+      .rejectsOnce(Object.assign(new ConditionalCheckFailedException({ message: 'no', $metadata: {} }), { Item: { ...meta, title: { S: 'Renamed' } } }));
+    const kept = await updateSession({
+      client,
+      tableName: 't',
+      owner: 'o',
+      sessionId: SESSION,
+      title: 'Second try',
+      ifTitle: 'Failed',
+      clock: () => new Date(5_000),
+    });
+    expect(kept.title).toBe('Renamed');
+    const input = dynamo.commandCalls(UpdateItemCommand)[0]!.args[0].input;
+    expect(input.ConditionExpression).toBe(
+      'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#deleted_at) AND (attribute_not_exists(#expires_at) OR #expires_at > :now_seconds) AND #title = :if_title',
+    );
+    expect(input.ExpressionAttributeValues?.[':if_title']).toEqual({ S: 'Failed' });
+    expect(input.ReturnValuesOnConditionCheckFailure).toBe('ALL_OLD');
+    // Another owner's session is not there, whatever its title.
+    dynamo.reset();
+    dynamo
+      .on(UpdateItemCommand)
+      .rejectsOnce(Object.assign(new ConditionalCheckFailedException({ message: 'no', $metadata: {} }), { Item: { ...meta, owner: { S: 'mallory' } } }));
+    await expect(updateSession({ client, tableName: 't', owner: 'o', sessionId: SESSION, title: 'x', ifTitle: 'y' })).rejects.toBeInstanceOf(
+      SessionNotFoundError,
+    );
+  });
+
   it('answers a failed condition with SessionNotFoundError and rethrows throttling untouched', async () => {
     dynamo.on(UpdateItemCommand).rejectsOnce(new ConditionalCheckFailedException({ message: 'no', $metadata: {} }));
     await expect(updateSession({ client, tableName: 't', owner: 'o', sessionId: SESSION, title: 'x' })).rejects.toBeInstanceOf(SessionNotFoundError);

@@ -26,6 +26,7 @@ import {
 import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
 import type { SessionLease } from '../lease/session-lease.js';
 import { metaSource, type HeldLease, type SessionMetadata } from '../meta/meta-item.js';
+import { firstTitle, forkTitle } from '../meta/title.js';
 import { isLive } from '../meta/visibility.js';
 import { type PartialAnswer, type PartialMessage, partialKey, partialOfRunning, putPartial } from '../partial/partial-answer.js';
 import type { AppendHook } from './write/transaction-extras.js';
@@ -237,7 +238,8 @@ export class DynamoStore implements SessionStore {
   /**
    * Copies the path to `entryId` into a new session of the same owner (same TTL): its
    * entry lines, ids kept, as one batch under a new header, written as an import is —
-   * entry items first, META last. This session is not changed.
+   * entry items first, META last — and titled after this one, marked `(fork)` (`forkTitle`).
+   * This session is not changed.
    */
   async fork(entryId: string): Promise<DynamoStore> {
     const { entries, meta } = await this.#readEntries();
@@ -262,6 +264,8 @@ export class DynamoStore implements SessionStore {
       // A path before any entry names a model (its system prompt, say) keeps the model this
       // session was created with or changed to, not the server's default.
       defaultModel: meta.metadata.activeModel,
+      // Told apart from the session it came from in a list: "Parser refactor (fork)".
+      title: forkTitle(meta.metadata.title ?? firstTitle(path)),
     });
     return DynamoStore.open(openOptionsOf(this.#handle, id));
   }

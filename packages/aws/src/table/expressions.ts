@@ -62,6 +62,8 @@ export const APPEND_UPDATE_EXPIRY = ', #expires_at = :expires_at';
 export const SESSION_UPDATE_CONDITION = `${META_OF_OWNER} AND (attribute_not_exists(#expires_at) OR #expires_at > :now_seconds)`;
 /** A part of a session update: its title. */
 export const SESSION_UPDATE_TITLE = '#title = :title';
+/** Added to {@link SESSION_UPDATE_CONDITION} when a title may change only while it is still `:if_title` (not renamed meanwhile). */
+export const SESSION_UPDATE_IF_TITLE = ' AND #title = :if_title';
 /** A part of a session update: the provider and model its next turns use. */
 export const SESSION_UPDATE_MODEL = '#active_provider = :active_provider, #active_model = :active_model';
 

@@ -57,3 +57,28 @@ describe('SessionTree', () => {
     expect(() => SessionTree.of([entry(f.user('lost'), 'ghost')], 'src')).toThrow(SessionCorruptError);
   });
 });
+
+describe('SessionTree.usage', () => {
+  it('counts every answer of every branch and a compaction’s own call, not what the compaction replaced', () => {
+    const q1 = entry(f.user('q1'), null);
+    const a1 = entry(f.assistant('a1', { usage: usage(100, 10) }), q1.id);
+    // An edit of q1: a second branch from the root, with its own answer.
+    const q1b = entry(f.user('q1, again'), null);
+    const a1b = entry(f.assistant('a1b', { usage: usage(50, 5, 7, 3) }), q1b.id);
+    const compaction: SessionEntry = {
+      type: 'compaction',
+      id: 'c',
+      parent_id: a1b.id,
+      timestamp: 't',
+      summary: 's',
+      provider: 'p',
+      model: 'm',
+      usage: usage(20, 2),
+      prior_usage: usage(50, 5, 7, 3),
+    };
+    const tree = SessionTree.of([q1, a1, q1b, a1b, compaction, { type: 'leaf', id: 'switch', parent_id: a1.id, timestamp: 't' }]);
+    expect(tree.usage()).toEqual(usage(170, 17, 7, 3));
+    // The active branch's conversation carries less: only what is on its path.
+    expect(tree.load().conversation.usage()).toEqual(usage(100, 10));
+  });
+});

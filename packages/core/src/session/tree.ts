@@ -5,9 +5,9 @@
  * `store.loadTree()`, never changed afterwards.
  */
 import { EntryNotFoundError, SessionCorruptError } from '../errors.js';
-import { assistantText } from '../messages.js';
+import { addUsage, assistantText, emptyUsage, type Usage } from '../messages.js';
 import { activeEntry, indexEntries, pathFrom, rebuildConversation, standsFor } from './rebuild.js';
-import type { LoadedSession, RecordEntry, SessionEntry } from './records.js';
+import type { DiskMessage, LoadedSession, RecordEntry, SessionEntry } from './records.js';
 
 /** Characters of a preview (an ellipsis ends a cut one). */
 export const PREVIEW_LENGTH = 80;
@@ -106,6 +106,21 @@ export class SessionTree {
     return { conversation, danglingUser, entries, at: end };
   }
 
+  /**
+   * What every model call of the session used, on every branch: each answer's usage and each
+   * compaction's own call — not the usage a compaction replaced, which the messages it
+   * replaced count already. What the session has cost so far, where `Conversation.usage()`
+   * is what the active branch carries.
+   */
+  usage(): Usage {
+    let total = emptyUsage();
+    for (const entry of this.#entries) {
+      if (entry.type === 'compaction') total = addUsage(total, entry.usage);
+      else if (entry.type === 'message' && entry.message.role === 'assistant') total = addUsage(total, entry.message.usage);
+    }
+    return total;
+  }
+
   /** A one-line preview of the entry `id` (see {@link entryPreview}). */
   preview(id: string): string {
     const entry = this.#byId.get(id);
@@ -164,7 +179,7 @@ export function previewLine(text: string, maxLength: number): string {
  * not a tool result, a tool-calling assistant message or an approval entry (the model is
  * mid-turn there), and not a leaf entry (resolve it first).
  */
-export function acceptsPrompt(entry: SessionEntry | null): boolean {
+export function acceptsPrompt(entry: SessionEntry | DiskMessage | null): boolean {
   if (entry === null) return true;
   switch (entry.type) {
     case 'leaf':
