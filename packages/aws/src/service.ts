@@ -22,23 +22,41 @@ export type { AppendExtras, AppendHook, ExtraRefusal } from './store/append-extr
 
 // The usage ledger: per-owner totals, limits, and the writes that ride on a turn's appends.
 export {
+  decodeHolds,
   decodeOverrides,
   decodeSlots,
   effectiveLimits,
+  holdName,
   LIMIT_NAMES,
+  limitProblem,
+  MAX_LIMIT,
   NO_OVERRIDES,
   periodsOf,
+  type Hold,
   type LimitOverrides,
   type OwnerLimits,
   type Periods,
 } from './ledger/ledger-items.js';
-export { NO_USAGE, reservationWrites, slotRelease, usageWrites, type GateCheck, type ReservationPlan, type UsageDelta } from './ledger/ledger-writes.js';
+export {
+  NO_USAGE,
+  reservationWrites,
+  slotRelease,
+  totalsWrite,
+  type GateCheck,
+  type HoldChange,
+  type LedgerTarget,
+  type ReservationPlan,
+  type TotalsWrite,
+  type UsageDelta,
+} from './ledger/ledger-writes.js';
 export {
   decodeTotals,
   listLedgerOwners,
+  readOwnerOverrides,
   readOwnerUsage,
-  sendLedgerWrites,
+  sendLedgerExtras,
   setOwnerLimits,
+  sweepHolds,
   sweepSlots,
   type LimitChange,
   type OwnerUsage,
@@ -125,6 +143,7 @@ export {
   SessionRestoringError,
   StopRequestedError,
   TurnNotRunningError,
+  UnpricedModelError,
   UnprocessedWritesError,
   type ObjectNotDeleted,
 } from './errors.js';

@@ -29,9 +29,10 @@ export interface AppendExtras {
 
 /**
  * Consulted before each append of a store it is set on (`DynamoStore.setAppendHook`), with
- * the batch: what to send with it, or null for nothing. Must not throw.
+ * the batch: what to send with it, null for nothing, or an error to refuse the append with —
+ * it then rejects with that error and nothing is sent. Must not throw.
  */
-export type AppendHook = (entries: readonly SessionEntry[]) => AppendExtras | null;
+export type AppendHook = (entries: readonly SessionEntry[]) => AppendExtras | Error | null;
 
 /** The extra writes a cancelled transaction refused, or null when it refused none of them. */
 export function extraRefusals(error: unknown, input: TransactWriteItemsCommandInput, extraCount: number): ExtraRefusal[] | null {
