@@ -10,6 +10,8 @@ export {
 export { DEFAULT_COMPACTION_PROMPT } from './agent/compaction.js';
 export { Conversation } from './conversation.js';
 export * from './errors.js';
+export { addSecret, redactError, redactSecrets } from './redact.js';
+export { MAX_CALL_TOKENS, saneUsage } from './providers/sane-usage.js';
 export type { AgentEvent, Receiver, StepResult } from './agent/events.js';
 export { ID_RULE, isValidId, newId, systemClock, type Clock, type IdGenerator } from './ids.js';
 export { exceedsJSONDepth, MAX_ENTRY_DEPTH, MAX_JSON_DEPTH, tooDeepReason } from './json-limits.js';
@@ -97,6 +99,7 @@ export {
   deferredProvider,
   type DeferredProvider,
   DEFAULT_MODELS,
+  costAt,
   findModel,
   isValidModelName,
   KNOWN_MODELS,

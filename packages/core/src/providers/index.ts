@@ -27,6 +27,7 @@ export { compactionText, DEFAULT_TIMEOUT_MS, TOOL_ERROR_PREFIX } from './wire-co
 export {
   assertModelOffered,
   DEFAULT_MODELS,
+  costAt,
   findModel,
   isValidModelName,
   KNOWN_MODELS,
