@@ -7,6 +7,7 @@ import { assertModelOffered, defaultProviderName, isValidModelName, MODEL_NAME_R
 import { parseMCPConfig, type MCPHTTPServerConfig } from '@panto/core/mcp/config';
 import type { OwnerLimits } from '@panto/aws/service';
 import { Resource } from 'sst/resource';
+import { type ModelPriceTable, parseModelPrices } from './agent/model-prices.js';
 
 /** The links `sst.config.ts` gives the functions (see `link:` there). */
 declare module 'sst/resource' {
@@ -111,6 +112,8 @@ export interface ServiceConfig {
   mcp: MCPSettings;
   /** The limits of an owner without overrides (see {@link usageLimits}). */
   usage: OwnerLimits;
+  /** `PANTO_MODEL_PRICES`: the operator's prices, which the usage ledger counts before the catalog's (see model-prices.ts). */
+  modelPrices: ModelPriceTable;
 }
 
 /** The service's MCP servers: Streamable HTTP only (a function cannot keep a stdio server). */
@@ -157,6 +160,7 @@ export function lambdaConfig(env: Env = process.env): ServiceConfig {
     ...sessionTtl(env),
     mcp: deployedMCPSettings(Resource.MCPServers.value, env),
     usage: usageLimits(env),
+    modelPrices: parseModelPrices(env.PANTO_MODEL_PRICES),
   };
 }
 

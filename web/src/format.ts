@@ -40,5 +40,6 @@ export function usageReportText({ today, month, limits }: UsageReport): string {
   const of = (limit: number | null): string => (limit === null ? '' : ` of ${dollars(limit)}`);
   const unpriced = (turns: number): string => (turns > 0 ? ` (+${turns} unpriced)` : '');
   const turns = `${today.turns} turn${today.turns === 1 ? '' : 's'}`;
-  return `Today ${dollars(today.usd)}${of(limits.daily_usd)}${unpriced(today.usd_unknown_turns)} · ${turns} · this month ${dollars(month.usd)}${of(limits.monthly_usd)}${unpriced(month.usd_unknown_turns)}`;
+  const reserved = today.reserved_usd > 0 ? ` (+${dollars(today.reserved_usd)} reserved)` : '';
+  return `Today ${dollars(today.usd)}${reserved}${of(limits.daily_usd)}${unpriced(today.usd_unknown_turns)} · ${turns} · this month ${dollars(month.usd)}${of(limits.monthly_usd)}${unpriced(month.usd_unknown_turns)}`;
 }

@@ -827,6 +827,8 @@ export interface components {
       turns: number;
       /** @description turns whose model has no known price: their tokens are counted, their dollars are not in usd */
       usd_unknown_turns: number;
+      /** @description US dollars held by your turns in flight (what their next provider call can cost at most), not in usd; a budget counts them */
+      reserved_usd: number;
     };
   };
   responses: never;
@@ -1093,7 +1095,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), the model has no known price while a dollar budget applies to you (`model_price_unknown`, nothing stored), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
       422: {
         headers: {
           [name: string]: unknown;
@@ -1278,7 +1280,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), the model has no known price while a dollar budget applies to you (`model_price_unknown`, nothing stored), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
       422: {
         headers: {
           [name: string]: unknown;
@@ -1885,7 +1887,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Refused before the turn (`provider_not_configured`, `idempotency_key_reused`), or the turn stopped because this deployment may not call the model (`model_access_denied`): what the turn stored, and the error. */
+      /** @description Refused before the turn (`provider_not_configured`, `model_price_unknown`, `idempotency_key_reused`), or the turn stopped because this deployment may not call the model (`model_access_denied`): what the turn stored, and the error. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -2001,7 +2003,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), the model has no known price while a dollar budget applies to you (`model_price_unknown`, nothing stored), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
       422: {
         headers: {
           [name: string]: unknown;
@@ -2099,8 +2101,17 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), the model has no known price while a dollar budget applies to you (`model_price_unknown`, nothing stored), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Over one of your limits, nothing stored: the spend budget (`budget_exceeded`) or the turns per minute or at once (`rate_limited`); `Retry-After` says when to try again. */
+      429: {
         headers: {
           [name: string]: unknown;
         };

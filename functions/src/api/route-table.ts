@@ -236,7 +236,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
       200: { description: 'The messages the turn added, its usage and stop reason.', schema: responses.turn },
       422: {
         description:
-          'Refused before the turn (`provider_not_configured`, `idempotency_key_reused`), or the turn stopped because this deployment may not call the model (`model_access_denied`): what the turn stored, and the error.',
+          'Refused before the turn (`provider_not_configured`, `model_price_unknown`, `idempotency_key_reused`), or the turn stopped because this deployment may not call the model (`model_access_denied`): what the turn stored, and the error.',
         schema: responses.turnOrError,
       },
       502: { description: 'The provider failed; what the turn stored, and the error.', schema: responses.failedTurn },
@@ -267,7 +267,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     summary: 'Summarise the session so its next turn starts from the summary',
     body: compactBody(),
     responses: { 200: { description: 'The summary and what it cost.', schema: responses.compaction } },
-    errors: [400, 404, 409, 413, 422, 502],
+    errors: [400, 404, 409, 413, 422, 429, 502],
   },
   {
     method: 'post',

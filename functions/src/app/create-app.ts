@@ -32,6 +32,7 @@ import { streamRoutes } from '../routes/stream.js';
 import { treeRoutes } from '../routes/tree.js';
 import { turnRoutes } from '../routes/turns.js';
 import { usageRoutes } from '../routes/usage.js';
+import type { ModelPriceTable } from '../agent/model-prices.js';
 import type { OfferedModels } from '../agent/offered-models.js';
 import type { SessionServiceDeps } from '../services/session-context.js';
 import { SessionService } from '../services/session-service.js';
@@ -84,6 +85,8 @@ export interface AppDeps {
   clock?: LeaseClock;
   /** The limits of an owner without overrides (`PANTO_BUDGET_DAILY_USD` …; see `usageLimits`); none when absent. */
   usageLimits?: OwnerLimits;
+  /** The operator's model prices (`PANTO_MODEL_PRICES`), which the usage ledger counts before the catalog's; none when absent. */
+  modelPrices?: ModelPriceTable;
   /**
    * What `GET /models` answers (`offeredModels(config.provider)`); when absent, the default
    * provider with its default model only.

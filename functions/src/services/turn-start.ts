@@ -101,6 +101,7 @@ export async function startTurn(
     const ledger = deps.ledgerOn({ owner, leaseId: store.turnLeaseId()!, agent, deadlineMs: options.deadlineMs, onBudgetStop: () => budget.abort() });
     store.setAppendHook(ledger.hook);
     try {
+      await ledger.ready();
       const prompt = await agent.submitUserMessage(text);
       lock.taken(store.turnLease()!);
       const unpartial = writePartials(store, agent, leaseClock(context), (error) =>
