@@ -11,6 +11,7 @@ import {
   PantoError,
   ProviderError,
   ProviderNotConfiguredError,
+  redactSecrets,
   SessionConflictError,
   SessionNotFoundError,
   UnknownProviderError,
@@ -142,7 +143,8 @@ const SESSION_NOT_FOUND = 'session not found';
 export function toHttpError(error: unknown): HttpError {
   const reply = (status: ContentfulStatusCode, code: string, message: string, field?: string, line?: number): HttpError => ({
     status,
-    body: { error: { code, message, ...(field === undefined ? {} : { field }), ...(line === undefined ? {} : { line }) } },
+    // Relayed to the client: no credential a provider's (or anyone's) words quoted.
+    body: { error: { code, message: redactSecrets(message), ...(field === undefined ? {} : { field }), ...(line === undefined ? {} : { line }) } },
     internal: status >= 500 && status !== 502 && status !== 503,
     outage: null,
     retryAfterSeconds: null,

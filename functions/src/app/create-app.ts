@@ -9,6 +9,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { DynamoIdempotencyStore, SessionCache, type IdempotencyStore, type LeaseClock, type OwnerLimits } from '@panto/aws/service';
 import type { ToolRegistry } from '@panto/core';
+import { redactError, redactSecrets } from '@panto/core/agent-kit';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
@@ -103,8 +104,11 @@ export interface AppDeps {
  * serve({ fetch: app.fetch, port: 3000 });          // or handle(app) in Lambda
  */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
-  const log = deps.log ?? ((message: string, error: unknown) => console.error(`panto: ${message}`, error));
-  const logOutage = deps.logOutage ?? ((message: string) => console.warn(`panto: ${message}`));
+  const logSink = deps.log ?? ((message: string, error: unknown) => console.error(`panto: ${message}`, error));
+  const outageSink = deps.logOutage ?? ((message: string) => console.warn(`panto: ${message}`));
+  // What leaves the process names no credential (a provider's error may quote the key it was sent).
+  const log = (message: string, error: unknown): void => logSink(redactSecrets(message), redactError(error));
+  const logOutage = (message: string): void => outageSink(redactSecrets(message));
   /** Logs a failure as what it is: an outage in one line, a defect with its cause, a refusal not at all. */
   const report = (failure: HttpError, what: string, error: unknown): void => {
     if (failure.outage !== null) logOutage(`${what}: backend unavailable: ${failure.outage}`);
