@@ -66,6 +66,10 @@ export async function startApi(
     clock?: AppDeps['clock'];
     /** Each owner's limits without overrides (`PANTO_BUDGET_DAILY_USD` …). */
     usageLimits?: AppDeps['usageLimits'];
+    /** The operator's model prices (`PANTO_MODEL_PRICES`). */
+    modelPrices?: AppDeps['modelPrices'];
+    /** Spans for each request, turn and provider call (`startTracing`). */
+    tracing?: AppDeps['tracing'];
   } = {},
 ): Promise<ApiHarness> {
   const aws = options.aws ?? (await localAws(name));
@@ -94,6 +98,8 @@ export async function startApi(
     ...(options.tools ? { tools: options.tools } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.usageLimits ? { usageLimits: options.usageLimits } : {}),
+    ...(options.modelPrices ? { modelPrices: options.modelPrices } : {}),
+    ...(options.tracing ? { tracing: options.tracing } : {}),
     telemetry: { request: (record) => records.push(record) },
     log: (_message, error) => logged.push(error),
     logOutage: (message) => outages.push(message),
