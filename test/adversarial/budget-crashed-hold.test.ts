@@ -7,6 +7,7 @@
  */
 import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { periodsOf, sweepHolds } from '@panto/aws';
+import { waitUntil } from '@panto/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type ApiHarness } from '../api-harness.js';
 import { ledgerTotals, usageReport } from '../support/ledger-items.js';
@@ -66,7 +67,7 @@ describe('the hold of a turn that never settled', () => {
     app.fake.enqueue({ text: 'slow and steady', usage: { input: 1000, output: 100 }, pauseAfterDeltas: 1 });
     const asked = app.fake.requests.length;
     const running = app.call('uma', 'POST', `/sessions/${id}/messages`, { text: 'take your time' });
-    while (app.fake.requests.length === asked) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitUntil(() => app.fake.requests.length > asked, { message: 'the provider call', timeoutMs: 10_000 });
     // Another server judged it lapsed (its clock, say) and swept it from the day and the month.
     const { holds } = await ledgerTotals(app.aws, 'uma');
     expect(holds).toHaveLength(1);

@@ -4,6 +4,7 @@
  * ledger"): an owner spends with no limit at all, then the operator sets a daily budget below
  * what was spent — and, while a turn runs, one above what was spent but below what that turn holds.
  */
+import { waitUntil } from '@panto/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type ApiHarness } from '../api-harness.js';
 import { ledgerTotals, storedPrompts, usageReport } from '../support/ledger-items.js';
@@ -51,7 +52,7 @@ describe('a limit set after the owner spent', () => {
     app.fake.enqueue({ text: 'one two three four', usage: { input: 1000, output: 100 }, pauseAfterDeltas: 1 });
     const asked = app.fake.requests.length;
     const running = app.call('jade', 'POST', `/sessions/${ids[0]}/messages`, { text: 'a long one' });
-    while (app.fake.requests.length === asked) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitUntil(() => app.fake.requests.length > asked, { message: 'the provider call', timeoutMs: 10_000 });
     const { holds } = await ledgerTotals(app.aws, 'jade');
     expect(holds).toHaveLength(1);
     expect((await usageReport(app, 'jade')).today.reserved_usd).toBeCloseTo(holds[0]!.usd, 9);

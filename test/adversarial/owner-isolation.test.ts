@@ -5,6 +5,7 @@
  * turn, an Idempotency-Key someone else used, a `sub` spelled like a key of someone else's
  * ledger items, and spend meant to land on someone else's budget.
  */
+import { waitUntil } from '@panto/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, snapshot, startApi, type ApiHarness } from '../api-harness.js';
 import { usageReport } from '../support/ledger-items.js';
@@ -62,7 +63,7 @@ describe("another owner's sessions, spend and limits", () => {
     app.fake.enqueue({ text: 'one two three four', usage: { input: 10, output: 10 }, pauseAfterDeltas: 1 });
     const asked = app.fake.requests.length;
     const running = app.call('amy', 'POST', `/sessions/${id}/messages`, { text: 'keep going' });
-    while (app.fake.requests.length === asked) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitUntil(() => app.fake.requests.length > asked, { message: 'the provider call', timeoutMs: 10_000 });
     expect((await json<ErrorJson>(await app.call('ben', 'POST', `/sessions/${id}/stop`), 404)).error.code).toBe('session_not_found');
     app.fake.resume();
     const answer = await json<{ stop_reason: string; incomplete: boolean }>(await running, 200);
