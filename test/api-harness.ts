@@ -105,6 +105,10 @@ export async function startApi(
     logOutage: (message) => outages.push(message),
   });
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  // Longer than any pause between a test's calls, so the client (undici closes an idle socket a
+  // little before the server's advertised timeout) always closes first: with Node's 5 s, a call
+  // on a loaded machine could be sent on a socket the server was closing ('other side closed').
+  if ('keepAliveTimeout' in server) server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.once('listening', resolve));
   let closed = 0;
   server.on('connection', (socket: Socket) => socket.once('close', () => closed++));
