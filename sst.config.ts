@@ -55,9 +55,9 @@
 
 /**
  * Stages whose data is kept when the stage is removed, and which cannot be removed by accident
- * (infra/auth.ts also protects their user pool from deletion).
+ * (infra/auth.ts also protects their user pool from deletion, reading `$app.protect`).
  */
-export const PRODUCTION_STAGES = ['production', 'prod'];
+const PRODUCTION_STAGES = ['production', 'prod'];
 
 export default $config({
   app(input) {

@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { OUTPUT_TOKEN_CAP } from '../functions/src/agent/provider-resolver.js';
+import { OUTPUT_TOKEN_CAP } from '@panto/functions';
 import { startDynamoDBLocal, suppressNodeVersionWarning } from '../scripts/local/dynamodb-local.js';
 import { startS3Local } from '../scripts/local/s3-local.js';
 import { printTable } from './util.js';

@@ -28,7 +28,7 @@ import { waitUntil } from '@panto/core/testing';
 import { RecordFactory } from '@panto/core/testing';
 import { createApp, DEFAULT_SERVICE_LIMITS as DEFAULT_LIMITS } from '@panto/functions';
 import { hs256Verifier, signLocalToken } from '@panto/functions/local';
-import { bundleHandlers, formatBytes, HANDLERS } from '../scripts/bundle.js';
+import { bundleHandlers, formatBytes, HANDLERS, LAMBDA_LINKED_ENV } from '../scripts/bundle.js';
 import { localDynamoDBClient, startDynamoDBLocal, suppressNodeVersionWarning } from '../scripts/local/dynamodb-local.js';
 import { DynamoProxy } from '../test/dynamo-proxy.js';
 import { median, printTable } from './util.js';
@@ -37,19 +37,6 @@ const run = promisify(execFile);
 const INIT_SAMPLES = 9;
 const TURN_SAMPLES = 15;
 const SESSION_MESSAGES = 1_000;
-
-/** What SST would give the functions (see sst.config.ts), so their module scope runs as in AWS. */
-const LINKED_ENV = {
-  SST_RESOURCE_App: JSON.stringify({ name: 'panto', stage: 'bench' }),
-  SST_RESOURCE_PantoTable: JSON.stringify({ name: 'panto-bench' }),
-  SST_RESOURCE_PantoBucket: JSON.stringify({ name: 'panto-bench' }),
-  SST_RESOURCE_AnthropicApiKey: JSON.stringify({ value: 'bench-key' }),
-  SST_RESOURCE_OpenAIApiKey: JSON.stringify({ value: '' }),
-  SST_RESOURCE_MCPServers: JSON.stringify({ value: '' }),
-  SST_RESOURCE_PantoAuth: JSON.stringify({ issuer: 'https://issuer.example/', audience: 'panto', jwksUrl: 'https://issuer.example/jwks' }),
-  AWS_REGION: 'us-east-1',
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-};
 
 /** Milliseconds a fresh Node process takes to import `file` (median of INIT_SAMPLES). */
 async function initTime(file: string): Promise<number> {
@@ -61,7 +48,7 @@ async function initTime(file: string): Promise<number> {
   const samples: number[] = [];
   for (let i = 0; i < INIT_SAMPLES; i++) {
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
-      env: { PATH: process.env.PATH, ...LINKED_ENV },
+      env: { PATH: process.env.PATH, ...LAMBDA_LINKED_ENV },
     });
     samples.push(Number(stdout));
   }

@@ -4,6 +4,7 @@
  * preflights itself (OPTIONS never reaches the authorizer) and sets the CORS headers on every
  * answer. The routes that stream for minutes are the streaming function's (stream.ts).
  */
+import { ROUTE_LIST, routeKey } from '@panto/functions/deployment';
 import { identity } from './auth';
 import { bedrockEnvironment, bedrockPermissions } from './bedrock';
 import { LAMBDA, STREAMING_NODE_OPTIONS } from './lambda';
@@ -13,32 +14,12 @@ import { bucket, table } from './storage';
 import { tracingEnvironment, tracingFunction, tracingPermissions } from './tracing';
 
 /**
- * The API's routes behind the authorizer; every one is served by the API function. The routes
- * that stream for minutes (`POST …/messages/stream`, `GET …/events`) are served by the
- * streaming function's URL instead.
+ * The routes API Gateway serves: every route of the service's manifest but those that stream
+ * for minutes (`POST …/messages/stream`, `GET …/events`), which the streaming function's URL
+ * serves instead; the public ones (the health check, the OpenAPI document) without the
+ * authorizer. Derived, so a route is added in one place (functions/src/api/routes.ts).
  */
-const GATEWAY_ROUTES = [
-  'GET /models',
-  'POST /sessions',
-  'GET /sessions',
-  'GET /sessions/{id}',
-  'POST /sessions/{id}/messages',
-  'POST /sessions/{id}/compact',
-  'POST /sessions/{id}/export',
-  'GET /sessions/{id}/exports',
-  'POST /sessions/{id}/stop',
-  'DELETE /sessions/{id}',
-  'PATCH /sessions/{id}',
-  'GET /sessions/{id}/entries',
-  'GET /sessions/{id}/tree',
-  'PUT /sessions/{id}/leaf',
-  'POST /sessions/{id}/fork',
-  'POST /sessions/import',
-  'GET /usage',
-] as const;
-/** Routes answered without a token (functions/src/api/route-table.ts marks them `public`). */
-const PUBLIC_GATEWAY_ROUTES = ['GET /health', 'GET /openapi.json'] as const;
-
+const GATEWAY_ROUTES = ROUTE_LIST.filter((route) => !route.streamed);
 const apiFunction = new sst.aws.Function('PantoApiFunction', {
   handler: 'functions/src/handlers/api.handler',
   ...LAMBDA,
@@ -55,6 +36,5 @@ const apiFunction = new sst.aws.Function('PantoApiFunction', {
 export const api = new sst.aws.ApiGatewayV2('PantoApi', { cors });
 const authorizer = api.addAuthorizer({ name: 'PantoJwt', jwt: { issuer: identity.issuer, audiences: [identity.audience] } });
 for (const route of GATEWAY_ROUTES) {
-  api.route(route, apiFunction.arn, { auth: { jwt: { authorizer: authorizer.id } } });
+  api.route(routeKey(route), apiFunction.arn, route.public ? {} : { auth: { jwt: { authorizer: authorizer.id } } });
 }
-for (const route of PUBLIC_GATEWAY_ROUTES) api.route(route, apiFunction.arn);

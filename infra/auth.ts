@@ -7,9 +7,9 @@
  * Router's (router.ts), known while the stack is built — is a sign-in callback and logout URL
  * from the first deploy on: one deploy, and the page signs in through the hosted UI.
  */
-import { PRODUCTION_STAGES } from '../sst.config';
 import { router } from './router';
-import { DEV_ORIGINS, list } from './settings';
+import { list } from '@panto/functions/deployment';
+import { DEV_ORIGINS } from './settings';
 
 export interface Identity {
   issuer: string | $util.Output<string>;
@@ -84,7 +84,7 @@ function cognito(production: boolean): Identity {
   };
 }
 
-export const identity = process.env.PANTO_JWT_ISSUER ? ownIssuer(process.env.PANTO_JWT_ISSUER) : cognito(PRODUCTION_STAGES.includes($app.stage));
+export const identity = process.env.PANTO_JWT_ISSUER ? ownIssuer(process.env.PANTO_JWT_ISSUER) : cognito($app.protect);
 
 /** The issuer the streaming function verifies tokens against itself (a function URL has no authorizer). */
 export const authLink = new sst.Linkable('PantoAuth', {

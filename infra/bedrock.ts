@@ -14,8 +14,7 @@
  * Bedrock permission at all. The functions learn the list from `PANTO_BEDROCK_MODELS` and
  * offer exactly those models.
  */
-import { DEFAULT_BEDROCK_MODEL } from '../packages/core/src/providers/bedrock-models';
-import { list } from './settings';
+import { DEFAULT_BEDROCK_MODEL, list } from '@panto/functions/deployment';
 
 /** The actions a turn needs: the Converse API is authorised as InvokeModel(WithResponseStream). */
 export const BEDROCK_ACTIONS = ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'];

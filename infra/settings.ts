@@ -3,27 +3,19 @@
  * they are used; sst.config.ts lists them all): the origins browsers may call the API from,
  * the CORS rules, and the environment the HTTP functions share.
  */
-import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from '../functions/src/app/cors';
+import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS, list } from '@panto/functions/deployment';
 
 /** The port of the local stack (`npm start`), and of the web client's dev server under `sst dev`. */
 export const DEV_PORT = 3000;
 /** The local stack's origin (`npm start`), which a web client run there calls a dev stage from. */
 export const DEV_ORIGINS = [`http://127.0.0.1:${DEV_PORT}`, `http://localhost:${DEV_PORT}`];
 
-/** A comma-separated setting as its non-empty, trimmed items. */
-export function list(text: string | undefined): string[] {
-  return (text ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
-}
-
 /** PANTO_CORS_ORIGINS, and under `sst dev` the local stack's origin. The web client needs none: it calls its own origin (the Router). */
 export const corsOrigins = [...list(process.env.PANTO_CORS_ORIGINS), ...($dev ? DEV_ORIGINS : [])];
 
 /**
  * What API Gateway and the streaming function's URL answer browsers with: the app's own CORS
- * rules (functions/src/app/cors.ts). The methods hold no OPTIONS: a preflight is answered
+ * rules (functions/src/http/cors.ts). The methods hold no OPTIONS: a preflight is answered
  * whatever they say, and a function URL refuses a method name over 6 characters.
  */
 export const cors = {

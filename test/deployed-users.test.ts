@@ -22,7 +22,8 @@ import {
 import { hs256Verifier, localSecretFile, readLocalSecret } from '@panto/functions/local';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runStageTokenCommand, runUserCommand, type CommandIO } from '../scripts/deployed/commands.js';
+import { runStageTokenCommand, runUserCommand } from '../scripts/deployed/commands.js';
+import type { CommandIO } from '../scripts/deployed/process-io.js';
 import { generatePassword } from '../scripts/deployed/users.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -21,6 +21,8 @@ import {
   CORS_MAX_AGE_SECONDS,
   createApp,
   DEFAULT_SERVICE_LIMITS,
+  ROUTE_LIST,
+  routeKey,
   ttlExpiredSessionId,
   type DynamoDBStreamRecord,
 } from '@panto/functions';
@@ -29,6 +31,8 @@ import { hs256Verifier } from '@panto/functions/local';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The routes the manifest serves from the streaming function's URL: every other route is API Gateway's. */
+const STREAMED_ROUTES = new Set(ROUTE_LIST.filter((route) => route.streamed).map(routeKey));
 const run = promisify(execFile);
 
 type Args = { [key: string]: unknown };
@@ -278,8 +282,10 @@ async function evaluate(env: Record<string, string>, options: { stage?: string; 
   resetRecording();
   for (const name of SETTINGS) delete process.env[name];
   Object.assign(process.env, env);
-  Object.assign(globalThis, { $dev: options.dev ?? false, $app: { name: 'panto', stage: options.stage ?? 'test' } });
   config = await loadConfig();
+  // As SST: the stage's `$app` carries what the config's app() says of it (its removal and protection).
+  const stage = options.stage ?? 'test';
+  Object.assign(globalThis, { $dev: options.dev ?? false, $app: { ...config.app({ stage }), stage } });
   return config.run();
 }
 
@@ -384,7 +390,7 @@ describe('sst.config.ts, with an issuer of your own', () => {
     const appRoutes = app.routes
       .filter((route) => route.method !== 'ALL')
       .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`)
-      .filter((route) => route !== 'POST /sessions/{id}/messages/stream' && route !== 'GET /sessions/{id}/events');
+      .filter((route) => !STREAMED_ROUTES.has(route));
     expect(routes.map((route) => route.route).sort((a, b) => a.localeCompare(b))).toEqual([...new Set(appRoutes)].sort((a, b) => a.localeCompare(b)));
 
     expect(authorizers).toHaveLength(1);

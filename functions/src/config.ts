@@ -7,7 +7,8 @@ import { assertModelOffered, defaultProviderName, isValidModelName, MODEL_NAME_R
 import { parseMCPConfig, type MCPHTTPServerConfig } from '@panto/core/mcp/config';
 import type { OwnerLimits } from '@panto/aws/service';
 import { Resource } from 'sst/resource';
-import { type ModelPriceTable, parseModelPrices } from './agent/model-prices.js';
+import { type ModelPriceTable, parseModelPrices } from './model-prices.js';
+import { list } from './list-setting.js';
 
 /** The links `sst.config.ts` gives the functions (see `link:` there). */
 declare module 'sst/resource' {
@@ -326,14 +327,6 @@ export function bedrockSettings(env: Env): BedrockSettings {
     ...(env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME ? { endpoint: env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME } : {}),
     ...(models.length > 0 ? { models } : {}),
   };
-}
-
-/** A comma-separated setting as its non-empty, trimmed items. */
-export function list(text: string | undefined): string[] {
-  return (text ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
 }
 
 function awsEndpoints(env: Env): AwsEndpoints {

@@ -5,20 +5,10 @@
  */
 import { parseArgs } from 'node:util';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import type { CommandIO } from './process-io.js';
 import { stagePool, StagePoolError, type StagePool } from './stage.js';
 import { runUsageCommand, USAGE_COMMANDS_USAGE } from './usage-commands.js';
 import { addUser, generatePassword, listUsers, removeUser, setPassword, SignInChallengeError, signIn } from './users.js';
-
-export interface CommandIO {
-  root: string;
-  env: NodeJS.ProcessEnv;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  /** The password, when one is to be read: stdin's first line (`--password-stdin`), or a prompt. */
-  readPassword: (prompt: string, fromStdin: boolean) => Promise<string>;
-  /** The Cognito client for a region (the SDK's default credentials). */
-  cognito?: (region: string) => CognitoIdentityProviderClient;
-}
 
 export const USER_USAGE = `usage: npm run user -- <command> [options]
   add <username> [--email <address>] [--password-stdin]   add a user; prints its password once

@@ -1,6 +1,19 @@
-/** The commands' IO on this process: its streams, its environment, and a password read from stdin or asked for. */
-import type { CommandIO } from './commands.js';
+/** What the commands read and write through (`CommandIO`), and that IO on this process: its streams, its environment, and a password read from stdin or asked for. */
+import type { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 
+/** What `npm run user` / `npm run token -- --stage` read and write through; tests give their own. */
+export interface CommandIO {
+  root: string;
+  env: NodeJS.ProcessEnv;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** The password, when one is to be read: stdin's first line (`--password-stdin`), or a prompt. */
+  readPassword: (prompt: string, fromStdin: boolean) => Promise<string>;
+  /** The Cognito client for a region (the SDK's default credentials). */
+  cognito?: (region: string) => CognitoIdentityProviderClient;
+}
+
+/** This process's IO. */
 export function processIO(root: string): CommandIO {
   return {
     root,

@@ -22,7 +22,7 @@ import {
 import { usageLimits } from '@panto/functions';
 import { localDynamoDBClient } from '../local/dynamodb-local.js';
 import { readLocalStack } from '../local/stack-file.js';
-import type { CommandIO } from './commands.js';
+import type { CommandIO } from './process-io.js';
 import { stagePool } from './stage.js';
 import { listUsers } from './users.js';
 
@@ -130,6 +130,7 @@ async function findTable(values: { stage?: string | undefined; region?: string |
     if (stack === null) return `no local stack on ${dataDir} (run npm start first, with the same PANTO_DATA_DIR), or pass --stage <stage>`;
     return { client: localDynamoDBClient(stack.dynamodb), tableName: stack.tableName, where: `the local stack (${dataDir})`, owner: async (user) => user };
   }
+  // No outputs file: nothing deployed from here, which the next line says, naming the stage.
   const outputs = JSON.parse(await readFile(join(io.root, '.sst', 'outputs.json'), 'utf8').catch(() => '{}')) as Record<string, unknown>;
   if (outputs.stage !== values.stage || typeof outputs.table !== 'string') {
     return `.sst/outputs.json is not for stage ${values.stage} (or has no table): run npx sst deploy --stage ${values.stage}`;

@@ -138,6 +138,7 @@ export async function waitUntilReady(
       if (exited !== undefined) {
         throw new Error(`${what} exited before it was ready (${exited}). Its output:\n${output.toString()}`);
       }
+      // A probe that fails means not ready yet; the deadline below reports a service that never is.
       if (await probe().catch(() => false)) return;
       if (Date.now() > deadline) {
         throw new Error(`${what} was not ready after ${options.timeoutMs} ms. Its output:\n${output.toString()}`);

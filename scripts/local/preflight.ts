@@ -100,6 +100,7 @@ function isExecutableFile(path: string): boolean {
     accessSync(path, constants.X_OK);
     return true;
   } catch {
+    // Missing or not executable: not this program.
     return false;
   }
 }

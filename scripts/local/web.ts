@@ -22,6 +22,7 @@ export function webPaths(root: string): { dir: string; dist: string } {
 
 /** The newest modification time under `path` (a file, or a folder walked recursively). */
 async function newest(path: string): Promise<number> {
+  // Missing: it adds nothing to the newest time.
   const info = await stat(path).catch(() => null);
   if (info === null) return 0;
   if (!info.isDirectory()) return info.mtimeMs;
@@ -33,6 +34,7 @@ async function newest(path: string): Promise<number> {
 /** Whether `web/dist` is missing or older than what it is built from. */
 export async function webBuildStale(root: string): Promise<boolean> {
   const { dir, dist } = webPaths(root);
+  // Not built yet.
   const built = await stat(join(dist, 'index.html')).catch(() => null);
   if (built === null) return true;
   const sources = await Promise.all(['src', 'index.html', 'vite.config.ts', 'package.json'].map((name) => newest(join(dir, name))));
@@ -104,6 +106,7 @@ export function withWeb(api: { fetch: (request: Request) => Response | Promise<R
     const file = normalize(join(dist, path));
     const type = TYPES[extname(file)];
     if (!file.startsWith(assets + sep) || type === undefined) return c.notFound();
+    // Missing (or a folder): a 404, as for any path the build does not hold.
     const body = await readFile(file).catch(() => null);
     if (body === null) return c.notFound();
     return c.body(new Uint8Array(body), 200, { ...PAGE_HEADERS, 'content-type': type, 'cache-control': 'public, max-age=31536000, immutable' });

@@ -1,11 +1,12 @@
 /**
- * Every route of the HTTP API, one entry each: what it takes (the same zod/mini schemas that
- * validate requests, from `request-schemas.ts`) and what it answers (`response-schemas.ts`). The OpenAPI
- * document is generated from this table (`openapi.ts`), the auth middleware reads which
- * routes are public from it, and a test fails when a route the app registers has no entry
- * here — so a new route is one entry in this file besides its handler.
+ * The words and schemas of every route, by operation id: what it takes (the same zod/mini
+ * schemas that validate requests, from `request-schemas.ts`) and what it answers
+ * (`response-schemas.ts`). Its method, path and whether it is public come from the route
+ * manifest (`routes.ts`); the OpenAPI document is generated from both (`openapi.ts`). The type
+ * of `ROUTE_DOCS` asks for an entry for each route of the manifest, and for no other.
  */
 import type * as z from 'zod/mini';
+import { ROUTE_LIST, type OperationId } from './routes.js';
 import * as responses from './response-schemas.js';
 import {
   compactBody,
@@ -21,8 +22,6 @@ import {
   updateSessionBody,
 } from './request-schemas.js';
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
-
 export interface ApiResponse {
   description: string;
   /** The JSON body; absent for a response without one (204). */
@@ -31,15 +30,10 @@ export interface ApiResponse {
   contentType?: string;
 }
 
-export interface ApiRoute {
-  method: HttpMethod;
-  /** In OpenAPI's form: `/sessions/{id}`. */
-  path: string;
-  operationId: string;
+/** What the OpenAPI document says of a route besides its method and path. */
+export interface RouteDocs {
   summary: string;
   description?: string;
-  /** Answered without a bearer token (and outside the JWT authorizer on API Gateway). */
-  public?: true;
   /** The JSON body (optional on every route: no body is `{}`). */
   body?: z.ZodMiniType;
   /** The query parameters, as one object schema. */
@@ -56,50 +50,43 @@ export interface ApiRoute {
   errorDescriptions?: { [status: number]: string };
 }
 
+/** A route as the OpenAPI document describes it: its line of the manifest (method in OpenAPI's lower case) and its words. */
+export interface ApiRoute extends RouteDocs {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** In OpenAPI's form: `/sessions/{id}`. */
+  path: string;
+  operationId: OperationId;
+  /** Answered without a bearer token (and outside the JWT authorizer on API Gateway). */
+  public?: true;
+}
+
 const stepLimits = 'Stops at the deadline (`PANTO_DEADLINE_MS`) with everything so far stored (`incomplete: true`).';
 
-export const API_ROUTES: readonly ApiRoute[] = [
-  {
-    method: 'get',
-    path: '/health',
-    operationId: 'getHealth',
+const ROUTE_DOCS: { [operation in OperationId]: RouteDocs } = {
+  getHealth: {
     summary: 'Whether the service and its table answer',
-    public: true,
     responses: {
       200: { description: 'The service and its table answer.', schema: responses.health },
       503: { description: 'The table did not answer.', schema: responses.health },
     },
   },
-  {
-    method: 'get',
-    path: '/openapi.json',
-    operationId: 'getOpenAPI',
+  getOpenAPI: {
     summary: 'This document',
-    public: true,
     responses: { 200: { description: 'The OpenAPI 3.1 document of this API.' } },
   },
-  {
-    method: 'get',
-    path: '/models',
-    operationId: 'listModels',
+  listModels: {
     summary: 'The providers and models a session may choose, and the default',
     description:
       'Providers with a key configured here (and `offline`), each with the catalog models that are not retired, `PANTO_EXTRA_MODELS` and its default.',
     responses: { 200: { description: 'What `POST /sessions` accepts as `provider` and `model`.', schema: responses.models } },
   },
-  {
-    method: 'get',
-    path: '/usage',
-    operationId: 'getUsage',
+  getUsage: {
     summary: 'Your usage today and this month, your limits, and when the totals reset',
     description:
       'Totals of every turn of yours across all sessions (UTC day and month), as the usage ledger counts them in the same transaction as each turn’s writes.',
     responses: { 200: { description: 'Your totals, limits and resets.', schema: responses.usageReport } },
   },
-  {
-    method: 'post',
-    path: '/sessions',
-    operationId: 'createSession',
+  createSession: {
     summary: 'Create a session',
     description: 'Without `provider`/`model` the session follows the server default; a model its provider does not offer is a 400 naming `model`.',
     body: createSessionBody(),
@@ -107,81 +94,54 @@ export const API_ROUTES: readonly ApiRoute[] = [
     responses: { 201: { description: 'The new session.', schema: responses.sessionSummary } },
     errors: [400, 409, 413, 422],
   },
-  {
-    method: 'get',
-    path: '/sessions',
-    operationId: 'listSessions',
+  listSessions: {
     summary: 'List your sessions, newest first',
     query: listQuery(),
     responses: { 200: { description: 'A page of sessions.', schema: responses.sessionList } },
     errors: [400],
   },
-  {
-    method: 'get',
-    path: '/sessions/{id}',
-    operationId: 'getSession',
+  getSession: {
     summary: 'Read a session: its conversation, dangling prompt, model and usage',
     responses: { 200: { description: 'The session.', schema: responses.sessionContents } },
     errors: [404],
   },
-  {
-    method: 'patch',
-    path: '/sessions/{id}',
-    operationId: 'updateSession',
+  updateSession: {
     summary: 'Rename a session, or change the model its next turns use',
     description: 'A model change is validated as at creation and holds the session like a turn (409 while one runs).',
     body: updateSessionBody(),
     responses: { 200: { description: 'The session as listed.', schema: responses.sessionSummary } },
     errors: [400, 404, 409, 413, 422],
   },
-  {
-    method: 'get',
-    path: '/sessions/{id}/entries',
-    operationId: 'listEntries',
+  listEntries: {
     summary: 'The whole log in order: every branch, leaf entries, and what compactions replaced',
     query: entriesQuery(),
     responses: { 200: { description: 'A page of entries.', schema: responses.entriesPage } },
     errors: [400, 404],
   },
-  {
-    method: 'get',
-    path: '/sessions/{id}/tree',
-    operationId: 'getTree',
+  getTree: {
     summary: "The session's tree: the active leaf, every leaf with a preview, the branch points",
     responses: { 200: { description: 'The tree.', schema: responses.sessionTree } },
     errors: [404],
   },
-  {
-    method: 'put',
-    path: '/sessions/{id}/leaf',
-    operationId: 'switchLeaf',
+  switchLeaf: {
     summary: 'Switch the active branch to an entry, sending nothing',
     body: entryBody(),
     responses: { 200: { description: 'The session as it now reads.', schema: responses.sessionContents } },
     errors: [400, 404, 409, 413],
   },
-  {
-    method: 'post',
-    path: '/sessions/{id}/fork',
-    operationId: 'forkSession',
+  forkSession: {
     summary: 'A new session holding the path to an entry',
     body: entryBody(),
     responses: { 201: { description: 'The new session.', schema: responses.sessionSummary } },
     errors: [400, 404, 413],
   },
-  {
-    method: 'get',
-    path: '/sessions/{id}/exports',
-    operationId: 'listExports',
+  listExports: {
     summary: "The session's exports and archives in S3, with fresh download URLs",
     query: exportsQuery(),
     responses: { 200: { description: 'Newest first.', schema: responses.exportList } },
     errors: [400, 404],
   },
-  {
-    method: 'post',
-    path: '/sessions/import',
-    operationId: 'importSession',
+  importSession: {
     summary: 'A new session from a JSONL session log (an export) as the body',
     description:
       "Body: `application/x-ndjson`, the export format, within the body limit. The session gets a new id; the header's is `imported_from`. A corrupt line — also one nested deeper than 128 levels, or a timestamp that is not ISO 8601 — is a 400 `invalid_session` naming it, and nothing is created.",
@@ -195,19 +155,13 @@ export const API_ROUTES: readonly ApiRoute[] = [
       400: 'The body is not a session log: a line that is not JSON, not UTF-8 or not an entry (`invalid_session`, naming the `line`); nothing is created.',
     },
   },
-  {
-    method: 'post',
-    path: '/sessions/{id}/stop',
-    operationId: 'stopTurn',
+  stopTurn: {
     summary: 'Ask the turn running on the session to stop',
     body: stopBody(),
     responses: { 202: { description: 'The running turn was asked to stop.', schema: responses.stoppedTurn } },
     errors: [404, 409, 413],
   },
-  {
-    method: 'get',
-    path: '/sessions/{id}/events',
-    operationId: 'followSession',
+  followSession: {
     summary: 'Follow the running turn: the messages it stores, as server-sent events',
     description:
       'Events: `turn` ({ turn }) first; `message` ({ message }, `id` = the `from` to continue after it) for each message stored from `from` on; one `end` ' +
@@ -216,18 +170,12 @@ export const API_ROUTES: readonly ApiRoute[] = [
     responses: { 200: { description: 'The followed turn as server-sent events.', contentType: 'text/event-stream' } },
     errors: [400, 404],
   },
-  {
-    method: 'delete',
-    path: '/sessions/{id}',
-    operationId: 'deleteSession',
+  deleteSession: {
     summary: 'Delete a session with everything of it',
     responses: { 204: { description: 'Deleted (also when an earlier delete had begun).' } },
     errors: [404],
   },
-  {
-    method: 'post',
-    path: '/sessions/{id}/messages',
-    operationId: 'runTurn',
+  runTurn: {
     summary: 'Run one turn',
     description: stepLimits,
     body: messageBody(),
@@ -248,10 +196,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     },
     errors: [400, 404, 409, 413, 422, 429],
   },
-  {
-    method: 'post',
-    path: '/sessions/{id}/messages/stream',
-    operationId: 'streamTurn',
+  streamTurn: {
     summary: 'Run one turn, streamed as server-sent events',
     description:
       'Events: `message` ({ message }) for each stored message, the prompt first; `text-delta` ({ delta }); one `end` ' +
@@ -260,29 +205,25 @@ export const API_ROUTES: readonly ApiRoute[] = [
     responses: { 200: { description: 'The turn as server-sent events.', contentType: 'text/event-stream' } },
     errors: [400, 404, 409, 413, 422, 429],
   },
-  {
-    method: 'post',
-    path: '/sessions/{id}/compact',
-    operationId: 'compactSession',
+  compactSession: {
     summary: 'Summarise the session so its next turn starts from the summary',
     body: compactBody(),
     responses: { 200: { description: 'The summary and what it cost.', schema: responses.compaction } },
     errors: [400, 404, 409, 413, 422, 429, 502],
   },
-  {
-    method: 'post',
-    path: '/sessions/{id}/export',
-    operationId: 'exportSession',
+  exportSession: {
     summary: 'Export the session as JSONL to S3, with a presigned URL',
     body: exportBody(),
     responses: { 200: { description: 'Where the export is, and a URL to fetch it.', schema: responses.sessionExport } },
     errors: [400, 404, 413],
   },
-];
+};
 
-/** `GET /health`-style keys of the routes marked `public` here (the app checks the same set, `PUBLIC_ROUTES`, without loading this table). */
-export function publicRoutesOf(routes: readonly ApiRoute[]): ReadonlySet<string> {
-  return new Set(routes.filter((route) => route.public).map((route) => `${route.method.toUpperCase()} ${route.path}`));
-}
-
-export { PUBLIC_ROUTES } from './public-routes.js';
+/** Every route of the manifest with its words, in the manifest's order: what `openapi.ts` documents. */
+export const API_ROUTES: readonly ApiRoute[] = ROUTE_LIST.map(({ method, path, operationId, ...line }) => ({
+  ...ROUTE_DOCS[operationId],
+  method: method.toLowerCase() as ApiRoute['method'],
+  path,
+  operationId,
+  ...('public' in line ? { public: line.public } : {}),
+}));

@@ -2,7 +2,7 @@
 import type { Hono } from 'hono';
 import { addSecret, type ToolRegistry } from '@panto/core/agent-kit';
 import type { MCPHTTPServerConfig, MCPServers } from '@panto/core/mcp';
-import type { AppEnv } from './app-env.js';
+import type { AppEnv } from '../http/app-env.js';
 import { createApp, type AppDeps } from './create-app.js';
 import type { AuthVerifier } from '../auth/verifier.js';
 import type { AwsClients } from '../aws-clients.js';

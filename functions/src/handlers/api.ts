@@ -4,7 +4,7 @@
  * telemetry (Powertools Logger and Metrics) and tracing (when OTEL_EXPORTER_OTLP_ENDPOINT is
  * set; else none of it loaded) are built once per container, at module scope.
  */
-import { handle } from 'hono/aws-lambda';
+import { handle } from '../http/lambda-adapter.js';
 import { apiGatewayVerifier } from '../auth/api-gateway-verifier.js';
 import { lambdaConfig } from '../config.js';
 import { lambdaTelemetry } from '../telemetry/lambda-telemetry.js';

@@ -5,7 +5,7 @@
  * bearer token against the issuer's keys itself. Tracing as in api.ts: a stream's spans are
  * exported before its last byte.
  */
-import { streamHandle } from 'hono/aws-lambda';
+import { streamHandle } from '../http/lambda-adapter.js';
 import { jwksVerifier } from '../auth/jwks-verifier.js';
 import { lambdaConfig, lambdaIssuer } from '../config.js';
 import { lambdaTelemetry } from '../telemetry/lambda-telemetry.js';

@@ -13,7 +13,7 @@ import {
   type Env,
   type ServiceConfig,
 } from '../config.js';
-import { parseModelPrices } from '../agent/model-prices.js';
+import { parseModelPrices } from '../model-prices.js';
 
 export interface LocalSettings {
   config: ServiceConfig;

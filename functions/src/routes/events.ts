@@ -9,7 +9,8 @@ import { streamSSE } from 'hono/streaming';
 import { toHttpError } from '../errors.js';
 import { eventsQuery, parse, stopBody } from '../api/request-schemas.js';
 import type { RunningTurn } from '../services/session-context.js';
-import type { ApiApp } from '../app/app-env.js';
+import type { ApiApp } from '../http/app-env.js';
+import { route } from '../http/route.js';
 import { pathSessionId, readJson } from './read-request.js';
 import type { RouteDeps } from './route-deps.js';
 import { messageJson, partialJson, runningTurnJson } from './session-json.js';
@@ -18,7 +19,7 @@ import { endFailure } from './turn-json.js';
 import type { StoppedTurnJson } from '../api/response-schemas.js';
 
 export function eventRoutes(app: ApiApp, { turns, limits, report }: RouteDeps): void {
-  app.get('/sessions/:id/events', async (c) => {
+  route(app, 'followSession', async (c) => {
     const id = pathSessionId(c);
     const { from } = parse('query', eventsQuery, c.req.query());
     const deadline = AbortSignal.timeout(limits.streamDeadlineMs);
@@ -70,7 +71,7 @@ export function eventRoutes(app: ApiApp, { turns, limits, report }: RouteDeps): 
     });
   });
 
-  app.post('/sessions/:id/stop', async (c) => {
+  route(app, 'stopTurn', async (c) => {
     const id = pathSessionId(c);
     parse('body', stopBody, await readJson(c, limits.bodyLimitBytes));
     const turn = await turns.stop(c.get('owner'), id);

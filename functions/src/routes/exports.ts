@@ -6,14 +6,15 @@
  */
 import type { ListedExport } from '@panto/aws/transfer';
 import { exportBody, exportsQuery, parse } from '../api/request-schemas.js';
-import type { ApiApp } from '../app/app-env.js';
+import type { ApiApp } from '../http/app-env.js';
+import { route } from '../http/route.js';
 import { pathSessionId, readBytes, readJson } from './read-request.js';
 import type { RouteDeps } from './route-deps.js';
 import { sessionJson } from './session-json.js';
 import type { ExportListJson, ImportedSessionJson, SessionExportJson } from '../api/response-schemas.js';
 
 export function exportRoutes(app: ApiApp, { transfer, limits }: RouteDeps): void {
-  app.post('/sessions/:id/export', async (c) => {
+  route(app, 'exportSession', async (c) => {
     const id = pathSessionId(c);
     const body = parse('body', exportBody, await readJson(c, limits.bodyLimitBytes));
     const expiresIn = body.expires_in ?? limits.exportUrlTtlSeconds;
@@ -22,13 +23,13 @@ export function exportRoutes(app: ApiApp, { transfer, limits }: RouteDeps): void
   });
 
   // The body is the log itself (`application/x-ndjson`, the export format), within the body limit.
-  app.post('/sessions/import', async (c) => {
+  route(app, 'importSession', async (c) => {
     const body = await readBytes(c, limits.bodyLimitBytes);
     const { importedFrom, ...session } = await transfer.import(c.get('owner'), body);
     return c.json({ ...sessionJson(session), imported_from: importedFrom } satisfies ImportedSessionJson, 201);
   });
 
-  app.get('/sessions/:id/exports', async (c) => {
+  route(app, 'listExports', async (c) => {
     const id = pathSessionId(c);
     const query = parse('query', exportsQuery, c.req.query());
     const expiresIn = query.expires_in ?? limits.exportUrlTtlSeconds;

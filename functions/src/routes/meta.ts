@@ -4,7 +4,8 @@
  * `GET /openapi.json`, not at a cold start.
  */
 import { outageOf } from '../errors.js';
-import type { ApiApp } from '../app/app-env.js';
+import type { ApiApp } from '../http/app-env.js';
+import { route } from '../http/route.js';
 import type { RouteDeps } from './route-deps.js';
 import type { JsonObject } from '../api/openapi.js';
 import type { HealthJson } from '../api/response-schemas.js';
@@ -14,7 +15,7 @@ import { SERVICE_VERSION } from '../version.js';
 export const HEALTH_TABLE_TIMEOUT_MS = 2000;
 
 export function metaRoutes(app: ApiApp, { admin, logOutage }: RouteDeps): void {
-  app.get('/health', async (c) => {
+  route(app, 'getHealth', async (c) => {
     const ping = await admin.ping(HEALTH_TABLE_TIMEOUT_MS);
     if (!ping.ok) {
       const what = outageOf(ping.error) ?? (ping.error instanceof Error ? ping.error.name : String(ping.error));
@@ -26,7 +27,7 @@ export function metaRoutes(app: ApiApp, { admin, logOutage }: RouteDeps): void {
 
   // Built once per process, on first use: the table does not change while it runs.
   let document: JsonObject | undefined;
-  app.get('/openapi.json', async (c) => {
+  route(app, 'getOpenAPI', async (c) => {
     document ??= await loadOpenAPIDocument();
     return c.json({ ...document, servers: [{ url: new URL(c.req.url).origin }] });
   });

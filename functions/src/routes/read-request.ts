@@ -2,7 +2,7 @@
 import { isValidSessionId } from '@panto/aws/service';
 import { exceedsJSONDepth, SessionNotFoundError, tooDeepReason } from '@panto/core/agent-kit';
 import type { Context } from 'hono';
-import type { AppEnv } from '../app/app-env.js';
+import type { AppEnv } from '../http/app-env.js';
 import { payloadTooLarge, RequestError } from '../errors.js';
 
 /** The `:id` of the path, or `SessionNotFoundError` (404) for one that cannot be an id — answered without a database call. */

@@ -1,7 +1,7 @@
 /** What a route module is given. */
 import type { OfferedModels } from '../agent/offered-models.js';
 import type { ProviderResolver } from '../agent/provider-resolver.js';
-import type { Idempotent } from '../app/idempotency.js';
+import type { Idempotent } from '../http/idempotency.js';
 import type { ServiceLimits } from '../config.js';
 import type { HttpError } from '../errors.js';
 import type { SessionService } from '../services/session-service.js';

@@ -1,13 +1,14 @@
 /** The session routes: create, list, read, change, delete. */
 import { createSessionBody, listQuery, parse, updateSessionBody } from '../api/request-schemas.js';
-import type { ApiApp } from '../app/app-env.js';
+import type { ApiApp } from '../http/app-env.js';
+import { route } from '../http/route.js';
 import { pathSessionId, readJson } from './read-request.js';
 import type { RouteDeps } from './route-deps.js';
 import { contentsJson, sessionJson } from './session-json.js';
 import type { SessionListJson } from '../api/response-schemas.js';
 
 export function sessionRoutes(app: ApiApp, { admin, providers, limits, idempotent }: RouteDeps): void {
-  app.post('/sessions', async (c) => {
+  route(app, 'createSession', async (c) => {
     const body = parse('body', createSessionBody, await readJson(c, limits.bodyLimitBytes));
     // An unknown provider or model (400) or a provider without a key here (422) is refused before anything is written.
     const provider = providers(
@@ -29,7 +30,7 @@ export function sessionRoutes(app: ApiApp, { admin, providers, limits, idempoten
     });
   });
 
-  app.get('/sessions', async (c) => {
+  route(app, 'listSessions', async (c) => {
     const query = parse('query', listQuery, c.req.query());
     const page = await admin.list(c.get('owner'), {
       ...(query.limit === undefined ? {} : { limit: query.limit }),
@@ -38,11 +39,11 @@ export function sessionRoutes(app: ApiApp, { admin, providers, limits, idempoten
     return c.json({ sessions: page.sessions.map(sessionJson), next_cursor: page.nextCursor } satisfies SessionListJson);
   });
 
-  app.get('/sessions/:id', async (c) => {
+  route(app, 'getSession', async (c) => {
     return c.json(contentsJson(await admin.read(c.get('owner'), pathSessionId(c))));
   });
 
-  app.patch('/sessions/:id', async (c) => {
+  route(app, 'updateSession', async (c) => {
     const id = pathSessionId(c);
     const body = parse('body', updateSessionBody, await readJson(c, limits.bodyLimitBytes));
     const change = {
@@ -53,7 +54,7 @@ export function sessionRoutes(app: ApiApp, { admin, providers, limits, idempoten
     return c.json(sessionJson(await admin.update(c.get('owner'), id, change)));
   });
 
-  app.delete('/sessions/:id', async (c) => {
+  route(app, 'deleteSession', async (c) => {
     await admin.delete(c.get('owner'), pathSessionId(c));
     return c.body(null, 204);
   });

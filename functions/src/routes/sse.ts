@@ -1,7 +1,7 @@
 /** Writing server-sent events to one client, for the streamed turn and the followers of a session. */
 import type { Context } from 'hono';
 import type { SSEStreamingApi } from 'hono/streaming';
-import type { AppEnv } from '../app/app-env.js';
+import type { AppEnv } from '../http/app-env.js';
 
 /** Sends a client its events, one at a time, and lets go of a client that stops taking them. */
 export interface EventSender {
@@ -55,6 +55,7 @@ export function eventSender(c: Context<AppEnv>, stream: SSEStreamingApi, options
       timer = setTimeout(() => resolve(false), options.stallMs);
     });
     const written = writing.then(next).then(() => true);
+    // The chain of writes goes on; this write's failure reaches its caller through `written`.
     writing = written.catch(() => undefined);
     return Promise.race([written, stalled]).then((taken) => {
       clearTimeout(timer);

@@ -8,7 +8,8 @@
 import { streamSSE } from 'hono/streaming';
 import { toHttpError } from '../errors.js';
 import { messageBody, parse } from '../api/request-schemas.js';
-import type { ApiApp } from '../app/app-env.js';
+import type { ApiApp } from '../http/app-env.js';
+import { route } from '../http/route.js';
 import { pathSessionId, readJson } from './read-request.js';
 import type { RouteDeps } from './route-deps.js';
 import { messageJson } from './session-json.js';
@@ -16,7 +17,7 @@ import { eventSender } from './sse.js';
 import { endFailure, stepFailure, turnJson } from './turn-json.js';
 
 export function streamRoutes(app: ApiApp, { turns, limits, report }: RouteDeps): void {
-  app.post('/sessions/:id/messages/stream', async (c) => {
+  route(app, 'streamTurn', async (c) => {
     const id = pathSessionId(c);
     const { text, on_disconnect: onDisconnect, parent_id: parentId } = parse('body', messageBody, await readJson(c, limits.bodyLimitBytes));
     // The prompt is stored (the lease taken with it) before the stream starts, so that 404,

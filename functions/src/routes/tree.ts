@@ -1,6 +1,7 @@
 /** The tree routes: the whole log, the tree of branches, switching the active leaf, forking. */
 import { entryBody, entriesQuery, parse } from '../api/request-schemas.js';
-import type { ApiApp } from '../app/app-env.js';
+import type { ApiApp } from '../http/app-env.js';
+import { route } from '../http/route.js';
 import { pathSessionId, readJson } from './read-request.js';
 import type { RouteDeps } from './route-deps.js';
 import { contentsJson, entryJson, sessionJson } from './session-json.js';
@@ -10,7 +11,7 @@ import type { EntriesPageJson, SessionTreeJson } from '../api/response-schemas.j
 export const DEFAULT_ENTRIES_LIMIT = 100;
 
 export function treeRoutes(app: ApiApp, { tree, transfer, limits }: RouteDeps): void {
-  app.get('/sessions/:id/entries', async (c) => {
+  route(app, 'listEntries', async (c) => {
     const id = pathSessionId(c);
     const query = parse('query', entriesQuery, c.req.query());
     const page = await tree.entries(c.get('owner'), id, {
@@ -20,7 +21,7 @@ export function treeRoutes(app: ApiApp, { tree, transfer, limits }: RouteDeps): 
     return c.json({ entries: page.entries.map(entryJson), next_cursor: page.nextCursor } satisfies EntriesPageJson);
   });
 
-  app.get('/sessions/:id/tree', async (c) => {
+  route(app, 'getTree', async (c) => {
     const branches = await tree.tree(c.get('owner'), pathSessionId(c));
     return c.json({
       active_leaf: branches.activeLeaf,
@@ -29,14 +30,14 @@ export function treeRoutes(app: ApiApp, { tree, transfer, limits }: RouteDeps): 
     } satisfies SessionTreeJson);
   });
 
-  app.put('/sessions/:id/leaf', async (c) => {
+  route(app, 'switchLeaf', async (c) => {
     const id = pathSessionId(c);
     const body = parse('body', entryBody, await readJson(c, limits.bodyLimitBytes));
     const contents = await tree.switchLeaf(c.get('owner'), id, body.entry_id);
     return c.json(contentsJson(contents));
   });
 
-  app.post('/sessions/:id/fork', async (c) => {
+  route(app, 'forkSession', async (c) => {
     const id = pathSessionId(c);
     const body = parse('body', entryBody, await readJson(c, limits.bodyLimitBytes));
     return c.json(sessionJson(await transfer.fork(c.get('owner'), id, body.entry_id)), 201);

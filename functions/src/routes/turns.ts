@@ -1,14 +1,15 @@
 /** The routes that run the model on a session and answer when done: a turn, a compaction. */
 import { retryAfter } from '../errors.js';
 import { compactBody, messageBody, parse } from '../api/request-schemas.js';
-import type { ApiApp } from '../app/app-env.js';
+import type { ApiApp } from '../http/app-env.js';
+import { route } from '../http/route.js';
 import { pathSessionId, readJson } from './read-request.js';
 import type { RouteDeps } from './route-deps.js';
 import { stepFailure, turnJson } from './turn-json.js';
 import type { CompactionJson } from '../api/response-schemas.js';
 
 export function turnRoutes(app: ApiApp, { turns, limits, idempotent }: RouteDeps): void {
-  app.post('/sessions/:id/messages', async (c) => {
+  route(app, 'runTurn', async (c) => {
     const id = pathSessionId(c);
     const body = parse('body', messageBody, await readJson(c, limits.bodyLimitBytes));
     return idempotent(c, body, async () => {
@@ -27,7 +28,7 @@ export function turnRoutes(app: ApiApp, { turns, limits, idempotent }: RouteDeps
     });
   });
 
-  app.post('/sessions/:id/compact', async (c) => {
+  route(app, 'compactSession', async (c) => {
     const id = pathSessionId(c);
     const { instructions, on_disconnect: onDisconnect } = parse('body', compactBody, await readJson(c, limits.bodyLimitBytes));
     const deadline = AbortSignal.timeout(limits.deadlineMs);

@@ -17,7 +17,7 @@ import {
   SYSTEM_LEASE_CLOCK,
 } from '@panto/aws/service';
 import type { ActiveModel, Agent, LoadedSession, Message, RecordEntry, ToolRegistry, Usage } from '@panto/core';
-import type { ModelPriceTable } from '../agent/model-prices.js';
+import type { ModelPriceTable } from '../model-prices.js';
 import type { ProviderResolver } from '../agent/provider-resolver.js';
 import { outageOf } from '../errors.js';
 import { NO_LIMITS, UsageLedger } from './usage-ledger.js';

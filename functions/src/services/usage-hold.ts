@@ -3,7 +3,7 @@
  * the owner's day and month before its first provider call (with the checks of every limit
  * that applies), the usage it adds, the top-ups before each further call, and the
  * settlement that gives the hold back. The writes ride on the holder's appends where it has
- * them (the store's append hook) and go alone where it has none (`sendLedgerExtras`).
+ * them (the store's append hook) and go alone where it has none (`sendExtras`).
  *
  * A hold is always taken, whether a budget applies or not — a budget set while turns run
  * then counts what they hold, and a settlement gives back exactly what was held, never
@@ -26,7 +26,7 @@ import {
   periodsOf,
   RateLimitedError,
   reservationWrites,
-  sendLedgerExtras,
+  sendExtras,
   slotRelease,
   sweepHolds,
   sweepSlots,
@@ -139,7 +139,7 @@ export class LedgerHold {
     await this.ready();
     const extras = this.reserve(tokens);
     if (extras instanceof Error) throw extras;
-    await sendLedgerExtras(this.#ledger.dynamo, extras);
+    await sendExtras(this.#ledger.dynamo, extras);
   }
 
   /**
@@ -201,7 +201,7 @@ export class LedgerHold {
   /** Settles a holder its appends did not (it failed, was stopped, or was refused its next call): one transaction, never rejects. */
   async finish(): Promise<void> {
     if (this.#state !== 'held') return;
-    await sendLedgerExtras(this.#ledger.dynamo, this.settle(NO_USAGE)).catch((error: unknown) =>
+    await sendExtras(this.#ledger.dynamo, this.settle(NO_USAGE)).catch((error: unknown) =>
       this.#options.report(`could not settle a hold of ${this.#options.owner} in the usage ledger (it is counted until it lapses)`, error),
     );
     this.#state = 'settled';

@@ -8,7 +8,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { effectiveLimits, NO_OVERRIDES, readOwnerOverrides, readOwnerUsage, type LimitOverrides, type OwnerLimits, type UsageTotals } from '@panto/aws/service';
 import type { ModelPrices, Usage } from '@panto/core/agent-kit';
-import { type ModelPriceTable, pricesOf, priceUsage } from '../agent/model-prices.js';
+import { type ModelPriceTable, pricesOf, priceUsage } from '../model-prices.js';
 
 export const NO_LIMITS: OwnerLimits = { dailyUsd: null, monthlyUsd: null, turnsPerMinute: null, concurrentTurns: null };
 

@@ -9,7 +9,7 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { AppDeps } from '../app/create-app.js';
+import type { SessionServiceDeps } from '../services/session-context.js';
 import type { Telemetry } from './request-telemetry.js';
 
 export const SERVICE_NAME = 'panto';
@@ -17,8 +17,8 @@ export const METRICS_NAMESPACE = 'panto';
 
 export interface LambdaTelemetry {
   telemetry: Telemetry;
-  log: NonNullable<AppDeps['log']>;
-  logOutage: NonNullable<AppDeps['logOutage']>;
+  log: SessionServiceDeps['log'];
+  logOutage: SessionServiceDeps['logOutage'];
 }
 
 /**

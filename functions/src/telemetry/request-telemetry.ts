@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Usage } from '@panto/core';
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
-import type { AppEnv } from '../app/app-env.js';
+import type { AppEnv } from '../http/app-env.js';
 
 /** What is logged of one request (snake_case: it is the log line's shape). */
 export interface RequestRecord {

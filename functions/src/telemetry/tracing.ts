@@ -6,41 +6,9 @@
  * semantic conventions say. Off, it costs nothing: this module imports no OpenTelemetry code,
  * and the SDK (otel/, a chunk of its own in a Lambda bundle) is loaded only when tracing is on.
  */
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { S3Client } from '@aws-sdk/client-s3';
-import type { Agent } from '@panto/core';
-import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../app/app-env.js';
 import type { Env } from '../config.js';
 import { type TraceSettings, traceSettings } from './trace-settings.js';
-
-/** The service's tracing, as the app uses it. */
-export interface Tracing {
-  /** Opens each request's span; the app's first middleware. */
-  readonly middleware: MiddlewareHandler<AppEnv>;
-  /**
-   * Follows an agent a turn or compaction built, for the request being served: its steps,
-   * provider calls and tool calls become spans under the request's. Call once per agent,
-   * before it runs. Never throws.
-   */
-  observeAgent(agent: Agent): void;
-  /** Makes each call of `client` during a request a span. Call once per client. */
-  instrument(client: DynamoDBClient | S3Client): void;
-  /** Exports the spans that have ended (waiting at most a few seconds). Never rejects. */
-  flush(): Promise<void>;
-  /** Exports what is left and stops. Never rejects. */
-  shutdown(): Promise<void>;
-}
-
-export interface TracingOptions {
-  /**
-   * Export each request's spans before its answer ends: on Lambda, where the process is
-   * frozen once the answer is out and a batch left for later may never leave.
-   */
-  flushEachRequest: boolean;
-  /** Where the resource's Lambda attributes are read (default `process.env`). */
-  env?: Env;
-}
+import type { Tracing, TracingOptions } from './tracer.js';
 
 /**
  * Loads the OpenTelemetry SDK and starts tracing.

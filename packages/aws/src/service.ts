@@ -18,7 +18,7 @@ export {
 export type { S3Location } from './entries/offload.js';
 // The answer a running turn has produced so far.
 export { getPartial, MAX_PARTIAL_BYTES, partialOfRunning, type PartialAnswer, type PartialMessage } from './partial/partial-answer.js';
-export type { AppendExtras, AppendHook, ExtraRefusal } from './store/append-extras.js';
+export { type AppendExtras, type AppendHook, type ExtraRefusal, sendExtras } from './store/write/transaction-extras.js';
 
 // The usage ledger: per-owner totals, limits, and the writes that ride on a turn's appends.
 export {
@@ -54,7 +54,6 @@ export {
   listLedgerOwners,
   readOwnerOverrides,
   readOwnerUsage,
-  sendLedgerExtras,
   setOwnerLimits,
   sweepHolds,
   sweepSlots,

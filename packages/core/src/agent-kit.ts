@@ -38,6 +38,7 @@ export type {
   Usage,
   UserMessage,
 } from './messages.js';
+export { DEFAULT_BEDROCK_MODEL } from './providers/bedrock-models.js';
 export { deferredProvider, type DeferredProvider } from './providers/deferred.js';
 export type { CreateProviderOptions } from './providers/factory.js';
 export {
@@ -52,12 +53,11 @@ export {
   MODELS_READ_ON,
   usageCost,
   type ModelCheckOptions,
-  type ModelInfo,
-  type ModelPrices,
-  type ModelStatus,
 } from './providers/models.js';
+export type { ModelInfo, ModelPrices, ModelStatus } from './providers/model-info.js';
 export { defaultProviderName, PROVIDER_CREDENTIAL_VARIABLES, PROVIDER_NAMES, type ProviderName } from './providers/names.js';
 export type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from './providers/provider.js';
-export type { ActiveModel, DiskMessageRecord, SessionEntry, SessionStore } from './session/store.js';
+export type { ActiveModel, DiskMessageRecord, SessionEntry } from './session/records.js';
+export type { SessionStore } from './session/store.js';
 export { acceptsPrompt, entryPreview, PREVIEW_LENGTH, SessionTree } from './session/tree.js';
 export { ToolRegistry, type Tool, type ToolDefinition, type ToolOutput } from './tool.js';

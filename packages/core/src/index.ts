@@ -1,127 +1,10 @@
-export {
-  Agent,
-  type AgentConfig,
-  type AgentOptions,
-  type CompactionResult,
-  type ResumedAgent,
-  type ResumeOptions,
-  type RunOptions,
-} from './agent/agent.js';
-export { DEFAULT_COMPACTION_PROMPT } from './agent/compaction.js';
-export { Conversation } from './conversation.js';
-export * from './errors.js';
-export { addSecret, redactError, redactSecrets } from './redact.js';
-export { MAX_CALL_TOKENS, saneUsage } from './providers/sane-usage.js';
-export type { AgentEvent, Receiver, StepResult } from './agent/events.js';
-export { ID_RULE, isValidId, newId, systemClock, type Clock, type IdGenerator } from './ids.js';
-export { exceedsJSONDepth, MAX_ENTRY_DEPTH, MAX_JSON_DEPTH, tooDeepReason } from './json-limits.js';
-export {
-  addUsage,
-  assistantText,
-  effectiveSystemPrompt,
-  emptyUsage,
-  messageUsage,
-  STOP_REASONS,
-  toolCalls,
-} from './messages.js';
-export type {
-  AssistantBlock,
-  AssistantMessage,
-  CompactionMessage,
-  ImageBlock,
-  JsonValue,
-  Message,
-  RedactedThinkingBlock,
-  Role,
-  StopReason,
-  SystemMessage,
-  SystemMode,
-  TextBlock,
-  ThinkingBlock,
-  ToolCallBlock,
-  ToolResultMessage,
-  Usage,
-  UserMessage,
-} from './messages.js';
-export type {
-  Provider,
-  ProviderCallOptions,
-  ProviderEndEvent,
-  ProviderEvent,
-  ProviderRequest,
-  ProviderStreamEvent,
-} from './providers/provider.js';
-export { SESSION_FORMAT_VERSION, type SessionHeader } from './session/format.js';
-export type {
-  ActiveModel,
-  DiskCompactionRecord,
-  DiskMessage,
-  DiskMessageRecord,
-  LeafEntry,
-  LoadedSession,
-  LoadOptions,
-  AppendOptions,
-  ReadNote,
-  RecordEntry,
-  SessionEntry,
-  SessionStore,
-} from './session/store.js';
-export { acceptsPrompt, entryPreview, PREVIEW_LENGTH, SessionTree } from './session/tree.js';
-export { MemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';
-export { NullStore } from './stores/null-store.js';
-export {
-  ToolRegistry,
-  type BeforeToolCall,
-  type Tool,
-  type ToolCallDecision,
-  type ToolContext,
-  type ToolDefinition,
-  type ToolInputSchema,
-  type ToolOutput,
-} from './tool.js';
-export { FSJSONLStore, type FSJSONLStoreCreateOptions, type FSJSONLStoreOpenOptions } from './stores/fs-jsonl-store.js';
-export {
-  findMostRecentSession,
-  listSessions,
-  resolveSessionId,
-  sessionInfo,
-  type SessionInfo,
-} from './stores/fs-catalog.js';
-export type { FileLockOptions } from './stores/file-lock.js';
-export {
-  AnthropicMessagesProvider,
-  assertModelOffered,
-  BedrockConverseProvider,
-  DEFAULT_BEDROCK_MODEL,
-  type BedrockConverseOptions,
-  type BedrockCredentials,
-  createProvider,
-  deferredProvider,
-  type DeferredProvider,
-  DEFAULT_MODELS,
-  costAt,
-  findModel,
-  isValidModelName,
-  KNOWN_MODELS,
-  MODEL_NAME_RULE,
-  modelStatus,
-  MODELS_READ_ON,
-  usageCost,
-  type ModelCheckOptions,
-  type ModelInfo,
-  type ModelPrices,
-  type ModelStatus,
-  defaultProviderName,
-  OfflineProvider,
-  OpenAIChatProvider,
-  PROVIDER_CREDENTIAL_VARIABLES,
-  PROVIDER_NAMES,
-  type AnthropicMessagesOptions,
-  type CreateProviderOptions,
-  type OfflineProviderOptions,
-  type OpenAIChatOptions,
-  type ProviderName,
-} from './providers/index.js';
+/**
+ * `@panto/core`: everything — what `@panto/core/agent-kit` holds (the agent, its conversation,
+ * tools, messages, errors and ids, the model catalog, providers by name), and besides it the
+ * providers' own classes, the stores, the extension host and the rest of the vocabulary.
+ * Each name is listed once: agent-kit's here by `export *`, the others below.
+ */
+export * from './agent-kit.js';
 export {
   EXTENSION_EVENT_NAMES,
   headlessUI,
@@ -147,3 +30,18 @@ export {
   type ExtensionSource,
   type RegisteredCommand,
 } from './extensions/host.js';
+export type { RedactedThinkingBlock, Role, SystemMessage, SystemMode, ThinkingBlock } from './messages.js';
+export { AnthropicMessagesProvider, type AnthropicMessagesOptions } from './providers/anthropic-messages.js';
+export { BedrockConverseProvider, type BedrockConverseOptions, type BedrockCredentials } from './providers/bedrock.js';
+export { createProvider } from './providers/factory.js';
+export { OfflineProvider, type OfflineProviderOptions } from './providers/offline.js';
+export { OpenAIChatProvider, type OpenAIChatOptions } from './providers/openai-chat.js';
+export type { ProviderEndEvent, ProviderStreamEvent } from './providers/provider.js';
+export { SESSION_FORMAT_VERSION, type SessionHeader } from './session/format.js';
+export type { AppendOptions, DiskCompactionRecord, DiskMessage, LeafEntry, LoadedSession, LoadOptions, ReadNote, RecordEntry } from './session/records.js';
+export type { FileLockOptions } from './stores/file-lock.js';
+export { findMostRecentSession, listSessions, resolveSessionId, sessionInfo, type SessionInfo } from './stores/fs-catalog.js';
+export { FSJSONLStore, type FSJSONLStoreCreateOptions, type FSJSONLStoreOpenOptions } from './stores/fs-jsonl-store.js';
+export { MemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';
+export { NullStore } from './stores/null-store.js';
+export type { BeforeToolCall, ToolCallDecision, ToolContext, ToolInputSchema } from './tool.js';

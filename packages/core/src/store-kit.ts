@@ -9,7 +9,8 @@ export { SessionLog, type LogHead } from './session/log.js';
 // package's root: a store imports these from here, which reaches nothing else of the package).
 export * from './errors.js';
 export { ID_RULE, isValidId, newId, systemClock, type Clock, type IdGenerator } from './ids.js';
-export type { ActiveModel, AppendOptions, DiskMessage, LoadedSession, LoadOptions, SessionEntry, SessionStore } from './session/store.js';
+export type { ActiveModel, AppendOptions, DiskMessage, LoadedSession, LoadOptions, SessionEntry } from './session/records.js';
+export type { SessionStore } from './session/store.js';
 export {
   assertUtf8Lines,
   decodeSession,

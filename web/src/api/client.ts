@@ -1,8 +1,11 @@
 /**
- * The HTTP API as the page uses it (docs/api.md): JSON routes on `apiUrl`, the streamed turn
- * and the follow route on `streamUrl`. What it sends and answers is typed by the server's
- * OpenAPI document (`GET /openapi.json`), through ./wire.ts.
+ * The HTTP API as the page uses it (docs/api.md), each call by its route's name: the method and
+ * path come from the server's route manifest (./routes.gen.ts), and so does the origin — JSON
+ * routes on `apiUrl`, the routes that stream (a streamed turn, following one) on `streamUrl`.
+ * What it sends and answers is typed by the server's OpenAPI document (`GET /openapi.json`),
+ * through ./wire.ts.
  */
+import { ROUTES, type OperationId } from './routes.gen.js';
 import { readSSE } from './sse.js';
 import type {
   ActiveModel,
@@ -47,9 +50,18 @@ export interface ApiOptions {
 export class Api {
   constructor(private readonly options: ApiOptions) {}
 
-  /** A request with the bearer token; an error answer rejects as {@link ApiError}. */
-  private async request(method: string, path: string, body?: unknown, base = this.options.apiUrl, signal?: AbortSignal): Promise<Response> {
-    const response = await fetch(`${base}${path}`, {
+  /**
+   * A request to the route named `operation`, with the session `id` in its path, `query` after
+   * it, and the bearer token; an error answer rejects as {@link ApiError}.
+   */
+  private async request(
+    operation: OperationId,
+    { id, query, body, signal }: { id?: string; query?: URLSearchParams; body?: unknown; signal?: AbortSignal } = {},
+  ): Promise<Response> {
+    const { method, path, streamed } = ROUTES[operation];
+    const filled = path.replace('{id}', encodeURIComponent(id ?? ''));
+    const url = `${streamed ? this.options.streamUrl : this.options.apiUrl}${filled}${query ? `?${query.toString()}` : ''}`;
+    const response = await fetch(url, {
       method,
       headers: { authorization: `Bearer ${this.options.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -61,6 +73,7 @@ export class Api {
 
   private async failure(response: Response): Promise<ApiError> {
     if (response.status === 401) this.options.onUnauthorized?.();
+    // An unreadable body leaves the status to speak for itself (the generic error below).
     const text = await response.text().catch(() => '');
     try {
       const { error } = JSON.parse(text) as ErrorAnswer;
@@ -70,78 +83,78 @@ export class Api {
     }
   }
 
-  private async json<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await this.request(method, path, body);
+  private async json<T>(operation: OperationId, options: { id?: string; query?: URLSearchParams; body?: unknown } = {}): Promise<T> {
+    const response = await this.request(operation, options);
     return response.status === 204 ? (undefined as T) : ((await response.json()) as T);
   }
 
   models(): Promise<Models> {
-    return this.json('GET', '/models');
+    return this.json('listModels');
   }
 
   /** Your spend and tokens today and this month, across all your sessions, and your limits. */
   usage(): Promise<UsageReport> {
-    return this.json('GET', '/usage');
+    return this.json('getUsage');
   }
 
   listSessions(cursor?: string | null, limit = 20): Promise<SessionList> {
     const query = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) });
-    return this.json('GET', `/sessions?${query.toString()}`);
+    return this.json('listSessions', { query });
   }
 
   createSession(body: CreateSessionRequest): Promise<SessionSummary> {
-    return this.json('POST', '/sessions', body);
+    return this.json('createSession', { body });
   }
 
   session(id: string): Promise<SessionContents> {
-    return this.json('GET', `/sessions/${encodeURIComponent(id)}`);
+    return this.json('getSession', { id });
   }
 
   rename(id: string, title: string): Promise<SessionSummary> {
-    return this.json('PATCH', `/sessions/${encodeURIComponent(id)}`, { title } satisfies UpdateSessionRequest);
+    return this.json('updateSession', { id, body: { title } satisfies UpdateSessionRequest });
   }
 
   /** The model of the session's next turns (409 `session_busy` while a turn runs). */
   setModel(id: string, { provider, model }: ActiveModel): Promise<SessionSummary> {
-    return this.json('PATCH', `/sessions/${encodeURIComponent(id)}`, { provider, model } satisfies UpdateSessionRequest);
+    return this.json('updateSession', { id, body: { provider, model } satisfies UpdateSessionRequest });
   }
 
   tree(id: string): Promise<SessionTree> {
-    return this.json('GET', `/sessions/${encodeURIComponent(id)}/tree`);
+    return this.json('getTree', { id });
   }
 
   /** A page of the whole log, in log order: the entries after `cursor` (an entry id), or from the first. */
   entries(id: string, cursor: string | null, limit = 500): Promise<EntriesPage> {
     const query = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) });
-    return this.json('GET', `/sessions/${encodeURIComponent(id)}/entries?${query.toString()}`);
+    return this.json('listEntries', { id, query });
   }
 
   /** Makes `entryId` the entry the session continues from; answers the session as it now reads. */
   switchLeaf(id: string, entryId: string): Promise<SessionContents> {
-    return this.json('PUT', `/sessions/${encodeURIComponent(id)}/leaf`, { entry_id: entryId });
+    return this.json('switchLeaf', { id, body: { entry_id: entryId } });
   }
 
   /** A new session holding the path to `entryId`. */
   fork(id: string, entryId: string): Promise<SessionSummary> {
-    return this.json('POST', `/sessions/${encodeURIComponent(id)}/fork`, { entry_id: entryId });
+    return this.json('forkSession', { id, body: { entry_id: entryId } });
   }
 
   deleteSession(id: string): Promise<void> {
-    return this.json('DELETE', `/sessions/${encodeURIComponent(id)}`);
+    return this.json('deleteSession', { id });
   }
 
   exportSession(id: string): Promise<SessionExport> {
-    return this.json('POST', `/sessions/${encodeURIComponent(id)}/export`, {});
+    return this.json('exportSession', { id, body: {} });
   }
 
   compact(id: string): Promise<Compaction> {
-    return this.json('POST', `/sessions/${encodeURIComponent(id)}/compact`, {});
+    return this.json('compactSession', { id, body: {} });
   }
 
   /** Asks the running turn to stop (202); false when none runs (409 `turn_not_running`). */
   async stop(id: string): Promise<boolean> {
     try {
-      await this.json('POST', `/sessions/${encodeURIComponent(id)}/stop`, {});
+      await this.json('stopTurn', { id, body: {} });
       return true;
     } catch (error) {
       if (error instanceof ApiError && error.code === 'turn_not_running') return false;
@@ -156,13 +169,13 @@ export class Api {
    */
   async *streamTurn(id: string, text: string, signal: AbortSignal, parentId?: string | null): AsyncGenerator<TurnEvent> {
     const body: RunTurnRequest = { text, ...(parentId === undefined ? {} : { parent_id: parentId }) };
-    const response = await this.request('POST', `/sessions/${encodeURIComponent(id)}/messages/stream`, body, this.options.streamUrl, signal);
+    const response = await this.request('streamTurn', { id, body, signal });
     yield* this.events(response, signal);
   }
 
   /** Follows a turn running on the session (from another tab, or before a reload) until it ends. */
   async *follow(id: string, from: number, signal: AbortSignal): AsyncGenerator<TurnEvent> {
-    const response = await this.request('GET', `/sessions/${encodeURIComponent(id)}/events?from=${from}`, undefined, this.options.streamUrl, signal);
+    const response = await this.request('followSession', { id, query: new URLSearchParams({ from: String(from) }), signal });
     yield* this.events(response, signal);
   }
 

@@ -56,6 +56,7 @@ export async function* readSSE(body: ReadableStream<Uint8Array>, signal?: AbortS
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const parser = new SSEParser();
+  // The reader is given up on abort; a cancel that fails has nothing left to tell.
   const onAbort = (): void => void reader.cancel().catch(() => {});
   signal?.addEventListener('abort', onAbort, { once: true });
   try {

@@ -1,9 +1,9 @@
 /**
  * The API's wire types as the page names them: each the schema of that name in the server's
- * OpenAPI document, generated into ../wire.gen.ts (`npm run generate:wire`; docs/web.md) — no
+ * OpenAPI document, generated into ./wire.gen.ts (`npm run generate:wire`; docs/web.md) — no
  * field is written here. Types only: nothing of this reaches the bundle.
  */
-import type { components } from '../wire.gen.js';
+import type { components } from './wire.gen.js';
 
 /** The API's schemas, by their names in the OpenAPI document. */
 type Schemas = components['schemas'];

@@ -5,18 +5,7 @@
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { PromptVersions } from '../branches.js';
-
-/** What the transcript lets a prompt do. */
-export interface PromptControls {
-  /** The other versions of the prompt `id`, when it has some (and the log has been read). */
-  versions(id: string): PromptVersions | null;
-  /** A turn runs, or a switch is under way: no edit and no switch now. */
-  busy: boolean;
-  /** Sends `text` as a new version of the prompt `promptId` (when it has one), following `parentId`. */
-  onEdit(text: string, at: { promptId: string | undefined; parentId: string | null }): void;
-  /** Shows the branch of version `versionId`. */
-  onSwitch(versionId: string): void;
-}
+import type { PromptControls } from '../hooks/use-branches.js';
 
 export interface PromptViewProps {
   text: string;

@@ -4,22 +4,14 @@
  * away, code blocks with Copy code, and a prompt that got no answer with Resend.
  */
 import { useEffect, useRef } from 'preact/hooks';
-import type { SessionContents, StoredMessage } from '../api/wire.js';
+import type { SessionContents } from '../api/wire.js';
 import { editParent } from '../branches.js';
 import type { PendingTurn } from '../hooks/turn-runner.js';
+import type { EarlierMessages, PromptControls } from '../hooks/use-branches.js';
 import { groupTurns } from '../turns.js';
 import { copyCodeBlock } from './copy-code.js';
-import { type PromptControls, PromptView } from './prompt-view.js';
+import { PromptView } from './prompt-view.js';
 import { type CompactionMessage, CompactionSummary, TurnView } from './turn-view.js';
-
-/** What each compaction replaced, read from the log once asked for. */
-export interface EarlierMessages {
-  /** Compaction id → the messages before it. */
-  shown: ReadonlyMap<string, readonly StoredMessage[]>;
-  /** The compaction whose earlier messages are being read. */
-  loading: string | null;
-  toggle(compactionId: string): void;
-}
 
 export interface TranscriptProps {
   contents: SessionContents | null;

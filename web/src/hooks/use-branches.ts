@@ -8,13 +8,32 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Api } from '../api/client.js';
 import { describeFailure } from '../api/failure.js';
 import type { SessionTree, StoredMessage } from '../api/wire.js';
-import { type EntryIndex, latestOf, promptVersions, replacedBy } from '../branches.js';
-import type { PromptControls } from '../components/prompt-view.js';
-import type { EarlierMessages } from '../components/transcript.js';
+import { type EntryIndex, latestOf, type PromptVersions, promptVersions, replacedBy } from '../branches.js';
 import type { Edit } from './turn-runner.js';
 import { useLatest } from './use-latest.js';
 import type { OpenSession } from './use-session.js';
 import { useSessionLog } from './use-session-log.js';
+
+/** What the transcript lets a prompt do. */
+export interface PromptControls {
+  /** The other versions of the prompt `id`, when it has some (and the log has been read). */
+  versions(id: string): PromptVersions | null;
+  /** A turn runs, or a switch is under way: no edit and no switch now. */
+  busy: boolean;
+  /** Sends `text` as a new version of the prompt `promptId` (when it has one), following `parentId`. */
+  onEdit(text: string, at: { promptId: string | undefined; parentId: string | null }): void;
+  /** Shows the branch of version `versionId`. */
+  onSwitch(versionId: string): void;
+}
+
+/** What each compaction replaced, read from the log once asked for. */
+export interface EarlierMessages {
+  /** Compaction id → the messages before it. */
+  shown: ReadonlyMap<string, readonly StoredMessage[]>;
+  /** The compaction whose earlier messages are being read. */
+  loading: string | null;
+  toggle(compactionId: string): void;
+}
 
 export interface BranchesOptions {
   api: Api;

@@ -17,7 +17,7 @@ import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic
 import type { Env } from '../../config.js';
 import { SERVICE_VERSION } from '../../version.js';
 import type { TraceSettings } from '../trace-settings.js';
-import type { Tracing, TracingOptions } from '../tracing.js';
+import type { Tracing, TracingOptions } from '../tracer.js';
 import { requestSpans } from './request-spans.js';
 import { instrumentClient, type TracedClient } from './store-spans.js';
 import { observeAgent } from './turn-spans.js';

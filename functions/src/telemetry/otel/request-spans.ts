@@ -7,7 +7,7 @@
  */
 import { type Context, context as contexts, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import type { Context as HonoContext, MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../app/app-env.js';
+import type { AppEnv } from '../../http/app-env.js';
 import { ownerHash, routeOf } from '../request-telemetry.js';
 import { requestTraces } from './request-trace.js';
 

@@ -168,6 +168,7 @@ export class ArchiveClaim {
    * not wait for it to lapse. Best effort: never rejects (an unreleased claim lapses anyway).
    */
   async release(): Promise<void> {
+    // A renewal under way only has to settle; its failure is its caller's (and the claim lapses anyway).
     await this.#inFlight?.catch(() => undefined);
     const { client, tableName, sessionId } = this.#target;
     await client
@@ -181,6 +182,7 @@ export class ArchiveClaim {
           ExpressionAttributeValues: { ':claim_id': { S: this.claimId } },
         }),
       )
+      // Best effort (see above): a claim not released, or no longer ours, lapses on its own.
       .catch(() => undefined);
   }
 

@@ -147,8 +147,10 @@ export async function archiveSession(options: ArchiveSessionOptions): Promise<Ar
  * is now the session's only copy. Best effort: an object left behind is only a stray file.
  */
 async function dropLostArchive(options: ArchiveSessionOptions, object: ArchiveObject): Promise<void> {
+  // Unreadable META: keep the object (undefined returns below) — deleting a copy META may name is the one thing not to risk.
   const current = await readMeta(options.client, options.tableName, options.sessionId).catch(() => undefined);
   if (current === undefined || (current?.archive?.bucket === object.bucket && current.archive.key === object.key)) return;
+  // Best effort, as above: an object not deleted is a stray file, never a lost session.
   await options.s3.client.send(new DeleteObjectCommand({ Bucket: object.bucket, Key: object.key })).catch(() => undefined);
 }
 
@@ -314,6 +316,7 @@ async function finish(
   await claim.finish(ARCHIVE_FINISH_UPDATE, {});
   await afterStep('finished');
   if (object.bucket === s3.bucket) {
+    // Older archives of the session are strays now (META names the new one): best effort, the sweep is done.
     await deletePrefix(s3.client, s3.bucket, archivePrefix(sessionId), new Set([object.key])).catch(() => undefined);
   }
 }

@@ -99,6 +99,7 @@ export async function ensureRestored(options: RestoreSessionOptions, meta: MetaR
           // Our claim lapsed and another request took over, or a delete began: see which.
           current = await readMeta(client, tableName, sessionId);
           if (current === null || current.deletedAt !== null) {
+            // Our half-restored texts, which nothing names: best effort, a leftover is only a stray file.
             await deletePrefix(s3.client, s3.bucket, `${offloadPrefix(s3, sessionId)}${restoreNamespace(taken.claim)}/`).catch(() => undefined);
           }
           continue;

@@ -11,7 +11,7 @@ export const TRANSACTION_TEXT_LIMIT = 3.5 * 1024 * 1024;
 /**
  * Entry items in one append: 100 actions per transaction, one of them the META update and up
  * to 4 the writes that ride on the append (the usage ledger's: the gate, the minute, the day,
- * the month; see store/append-extras.ts).
+ * the month; see store/write/transaction-extras.ts).
  */
 export const MAX_ITEMS_PER_APPEND = 95;
 

@@ -72,11 +72,13 @@ export class EntryWriter {
     if (sessionId === undefined) return;
     const { dynamo, tableName, s3 } = this.#options;
     const pk = sessionPk(sessionId);
+    // Best effort (see above): items and texts with no META are invisible, and the failure itself is the caller's.
     await batchWriteAll(
       dynamo,
       tableName,
       this.#written.map((sk) => ({ DeleteRequest: { Key: { [ATTR.pk]: { S: pk }, [ATTR.sk]: { S: sk } } } })),
     ).catch(() => undefined);
+    // …and so are their offloaded texts.
     if (s3 !== undefined && this.#refs.length > 0) await deleteObjects(s3.client, this.#refs).catch(() => undefined);
   }
 

@@ -110,6 +110,7 @@ export async function uploadSessionLines(
     }
     await writer.end();
   } catch (error) {
+    // The read's own failure is what the caller must see (rethrown below); aborting the upload is best effort.
     await writer.abort().catch(() => undefined);
     throw error;
   }

@@ -1,14 +1,13 @@
 /** Taking a session's turn lease: one conditional UpdateItem on its META item (see session-lease.ts). */
 import { randomUUID } from 'node:crypto';
-import { UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SessionNotFoundError } from '@panto/core/store-kit';
 import { SessionBusyError } from '../errors.js';
-import { decodeMeta, metaSource, type MetaRecord } from '../meta/meta-item.js';
+import type { MetaRecord } from '../meta/meta-item.js';
+import { updateMeta } from '../meta/update-meta.js';
 import { isOwnersItem } from '../meta/visibility.js';
 import { ATTR } from '../table/attributes.js';
-import { LEASE_ACQUIRE_CONDITION, LEASE_ACQUIRE_UPDATE, namesFor } from '../table/expressions.js';
-import { metaKey } from '../table/keys.js';
-import { conditionFailedItem, isConditionalCheckFailed, updatedItem } from '../table/sdk-errors.js';
+import { LEASE_ACQUIRE_CONDITION, LEASE_ACQUIRE_UPDATE } from '../table/expressions.js';
 import { assertValidOwner, isValidSessionId } from '../table/validation.js';
 import { DynamoLease, type SessionLease } from './session-lease.js';
 
@@ -49,34 +48,25 @@ export async function takeSessionLease(options: AcquireSessionLeaseOptions): Pro
   const clock = options.now ?? Date.now;
   const now = clock();
   const leaseId = randomUUID();
-  let attributes: Record<string, AttributeValue> | undefined;
-  try {
-    ({ Attributes: attributes } = await client.send(
-      new UpdateItemCommand({
-        TableName: tableName,
-        Key: metaKey(sessionId),
-        UpdateExpression: LEASE_ACQUIRE_UPDATE,
-        ConditionExpression: LEASE_ACQUIRE_CONDITION,
-        ExpressionAttributeNames: namesFor(LEASE_ACQUIRE_UPDATE, LEASE_ACQUIRE_CONDITION),
-        ExpressionAttributeValues: {
-          ':owner': { S: owner },
-          ':now': { N: String(now) },
-          ':lease_id': { S: leaseId },
-          ':lease_expires_at': { N: String(now + leaseMs) },
-        },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    ));
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    const old = conditionFailedItem(error);
-    // Missing, another owner's, or a tombstone (being deleted): not found, whatever its lease says.
-    if (!isOwnersItem(old, owner)) throw new SessionNotFoundError(sessionId, { cause: error });
-    const held = Number(old[ATTR.leaseExpiresAt]?.N ?? Number.NaN);
-    throw new SessionBusyError(sessionId, Number.isFinite(held) ? held : null, { cause: error });
-  }
-  const meta = decodeMeta(updatedItem(attributes), metaSource(tableName, sessionId));
+  const meta = await updateMeta({
+    client,
+    tableName,
+    sessionId,
+    update: LEASE_ACQUIRE_UPDATE,
+    condition: LEASE_ACQUIRE_CONDITION,
+    values: {
+      ':owner': { S: owner },
+      ':now': { N: String(now) },
+      ':lease_id': { S: leaseId },
+      ':lease_expires_at': { N: String(now + leaseMs) },
+    },
+    refused: (old, cause) => {
+      // Missing, another owner's, or a tombstone (being deleted): not found, whatever its lease says.
+      if (!isOwnersItem(old, owner)) return new SessionNotFoundError(sessionId, { cause });
+      const held = Number(old[ATTR.leaseExpiresAt]?.N ?? Number.NaN);
+      return new SessionBusyError(sessionId, Number.isFinite(held) ? held : null, { cause });
+    },
+  });
   const lease = new DynamoLease({ client, tableName, owner, sessionId, leaseId, expiresAt: now + leaseMs, leaseMs, now: clock });
   return { lease, meta };
 }

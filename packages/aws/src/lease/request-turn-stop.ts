@@ -1,12 +1,11 @@
 /** Asking the turn that holds a session's lease to stop (see session-lease.ts). */
-import { UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SessionNotFoundError } from '@panto/core/store-kit';
 import { TurnNotRunningError } from '../errors.js';
-import { decodeMeta, metaSource, type HeldLease } from '../meta/meta-item.js';
+import type { HeldLease } from '../meta/meta-item.js';
+import { updateMeta } from '../meta/update-meta.js';
 import { isOwnersItem } from '../meta/visibility.js';
-import { namesFor, STOP_REQUEST_CONDITION, STOP_REQUEST_UPDATE } from '../table/expressions.js';
-import { metaKey } from '../table/keys.js';
-import { conditionFailedItem, isConditionalCheckFailed, updatedItem } from '../table/sdk-errors.js';
+import { STOP_REQUEST_CONDITION, STOP_REQUEST_UPDATE } from '../table/expressions.js';
 import { assertValidOwner, isValidSessionId } from '../table/validation.js';
 
 export interface RequestTurnStopOptions {
@@ -33,26 +32,15 @@ export async function requestTurnStop(options: RequestTurnStopOptions): Promise<
   assertValidOwner(owner);
   if (!isValidSessionId(sessionId)) throw new SessionNotFoundError(String(sessionId));
   const now = (options.now ?? Date.now)();
-  let attributes: Record<string, AttributeValue> | undefined;
-  try {
-    ({ Attributes: attributes } = await client.send(
-      new UpdateItemCommand({
-        TableName: tableName,
-        Key: metaKey(sessionId),
-        UpdateExpression: STOP_REQUEST_UPDATE,
-        ConditionExpression: STOP_REQUEST_CONDITION,
-        ExpressionAttributeNames: namesFor(STOP_REQUEST_UPDATE, STOP_REQUEST_CONDITION),
-        ExpressionAttributeValues: { ':owner': { S: owner }, ':now': { N: String(now) } },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    ));
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    if (!isOwnersItem(conditionFailedItem(error), owner)) throw new SessionNotFoundError(sessionId, { cause: error });
-    throw new TurnNotRunningError(sessionId, { cause: error });
-  }
-  const { lease } = decodeMeta(updatedItem(attributes), metaSource(tableName, sessionId));
+  const { lease } = await updateMeta({
+    client,
+    tableName,
+    sessionId,
+    update: STOP_REQUEST_UPDATE,
+    condition: STOP_REQUEST_CONDITION,
+    values: { ':owner': { S: owner }, ':now': { N: String(now) } },
+    refused: (old, cause) => (isOwnersItem(old, owner) ? new TurnNotRunningError(sessionId, { cause }) : new SessionNotFoundError(sessionId, { cause })),
+  });
   if (lease === null) throw new TypeError('a stop request left META without a lease');
   return lease;
 }

@@ -2,19 +2,10 @@
  * The ledger outside a turn: an owner's totals and overrides read back (`GET /usage`, the
  * operator's `npm run user -- usage`), overrides changed (`npm run user -- limits`), every
  * owner's listed, and the few writes a turn needs only off its common path (a settlement
- * with nothing left to commit, a compaction's reservation, lapsed holds and expired slots swept).
+ * with nothing left to commit and a compaction's reservation go alone through the store's
+ * `sendExtras`; lapsed holds and expired slots are swept here).
  */
-import { randomUUID } from 'node:crypto';
-import {
-  BatchGetItemCommand,
-  GetItemCommand,
-  ScanCommand,
-  TransactWriteItemsCommand,
-  UpdateItemCommand,
-  type AttributeValue,
-  type DynamoDBClient,
-} from '@aws-sdk/client-dynamodb';
-import { type AppendExtras, extraRefusals } from '../store/append-extras.js';
+import { BatchGetItemCommand, GetItemCommand, ScanCommand, UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { sdkErrorName } from '../table/sdk-errors.js';
 import { ATTR } from '../table/attributes.js';
 import { namesFor } from '../table/expressions.js';
@@ -181,35 +172,6 @@ export async function listLedgerOwners(client: DynamoDBClient, tableName: string
     start = page.LastEvaluatedKey;
   } while (start !== undefined);
   return [...owners].sort((a, b) => a.localeCompare(b));
-}
-
-/**
- * Sends ledger writes as a transaction of their own — a settlement that no append carried,
- * a compaction's reservation — with what to do when one of their conditions does not hold,
- * as an append carries them (see append-extras.ts): `refused` answers an error to reject
- * with, or other writes to send instead (at most 3 times). Each attempt under its own
- * `ClientRequestToken`, so that the SDK's retry of an attempt whose answer was lost does
- * not write twice. Nothing to send is nothing sent.
- */
-export async function sendLedgerExtras(client: DynamoDBClient, extras: AppendExtras): Promise<void> {
-  let current = extras;
-  for (let resent = 0; ; resent++) {
-    if (current.writes.length > 0) {
-      const input = { TransactItems: [...current.writes], ClientRequestToken: randomUUID() };
-      try {
-        await client.send(new TransactWriteItemsCommand(input));
-      } catch (error) {
-        const refused = extraRefusals(error, input, current.writes.length);
-        if (refused === null || resent >= 3) throw error;
-        const next = await current.refused(refused);
-        if (next instanceof Error) throw next;
-        current = next;
-        continue;
-      }
-    }
-    current.committed?.();
-    return;
-  }
 }
 
 /**

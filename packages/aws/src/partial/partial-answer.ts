@@ -74,6 +74,7 @@ export function decodePartial(item: Record<string, AttributeValue> | undefined):
       ? { leaseId, message, updatedAt }
       : null;
   } catch {
+    // Not the JSON a partial writer puts: no answer so far to show (the next chunk's write replaces it).
     return null;
   }
 }

@@ -66,6 +66,7 @@ describe('updateSession (mocked DynamoDB)', () => {
         ':active_model': { S: 'gpt-x' },
       },
       ReturnValues: 'ALL_NEW',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     });
   });
 

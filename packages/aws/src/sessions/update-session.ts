@@ -2,12 +2,11 @@
  * Changing what a session's META item says of it without touching its log: its title, and
  * the model its next turns use.
  */
-import { UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SessionNotFoundError, systemClock, type ActiveModel } from '@panto/core/store-kit';
-import { decodeMeta, metaSource, type SessionMetadata } from '../meta/meta-item.js';
-import { namesFor, SESSION_UPDATE_CONDITION, SESSION_UPDATE_MODEL, SESSION_UPDATE_TITLE } from '../table/expressions.js';
-import { metaKey } from '../table/keys.js';
-import { isConditionalCheckFailed, updatedItem } from '../table/sdk-errors.js';
+import type { SessionMetadata } from '../meta/meta-item.js';
+import { updateMeta } from '../meta/update-meta.js';
+import { SESSION_UPDATE_CONDITION, SESSION_UPDATE_MODEL, SESSION_UPDATE_TITLE } from '../table/expressions.js';
 import { assertValidOwner, isValidSessionId } from '../table/validation.js';
 
 export interface UpdateSessionOptions {
@@ -54,23 +53,14 @@ export async function updateSession(options: UpdateSessionOptions): Promise<Sess
     values[':active_model'] = { S: options.activeModel.model };
   }
   if (parts.length === 0) throw new TypeError('updateSession needs a title or an activeModel');
-  const update = `SET ${parts.join(', ')}`;
-  let attributes: Record<string, AttributeValue> | undefined;
-  try {
-    ({ Attributes: attributes } = await client.send(
-      new UpdateItemCommand({
-        TableName: tableName,
-        Key: metaKey(sessionId),
-        UpdateExpression: update,
-        ConditionExpression: SESSION_UPDATE_CONDITION,
-        ExpressionAttributeNames: namesFor(update, SESSION_UPDATE_CONDITION),
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    ));
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) throw new SessionNotFoundError(sessionId, { cause: error });
-    throw error;
-  }
-  return decodeMeta(updatedItem(attributes), metaSource(tableName, sessionId)).metadata;
+  const meta = await updateMeta({
+    client,
+    tableName,
+    sessionId,
+    update: `SET ${parts.join(', ')}`,
+    condition: SESSION_UPDATE_CONDITION,
+    values,
+    refused: (_old, cause) => new SessionNotFoundError(sessionId, { cause }),
+  });
+  return meta.metadata;
 }

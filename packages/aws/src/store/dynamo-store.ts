@@ -1,8 +1,12 @@
 /**
  * `DynamoStore`: a session in DynamoDB, behind core's `SessionStore`. The class holds a
- * handle and its view of the session; the work is in its halves — reading (open-session.ts,
- * read-entries.ts), writing (create-session.ts, append-entries.ts) and leasing
- * (lease-session.ts).
+ * handle and its view of the session; the work is in its two halves, a folder each:
+ * - read/: opening a handle (open-session.ts; for a turn, turn-session.ts), then its load
+ *   (read-entries.ts: the cache first, then read-session.ts's Query, decoded by item-sequence.ts);
+ * - write/: a new session (create-session.ts), a session taken for a turn (lease-session.ts),
+ *   and a handle's write, in the order it runs: write-batch.ts (offload big texts, then) →
+ *   append-transaction.ts (the one conditional TransactWriteItems) → transaction-extras.ts
+ *   (other items' writes that ride in it: the usage ledger's).
  */
 import {
   SessionConflictError,
@@ -24,15 +28,15 @@ import type { SessionLease } from '../lease/session-lease.js';
 import { metaSource, type HeldLease, type SessionMetadata } from '../meta/meta-item.js';
 import { isLive } from '../meta/visibility.js';
 import { type PartialAnswer, type PartialMessage, partialKey, partialOfRunning, putPartial } from '../partial/partial-answer.js';
-import type { AppendHook } from './append-extras.js';
-import { appendEntries } from './append-entries.js';
-import { createSession, sessionHeader } from './create-session.js';
+import type { AppendHook } from './write/transaction-extras.js';
+import { appendEntries } from './write/write-batch.js';
+import { createSession, sessionHeader } from './write/create-session.js';
 import { openOptionsOf, viewOfHead, type Handle, type SessionView } from './handle.js';
-import { leaseSession } from './lease-session.js';
-import { openSession } from './open-session.js';
-import { readEntries, type EntriesRead } from './read-entries.js';
+import { leaseSession } from './write/lease-session.js';
+import { openSession } from './read/open-session.js';
+import { readEntries, type EntriesRead } from './read/read-entries.js';
 import type { DynamoStoreCreateOptions, DynamoStoreLeaseOptions, DynamoStoreOpenOptions, DynamoStoreTurnOptions } from './store-options.js';
-import { openForTurn } from './turn-session.js';
+import { openForTurn } from './read/turn-session.js';
 
 /**
  * A session taken for a turn: its store, and the lease that keeps other turns off it. The
@@ -139,6 +143,7 @@ export class DynamoStore implements SessionStore {
     if (turn === null || lease == null || turn.released || turn.appending) return false;
     const partial = { leaseId: lease.leaseId, message, updatedAt: this.#handle.clock().toISOString() };
     const written = turn.partialWrites.then(() => putPartial(client, tableName, this.#id, partial));
+    // The chain of partial writes goes on; this write's failure reaches its caller through `written`.
     turn.partialWrites = written.catch(() => undefined);
     const stored = await written;
     if (stored) turn.partialStored = true;
@@ -290,7 +295,7 @@ export class DynamoStore implements SessionStore {
   /**
    * Makes every later append of this handle ask `hook` for writes of other items to send in
    * its transaction — committed with the batch or not at all — and for what a refusal of
-   * them means (see append-extras.ts); null stops it. The usage ledger rides on a turn's
+   * them means (see write/transaction-extras.ts); null stops it. The usage ledger rides on a turn's
    * appends this way, with no request of its own.
    */
   setAppendHook(hook: AppendHook | null): void {
@@ -323,7 +328,7 @@ export class DynamoStore implements SessionStore {
     this.#adopt(read);
   }
 
-  /** Every entry and the META they agree with (see read-entries.ts); changes nothing of this handle. */
+  /** Every entry and the META they agree with (see read/read-entries.ts); changes nothing of this handle. */
   #readEntries(): Promise<EntriesRead> {
     return readEntries(this.#handle, this.#id, this.#view);
   }

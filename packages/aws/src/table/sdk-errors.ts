@@ -1,6 +1,6 @@
 /**
  * Reading the AWS SDK's errors: the exception type an error is, and what a failed condition
- * or an `ALL_NEW` update hands back. Callers translate only what they understand (see STYLE.md).
+ * or an `ALL_NEW` update hands back. Callers translate only what they understand (CONTRIBUTING.md, *Errors*).
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 

@@ -171,10 +171,11 @@ export function formatDollars(dollars: number): string {
 
 /**
  * What the session cost so far: from its log when it has one (every branch, and what
- * compactions replaced), else from the conversation in memory.
+ * compactions replaced), else from the conversation in memory. Rejects as the store's read
+ * does: a log that cannot be read has no cost to tell (the caller says so, never $0).
  */
 export async function sessionCost(context: { agent: Agent }): Promise<Cost> {
-  const entries = (await context.agent.sessionStore.loadTree().catch(() => undefined))?.entries ?? [];
+  const { entries } = await context.agent.sessionStore.loadTree();
   return entries.length > 0 ? entriesCost(entries) : messagesCost(context.agent.conversation.messages);
 }
 

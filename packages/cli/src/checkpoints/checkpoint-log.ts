@@ -56,6 +56,7 @@ export async function readLog(dir: string): Promise<CheckpointLog | undefined> {
     const log = JSON.parse(await readFile(join(dir, 'log.json'), 'utf8')) as CheckpointLog;
     return log.version === 1 && Array.isArray(log.records) ? log : undefined;
   } catch {
+    // Missing or not a log of this version: the folder holds no checkpoints this panto can use.
     return undefined;
   }
 }
@@ -74,6 +75,7 @@ export async function pruneCheckpoints(dataDir: string, now = Date.now()): Promi
   try {
     names = await readdir(root);
   } catch {
+    // No checkpoints folder yet (or it cannot be read): nothing to prune.
     return [];
   }
   const removed: string[] = [];
@@ -81,10 +83,13 @@ export async function pruneCheckpoints(dataDir: string, now = Date.now()): Promi
     const dir = join(root, name);
     const log = await readLog(dir);
     const last = log?.records.at(-1)?.at;
+    // A folder that cannot be read has no age: it is left alone (undefined is never stale).
     const lastTime = last === undefined ? (await stat(dir).catch(() => undefined))?.mtimeMs : Date.parse(last);
     const stale = lastTime !== undefined && now - lastTime > RETENTION_DAYS * 24 * 3600 * 1000;
+    // The session file is gone (or unreadable to us): its checkpoints can never be rewound to.
     const orphaned = log?.session_file !== undefined && (await stat(log.session_file).catch(() => undefined)) === undefined;
     if (!stale && !orphaned) continue;
+    // Pruning is best effort: what is not removed now is tried again at the next start.
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     removed.push(name);
   }

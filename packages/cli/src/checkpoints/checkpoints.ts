@@ -5,7 +5,6 @@
  */
 import { errorMessage } from '@panto/core';
 import { rm } from 'node:fs/promises';
-import type { TurnHooks } from '../entry/running-agent.js';
 import { formatSize } from '../tools/truncate.js';
 import {
   MAX_FILES,
@@ -20,6 +19,14 @@ import {
 } from './checkpoint-log.js';
 import { gitAvailable, GitStore, type Snapshot } from './git-store.js';
 import { join } from 'node:path';
+
+/** What runs around each turn to record the files (checkpoints implement it); must not throw. */
+export interface TurnHooks {
+  /** After the prompt is stored, before anything runs. */
+  beforePrompt(promptId: string, text: string): Promise<void>;
+  /** After the step, however it ended. */
+  afterTurn(promptId: string): Promise<void>;
+}
 
 /** How often (in snapshots) the store's size is measured against {@link MAX_STORE_BYTES}. */
 const SIZE_CHECK_EVERY = 20;
@@ -89,6 +96,7 @@ export class Checkpoints implements TurnHooks {
     this.#warm = (async () => {
       const open = await this.open(true);
       if (open !== undefined) await open.store.snapshot(MAX_FILES);
+      // Never fails (see above): the first checkpoint opens the store again and reports what went wrong.
     })().catch(() => undefined);
   }
 
@@ -116,6 +124,7 @@ export class Checkpoints implements TurnHooks {
     const sessionId = this.#options.sessionId();
     if (this.#open?.log.session_id === sessionId) return this.#open;
     const done = this.#opening.then(() => this.#openNow(sessionId, create));
+    // The next opening waits for this one to settle; this one's failure reaches its caller through `done`.
     this.#opening = done.catch(() => undefined);
     return done;
   }
@@ -153,6 +162,7 @@ export class Checkpoints implements TurnHooks {
 
   /** The `before` records, oldest first: the prompts a rewind can go back to. */
   async prompts(): Promise<CheckpointRecord[]> {
+    // No store to read (none yet, or it cannot be opened): no prompt to go back to; a checkpoint reports the failure.
     const open = await this.open(false).catch(() => undefined);
     return open?.log.records.filter((record) => record.kind === 'before') ?? [];
   }
@@ -160,9 +170,11 @@ export class Checkpoints implements TurnHooks {
   /** What `/session` shows: how many, how big, where. */
   async describe(): Promise<string> {
     if (this.#off !== undefined) return `none: ${this.#off}`;
+    // As in prompts(): what /session shows, not where a failure is reported.
     const open = await this.open(false).catch(() => undefined);
     if (open === undefined) return 'none yet: one is taken before each prompt';
     const prompts = open.log.records.filter((record) => record.kind === 'before').length;
+    // A size that cannot be measured shows as 0 B in /session; the store's own limits are checked where it writes.
     const size = await open.store.size().catch(() => 0);
     return `${prompts} prompt${prompts === 1 ? '' : 's'} · ${formatSize(size)} · ${open.dir} (/rewind goes back to one)`;
   }

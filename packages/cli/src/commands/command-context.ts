@@ -5,7 +5,7 @@ import type { ProviderChoice } from '../agent/provider-choice.js';
 import type { Checkpoints } from '../checkpoints/checkpoints.js';
 import type { CommandSandbox } from '../sandbox/policy.js';
 import type { FolderTrust } from '../trust/folder-trust.js';
-import type { Terminal } from '../ui/terminal.js';
+import type { InputStream, Terminal } from '../ui/terminal.js';
 
 /** Where the CLI looks for extensions and MCP configs (shown when it found none). */
 export interface LookupPlaces {
@@ -53,4 +53,15 @@ export interface SlashCommand {
   name: string;
   /** The rest of the line, trimmed. */
   args: string;
+}
+
+/** The terminal `/tree` draws on and reads keys from; absent when input is piped. */
+export interface TreeTerminal {
+  input: InputStream;
+  output: NodeJS.WritableStream & { columns?: number };
+}
+
+/** What the REPL does next: put `prefill` in the input line. */
+export interface TreeOutcome {
+  prefill?: string;
 }

@@ -8,8 +8,7 @@ import { CliError } from '../errors.js';
 import { describeRewound, filesDifferFrom, rewindFiles, RewindError, type RewindTarget } from '../checkpoints/rewind.js';
 import { readKeys } from '../ui/keys.js';
 import { selectFromList } from '../ui/select-list.js';
-import type { CommandContext } from './command-context.js';
-import type { TreeOutcome, TreeTerminal } from './tree-commands.js';
+import type { CommandContext, TreeOutcome, TreeTerminal } from './command-context.js';
 
 export const REWIND_COMMAND = {
   synopsis: '/rewind [prompt id] [both|files|conversation]',
@@ -105,6 +104,7 @@ export async function chooseRewind(
   quiet = false,
 ): Promise<RewindChoice | undefined> {
   const { checkpoints } = context;
+  // Not knowing whether the files differ (no checkpoint, or it cannot be read) is the same as not differing: only the conversation is offered.
   const differ = checkpoints === undefined ? undefined : await filesDifferFrom(checkpoints, target).catch(() => undefined);
   if (differ !== true) {
     const why = differ === undefined ? `no checkpoint of the files ${target.point} that prompt` : 'the files are as they were then';

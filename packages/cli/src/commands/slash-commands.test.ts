@@ -110,6 +110,15 @@ describe('slash commands', () => {
     expect(stdout.text).toContain('usage     tokens: 1,500 in · 20 out · 1,000 cache read\n');
   });
 
+  it("/session says the cost is unknown, and why, when the session's log cannot be read (never $0)", async () => {
+    const store = new MemoryStore({ sessionId: 'session-1' });
+    const { app, command, stdout } = setup({ store, replies: [{ text: 'hi', usage: { input_tokens: 1500, output_tokens: 20 } }] });
+    await app.turn('hello', 'stream');
+    store.loadTree = () => Promise.reject(new Error('EIO: i/o error, read'));
+    await command('/session');
+    expect(stdout.text).toContain("cost      unknown: the session's log could not be read (EIO: i/o error, read)\n");
+  });
+
   it('/model shows the model, and switches provider and model', async () => {
     const { agent, command, stdout, stderr, built } = setup();
     await command('/model');

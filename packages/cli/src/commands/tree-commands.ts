@@ -3,8 +3,7 @@
  * `SessionTree`) and copying the current path into a new session.
  */
 import { errorMessage } from '@panto/core';
-import type { CommandContext, SlashCommand } from './command-context.js';
-import type { InputStream } from '../ui/terminal.js';
+import type { CommandContext, SlashCommand, TreeOutcome, TreeTerminal } from './command-context.js';
 import { replayLines } from '../session/replay.js';
 import { selectFromList } from '../ui/select-list.js';
 import { SwitchableStore } from '../session/switchable-store.js';
@@ -21,17 +20,6 @@ export const TREE_COMMANDS = [
     summary: 'copy the conversation so far into a new session and continue there (this one stays as it is)',
   },
 ] as const;
-
-/** The terminal `/tree` draws on and reads keys from; absent when input is piped. */
-export interface TreeTerminal {
-  input: InputStream;
-  output: NodeJS.WritableStream & { columns?: number };
-}
-
-/** What the REPL does next: put `prefill` in the input line. */
-export interface TreeOutcome {
-  prefill?: string;
-}
 
 export function isTreeCommand(command: SlashCommand): boolean {
   return command.name === 'tree' || command.name === 'fork';

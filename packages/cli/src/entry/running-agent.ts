@@ -13,14 +13,6 @@ export interface TurnResult extends StepResult {
   promptId: string;
 }
 
-/** What runs around each turn to record the files (see checkpoints/); must not throw. */
-export interface TurnHooks {
-  /** After the prompt is stored, before anything runs. */
-  beforePrompt(promptId: string, text: string): Promise<void>;
-  /** After the step, however it ended. */
-  afterTurn(promptId: string): Promise<void>;
-}
-
 /** Options of one {@link RunningAgent.turn}. */
 export interface TurnOptions {
   /** Gets the turn's events too, once its prompt is stored (`--output-format stream-json`). */

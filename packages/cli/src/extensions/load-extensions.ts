@@ -128,6 +128,7 @@ export async function extensionFilesIn(dir: string): Promise<string[]> {
   try {
     names = (await readdir(dir)).sort();
   } catch {
+    // Missing or unreadable: a folder with no extensions (the caller says where it looked).
     return [];
   }
   const files: string[] = [];
@@ -141,12 +142,14 @@ export async function extensionFilesIn(dir: string): Promise<string[]> {
 
 /** The file itself, or a folder's `index.ts` / `index.js` / `index.mjs`; undefined when neither exists. */
 async function entryOf(path: string): Promise<string | undefined> {
+  // Missing or unreadable: not an extension (the caller says which paths held none).
   const info = await stat(path).catch(() => undefined);
   if (info === undefined) return undefined;
   if (info.isFile()) return path;
   if (!info.isDirectory()) return undefined;
   for (const type of EXTENSION_FILE_TYPES) {
     const index = join(path, `index${type}`);
+    // Missing: try the next kind of index.
     if ((await stat(index).catch(() => undefined))?.isFile()) return index;
   }
   return undefined;

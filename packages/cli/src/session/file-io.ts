@@ -10,6 +10,7 @@ export async function isFile(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isFile();
   } catch {
+    // Missing or unreadable: not a file we can use.
     return false;
   }
 }
@@ -18,6 +19,7 @@ export async function isDirectory(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isDirectory();
   } catch {
+    // Missing or unreadable: not a folder we can use.
     return false;
   }
 }

@@ -128,6 +128,7 @@ async function sessionsOfOtherFolders(value: string, context: { sessionDir: stri
   const wanted = sessionQuery(value);
   if (wanted === '') return undefined;
   const here = resolve(context.sessionDir);
+  // Other folders' sessions only widen the search for a hint; unreadable ones are simply not offered.
   const matches = (await findSessions({ sessionsRoot: context.sessionsRoot }).catch(() => [])).filter(
     (session) => dirname(resolve(session.file)) !== here && namesSession(session.id, wanted),
   );

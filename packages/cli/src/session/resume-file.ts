@@ -50,6 +50,7 @@ async function findInOtherFolders(root: string, name: string): Promise<string | 
   try {
     folders = await readdir(root);
   } catch {
+    // No session folders (or they cannot be read): nothing to find elsewhere.
     return undefined;
   }
   for (const folder of folders.sort()) {

@@ -115,6 +115,7 @@ function livePids(): number[] {
       .filter((name) => /^\d+$/.test(name))
       .map(Number);
   } catch {
+    // No /proc (not Linux): no process tree to walk; the group kill still applies.
     return [];
   }
 }
@@ -145,6 +146,7 @@ function readProc(pid: number, file: 'stat' | 'environ'): Buffer | undefined {
   try {
     return readFileSync(`/proc/${pid}/${file}`);
   } catch {
+    // The process has exited (or is not ours to read): nothing to learn of it.
     return undefined;
   }
 }

@@ -4,7 +4,7 @@ import { Conversation } from '../conversation.js';
 import { AgentBusyError, EntryNotFoundError, NothingToCompactError, ProviderError } from '../errors.js';
 import type { AgentEvent } from './events.js';
 import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from '../providers/provider.js';
-import type { DiskMessage } from '../session/store.js';
+import type { DiskMessage } from '../session/records.js';
 import { MemoryStore } from '../stores/memory-store.js';
 import { NullStore } from '../stores/null-store.js';
 import { CapturingStore, ScriptedProvider, usage } from '../testing/index.js';

@@ -3,7 +3,8 @@ import { AgentBusyError, NothingToCompactError, ProviderError } from '../errors.
 import { newId, systemClock, type Clock, type IdGenerator } from '../ids.js';
 import { addUsage, assistantText, emptyUsage, toolCalls, type CompactionMessage, type Message, type SystemMode, type Usage } from '../messages.js';
 import type { Provider } from '../providers/provider.js';
-import type { DiskCompactionRecord, DiskMessage, DiskMessageRecord, LoadedSession, RecordEntry, SessionStore } from '../session/store.js';
+import type { DiskCompactionRecord, DiskMessage, DiskMessageRecord, LoadedSession, RecordEntry } from '../session/records.js';
+import type { SessionStore } from '../session/store.js';
 import { NullStore } from '../stores/null-store.js';
 import { ToolRegistry, type BeforeToolCall } from '../tool.js';
 import { compactedMessages, compactionPrompt, DEFAULT_COMPACTION_PROMPT } from './compaction.js';

@@ -1,5 +1,5 @@
 import type { CompactionMessage, Message } from '../messages.js';
-import type { DiskCompactionRecord } from '../session/store.js';
+import type { DiskCompactionRecord } from '../session/records.js';
 
 export const DEFAULT_COMPACTION_PROMPT = [
   'Summarise the conversation so far so that it can continue from your summary alone.',

@@ -1,6 +1,6 @@
 import type { AssistantMessage, Message, StopReason, ToolCallBlock, ToolResultMessage, Usage } from '../messages.js';
 import type { ProviderStreamEvent } from '../providers/provider.js';
-import type { DiskMessage } from '../session/store.js';
+import type { DiskMessage } from '../session/records.js';
 
 /** How a step ended. */
 export interface StepResult {

@@ -7,7 +7,7 @@ import type { CompactionResult } from '../agent/agent.js';
 import type { Conversation } from '../conversation.js';
 import type { AgentEvent, StepResult } from '../agent/events.js';
 import type { SystemMode, ToolCallBlock } from '../messages.js';
-import type { DiskMessageRecord, SessionEntry } from '../session/store.js';
+import type { DiskMessageRecord, SessionEntry } from '../session/records.js';
 import type { Tool, ToolCallDecision } from '../tool.js';
 
 /**

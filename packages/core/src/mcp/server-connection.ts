@@ -285,6 +285,7 @@ export class ServerConnection {
     this.#client = undefined;
     this.#pid = undefined;
     if (client === undefined) return;
+    // Closing is best effort: the connection is dropped either way, and a server that will not close is killed below.
     const closing = client.close().catch(() => {});
     // The SDK waits 2 s for a stdio server to leave after its stdin closes; do not keep the user waiting.
     const waited = await Promise.race([closing.then(() => true), delay(300).then(() => false)]);

@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { StopReason, Usage } from '../messages.js';
 import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from './provider.js';
+import type { KeyedProviderOptions } from './provider-options.js';
 import { toAnthropicRequest, type AnthropicRequestSettings } from './anthropic-request.js';
 import type { MessageAssembler } from './message-assembler.js';
 import { providerErrorFromSDK, type SDKErrorRules } from './sdk-error.js';
@@ -11,23 +12,13 @@ import { DEFAULT_TIMEOUT_MS, streamWire } from './wire-common.js';
 /** Output tokens asked for when `maxTokens` is not set (on top of any thinking budget). */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8192;
 
-export interface AnthropicMessagesOptions {
-  /** The model id, e.g. `claude-sonnet-5-5`. */
-  model: string;
-  /** Defaults to `ANTHROPIC_API_KEY` (the SDK reads it; it also honours its other credential sources). */
-  apiKey?: string | undefined;
-  /** Defaults to `ANTHROPIC_BASE_URL`, else `https://api.anthropic.com`. */
-  baseURL?: string | undefined;
-  /** Maximum output tokens. Default 8192, plus the thinking budget when thinking is on. */
-  maxTokens?: number | undefined;
-  temperature?: number | undefined;
-  /**
-   * Milliseconds to wait for the response to start (the SDK's `timeout`, retried like a
-   * 5xx), and then the longest silence allowed between stream events. Default 10 minutes.
-   */
-  timeoutMs?: number | undefined;
-  /** Retries of 408/409/429/5xx and connection failures, with the SDK's backoff. Default 2. */
-  maxRetries?: number | undefined;
+/**
+ * The Anthropic provider's options: the model id (`claude-sonnet-5-5`), `apiKey` (default
+ * `ANTHROPIC_API_KEY`; the SDK also honours its other credential sources), `baseURL` (default
+ * `ANTHROPIC_BASE_URL`, else `https://api.anthropic.com`), `maxTokens` (default
+ * {@link DEFAULT_ANTHROPIC_MAX_TOKENS}, plus the thinking budget when thinking is on), and:
+ */
+export interface AnthropicMessagesOptions extends KeyedProviderOptions {
   /** Extended thinking with this budget (must be below `maxTokens`). Off when absent. */
   thinking?: { budgetTokens: number } | undefined;
   /**

@@ -2,7 +2,7 @@ import type { ContentBlockParam, MessageCreateParamsStreaming, Tool as Anthropic
 import { assertNever, effectiveSystemPrompt, type AssistantMessage, type Message, type ToolResultMessage } from '../messages.js';
 import type { ProviderRequest } from './provider.js';
 import type { ToolDefinition } from '../tool.js';
-import { compactionText, fitToolCallId, omittedImagesText } from './wire-common.js';
+import { alternatingTurns, compactionText, fitToolCallId, omittedImagesText } from './wire-common.js';
 
 /** The request settings of an {@link AnthropicMessagesProvider} call. */
 export interface AnthropicRequestSettings {
@@ -63,34 +63,20 @@ export function toAnthropicRequest(request: ProviderRequest, settings: Anthropic
 }
 
 export function toAnthropicMessages(messages: readonly Message[]): WireMessage[] {
-  const wire: WireMessage[] = [];
-  const push = (role: WireMessage['role'], content: ContentBlockParam[]): void => {
-    if (content.length === 0) return;
-    const last = wire[wire.length - 1];
-    if (last?.role === role) last.content.push(...content);
-    else wire.push({ role, content });
-  };
-  for (const message of messages) {
+  return alternatingTurns<ContentBlockParam>(messages, (message) => {
     switch (message.role) {
-      case 'system':
-        break;
       case 'user':
-        push('user', isBlank(message.content) ? [] : [{ type: 'text', text: message.content }]);
-        break;
+        return { role: 'user', content: isBlank(message.content) ? [] : [{ type: 'text', text: message.content }] };
       case 'compaction':
-        push('user', [{ type: 'text', text: compactionText(message.summary) }]);
-        break;
+        return { role: 'user', content: [{ type: 'text', text: compactionText(message.summary) }] };
       case 'assistant':
-        push('assistant', assistantBlocks(message));
-        break;
+        return { role: 'assistant', content: assistantBlocks(message) };
       case 'tool_result':
-        push('user', [toolResultBlock(message)]);
-        break;
+        return { role: 'user', content: [toolResultBlock(message)] };
       default:
-        assertNever(message, 'message role');
+        return assertNever(message, 'message role');
     }
-  }
-  return wire;
+  });
 }
 
 /** Puts a cache breakpoint on the newest message's last block, where the wire allows one. */

@@ -13,7 +13,7 @@
  * - No end-of-life date of these models was known with confidence; none is given.
  * Claude models from Claude 4 on take only an inference profile, not their bare model id.
  */
-import type { ModelInfo, ModelPrices } from './models.js';
+import type { ModelInfo, ModelPrices } from './model-info.js';
 
 const SOURCE = 'docs.aws.amazon.com Bedrock supported models and inference profiles; prices: Anthropic pricing (third-party platforms), read 2026-12-01';
 const UNPRICED = 'docs.aws.amazon.com Bedrock supported models and inference profiles, read 2026-12-01; prices not known with confidence';

@@ -9,7 +9,7 @@ import type {
 import { assertNever, effectiveSystemPrompt, type AssistantMessage, type Message, type ToolResultMessage } from '../messages.js';
 import type { ToolDefinition } from '../tool.js';
 import type { ProviderRequest } from './provider.js';
-import { compactionText, fitToolCallId, omittedImagesText, TOOL_ERROR_PREFIX } from './wire-common.js';
+import { alternatingTurns, compactionText, fitToolCallId, omittedImagesText, TOOL_ERROR_PREFIX } from './wire-common.js';
 
 /** The request settings of a {@link BedrockConverseProvider} call. */
 export interface BedrockRequestSettings {
@@ -124,34 +124,20 @@ function calledTools(messages: readonly Message[]): ToolDefinition[] {
 }
 
 export function toBedrockMessages(messages: readonly Message[], rules: MappingRules): WireMessage[] {
-  const wire: WireMessage[] = [];
-  const push = (role: 'user' | 'assistant', content: ContentBlock[]): void => {
-    if (content.length === 0) return;
-    const last = wire[wire.length - 1];
-    if (last?.role === role) last.content?.push(...content);
-    else wire.push({ role, content });
-  };
-  for (const message of messages) {
+  return alternatingTurns<ContentBlock>(messages, (message) => {
     switch (message.role) {
-      case 'system':
-        break;
       case 'user':
-        push('user', isBlank(message.content) ? [] : [{ text: message.content }]);
-        break;
+        return { role: 'user', content: isBlank(message.content) ? [] : [{ text: message.content }] };
       case 'compaction':
-        push('user', [{ text: compactionText(message.summary) }]);
-        break;
+        return { role: 'user', content: [{ text: compactionText(message.summary) }] };
       case 'assistant':
-        push('assistant', assistantBlocks(message));
-        break;
+        return { role: 'assistant', content: assistantBlocks(message) };
       case 'tool_result':
-        push('user', [toolResultBlock(message, rules)]);
-        break;
+        return { role: 'user', content: [toolResultBlock(message, rules)] };
       default:
-        assertNever(message, 'message role');
+        return assertNever(message, 'message role');
     }
-  }
-  return wire;
+  });
 }
 
 function assistantBlocks(message: AssistantMessage): ContentBlock[] {

@@ -5,6 +5,7 @@ import { bedrockErrorRules, providerErrorFromAWS } from './bedrock-error.js';
 import { toBedrockRequest, type BedrockRequestSettings } from './bedrock-request.js';
 import type { MessageAssembler } from './message-assembler.js';
 import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from './provider.js';
+import type { ProviderOptions } from './provider-options.js';
 import { lazyClient, lazyModule } from './sdk-client.js';
 import { DEFAULT_TIMEOUT_MS, streamWire } from './wire-common.js';
 
@@ -15,9 +16,12 @@ export interface BedrockCredentials {
   sessionToken?: string | undefined;
 }
 
-export interface BedrockConverseOptions {
-  /** A Bedrock model id (`amazon.nova-pro-v1:0`) or inference profile id (`us.anthropic.claude-sonnet-4-5-20250929-v1:0`). */
-  model: string;
+/**
+ * The Bedrock provider's options: the model — a Bedrock model id (`amazon.nova-pro-v1:0`) or
+ * inference profile id (`us.anthropic.claude-sonnet-4-5-20250929-v1:0`) —, `maxTokens` (the
+ * model's own maximum when absent; 8192 plus the budget with thinking), and:
+ */
+export interface BedrockConverseOptions extends ProviderOptions {
   /** The AWS region; default the SDK's (`AWS_REGION`, else the profile's region). */
   region?: string | undefined;
   /**
@@ -27,13 +31,6 @@ export interface BedrockConverseOptions {
   endpoint?: string | undefined;
   /** Default: the SDK's chain — environment variables, SSO, a profile (`AWS_PROFILE`), the Lambda or ECS role. */
   credentials?: BedrockCredentials | undefined;
-  /** Maximum output tokens; the model's own maximum when absent (8192 plus the budget with thinking). */
-  maxTokens?: number | undefined;
-  temperature?: number | undefined;
-  /** Milliseconds to wait for the response to start, then the longest silence between events. Default 10 minutes. */
-  timeoutMs?: number | undefined;
-  /** Retries of throttling, 5xx and connection failures, with the SDK's standard backoff. Default 2. */
-  maxRetries?: number | undefined;
   /** Claude's extended thinking with this budget (must be below `maxTokens`). Off when absent. */
   thinking?: { budgetTokens: number } | undefined;
   /** Cache points on the system prompt, the tools and the newest message. Default: where the model takes them. */
@@ -99,6 +96,7 @@ export class BedrockConverseProvider implements Provider {
         request,
         open: async (signal) => {
           const client = await this.#client();
+          // Only for naming the region in an error message: unknown is said as such.
           region = await client.config.region().catch(() => undefined);
           return openStream(client, { modelId: this.model, ...toBedrockRequest(request, this.#settings) }, signal);
         },

@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeLLMServer } from '../testing/index.js';
 import { AnthropicMessagesProvider } from './anthropic-messages.js';
 import { ProviderNotConfiguredError, UnknownProviderError } from '../errors.js';
-import { createProvider, DEFAULT_MODELS, defaultProviderName } from './factory.js';
+import { createProvider } from './factory.js';
+import { DEFAULT_MODELS } from './models.js';
+import { defaultProviderName } from './names.js';
 import { OfflineProvider } from './offline.js';
 import { OpenAIChatProvider } from './openai-chat.js';
 

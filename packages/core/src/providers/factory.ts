@@ -1,4 +1,5 @@
 import type { Provider } from './provider.js';
+import type { ProviderCallSettings } from './provider-options.js';
 import { AnthropicMessagesProvider } from './anthropic-messages.js';
 import { BedrockConverseProvider } from './bedrock.js';
 import { DEFAULT_MODELS } from './models.js';
@@ -6,10 +7,8 @@ import { checkProviderOptions, type ProviderName } from './names.js';
 import { OfflineProvider } from './offline.js';
 import { OpenAIChatProvider } from './openai-chat.js';
 
-export { DEFAULT_MODELS };
-export { defaultProviderName, PROVIDER_CREDENTIAL_VARIABLES, PROVIDER_NAMES, type ProviderName } from './names.js';
-
-export interface CreateProviderOptions {
+/** A provider by name, with the options every provider takes ({@link ProviderCallSettings}) and these: */
+export interface CreateProviderOptions extends ProviderCallSettings {
   /** `anthropic`, `openai`, `bedrock` or `offline`; anything else throws {@link UnknownProviderError}. */
   provider: ProviderName | (string & {});
   /** Default: {@link DEFAULT_MODELS}. */
@@ -23,11 +22,6 @@ export interface CreateProviderOptions {
   baseURL?: string | undefined;
   /** Bedrock's AWS region; default `AWS_REGION`, else the AWS profile's. Ignored by the others. */
   region?: string | undefined;
-  maxTokens?: number | undefined;
-  temperature?: number | undefined;
-  timeoutMs?: number | undefined;
-  /** Retries of 429/5xx/connection failures with the SDK's backoff. Default 2. */
-  maxRetries?: number | undefined;
 }
 
 /**

@@ -212,6 +212,7 @@ export function parseToolArguments(json: string): { [key: string]: JsonValue } {
     const value: unknown = JSON.parse(json);
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { [key: string]: JsonValue }) : {};
   } catch {
+    // Truncated or malformed arguments: `{}`, as documented above; the tool refuses what it lacks.
     return {};
   }
 }

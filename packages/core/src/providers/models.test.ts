@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UnsupportedModelError } from '../errors.js';
-import { PROVIDER_NAMES } from './factory.js';
+import { PROVIDER_NAMES } from './names.js';
 import { assertModelOffered, DEFAULT_MODELS, findModel, KNOWN_MODELS, modelStatus, usageCost } from './models.js';
 
 describe('the model catalog', () => {

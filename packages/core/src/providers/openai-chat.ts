@@ -3,6 +3,7 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { StopReason, Usage } from '../messages.js';
 import type { Provider, ProviderCallOptions, ProviderEvent, ProviderRequest } from './provider.js';
+import type { KeyedProviderOptions } from './provider-options.js';
 import type { MessageAssembler } from './message-assembler.js';
 import { openAIKey } from './names.js';
 import { toOpenAIRequest, type OpenAIRequestSettings } from './openai-request.js';
@@ -10,28 +11,19 @@ import { providerErrorFromSDK, type SDKErrorRules } from './sdk-error.js';
 import { lazyClient, lazyModule, sdkClientOptions } from './sdk-client.js';
 import { DEFAULT_TIMEOUT_MS, streamWire } from './wire-common.js';
 
-export interface OpenAIChatOptions {
-  /** The model id, e.g. `gpt-5.4`, or whatever an OpenAI-compatible server calls its model. */
-  model: string;
-  /**
-   * Defaults to `OPENAI_API_KEY`; the SDK throws at construction when neither is set. A
-   * local OpenAI-compatible server that needs no key still needs some value here.
-   */
-  apiKey?: string | undefined;
-  /** Defaults to `OPENAI_BASE_URL`, else `https://api.openai.com/v1`. Point it at vLLM, llama.cpp, Ollama, a gateway. */
-  baseURL?: string | undefined;
-  /** Maximum output tokens; the server's default when absent. */
-  maxTokens?: number | undefined;
+/**
+ * The OpenAI provider's options: the model id (`gpt-5.4`, or whatever an OpenAI-compatible
+ * server calls its model), `apiKey` (default `OPENAI_API_KEY`; the SDK throws at construction
+ * when neither is set — a local server that needs no key still needs some value), `baseURL`
+ * (default `OPENAI_BASE_URL`, else `https://api.openai.com/v1`: vLLM, llama.cpp, Ollama, a
+ * gateway), `maxTokens` (the server's default when absent), and:
+ */
+export interface OpenAIChatOptions extends KeyedProviderOptions {
   /**
    * The body field for `maxTokens`: `max_completion_tokens` (default; OpenAI's reasoning
    * models accept only this) or `max_tokens` (older OpenAI-compatible servers).
    */
   maxTokensParameter?: 'max_completion_tokens' | 'max_tokens' | undefined;
-  temperature?: number | undefined;
-  /** Milliseconds to wait for the response to start, then the longest silence between chunks. Default 10 minutes. */
-  timeoutMs?: number | undefined;
-  /** Retries of 408/409/429/5xx and connection failures, with the SDK's backoff. Default 2. */
-  maxRetries?: number | undefined;
 }
 
 const OPENAI_RETRYABLE_TYPES = new Set(['server_error', 'rate_limit_exceeded', 'rate_limit_error', 'overloaded_error', 'timeout']);

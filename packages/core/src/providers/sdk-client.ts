@@ -2,6 +2,8 @@
 // importing a provider does not load its SDK (a Lambda that never calls that provider never
 // pays for it at cold start), and one client per provider built from it.
 
+import type { KeyedProviderOptions } from './provider-options.js';
+
 /** A module imported on first use and remembered. */
 export interface LazyModule<T> {
   load(): Promise<T>;
@@ -24,15 +26,8 @@ export function lazyModule<T>(importer: () => Promise<T>): LazyModule<T> {
   };
 }
 
-/** The connection settings both SDKs take, as a provider's options name them. */
-export interface SDKConnection {
-  apiKey?: string | undefined;
-  baseURL?: string | undefined;
-  /** The request timeout (the SDKs' `timeout`). */
-  timeoutMs: number;
-  /** Retries of 408/409/429/5xx and connection failures, with the SDK's backoff. Default 2. */
-  maxRetries?: number | undefined;
-}
+/** The connection settings both SDKs take, as a provider's options name them; `timeoutMs` is the request timeout (the SDKs' `timeout`). */
+export type SDKConnection = Pick<KeyedProviderOptions, 'apiKey' | 'baseURL' | 'maxRetries'> & { timeoutMs: number };
 
 /** The SDK client options for `connection`: what is unset is left to the SDK (its environment variables). */
 export function sdkClientOptions(connection: SDKConnection): { apiKey?: string; baseURL?: string; timeout: number; maxRetries: number } {

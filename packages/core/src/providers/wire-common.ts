@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AbortedError, ProviderError } from '../errors.js';
-import type { ImageBlock, StopReason } from '../messages.js';
+import type { ImageBlock, Message, StopReason, SystemMessage } from '../messages.js';
 import type { ProviderEvent, ProviderRequest } from './provider.js';
 import { MessageAssembler } from './message-assembler.js';
 
@@ -9,6 +9,31 @@ import { MessageAssembler } from './message-assembler.js';
  * `timeoutMs` is not set.
  */
 export const DEFAULT_TIMEOUT_MS = 600_000;
+
+/** A message of the conversation that is a turn of the wire (system messages go in the request's own field). */
+export type TurnMessage = Exclude<Message, SystemMessage>;
+
+/**
+ * The conversation as the turns of a wire that wants user and assistant turns to alternate
+ * (Anthropic Messages, Bedrock Converse): each message but the system ones becomes a turn of
+ * blocks by `turn`; a turn of no blocks is dropped, and consecutive turns of one role are merged
+ * into one (a tool result after a prompt, a compaction before one).
+ */
+export function alternatingTurns<Block>(
+  messages: readonly Message[],
+  turn: (message: TurnMessage) => { role: 'user' | 'assistant'; content: Block[] },
+): { role: 'user' | 'assistant'; content: Block[] }[] {
+  const wire: { role: 'user' | 'assistant'; content: Block[] }[] = [];
+  for (const message of messages) {
+    if (message.role === 'system') continue;
+    const { role, content } = turn(message);
+    if (content.length === 0) continue;
+    const last = wire.at(-1);
+    if (last?.role === role) last.content.push(...content);
+    else wire.push({ role, content });
+  }
+  return wire;
+}
 
 /**
  * How a compaction summary is sent: as a user message, framed so the model reads it as

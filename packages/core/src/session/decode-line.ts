@@ -8,7 +8,7 @@ import { ID_RULE, isValidId } from '../ids.js';
 import { exceedsJSONDepth, MAX_ENTRY_DEPTH, MAX_JSON_DEPTH, mayExceedJSONDepth, tooDeepReason } from '../json-limits.js';
 import { STOP_REASONS, type Usage } from '../messages.js';
 import { canonicalMessage, canonicalUsage, SESSION_FORMAT_VERSION, type SessionHeader } from './format.js';
-import type { SessionEntry } from './store.js';
+import type { SessionEntry } from './records.js';
 
 /**
  * How a reader judges lines. `stored` — a log panto wrote, which must stay readable: a line

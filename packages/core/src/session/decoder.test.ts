@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SessionCorruptError } from '../errors.js';
 import { decodeSession, SessionDecoder } from './decoder.js';
 import { encodeBatch, encodeHeader } from './format.js';
-import type { SessionEntry } from './store.js';
+import type { SessionEntry } from './records.js';
 import { RecordFactory } from '../testing/index.js';
 
 const header = encodeHeader({ type: 'session', version: 1, id: 's1', timestamp: '2026-01-01T00:00:00.000Z' });

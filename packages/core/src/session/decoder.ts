@@ -9,7 +9,7 @@ import { isUtf8 } from 'node:buffer';
 import { SessionCorruptError } from '../errors.js';
 import { decodeEntry, decodeHeader, decodeLine, type LineRules, parseLine } from './decode-line.js';
 import type { SessionHeader } from './format.js';
-import type { SessionEntry } from './store.js';
+import type { SessionEntry } from './records.js';
 
 /** One appended batch, whole, as read. */
 export interface DecodedBatch {
@@ -147,6 +147,7 @@ function isWholeEntry(text: string, source: string, lineNumber: number): boolean
     decodeEntry(JSON.parse(text), source, lineNumber);
     return true;
   } catch {
+    // Not a whole entry: the caller treats the line as torn.
     return false;
   }
 }

@@ -3,7 +3,7 @@ import { SessionCorruptError } from '../errors.js';
 import { decodeSession } from './decoder.js';
 import { decodeLine } from './decode-line.js';
 import { encodeBatch, encodeHeader } from './format.js';
-import type { SessionEntry } from './store.js';
+import type { SessionEntry } from './records.js';
 import { everyKindOfMessage, RecordFactory } from '../testing/index.js';
 
 const header = encodeHeader({ type: 'session', version: 1, id: 's', timestamp: '2026-01-01T00:00:00.000Z' });

@@ -5,7 +5,7 @@
  * bytes, whatever key order the objects in memory had.
  */
 import type { AssistantBlock, AssistantMessage, Message, ToolResultMessage, Usage } from '../messages.js';
-import type { DiskMessage, SessionEntry } from './store.js';
+import type { DiskMessage, SessionEntry } from './records.js';
 
 /**
  * The format version this code writes in new headers and the newest it reads. 2 added the

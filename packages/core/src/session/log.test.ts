@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EntryNotFoundError, InvalidBatchError, SessionCorruptError } from '../errors.js';
 import { SessionLog } from './log.js';
-import type { SessionEntry } from './store.js';
+import type { SessionEntry } from './records.js';
 import { RecordFactory } from '../testing/index.js';
 
 function entries(f: RecordFactory, ...texts: string[]): SessionEntry[] {

@@ -5,7 +5,7 @@
  */
 import { EntryNotFoundError, InvalidBatchError } from '../errors.js';
 import { activeEntry, newestModel, pathFrom, rebuildConversation, resumeParent, standsFor, type RebuiltSession } from './rebuild.js';
-import type { ActiveModel, DiskMessage, LeafEntry, LoadedSession, LoadOptions, SessionEntry } from './store.js';
+import type { ActiveModel, DiskMessage, LeafEntry, LoadedSession, LoadOptions, SessionEntry } from './records.js';
 import { SessionTree } from './tree.js';
 
 /** What a store knows of a session it has not read the entries of (e.g. from a metadata record). */

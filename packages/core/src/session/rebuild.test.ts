@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EntryNotFoundError } from '../errors.js';
 import { INTERRUPTED_TOOL_RESULT, rebuildConversation } from './rebuild.js';
-import type { SessionEntry } from './store.js';
+import type { SessionEntry } from './records.js';
 import { RecordFactory, usage } from '../testing/index.js';
 
 const f = new RecordFactory('r');

@@ -1,7 +1,7 @@
 import { Conversation } from '../conversation.js';
 import { EntryNotFoundError, SessionCorruptError } from '../errors.js';
 import { emptyUsage, toolResultMessage, type Message } from '../messages.js';
-import type { ActiveModel, LoadedSession, RecordEntry, SessionEntry } from './store.js';
+import type { ActiveModel, LoadedSession, RecordEntry, SessionEntry } from './records.js';
 
 /** What rebuilding a session's entries yields, beyond the {@link LoadedSession}. */
 export interface RebuiltSession extends LoadedSession {

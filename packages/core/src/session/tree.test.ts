@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EntryNotFoundError, SessionCorruptError } from '../errors.js';
-import type { SessionEntry } from './store.js';
+import type { SessionEntry } from './records.js';
 import { acceptsPrompt, entryPreview, SessionTree } from './tree.js';
 import { RecordFactory, usage } from '../testing/index.js';
 

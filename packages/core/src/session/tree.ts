@@ -7,7 +7,7 @@
 import { EntryNotFoundError, SessionCorruptError } from '../errors.js';
 import { assistantText } from '../messages.js';
 import { activeEntry, indexEntries, pathFrom, rebuildConversation, standsFor } from './rebuild.js';
-import type { LoadedSession, RecordEntry, SessionEntry } from './store.js';
+import type { LoadedSession, RecordEntry, SessionEntry } from './records.js';
 
 /** Characters of a preview (an ellipsis ends a cut one). */
 export const PREVIEW_LENGTH = 80;

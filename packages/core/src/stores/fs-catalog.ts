@@ -35,6 +35,7 @@ export async function listSessions(dir: string): Promise<SessionInfo[]> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
+  // A file that is not a readable session (half written, foreign, corrupt header) is left out of the listing, not a failure of it.
   const infos = await Promise.all(names.filter((name) => name.endsWith('.jsonl')).map((name) => sessionInfo(join(dir, name)).catch(() => null)));
   return infos.filter((info): info is SessionInfo => info !== null).sort((a, b) => b.modified.getTime() - a.modified.getTime() || b.id.localeCompare(a.id));
 }

@@ -6,7 +6,8 @@ import { ID_RULE, isValidId, newId, systemClock, type Clock, type IdGenerator } 
 import { decodeSession, type DecodedSession } from '../session/decoder.js';
 import { encodeBatch, encodeHeader, SESSION_FORMAT_VERSION, type SessionHeader } from '../session/format.js';
 import { SessionLog } from '../session/log.js';
-import type { ActiveModel, DiskMessage, LoadedSession, LoadOptions, SessionEntry, SessionStore } from '../session/store.js';
+import type { ActiveModel, DiskMessage, LoadedSession, LoadOptions, SessionEntry } from '../session/records.js';
+import type { SessionStore } from '../session/store.js';
 import { SessionTree } from '../session/tree.js';
 import { withFileLock, type FileLockOptions } from './file-lock.js';
 

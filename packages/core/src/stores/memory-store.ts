@@ -1,7 +1,8 @@
 import { SessionConflictError } from '../errors.js';
 import { newId, systemClock, type Clock, type IdGenerator } from '../ids.js';
 import { SessionLog } from '../session/log.js';
-import type { ActiveModel, DiskMessage, LoadedSession, LoadOptions, SessionEntry, SessionStore } from '../session/store.js';
+import type { ActiveModel, DiskMessage, LoadedSession, LoadOptions, SessionEntry } from '../session/records.js';
+import type { SessionStore } from '../session/store.js';
 import { SessionTree } from '../session/tree.js';
 
 /** The shared state behind every handle on one in-memory session: its "storage". */

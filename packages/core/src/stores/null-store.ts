@@ -1,7 +1,8 @@
 import { Conversation } from '../conversation.js';
 import { EntryNotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
-import type { ActiveModel, DiskMessage, LoadedSession, LoadOptions, SessionStore } from '../session/store.js';
+import type { ActiveModel, DiskMessage, LoadedSession, LoadOptions } from '../session/records.js';
+import type { SessionStore } from '../session/store.js';
 import { SessionTree } from '../session/tree.js';
 
 /**

@@ -1,4 +1,5 @@
-import type { ActiveModel, DiskMessage, LoadedSession, LoadOptions, SessionStore } from '../session/store.js';
+import type { ActiveModel, DiskMessage, LoadedSession, LoadOptions } from '../session/records.js';
+import type { SessionStore } from '../session/store.js';
 import type { SessionTree } from '../session/tree.js';
 import { MemoryStore } from '../stores/memory-store.js';
 

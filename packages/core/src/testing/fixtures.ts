@@ -1,5 +1,5 @@
 import type { Message, Usage } from '../messages.js';
-import type { DiskMessage } from '../session/store.js';
+import type { DiskMessage } from '../session/records.js';
 
 /** Makes message records with predictable ids and timestamps. */
 export class RecordFactory {

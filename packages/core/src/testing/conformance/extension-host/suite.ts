@@ -1,4 +1,4 @@
-import type { SessionEntry } from '../../../session/store.js';
+import type { SessionEntry } from '../../../session/records.js';
 import type { ScriptedReply } from '../../scripted-provider.js';
 
 /** One run of a host: its extensions, its scripted model, and what is typed into it. */

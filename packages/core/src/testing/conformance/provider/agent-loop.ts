@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { Agent } from '../../../agent/agent.js';
 import type { Provider } from '../../../providers/provider.js';
-import type { DiskMessage } from '../../../session/store.js';
+import type { DiskMessage } from '../../../session/records.js';
 import { ToolRegistry } from '../../../tool.js';
 import { CapturingStore } from '../../capturing-store.js';
 import type { FakeReply } from '../../fake-llm/types.js';

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { InvalidBatchError } from '../../../errors.js';
-import type { DiskMessage } from '../../../session/store.js';
+import type { DiskMessage } from '../../../session/records.js';
 import { everyKindOfMessage, usage } from '../../fixtures.js';
 import type { StoreSuite } from './suite.js';
 
