@@ -37,7 +37,9 @@
  *   PANTO_IDEMPOTENCY_TTL_HOURS: how long an Idempotency-Key answers retries (default 24).
  * - PANTO_BUDGET_DAILY_USD, PANTO_BUDGET_MONTHLY_USD, PANTO_TURNS_PER_MINUTE,
  *   PANTO_CONCURRENT_TURNS: each owner's limits (none when unset); per-owner overrides are
- *   set with `npm run user -- limits <user> …` (docs/deploy.md#limits).
+ *   set with `npm run user -- limits <user> …` (docs/deploy.md#limits). PANTO_MODEL_PRICES
+ *   (JSON, dollars per million tokens): prices of models the catalog has none for — under a
+ *   dollar budget a model without a price is refused.
  * - PANTO_MCP_SERVERS: MCP servers whose tools every turn offers (the JSON of an mcp.json,
  *   Streamable HTTP only). Headers often hold tokens: prefer the secret holding the same
  *   JSON, `sst secret set MCPServers '{"mcpServers":…}'`, which wins when set.

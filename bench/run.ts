@@ -18,6 +18,7 @@ const benches: Bench[] = [
   { name: 'service', file: './service.ts', run: 'runServiceBench' },
   { name: 'writes', file: './turn-writes.ts', run: 'runTurnWritesBench' },
   { name: 'followers', file: './followers.ts', run: 'runFollowersBench' },
+  { name: 'budget', file: './budget.ts', run: 'runBudgetBench' },
   { name: 'web', file: './web.ts', run: 'runWebBench' },
   { name: 'cli', file: './cli.ts', run: 'runCliBench' },
   { name: 'cold-start', file: './cold-start.ts', run: 'runColdStartBench' },

@@ -37,8 +37,9 @@ export const environment = {
   // Which MCP tools ask for approval (functions/src/mcp-approvals.ts); no secret in it.
   ...(process.env.PANTO_MCP_APPROVALS ? { PANTO_MCP_APPROVALS: process.env.PANTO_MCP_APPROVALS } : {}),
   // Each owner's limits without overrides (the usage ledger; `npm run user -- limits` sets overrides).
+  // …and the prices of models the catalog has none for, without which a budget refuses them.
   ...Object.fromEntries(
-    ['PANTO_BUDGET_DAILY_USD', 'PANTO_BUDGET_MONTHLY_USD', 'PANTO_TURNS_PER_MINUTE', 'PANTO_CONCURRENT_TURNS'].flatMap((name) =>
+    ['PANTO_BUDGET_DAILY_USD', 'PANTO_BUDGET_MONTHLY_USD', 'PANTO_TURNS_PER_MINUTE', 'PANTO_CONCURRENT_TURNS', 'PANTO_MODEL_PRICES'].flatMap((name) =>
       process.env[name] ? [[name, process.env[name]]] : [],
     ),
   ),

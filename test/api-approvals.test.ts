@@ -40,6 +40,8 @@ const PAY_REASON = 'the MCP server "payments" does not mark "pay" as read-only, 
 const PRICED = { provider: 'anthropic', model: 'claude-sonnet-5-5' };
 /** A daily budget, so that each turn's reservation is written to the day's totals (and must be released). */
 const LIMITS = { dailyUsd: 1000, monthlyUsd: null, turnsPerMinute: null, concurrentTurns: null };
+/** The fake model's price, which a dollar budget needs (an unpriced model is refused under one: docs/api.md, "Limits"). */
+const PRICES = { 'anthropic/claude-test': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } };
 
 let payments: PaymentsServer;
 let everything: RunningHTTPServer;
@@ -65,13 +67,13 @@ function tools() {
 
 /** A second app on the same table and clock: another process (a Lambda instance). */
 function anotherApp(name: string, options: Parameters<typeof startApi>[1] = {}): Promise<ApiHarness> {
-  return startApi(name, { tools: tools(), clock, aws: api.aws, limits: { eventsPollMs: 20 }, usageLimits: LIMITS, ...options });
+  return startApi(name, { tools: tools(), clock, aws: api.aws, limits: { eventsPollMs: 20 }, usageLimits: LIMITS, modelPrices: PRICES, ...options });
 }
 
 beforeAll(async () => {
   [payments, everything] = await Promise.all([startPaymentsServer(), startEverythingHTTP()]);
   clock = new ManualClock(Date.now());
-  api = await startApi('api-approvals', { tools: tools(), clock, limits: { eventsPollMs: 20 }, usageLimits: LIMITS });
+  api = await startApi('api-approvals', { tools: tools(), clock, limits: { eventsPollMs: 20 }, usageLimits: LIMITS, modelPrices: PRICES });
 });
 afterAll(async () => {
   await api?.close();

@@ -66,6 +66,10 @@ export async function startApi(
     clock?: AppDeps['clock'];
     /** Each owner's limits without overrides (`PANTO_BUDGET_DAILY_USD` …). */
     usageLimits?: AppDeps['usageLimits'];
+    /** The operator's model prices (`PANTO_MODEL_PRICES`). */
+    modelPrices?: AppDeps['modelPrices'];
+    /** Spans for each request, turn and provider call (`startTracing`). */
+    tracing?: AppDeps['tracing'];
   } = {},
 ): Promise<ApiHarness> {
   const aws = options.aws ?? (await localAws(name));
@@ -94,11 +98,17 @@ export async function startApi(
     ...(options.tools ? { tools: options.tools } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.usageLimits ? { usageLimits: options.usageLimits } : {}),
+    ...(options.modelPrices ? { modelPrices: options.modelPrices } : {}),
+    ...(options.tracing ? { tracing: options.tracing } : {}),
     telemetry: { request: (record) => records.push(record) },
     log: (_message, error) => logged.push(error),
     logOutage: (message) => outages.push(message),
   });
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  // Longer than any pause between a test's calls, so the client (undici closes an idle socket a
+  // little before the server's advertised timeout) always closes first: with Node's 5 s, a call
+  // on a loaded machine could be sent on a socket the server was closing ('other side closed').
+  if ('keepAliveTimeout' in server) server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.once('listening', resolve));
   let closed = 0;
   server.on('connection', (socket: Socket) => socket.once('close', () => closed++));

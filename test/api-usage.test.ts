@@ -6,18 +6,13 @@
  * next turn; a budget spent mid-turn stops a tool turn before its next call.
  */
 import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ManualClock } from '@panto/core/testing';
 import { usageCost } from '@panto/core';
-import { inject } from 'vitest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runUserCommand } from '../scripts/deployed/commands.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { localDynamoDBClient } from '../scripts/local/dynamodb-local.js';
-import { writeLocalStack } from '../scripts/local/stack-file.js';
 import { json, startApi, type ApiHarness } from './api-harness.js';
 import { DynamoProxy } from './dynamo-proxy.js';
+import { userCommand } from './support/user-command.js';
 
 const MODEL = { provider: 'anthropic', model: 'claude-sonnet-5-5' };
 const USAGE = { input: 1000, output: 100 };
@@ -195,20 +190,7 @@ describe('turns per minute and turns at once', () => {
     await concurrent?.close();
   });
 
-  /** `npm run user -- …` on a data folder whose stack.json names this test's table, as `npm start` writes it. */
-  async function user(argv: string[]): Promise<{ code: number; out: string }> {
-    const dataDir = await mkdtemp(join(tmpdir(), 'panto-usage-'));
-    await writeLocalStack(dataDir, { dynamodb: inject('dynamoEndpoint'), tableName: rate.aws.tableName });
-    let out = '';
-    const code = await runUserCommand(argv, {
-      root: process.cwd(),
-      env: { PANTO_DATA_DIR: dataDir },
-      stdout: (text) => (out += text),
-      stderr: (text) => (out += text),
-      readPassword: async () => '',
-    });
-    return { code, out };
-  }
+  const user = (argv: string[]): Promise<{ code: number; out: string }> => userCommand(rate.aws.tableName, argv);
 
   it('refuses the 4th turn within the minute with 429 rate_limited, storing nothing; an override in the table applies to the next turn', async () => {
     const { id } = await rate.newSession('erin');
@@ -238,7 +220,7 @@ describe('turns per minute and turns at once', () => {
   });
 
   it('refuses a turn over the monthly budget with 429 budget_exceeded (Retry-After: until the month resets); --monthly-usd none lifts it', async () => {
-    const { id } = await rate.newSession('hugo');
+    const { id } = await rate.newSession('hugo', MODEL);
     expect(await user(['limits', 'hugo', '--monthly-usd', '0'])).toMatchObject({ code: 0 });
     const refused = await rate.call('hugo', 'POST', `/sessions/${id}/messages`, { text: 'this month?' });
     expect(refused.status).toBe(429);

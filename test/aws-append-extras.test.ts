@@ -2,7 +2,7 @@
  * The store's append hook on DynamoDB Local: writes of other items ride in the append's own
  * transaction — committed with the batch, or not at all — and a refusal of one of them is
  * handed to its owner, who fails the append with an error of its own or sends it again with
- * other writes.
+ * other writes; the hook may also refuse a batch before anything is sent.
  */
 import { GetItemCommand, type TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { DynamoStore, type AppendExtras } from '@panto/aws';
@@ -87,6 +87,19 @@ describe('writes that ride on an append', () => {
     store.setAppendHook(() => ({ writes: [never(tableName)], refused: async () => again }));
     await store.appendMessages([f.user('accepted')]);
     expect(await counter('instead')).toBe(1);
+    expect((await DynamoStore.open({ client: dynamo, tableName, owner: 'extras', sessionId: store.sessionId() })).metadata().entryCount).toBe(1);
+  });
+
+  it('let the hook refuse the batch outright with an error: the append rejects with it and sends nothing', async () => {
+    const { dynamo, tableName } = await aws();
+    const store = await DynamoStore.create({ client: dynamo, tableName, owner: 'extras' });
+    const f = new RecordFactory();
+    store.setAppendHook(() => new RangeError('this model has no price'));
+    const counts = countCommands(dynamo);
+    await expect(store.appendMessages([f.user('never sent')])).rejects.toThrow('this model has no price');
+    expect(Object.fromEntries(counts)).toEqual({});
+    store.setAppendHook(null);
+    await store.appendMessages([f.user('sent')]);
     expect((await DynamoStore.open({ client: dynamo, tableName, owner: 'extras', sessionId: store.sessionId() })).metadata().entryCount).toBe(1);
   });
 });

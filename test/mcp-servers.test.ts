@@ -6,6 +6,7 @@
  * session) as a notice and an error result, never an exception.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { Agent, MemoryStore, ToolRegistry, type Tool, type ToolOutput } from '@panto/core';
 import { MCPServers, type MCPNotice, type MCPServerConfig } from '@panto/core/mcp';
@@ -220,6 +221,27 @@ describe('MCPServers and the everything server', { timeout: 60_000 }, () => {
     servers.push(second);
     expect(await echo.execute({ message: 'two' }, context())).toEqual({ content: 'Echo: two' });
     expect(notices).toEqual([]);
+  });
+
+  it("takes the credential out of a failed call's error result when the server's refusal quotes the header it was sent", async () => {
+    const token = 'Bearer mcp-0123456789abcdef0123456789';
+    const first = await startEverythingHTTP();
+    const { mcp } = pool([{ type: 'http', name: 'web', url: first.url, headers: { authorization: token }, source: 'test' }]);
+    const echo = named(await mcp.tools(), 'mcp__web__echo');
+    await first.stop();
+    // In its place, a server that refuses every request and quotes back the header it got.
+    const refusing = createServer((request, response) => {
+      response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `invalid token: ${request.headers.authorization}` }));
+    });
+    await new Promise<void>((resolve) => refusing.listen(first.port, '127.0.0.1', resolve));
+    try {
+      const output = await echo.execute({ message: 'hello?' }, context());
+      expect(output).toMatchObject({ is_error: true });
+      expect(text(output)).toMatch(/^MCP server "web" failed to run echo: .*invalid token: Bearer \[redacted\]/);
+      expect(text(output)).not.toContain('mcp-0123456789');
+    } finally {
+      await new Promise((resolve) => refusing.close(resolve));
+    }
   });
 
   it('gives an error result, not an exception, when an HTTP server is gone', async () => {

@@ -274,6 +274,7 @@ const SETTINGS = [
   'PANTO_BUDGET_MONTHLY_USD',
   'PANTO_TURNS_PER_MINUTE',
   'PANTO_CONCURRENT_TURNS',
+  'PANTO_MODEL_PRICES',
 ];
 
 /** Runs the config with exactly `env` among its settings, on `stage`, under `sst dev` or not; returns its outputs. */
@@ -876,8 +877,14 @@ describe('sst.config.ts, with no issuer configured: a Cognito user pool', () => 
 });
 
 describe('sst.config.ts with usage limits', () => {
-  it("gives the functions that run turns the owners' limits, and none when unset", async () => {
-    const limits = { PANTO_BUDGET_DAILY_USD: '5', PANTO_BUDGET_MONTHLY_USD: '100', PANTO_TURNS_PER_MINUTE: '10', PANTO_CONCURRENT_TURNS: '2' };
+  it("gives the functions that run turns the owners' limits and the operator's model prices, and none when unset", async () => {
+    const limits = {
+      PANTO_BUDGET_DAILY_USD: '5',
+      PANTO_BUDGET_MONTHLY_USD: '100',
+      PANTO_TURNS_PER_MINUTE: '10',
+      PANTO_CONCURRENT_TURNS: '2',
+      PANTO_MODEL_PRICES: '{"openai/gpt-5.4-2026-03-05":{"input":2.5,"output":15}}',
+    };
     outputs = await evaluate(limits);
     const http = ['functions/src/handlers/api.handler', 'functions/src/handlers/stream.handler'];
     const functions = byKind('sst.aws.Function').filter((each) => http.includes(String(each.args.handler)));
@@ -887,7 +894,7 @@ describe('sst.config.ts with usage limits', () => {
     for (const fn of byKind('sst.aws.Function').filter((each) => http.includes(String(each.args.handler)))) {
       expect(
         Object.keys(fn.args.environment as Args).filter(
-          (name) => name.startsWith('PANTO_BUDGET') || name.endsWith('_TURNS') || name === 'PANTO_TURNS_PER_MINUTE',
+          (name) => name.startsWith('PANTO_BUDGET') || name.endsWith('_TURNS') || name === 'PANTO_TURNS_PER_MINUTE' || name === 'PANTO_MODEL_PRICES',
         ),
       ).toEqual([]);
     }

@@ -228,4 +228,11 @@ describe('usageLimits', () => {
     expect(() => usageLimits({ PANTO_TURNS_PER_MINUTE: '1.5' })).toThrow(/PANTO_TURNS_PER_MINUTE must be an integer from 1/);
     expect(() => usageLimits({ PANTO_CONCURRENT_TURNS: '0' })).toThrow(/PANTO_CONCURRENT_TURNS/);
   });
+
+  it("reads the operator's model prices at start, and refuses the server a PANTO_MODEL_PRICES that is not a price table", () => {
+    const { config } = localSettings('/repo', { PANTO_MODEL_PRICES: '{"openai/gpt-5.4-2026-03-05": {"input": 2.5, "output": 15}}' });
+    expect(config.modelPrices).toEqual({ 'openai/gpt-5.4-2026-03-05': { input: 2.5, output: 15, cacheRead: 2.5, cacheWrite: 2.5 } });
+    expect(localSettings('/repo', {}).config.modelPrices).toEqual({});
+    expect(() => localSettings('/repo', { PANTO_MODEL_PRICES: '{"gpt-x": 1}' })).toThrow(/PANTO_MODEL_PRICES/);
+  });
 });

@@ -13,6 +13,7 @@ import {
   PantoError,
   ProviderError,
   ProviderNotConfiguredError,
+  redactSecrets,
   SessionConflictError,
   SessionNotFoundError,
   UnknownProviderError,
@@ -29,6 +30,7 @@ import {
   StopRequestedError,
   TurnNotRunningError,
   ObjectsNotDeletedError,
+  UnpricedModelError,
   UnprocessedWritesError,
 } from '@panto/aws/service';
 import { HTTPException } from 'hono/http-exception';
@@ -143,7 +145,8 @@ const SESSION_NOT_FOUND = 'session not found';
 export function toHttpError(error: unknown): HttpError {
   const reply = (status: ContentfulStatusCode, code: string, message: string, field?: string, line?: number): HttpError => ({
     status,
-    body: { error: { code, message, ...(field === undefined ? {} : { field }), ...(line === undefined ? {} : { line }) } },
+    // Relayed to the client: no credential a provider's (or anyone's) words quoted.
+    body: { error: { code, message: redactSecrets(message), ...(field === undefined ? {} : { field }), ...(line === undefined ? {} : { line }) } },
     internal: status >= 500 && status !== 502 && status !== 503,
     outage: null,
     retryAfterSeconds: null,
@@ -166,16 +169,8 @@ export function toHttpError(error: unknown): HttpError {
       'this turn could not keep the session (its lease lapsed and another turn took it) and stopped; what it stored before stays',
     );
   }
-  if (error instanceof BudgetExceededError) {
-    return {
-      ...reply(429, 'budget_exceeded', `${error.limit === 'daily' ? 'your daily' : 'your monthly'} spend budget is spent; nothing was stored`),
-      retryAfterSeconds: error.retryAfterSeconds,
-    };
-  }
-  if (error instanceof RateLimitedError) {
-    const what = error.limit === 'turns_per_minute' ? 'you started as many turns this minute as allowed' : 'you have as many turns running as allowed';
-    return { ...reply(429, 'rate_limited', `${what}; nothing was stored`), retryAfterSeconds: error.retryAfterSeconds };
-  }
+  const refusal = limitRefusal(error, reply);
+  if (refusal !== null) return refusal;
   if (error instanceof TurnNotRunningError) return reply(409, 'turn_not_running', 'no turn is running on this session');
   if (error instanceof StopRequestedError) return reply(409, 'stopped', 'stopped on request (POST /sessions/{id}/stop); nothing was written');
   if (error instanceof SessionRestoringError) {
@@ -250,6 +245,29 @@ function approvalReply(
     case 'duplicate':
       return reply(400, 'invalid_body', `decisions: ${what}`, 'decisions');
   }
+}
+
+/** A turn (or compaction) its owner's limits refused, nothing stored: 429 with `Retry-After`, or 422 for a model without a price under a budget; null for any other error. */
+function limitRefusal(error: unknown, reply: (status: ContentfulStatusCode, code: string, message: string, field?: string) => HttpError): HttpError | null {
+  if (error instanceof BudgetExceededError) {
+    return {
+      ...reply(429, 'budget_exceeded', `${error.limit === 'daily' ? 'your daily' : 'your monthly'} spend budget is spent; nothing was stored`),
+      retryAfterSeconds: error.retryAfterSeconds,
+    };
+  }
+  if (error instanceof RateLimitedError) {
+    const what = error.limit === 'turns_per_minute' ? 'you started as many turns this minute as allowed' : 'you have as many turns running as allowed';
+    return { ...reply(429, 'rate_limited', `${what}; nothing was stored`), retryAfterSeconds: error.retryAfterSeconds };
+  }
+  if (error instanceof UnpricedModelError) {
+    return reply(
+      422,
+      'model_price_unknown',
+      `${error.provider}/${error.model} has no known price, and a dollar budget applies to you: its spend could not be counted, so nothing was stored. Choose a model with a price (GET /models), or ask the operator to give this one's (PANTO_MODEL_PRICES)`,
+      'model',
+    );
+  }
+  return null;
 }
 
 function httpCode(status: number): string {

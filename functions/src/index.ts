@@ -3,7 +3,7 @@
  * parts (emulator clients, HS256 tokens, local settings) are in `@panto/functions/local`.
  */
 export { offeredModels, type OfferedModel, type OfferedModels, type OfferedProvider } from './agent/offered-models.js';
-export { providerResolver, type ProviderResolver } from './agent/provider-resolver.js';
+export { OUTPUT_TOKEN_CAP, providerResolver, type ProviderResolver } from './agent/provider-resolver.js';
 export { SERVICE_MCP_OPTIONS, serviceMCPServers, toolsWithMCP } from './agent/service-mcp.js';
 export { currentTimeTool, serviceTools } from './agent/service-tools.js';
 export { approvalReason, withApproval } from './agent/tool-approvals.js';

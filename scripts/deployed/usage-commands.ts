@@ -9,7 +9,16 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { listLedgerOwners, readOwnerUsage, setOwnerLimits, type LimitChange, type OwnerLimits, type OwnerUsage, type UsageTotals } from '@panto/aws';
+import {
+  limitProblem,
+  listLedgerOwners,
+  readOwnerUsage,
+  setOwnerLimits,
+  type LimitChange,
+  type OwnerLimits,
+  type OwnerUsage,
+  type UsageTotals,
+} from '@panto/aws';
 import { usageLimits } from '@panto/functions';
 import { localDynamoDBClient } from '../local/dynamodb-local.js';
 import { readLocalStack } from '../local/stack-file.js';
@@ -94,7 +103,7 @@ function parseUsageArgs(argv: readonly string[]) {
   });
 }
 
-/** The overrides the flags ask for: a number (at least 0), `none`, or `default`. */
+/** The overrides the flags ask for: a number (see `limitProblem`), `none`, or `default`. */
 function limitChange(values: { [flag: string]: string | boolean | undefined }): LimitChange {
   const change: LimitChange = {};
   for (const [flag, name] of Object.entries(FLAGS)) {
@@ -103,11 +112,10 @@ function limitChange(values: { [flag: string]: string | boolean | undefined }): 
     if (text === 'none') change[name] = null;
     else if (text === 'default') change[name] = 'default';
     else {
-      const value = Number(text);
-      const whole = name === 'turnsPerMinute' || name === 'concurrentTurns';
-      if (text.trim() === '' || !Number.isFinite(value) || value < 0 || (whole && !Number.isInteger(value))) {
-        throw new Error(`--${flag} must be ${whole ? 'a whole number' : 'a number of dollars'} of at least 0, none, or default; not ${JSON.stringify(text)}`);
-      }
+      // The ledger's own rule (limitProblem): a value DynamoDB or the ledger cannot keep is refused here, before any request.
+      const value = text.trim() === '' ? Number.NaN : Number(text);
+      const problem = limitProblem(name, value);
+      if (problem !== null) throw new Error(`--${flag} must be ${problem}, none, or default; not ${JSON.stringify(text)}`);
       change[name] = value;
     }
   }
@@ -165,5 +173,6 @@ function describe(usage: OwnerUsage, io: CommandIO): string {
 
 function totals(total: UsageTotals): string {
   const unknown = total.usdUnknownTurns > 0 ? ` (+${total.usdUnknownTurns} turns of unknown price)` : '';
-  return `$${total.usd.toFixed(4)}${unknown}  ${total.turns} turns  ${total.inputTokens} in · ${total.outputTokens} out · ${total.cacheReadTokens} cache read · ${total.cacheWriteTokens} cache write`;
+  const reserved = total.reservedUsd > 0 ? ` (+$${total.reservedUsd.toFixed(4)} reserved by turns running)` : '';
+  return `$${total.usd.toFixed(4)}${unknown}${reserved}  ${total.turns} turns  ${total.inputTokens} in · ${total.outputTokens} out · ${total.cacheReadTokens} cache read · ${total.cacheWriteTokens} cache write`;
 }

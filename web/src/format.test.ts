@@ -21,7 +21,16 @@ describe('usage', () => {
 });
 
 describe('usageReportText', () => {
-  const totals = { usd: 0.01234, input_tokens: 10, output_tokens: 5, cache_read_tokens: 0, cache_write_tokens: 0, turns: 3, usd_unknown_turns: 0 };
+  const totals = {
+    usd: 0.01234,
+    input_tokens: 10,
+    output_tokens: 5,
+    cache_read_tokens: 0,
+    cache_write_tokens: 0,
+    turns: 3,
+    usd_unknown_turns: 0,
+    reserved_usd: 0,
+  };
   const report = {
     today: totals,
     month: { ...totals, usd: 4.5, turns: 40, usd_unknown_turns: 2 },
@@ -38,5 +47,11 @@ describe('usageReportText', () => {
     expect(usageReportText(local)).not.toContain('unpriced');
     expect(unknownCostNote(local)).toMatch(/without a known price/);
     expect(unknownCostNote({ ...report, month: totals })).toBeNull();
+  });
+
+  it('says what turns running hold besides today’s spend', () => {
+    expect(usageReportText({ ...report, today: { ...totals, reserved_usd: 0.1255 } })).toBe(
+      'Today $0.0123 (+$0.1255 reserved) of $5.00 · 3 turns · this month $4.50 (cost unknown for 2 turns)',
+    );
   });
 });

@@ -40,7 +40,8 @@ export function usageReportText({ today, month, limits }: UsageReport): string {
   const of = (limit: number | null): string => (limit === null ? '' : ` of ${dollars(limit)}`);
   const todayUnknown = unknownCost(today, String);
   const monthUnknown = unknownCost(month, turnsText);
-  return `Today ${dollars(today.usd)}${of(limits.daily_usd)} · ${turnsText(today.turns)}${todayUnknown && `, ${todayUnknown}`} · this month ${dollars(month.usd)}${of(limits.monthly_usd)}${monthUnknown && ` (${monthUnknown})`}`;
+  const reserved = today.reserved_usd > 0 ? ` (+${dollars(today.reserved_usd)} reserved)` : '';
+  return `Today ${dollars(today.usd)}${reserved}${of(limits.daily_usd)} · ${turnsText(today.turns)}${todayUnknown && `, ${todayUnknown}`} · this month ${dollars(month.usd)}${of(limits.monthly_usd)}${monthUnknown && ` (${monthUnknown})`}`;
 }
 
 /** Why some turns have no cost, for the usage line's tooltip; null when all have one. */

@@ -6,9 +6,10 @@ import {
   UnknownProviderError,
   UnsupportedModelError,
 } from '@panto/core';
-import { describe, expect, it } from 'vitest';
+import { FakeBedrockServer, FakeLLMServer } from '@panto/core/testing';
+import { describe, expect, it, vi } from 'vitest';
 import type { ProviderConfig } from '../config.js';
-import { providerResolver } from './provider-resolver.js';
+import { OUTPUT_TOKEN_CAP, providerResolver } from './provider-resolver.js';
 
 const config: ProviderConfig = {
   provider: 'anthropic',
@@ -77,5 +78,33 @@ describe('providerResolver', () => {
     expect(() => resolve({ provider: 'bedrock', model: 'global.anthropic.claude-sonnet-4-6' }, { check: true })).toThrow(
       'unknown bedrock model "global.anthropic.claude-sonnet-4-6": expected one of eu.anthropic.claude-sonnet-4-6, eu.amazon.nova-pro-v1:0',
     );
+  });
+
+  it('sends every provider the output cap the usage ledger holds for: max_tokens, max_completion_tokens, Bedrock maxTokens', async () => {
+    const [fake, bedrock] = await Promise.all([FakeLLMServer.start(), FakeBedrockServer.start()]);
+    vi.stubEnv('AWS_ACCESS_KEY_ID', bedrock.credentials.accessKeyId);
+    vi.stubEnv('AWS_SECRET_ACCESS_KEY', bedrock.credentials.secretAccessKey);
+    try {
+      const resolve = providerResolver({
+        ...config,
+        apiKeys: { anthropic: 'k', openai: 'k' },
+        baseURLs: { anthropic: fake.anthropicBaseURL, openai: fake.openaiBaseURL },
+        bedrock: { region: bedrock.region, endpoint: bedrock.url },
+      });
+      fake.enqueue({ text: 'one' }, { text: 'two' });
+      bedrock.enqueue({ text: 'three' });
+      for (const name of ['anthropic', 'openai', 'bedrock']) {
+        const events = resolve({ provider: name }).stream({ messages: [{ role: 'user', content: 'hi' }], tools: [] }, { signal: new AbortController().signal });
+        let last: { type: string } | undefined;
+        for await (const event of events) last = event;
+        expect(last?.type, name).toBe('message-end');
+      }
+      expect(fake.requests[0]?.body).toMatchObject({ max_tokens: OUTPUT_TOKEN_CAP });
+      expect(fake.requests[1]?.body).toMatchObject({ max_completion_tokens: OUTPUT_TOKEN_CAP });
+      expect(bedrock.requests[0]?.body).toMatchObject({ inferenceConfig: { maxTokens: OUTPUT_TOKEN_CAP } });
+    } finally {
+      vi.unstubAllEnvs();
+      await Promise.all([fake.close(), bedrock.close()]);
+    }
   });
 });

@@ -9,6 +9,14 @@ import {
 import type { ProviderConfig } from '../config.js';
 
 /**
+ * The most output tokens a provider call of the service may write: sent with every call
+ * (Anthropic's `max_tokens`, OpenAI's `max_completion_tokens`, Bedrock's `maxTokens`), and
+ * what the usage ledger holds for a call at the output price — so no call can cost more
+ * than it held (docs/aws.md, "The usage ledger").
+ */
+export const OUTPUT_TOKEN_CAP = 8192;
+
+/**
  * The provider a session's turns use, from the model it chose (absent parts: the server's
  * default). Contract: returns a provider, or throws without side effects —
  * `UnknownProviderError` for a name no factory knows, `ProviderNotConfiguredError` for one
@@ -27,6 +35,7 @@ export type ProviderResolver = (selection: Partial<ActiveModel>, options?: { che
  * base URL here: an OpenAI- or Anthropic-compatible server of one's own names its own models.
  * Bedrock gets the region and endpoint of `config.bedrock` (its credentials are the SDK's
  * chain); where the deployment lists the Bedrock models its role may call, only those.
+ * Every provider is sent {@link OUTPUT_TOKEN_CAP} as its output cap.
  *
  * @example
  * const providers = providerResolver(config.provider);
@@ -50,6 +59,7 @@ export function providerResolver(config: ProviderConfig): ProviderResolver {
     if (provider === 'bedrock') return bedrockProvider(config, model);
     return deferredProvider({
       provider,
+      maxTokens: OUTPUT_TOKEN_CAP,
       ...(model === undefined ? {} : { model }),
       ...(apiKey === undefined ? {} : { apiKey }),
       ...(baseURL === undefined ? {} : { baseURL }),
@@ -69,6 +79,7 @@ function bedrockProvider(config: ProviderConfig, model: string | undefined): Pro
   }
   return deferredProvider({
     provider: 'bedrock',
+    maxTokens: OUTPUT_TOKEN_CAP,
     ...(model === undefined ? {} : { model }),
     ...(bedrock.region === undefined ? {} : { region: bedrock.region }),
     ...(bedrock.endpoint === undefined ? {} : { baseURL: bedrock.endpoint }),

@@ -23,7 +23,7 @@ const ERROR_DESCRIPTIONS: { [status: number]: string } = {
   404: 'No such session, or not yours (`session_not_found`).',
   409: 'Another turn holds the session (`session_busy`), it changed meanwhile (`session_conflict`), nothing to compact, or a request with the same Idempotency-Key is still running (`idempotency_key_in_progress`).',
   413: 'The body is over the limit (`payload_too_large`).',
-  422: "The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), or the Idempotency-Key was used with another request (`idempotency_key_reused`).",
+  422: "The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), the model has no known price while a dollar budget applies to you (`model_price_unknown`, nothing stored), or the Idempotency-Key was used with another request (`idempotency_key_reused`).",
   429: 'Over one of your limits, nothing stored: the spend budget (`budget_exceeded`) or the turns per minute or at once (`rate_limited`); `Retry-After` says when to try again.',
   502: 'The model provider failed (`provider_error`).',
 };

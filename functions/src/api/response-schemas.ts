@@ -214,6 +214,9 @@ const usageTotals = z.strictObject({
   cache_write_tokens: count,
   turns: count,
   usd_unknown_turns: count.check(z.describe('turns whose model has no known price: their tokens are counted, their dollars are not in usd')),
+  reserved_usd: z
+    .number()
+    .check(z.describe('US dollars held by your turns in flight (what their next provider call can cost at most), not in usd; a budget counts them')),
 });
 
 const limit = (what: string) => z.nullable(z.number()).check(z.describe(`${what}; null: none`));

@@ -185,7 +185,7 @@ const ROUTE_DOCS: { [operation in OperationId]: RouteDocs } = {
       200: { description: 'The messages the turn added, its usage and stop reason.', schema: responses.turn },
       422: {
         description:
-          'Refused before the turn (`provider_not_configured`, `idempotency_key_reused`), or the turn stopped because this deployment may not call the model (`model_access_denied`): what the turn stored, and the error.',
+          'Refused before the turn (`provider_not_configured`, `model_price_unknown`, `idempotency_key_reused`), or the turn stopped because this deployment may not call the model (`model_access_denied`): what the turn stored, and the error.',
         schema: responses.turnOrError,
       },
       502: { description: 'The provider failed; what the turn stored, and the error.', schema: responses.failedTurn },
@@ -238,7 +238,7 @@ const ROUTE_DOCS: { [operation in OperationId]: RouteDocs } = {
     summary: 'Summarise the session so its next turn starts from the summary',
     body: compactBody(),
     responses: { 200: { description: 'The summary and what it cost.', schema: responses.compaction } },
-    errors: [400, 404, 409, 413, 422, 502],
+    errors: [400, 404, 409, 413, 422, 429, 502],
   },
   exportSession: {
     summary: 'Export the session as JSONL to S3, with a presigned URL',

@@ -9,6 +9,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { DynamoIdempotencyStore, SessionCache, type IdempotencyStore, type LeaseClock, type OwnerLimits } from '@panto/aws/service';
 import type { ToolRegistry } from '@panto/core';
+import { redactError, redactSecrets } from '@panto/core/agent-kit';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
@@ -33,6 +34,7 @@ import { approvalRoutes } from '../routes/approvals.js';
 import { treeRoutes } from '../routes/tree.js';
 import { turnRoutes } from '../routes/turns.js';
 import { usageRoutes } from '../routes/usage.js';
+import type { ModelPriceTable } from '../model-prices.js';
 import type { OfferedModels } from '../agent/offered-models.js';
 import type { SessionServiceDeps } from '../services/session-context.js';
 import { SessionService } from '../services/session-service.js';
@@ -85,6 +87,8 @@ export interface AppDeps {
   clock?: LeaseClock;
   /** The limits of an owner without overrides (`PANTO_BUDGET_DAILY_USD` …; see `usageLimits`); none when absent. */
   usageLimits?: OwnerLimits;
+  /** The operator's model prices (`PANTO_MODEL_PRICES`), which the usage ledger counts before the catalog's; none when absent. */
+  modelPrices?: ModelPriceTable;
   /**
    * What `GET /models` answers (`offeredModels(config.provider)`); when absent, the default
    * provider with its default model only.
@@ -101,8 +105,11 @@ export interface AppDeps {
  * serve({ fetch: app.fetch, port: 3000 });          // or handle(app) in Lambda
  */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
-  const log = deps.log ?? ((message: string, error: unknown) => console.error(`panto: ${message}`, error));
-  const logOutage = deps.logOutage ?? ((message: string) => console.warn(`panto: ${message}`));
+  const logSink = deps.log ?? ((message: string, error: unknown) => console.error(`panto: ${message}`, error));
+  const outageSink = deps.logOutage ?? ((message: string) => console.warn(`panto: ${message}`));
+  // What leaves the process names no credential (a provider's error may quote the key it was sent).
+  const log = (message: string, error: unknown): void => logSink(redactSecrets(message), redactError(error));
+  const logOutage = (message: string): void => outageSink(redactSecrets(message));
   /** Logs a failure as what it is: an outage in one line, a defect with its cause, a refusal not at all. */
   const report = (failure: HttpError, what: string, error: unknown): void => {
     if (failure.outage !== null) logOutage(`${what}: backend unavailable: ${failure.outage}`);

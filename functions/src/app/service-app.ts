@@ -1,6 +1,6 @@
 /** The app as a deployment configures it (`ServiceConfig`): what the Lambda handlers and the local stack serve. */
 import type { Hono } from 'hono';
-import type { ToolRegistry } from '@panto/core/agent-kit';
+import { addSecret, type ToolRegistry } from '@panto/core/agent-kit';
 import type { MCPServers } from '@panto/core/mcp';
 import type { AppEnv } from '../http/app-env.js';
 import { createApp, type AppDeps } from './create-app.js';
@@ -25,6 +25,9 @@ export function serviceApp(
   verifier: AuthVerifier,
   options: { clients?: AwsClients; mcp?: MCPServers } & Pick<AppDeps, 'tools' | 'log' | 'logOutage' | 'cache' | 'telemetry' | 'tracing'> = {},
 ): Hono<AppEnv> {
+  // The keys this server holds never leave it in an error, a trace or a log, whatever their shape.
+  for (const key of Object.values(config.provider.apiKeys)) addSecret(key);
+  for (const server of config.mcp.servers) for (const value of Object.values(server.headers)) addSecret(value);
   const tracing = options.tracing;
   const { dynamo, s3 } = options.clients ?? serviceAwsClients(config.aws, tracing && ((client) => tracing.instrument(client)));
   if (tracing && options.clients) for (const client of [dynamo, s3]) tracing.instrument(client);
@@ -43,6 +46,7 @@ export function serviceApp(
     corsOrigins: config.corsOrigins,
     idempotencyTtlSeconds: config.idempotencyTtlSeconds,
     usageLimits: config.usage,
+    modelPrices: config.modelPrices,
     ...(tools === undefined ? {} : { tools }),
     ...(options.log === undefined ? {} : { log: options.log }),
     ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),

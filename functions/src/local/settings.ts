@@ -13,6 +13,7 @@ import {
   type Env,
   type ServiceConfig,
 } from '../config.js';
+import { parseModelPrices } from '../model-prices.js';
 
 export interface LocalSettings {
   config: ServiceConfig;
@@ -63,6 +64,7 @@ export function localSettings(root: string, env: Env = process.env): LocalSettin
       ...sessionTtl(env),
       mcp: mcpSettings(env.PANTO_MCP_SERVERS, 'PANTO_MCP_SERVERS', env.PANTO_MCP_APPROVALS),
       usage: usageLimits(env),
+      modelPrices: parseModelPrices(env.PANTO_MODEL_PRICES),
     },
     dataDir,
     port: integer(env, 'PORT', 3000, 0, 65_535),

@@ -31,6 +31,7 @@ export function turnRoutes(app: ApiApp, { turns, limits, idempotent }: RouteDeps
     const deadline = AbortSignal.timeout(limits.deadlineMs);
     const result = await turns.compact(c.get('owner'), id, instructions, {
       signal: onDisconnect === 'abort' ? AbortSignal.any([deadline, c.req.raw.signal]) : deadline,
+      deadlineMs: limits.deadlineMs,
     });
     c.set('usage', result.usage);
     return c.json({ summary: result.summary, usage: result.usage } satisfies CompactionJson);

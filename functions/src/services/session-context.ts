@@ -18,6 +18,7 @@ import {
 } from '@panto/aws/service';
 import type { ActiveModel, Agent, LoadedSession, Message, PendingApproval, RecordEntry, ToolRegistry, Usage } from '@panto/core';
 import { pendingApprovals } from '@panto/core/agent-kit';
+import type { ModelPriceTable } from '../model-prices.js';
 import type { ProviderResolver } from '../agent/provider-resolver.js';
 import { outageOf } from '../errors.js';
 import { NO_LIMITS, UsageLedger } from './usage-ledger.js';
@@ -46,6 +47,8 @@ export interface SessionServiceDeps {
   observeAgent?: (agent: Agent) => void;
   /** The limits of an owner without overrides (`PANTO_BUDGET_*`, `PANTO_TURNS_PER_MINUTE`, `PANTO_CONCURRENT_TURNS`); none when absent. */
   usageLimits?: OwnerLimits;
+  /** The operator's model prices (`PANTO_MODEL_PRICES`), counted before the catalog's; none when absent. */
+  modelPrices?: ModelPriceTable;
 }
 
 /** A session as listed. */
@@ -94,7 +97,13 @@ export function sessionContext(deps: SessionServiceDeps): SessionContext {
   const clock = deps.clock ?? SYSTEM_LEASE_CLOCK;
   return {
     ...deps,
-    usage: new UsageLedger({ dynamo: deps.dynamo, tableName: deps.tableName, defaults: deps.usageLimits ?? NO_LIMITS, now: () => clock.now() }),
+    usage: new UsageLedger({
+      dynamo: deps.dynamo,
+      tableName: deps.tableName,
+      defaults: deps.usageLimits ?? NO_LIMITS,
+      prices: deps.modelPrices ?? {},
+      now: () => clock.now(),
+    }),
     defaultModel() {
       if (!model) {
         const provider = deps.providers({});

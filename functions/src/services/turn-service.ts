@@ -33,9 +33,9 @@ import {
 } from '@panto/core/agent-kit';
 import { invalidField, unknownEntry } from '../errors.js';
 import { leaseClock, openStore, reportUnseen, type RunningTurn, runningTurn, type SessionContext } from './session-context.js';
-import { withSessionLock } from './session-lock.js';
+import { type SessionLock, withSessionLock } from './session-lock.js';
 import { type LedgerTurn, type StartDeps, type StartedTurn, type StartOptions, startTurn, type TurnOpening } from './turn-start.js';
-import { compactionHook, TurnLedger, usageTokens } from './usage-turn.js';
+import { CompactionLedger, TurnLedger, usageTokens } from './usage-turn.js';
 
 /** A turn's deadline when its route gives none: the streaming function's 15 minutes. */
 const DEFAULT_SLOT_DEADLINE_MS = 900_000;
@@ -86,6 +86,12 @@ export type FollowEvent =
 
 export type TurnService = ReturnType<typeof turnService>;
 
+/** `TurnService.compact`'s: `deadlineMs` bounds how long the summary's hold is kept (the route's deadline). */
+export interface CompactOptions {
+  signal: AbortSignal;
+  deadlineMs?: number;
+}
+
 export function turnService(context: SessionContext) {
   return {
     /**
@@ -135,10 +141,11 @@ export function turnService(context: SessionContext) {
     /**
      * Summarises the session through its model, holding the lease like a turn. A stop request
      * ends it with `StopRequestedError`, a lost lease with `SessionLeaseLostError`; either
-     * way nothing is written.
+     * way nothing is written. The summary's model call is spend: it is held for and checked
+     * against the owner's budgets before the call (`BudgetExceededError`, nothing written).
      */
-    async compact(owner: string, sessionId: string, instructions: string | undefined, options: { signal: AbortSignal }): Promise<CompactionResult> {
-      return compactSession(context, owner, sessionId, instructions, options);
+    async compact(owner: string, sessionId: string, instructions: string | undefined, options: CompactOptions): Promise<CompactionResult> {
+      return withSessionLock(context, owner, sessionId, (lock) => compactLocked(context, lock, instructions, options));
     },
 
     /**
@@ -164,25 +171,29 @@ export function turnService(context: SessionContext) {
   };
 }
 
-/** `TurnService.compact`: the summary written holding the session's lease, the usage ledger riding on its append. */
-async function compactSession(
-  context: SessionContext,
-  owner: string,
-  sessionId: string,
-  instructions: string | undefined,
-  options: { signal: AbortSignal },
-): Promise<CompactionResult> {
-  return withSessionLock(context, owner, sessionId, async (lock) => {
-    // The summary's model call is spend: the usage ledger adds it with the compaction's append.
-    lock.store.setAppendHook(compactionHook(context.usage, owner));
-    const agent = await sessionAgent(context, lock.store);
-    try {
-      return await agent.compact(instructions, { signal: AbortSignal.any([options.signal, lock.signal]) });
-    } catch (error) {
-      if (error instanceof AbortedError) throw lock.ended?.error ?? error;
-      throw error;
-    }
+/** A compaction on a session its lock holds: the hold for the summary's call first (refused when a budget is spent), then the call; its append settles. */
+async function compactLocked(context: SessionContext, lock: SessionLock, instructions: string | undefined, options: CompactOptions): Promise<CompactionResult> {
+  const agent = await sessionAgent(context, lock.store);
+  const ledger = new CompactionLedger(context.usage, {
+    owner: lock.owner,
+    leaseId: lock.leaseId,
+    holdMs: (options.deadlineMs ?? DEFAULT_SLOT_DEADLINE_MS) + context.lease.leaseMs,
+    provider: agent.provider.name,
+    model: agent.provider.model,
+    report: (what, error) => reportUnseen(context, what, error),
   });
+  await ledger.reserve(agent.conversation.messages);
+  // The compaction's append settles the hold; one that never comes (a failure, a stop), `finish`.
+  lock.store.setAppendHook(ledger.hook);
+  try {
+    return await agent.compact(instructions, { signal: AbortSignal.any([options.signal, lock.signal]) });
+  } catch (error) {
+    if (error instanceof AbortedError) throw lock.ended?.error ?? error;
+    throw error;
+  } finally {
+    lock.store.setAppendHook(null);
+    await ledger.finish();
+  }
 }
 
 async function checkParent(store: DynamoStore, parentId: string | null): Promise<void> {

@@ -130,6 +130,7 @@ export async function startTurn(
         opening.type === 'prompt'
           ? titleAfterFailedFirstPrompt({ title: was, dangling: danglingUser, conversation: agent.conversation.messages }, opening.text)
           : null;
+      await ledger.ready();
       const opened = opening.type === 'prompt' ? await agent.submitUserMessage(opening.text) : await agent.decideApprovals(opening.decisions);
       lock.taken(store.turnLease()!);
       if (title !== null && was !== null) await retitle(context, owner, sessionId, { was, title });

@@ -6,7 +6,9 @@
  * an owner's totals as `GET /usage` answers them.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { effectiveLimits, NO_OVERRIDES, readOwnerUsage, type LimitOverrides, type OwnerLimits, type UsageTotals } from '@panto/aws/service';
+import { effectiveLimits, NO_OVERRIDES, readOwnerOverrides, readOwnerUsage, type LimitOverrides, type OwnerLimits, type UsageTotals } from '@panto/aws/service';
+import type { ModelPrices, Usage } from '@panto/core/agent-kit';
+import { type ModelPriceTable, pricesOf, priceUsage } from '../model-prices.js';
 
 export const NO_LIMITS: OwnerLimits = { dailyUsd: null, monthlyUsd: null, turnsPerMinute: null, concurrentTurns: null };
 
@@ -15,6 +17,8 @@ export interface UsageLedgerDeps {
   tableName: string;
   /** The limits of an owner without overrides. */
   defaults: OwnerLimits;
+  /** The operator's prices (`PANTO_MODEL_PRICES`), counted before the catalog's. */
+  prices: ModelPriceTable;
   /** Epoch ms now: the UTC day, month and minute a turn counts in. */
   now: () => number;
 }
@@ -29,6 +33,8 @@ export interface UsageTotalsJson {
   turns: number;
   /** Turns whose model has no known price: their tokens are counted above, their dollars are not in `usd`. */
   usd_unknown_turns: number;
+  /** Dollars held by turns in flight (what their next provider call can cost), not in `usd`. */
+  reserved_usd: number;
 }
 
 export interface UsageJson {
@@ -43,6 +49,7 @@ export class UsageLedger {
   readonly tableName: string;
   readonly now: () => number;
   readonly #defaults: OwnerLimits;
+  readonly #prices: ModelPriceTable;
   /** Owners' overrides as this process last saw them (a gate refusal or a read brings them up to date). */
   readonly #overrides = new Map<string, LimitOverrides>();
 
@@ -51,6 +58,17 @@ export class UsageLedger {
     this.tableName = deps.tableName;
     this.now = deps.now;
     this.#defaults = deps.defaults;
+    this.#prices = deps.prices;
+  }
+
+  /** The prices a call of `provider/model` is counted at: the operator's, else the catalog's; undefined when unknown. */
+  pricesOf(provider: string, model: string): ModelPrices | undefined {
+    return pricesOf(this.#prices, provider, model);
+  }
+
+  /** What `usage` cost on `provider/model` (at {@link pricesOf}); undefined when its price is unknown. */
+  cost(provider: string, model: string, usage: Usage): number | undefined {
+    return priceUsage(this.#prices, provider, model, usage);
   }
 
   /** The overrides of `owner` as this process knows them (none until it learns otherwise). */
@@ -61,6 +79,11 @@ export class UsageLedger {
   /** What a gate item (or a read) says the owner's overrides now are. */
   learn(owner: string, overrides: LimitOverrides): void {
     this.#overrides.set(owner, overrides);
+  }
+
+  /** Reads the owner's overrides as the gate now holds them (one GetItem), for a refusal that must not rest on what this process last saw. */
+  async refresh(owner: string): Promise<void> {
+    this.learn(owner, await readOwnerOverrides(this.dynamo, this.tableName, owner));
   }
 
   /** The limits that apply to `owner`, as far as this process knows. */
@@ -97,5 +120,6 @@ export function totalsJson(totals: UsageTotals): UsageTotalsJson {
     cache_write_tokens: totals.cacheWriteTokens,
     turns: totals.turns,
     usd_unknown_turns: totals.usdUnknownTurns,
+    reserved_usd: Number(totals.reservedUsd.toFixed(10)),
   };
 }

@@ -197,6 +197,24 @@ export class BudgetExceededError extends PantoError {
 }
 
 /**
+ * A turn (or a compaction) refused because a dollar budget applies to its owner and its
+ * model has no known price — the catalog's, or one the operator gave (`PANTO_MODEL_PRICES`):
+ * its spend could not be counted against the budget. Nothing was written.
+ */
+export class UnpricedModelError extends PantoError {
+  readonly owner: string;
+  readonly provider: string;
+  readonly model: string;
+  constructor(owner: string, provider: string, model: string, options?: ErrorOptions) {
+    super(`${provider}/${model} has no known price, and a dollar budget applies to ${owner}`, options);
+    this.name = 'UnpricedModelError';
+    this.owner = owner;
+    this.provider = provider;
+    this.model = model;
+  }
+}
+
+/**
  * A turn refused because its owner started as many turns this minute as allowed
  * (`limit: 'turns_per_minute'`) or has as many running as allowed (`'concurrent_turns'`).
  * Nothing was written. Try again after `retryAfterSeconds`.

@@ -18,27 +18,44 @@ export {
 export type { S3Location } from './entries/offload.js';
 // The answer a running turn has produced so far.
 export { getPartial, MAX_PARTIAL_BYTES, partialOfRunning, type PartialAnswer, type PartialMessage } from './partial/partial-answer.js';
-export type { AppendExtras, AppendHook, ExtraRefusal } from './store/write/transaction-extras.js';
+export { type AppendExtras, type AppendHook, type ExtraRefusal, sendExtras } from './store/write/transaction-extras.js';
 
 // The usage ledger: per-owner totals, limits, and the writes that ride on a turn's appends.
 export {
+  decodeHolds,
   decodeOverrides,
   decodeSlots,
   effectiveLimits,
+  holdName,
   LIMIT_NAMES,
+  limitProblem,
+  MAX_LIMIT,
   NO_OVERRIDES,
   periodsOf,
+  type Hold,
   type LimitOverrides,
   type OwnerLimits,
   type Periods,
 } from './ledger/ledger-items.js';
-export { NO_USAGE, reservationWrites, slotRelease, usageWrites, type GateCheck, type ReservationPlan, type UsageDelta } from './ledger/ledger-writes.js';
+export {
+  NO_USAGE,
+  reservationWrites,
+  slotRelease,
+  totalsWrite,
+  type GateCheck,
+  type HoldChange,
+  type LedgerTarget,
+  type ReservationPlan,
+  type TotalsWrite,
+  type UsageDelta,
+} from './ledger/ledger-writes.js';
 export {
   decodeTotals,
   listLedgerOwners,
+  readOwnerOverrides,
   readOwnerUsage,
-  sendLedgerWrites,
   setOwnerLimits,
+  sweepHolds,
   sweepSlots,
   type LimitChange,
   type OwnerUsage,
@@ -125,6 +142,7 @@ export {
   SessionRestoringError,
   StopRequestedError,
   TurnNotRunningError,
+  UnpricedModelError,
   UnprocessedWritesError,
   type ObjectNotDeleted,
 } from './errors.js';

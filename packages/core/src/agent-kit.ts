@@ -20,6 +20,8 @@ export { denialResult, pendingApprovals, type ApprovalDecision, type PendingAppr
 export type { AgentEvent, Receiver, StepResult } from './agent/events.js';
 export { Conversation } from './conversation.js';
 export * from './errors.js';
+export { addSecret, redactError, redactSecrets } from './redact.js';
+export { MAX_CALL_TOKENS, saneUsage } from './providers/sane-usage.js';
 export { ID_RULE, isValidId, newId, systemClock, type Clock, type IdGenerator } from './ids.js';
 export { exceedsJSONDepth, MAX_ENTRY_DEPTH, MAX_JSON_DEPTH, tooDeepReason } from './json-limits.js';
 export { addUsage, assistantText, effectiveSystemPrompt, emptyUsage, messageUsage, STOP_REASONS, toolCalls } from './messages.js';
@@ -44,6 +46,7 @@ export type { CreateProviderOptions } from './providers/factory.js';
 export {
   assertModelOffered,
   DEFAULT_MODELS,
+  costAt,
   findModel,
   isValidModelName,
   KNOWN_MODELS,

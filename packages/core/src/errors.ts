@@ -1,3 +1,5 @@
+import { redactSecrets } from './redact.js';
+
 /** Every error panto throws on purpose derives from this. */
 export class PantoError extends Error {
   constructor(message: string, options?: ErrorOptions) {
@@ -217,7 +219,8 @@ export class ProviderError extends PantoError {
   /** Whether retrying the same request later may succeed (429, 5xx, overload, dropped stream). */
   readonly retryable: boolean;
   constructor(provider: string, message: string, detail: { status?: number; type?: string; retryable?: boolean } = {}, options?: ErrorOptions) {
-    super(message, options);
+    // The provider's words may quote the credential it was sent: they are stored, relayed and traced.
+    super(redactSecrets(message), options);
     this.name = 'ProviderError';
     this.provider = provider;
     this.status = detail.status;

@@ -956,6 +956,8 @@ export interface components {
       turns: number;
       /** @description turns whose model has no known price: their tokens are counted, their dollars are not in usd */
       usd_unknown_turns: number;
+      /** @description US dollars held by your turns in flight (what their next provider call can cost at most), not in usd; a budget counts them */
+      reserved_usd: number;
     };
   };
   responses: never;
@@ -1222,7 +1224,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), the model has no known price while a dollar budget applies to you (`model_price_unknown`, nothing stored), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
       422: {
         headers: {
           [name: string]: unknown;
@@ -1407,7 +1409,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), the model has no known price while a dollar budget applies to you (`model_price_unknown`, nothing stored), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
       422: {
         headers: {
           [name: string]: unknown;
@@ -2014,7 +2016,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Refused before the turn (`provider_not_configured`, `idempotency_key_reused`), or the turn stopped because this deployment may not call the model (`model_access_denied`): what the turn stored, and the error. */
+      /** @description Refused before the turn (`provider_not_configured`, `model_price_unknown`, `idempotency_key_reused`), or the turn stopped because this deployment may not call the model (`model_access_denied`): what the turn stored, and the error. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -2130,7 +2132,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), the model has no known price while a dollar budget applies to you (`model_price_unknown`, nothing stored), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
       422: {
         headers: {
           [name: string]: unknown;
@@ -2349,7 +2351,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), the model has no known price while a dollar budget applies to you (`model_price_unknown`, nothing stored), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
       422: {
         headers: {
           [name: string]: unknown;
@@ -2447,8 +2449,17 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), the model has no known price while a dollar budget applies to you (`model_price_unknown`, nothing stored), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Over one of your limits, nothing stored: the spend budget (`budget_exceeded`) or the turns per minute or at once (`rate_limited`); `Retry-After` says when to try again. */
+      429: {
         headers: {
           [name: string]: unknown;
         };

@@ -7,6 +7,7 @@
  * it would pull in OpenTelemetry's whole instrumentation layer for one middleware.
  */
 import { type Attributes, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import { redactSecrets } from '@panto/core/agent-kit';
 import { requestTraces } from './request-trace.js';
 
 /** What the middleware reads of a call. */
@@ -55,7 +56,7 @@ export function instrumentClient(tracer: Tracer, client: TracedClient): void {
       } catch (error) {
         span.setAttributes(metadataAttributes((error as { $metadata?: CallResult['output']['$metadata'] }).$metadata));
         span.setAttribute('error.type', error instanceof Error ? error.name : 'Error');
-        span.setStatus({ code: SpanStatusCode.ERROR, ...(error instanceof Error ? { message: error.message } : {}) });
+        span.setStatus({ code: SpanStatusCode.ERROR, ...(error instanceof Error ? { message: redactSecrets(error.message) } : {}) });
         throw error;
       } finally {
         span.end();

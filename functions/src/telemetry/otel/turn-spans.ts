@@ -7,6 +7,7 @@
  */
 import { type Attributes, type Context, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import type { Agent, AgentEvent, AssistantMessage, StepResult, ToolCallBlock, ToolResultMessage, Usage } from '@panto/core';
+import { redactSecrets } from '@panto/core/agent-kit';
 import { inputContent, outputContent, toolContent } from './gen-ai-content.js';
 import { AGENT_NAME, GEN_AI, genAIProvider, OPERATION } from './gen-ai.js';
 import { type RequestTrace, requestTraces } from './request-trace.js';
@@ -166,6 +167,7 @@ function failed(span: Span, error: Error): void {
   span.setStatus({ code: SpanStatusCode.ERROR, ...message(error.message) });
 }
 
+/** A span's status message: no credential a provider's words quoted. */
 function message(text: string | undefined): { message?: string } {
-  return text === undefined ? {} : { message: text };
+  return text === undefined ? {} : { message: redactSecrets(text) };
 }

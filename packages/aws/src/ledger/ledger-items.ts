@@ -2,8 +2,9 @@
  * The usage ledger's items, under the owner's partition `OWNER#<owner>` (the sessions' META
  * items are under `SESSION#…`, so nothing else reads these):
  *
- * - `USAGE#D#2026-12-02` — the owner's totals for a UTC day (TTL: 40 days after it);
- * - `USAGE#M#2026-12` — the totals for a UTC month (TTL: about 13 months after it);
+ * - `USAGE#D#2026-12-02` — the owner's totals for a UTC day (TTL: 40 days after it), and the
+ *   holds of the turns in flight (one attribute each, `hold#<expiry ms>#<id>`: what it reserved);
+ * - `USAGE#M#2026-12` — the same for a UTC month (TTL: about 13 months after it);
  * - `USAGE#R#2026-12-02T09:34` — turns started in a UTC minute (the rate window; TTL: 1 hour);
  * - `USAGE#GATE` — the owner's limit overrides and their version, and the turns in flight
  *   (a string set of `<expiry ms>#<lease id>`, for the concurrency limit).
@@ -24,7 +25,7 @@ export const LEDGER_ATTR = {
   usd: 'usd',
   /** `usd` plus what turns in flight have reserved: what a budget is judged by. */
   chargedUsd: 'charged_usd',
-  /** What turns in flight have reserved and not settled yet. */
+  /** What turns in flight have reserved and not settled yet: the sum of the item's holds. */
   reservedUsd: 'reserved_usd',
   inputTokens: 'input_tokens',
   outputTokens: 'output_tokens',
@@ -44,6 +45,34 @@ export const LEDGER_ATTR = {
   expiresAt: ATTR.expiresAt,
 } as const;
 
+/**
+ * The attribute a turn's (or a compaction's) reservation is held in on a day or month item,
+ * `hold#<expiry epoch ms>#<id>`, worth the dollars it holds: removed when it settles, swept
+ * (and subtracted) once expired — the holder crashed.
+ */
+export const HOLD_PREFIX = 'hold#';
+
+export function holdName(expiresAt: number, id: string): string {
+  return `${HOLD_PREFIX}${expiresAt}#${id}`;
+}
+
+/** A hold on a day or month item: its attribute, when it lapses (epoch ms), and the dollars it holds. */
+export interface Hold {
+  name: string;
+  expiresAt: number;
+  usd: number;
+}
+
+/** The holds a day or month item carries. */
+export function decodeHolds(item: Record<string, AttributeValue> | undefined): Hold[] {
+  const holds: Hold[] = [];
+  for (const [name, value] of Object.entries(item ?? {})) {
+    if (!name.startsWith(HOLD_PREFIX) || value.N === undefined) continue;
+    holds.push({ name, expiresAt: Number(name.slice(HOLD_PREFIX.length).split('#', 1)[0]), usd: Number(value.N) });
+  }
+  return holds;
+}
+
 /** The limits of an owner; null is none. */
 export interface OwnerLimits {
   dailyUsd: number | null;
@@ -61,6 +90,26 @@ export const LIMIT_ATTR: Readonly<Record<keyof OwnerLimits, string>> = {
   turnsPerMinute: LEDGER_ATTR.turnsPerMinute,
   concurrentTurns: LEDGER_ATTR.concurrentTurns,
 };
+
+/** The largest limit there is: a million dollars a day or month, a million turns. */
+export const MAX_LIMIT = 1_000_000;
+/** The smallest dollar amount the ledger keeps (it stores ten decimals). */
+export const USD_STEP = 1e-10;
+
+/**
+ * Why `value` cannot be the limit `name`, or null when it can: dollars from 0 to
+ * {@link MAX_LIMIT} (0 refuses every turn; a positive amount below {@link USD_STEP} would be
+ * stored as 0, so it is refused rather than changed), turns a whole number from 0 to {@link MAX_LIMIT}.
+ */
+export function limitProblem(name: keyof OwnerLimits, value: number): string | null {
+  const dollars = name === 'dailyUsd' || name === 'monthlyUsd';
+  if (!Number.isFinite(value) || value < 0 || value > MAX_LIMIT) {
+    return dollars ? `a dollar amount from 0 to ${MAX_LIMIT}` : `a whole number from 0 to ${MAX_LIMIT}`;
+  }
+  if (!dollars && !Number.isInteger(value)) return `a whole number from 0 to ${MAX_LIMIT}`;
+  if (dollars && value > 0 && value < USD_STEP) return `0 or at least $${USD_STEP.toFixed(10)} (the ledger keeps ten decimals)`;
+  return null;
+}
 
 /** An owner's overrides as the gate holds them: a number, null (no limit, whatever the server's default), or absent (the default). */
 export interface LimitOverrides {

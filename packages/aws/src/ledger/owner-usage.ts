@@ -2,36 +2,34 @@
  * The ledger outside a turn: an owner's totals and overrides read back (`GET /usage`, the
  * operator's `npm run user -- usage`), overrides changed (`npm run user -- limits`), every
  * owner's listed, and the few writes a turn needs only off its common path (a settlement
- * with nothing left to commit, expired slots swept).
+ * with nothing left to commit and a compaction's reservation go alone through the store's
+ * `sendExtras`; lapsed holds and expired slots are swept here).
  */
-import { randomUUID } from 'node:crypto';
-import {
-  BatchGetItemCommand,
-  ScanCommand,
-  TransactWriteItemsCommand,
-  UpdateItemCommand,
-  type AttributeValue,
-  type DynamoDBClient,
-  type TransactWriteItem,
-} from '@aws-sdk/client-dynamodb';
+import { BatchGetItemCommand, GetItemCommand, ScanCommand, UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { sdkErrorName } from '../table/sdk-errors.js';
 import { ATTR } from '../table/attributes.js';
 import { namesFor } from '../table/expressions.js';
 import { OWNER_PK_PREFIX } from '../table/keys.js';
 import { assertValidOwner } from '../table/validation.js';
 import {
   dayKey,
+  decodeHolds,
   decodeOverrides,
   decodeSlots,
   gateKey,
   GATE_SK,
+  type Hold,
   LEDGER_ATTR,
   LIMIT_ATTR,
   LIMIT_NAMES,
+  limitProblem,
   monthKey,
   periodsOf,
   USAGE_SK_PREFIX,
+  usdNumber,
   type LimitOverrides,
   type OwnerLimits,
+  type Periods,
 } from './ledger-items.js';
 
 /** An owner's totals for a day or a month. */
@@ -39,7 +37,7 @@ export interface UsageTotals {
   usd: number;
   /** Turns whose model has no known price: their tokens are counted, their dollars are not in `usd`. */
   usdUnknownTurns: number;
-  /** Dollars reserved by turns in flight, not spent yet. */
+  /** Dollars reserved by turns in flight (their holds that have not lapsed), not spent yet. */
   reservedUsd: number;
   inputTokens: number;
   outputTokens: number;
@@ -75,20 +73,31 @@ export async function readOwnerUsage(client: DynamoDBClient, tableName: string, 
   const gate = found.get(GATE_SK);
   return {
     owner,
-    today: decodeTotals(found.get(sk(keys[0]!))),
-    month: decodeTotals(found.get(sk(keys[1]!))),
+    today: decodeTotals(found.get(sk(keys[0]!)), now),
+    month: decodeTotals(found.get(sk(keys[1]!)), now),
     overrides: decodeOverrides(gate),
     inFlight: decodeSlots(gate).filter((slot) => slot.expiresAt > now).length,
     resets: { day: periods.dayEnds, month: periods.monthEnds },
   };
 }
 
-export function decodeTotals(item: Record<string, AttributeValue> | undefined): UsageTotals {
+/** An owner's overrides as the gate now holds them: one consistent GetItem. */
+export async function readOwnerOverrides(client: DynamoDBClient, tableName: string, owner: string): Promise<LimitOverrides> {
+  assertValidOwner(owner);
+  const answer = await client.send(new GetItemCommand({ TableName: tableName, Key: gateKey(owner), ConsistentRead: true }));
+  return decodeOverrides(answer.Item);
+}
+
+/** A day's or month's totals; what is reserved counts the holds that have not lapsed at `now` (a lapsed one is a crashed turn's, swept when it would refuse a turn). */
+export function decodeTotals(item: Record<string, AttributeValue> | undefined, now: number): UsageTotals {
   const number = (name: string): number => Number(item?.[name]?.N ?? 0);
+  const reserved = decodeHolds(item)
+    .filter((hold) => hold.expiresAt > now)
+    .reduce((sum, hold) => sum + hold.usd, 0);
   return {
     usd: number(LEDGER_ATTR.usd),
     usdUnknownTurns: number(LEDGER_ATTR.usdUnknownTurns),
-    reservedUsd: number(LEDGER_ATTR.reservedUsd),
+    reservedUsd: Number(reserved.toFixed(10)),
     inputTokens: number(LEDGER_ATTR.inputTokens),
     outputTokens: number(LEDGER_ATTR.outputTokens),
     cacheReadTokens: number(LEDGER_ATTR.cacheReadTokens),
@@ -103,7 +112,8 @@ export type LimitChange = Partial<Record<keyof OwnerLimits, number | null | 'def
 /**
  * Changes an owner's overrides (one UpdateItem on the gate, which bumps their version): every
  * server sees them on the owner's next turn, since each turn's gate check names the version
- * its process knows. Returns the overrides as they now are.
+ * its process knows. Returns the overrides as they now are. A value out of range (see
+ * `limitProblem`) is a `RangeError`, before anything is sent.
  */
 export async function setOwnerLimits(client: DynamoDBClient, tableName: string, owner: string, change: LimitChange): Promise<LimitOverrides> {
   assertValidOwner(owner);
@@ -113,11 +123,13 @@ export async function setOwnerLimits(client: DynamoDBClient, tableName: string, 
   for (const name of LIMIT_NAMES) {
     const value = change[name];
     if (value === undefined) continue;
-    if (value !== null && value !== 'default' && !(Number.isFinite(value) && value >= 0)) throw new RangeError(`${name} must be a number of at least 0`);
+    const problem = value === null || value === 'default' ? null : limitProblem(name, value);
+    if (problem !== null) throw new RangeError(`${name} must be ${problem}, not ${String(value)}`);
     if (value === 'default') removes.push(`#${LIMIT_ATTR[name]}`);
     else {
       sets.push(`#${LIMIT_ATTR[name]} = :${name}`);
-      values[`:${name}`] = value === null ? { NULL: true } : { N: String(value) };
+      const dollars = name === 'dailyUsd' || name === 'monthlyUsd';
+      values[`:${name}`] = value === null ? { NULL: true } : dollars ? usdNumber(value) : { N: String(value) };
     }
   }
   const expression = [
@@ -163,13 +175,38 @@ export async function listLedgerOwners(client: DynamoDBClient, tableName: string
 }
 
 /**
- * Sends ledger writes as a transaction of their own: a settlement that no append carried.
- * Under one `ClientRequestToken`, so that the SDK's retry of an attempt whose answer was
- * lost does not settle twice.
+ * Removes lapsed holds (of holders that crashed) from the day's and the month's items of
+ * `periods`, and subtracts what they held from each item's `charged_usd` and `reserved_usd`:
+ * one UpdateItem per item, conditioned on each hold still being there at the amount seen, so
+ * two sweepers cannot subtract one twice (the one that finds it gone leaves that item as it
+ * is). A hold is taken, moved and released on both items together. Only when a turn was refused with them.
  */
-export async function sendLedgerWrites(client: DynamoDBClient, writes: TransactWriteItem[]): Promise<void> {
-  if (writes.length === 0) return;
-  await client.send(new TransactWriteItemsCommand({ TransactItems: writes, ClientRequestToken: randomUUID() }));
+export async function sweepHolds(client: DynamoDBClient, tableName: string, owner: string, periods: Periods, holds: readonly Hold[]): Promise<void> {
+  if (holds.length === 0) return;
+  const names: Record<string, string> = { [`#${LEDGER_ATTR.chargedUsd}`]: LEDGER_ATTR.chargedUsd, [`#${LEDGER_ATTR.reservedUsd}`]: LEDGER_ATTR.reservedUsd };
+  const values: Record<string, AttributeValue> = { ':minus': usdNumber(-holds.reduce((sum, hold) => sum + hold.usd, 0)) };
+  holds.forEach((hold, i) => {
+    names[`#h${i}`] = hold.name;
+    values[`:h${i}`] = usdNumber(hold.usd);
+  });
+  const placeholders = holds.map((_, i) => `#h${i}`);
+  for (const key of [dayKey(owner, periods.day), monthKey(owner, periods.month)]) {
+    try {
+      await client.send(
+        new UpdateItemCommand({
+          TableName: tableName,
+          Key: key,
+          UpdateExpression: `REMOVE ${placeholders.join(', ')} ADD #${LEDGER_ATTR.chargedUsd} :minus, #${LEDGER_ATTR.reservedUsd} :minus`,
+          ConditionExpression: placeholders.map((name, i) => `${name} = :h${i}`).join(' AND '),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        }),
+      );
+    } catch (error) {
+      // Another turn swept them first: nothing left to do on this item.
+      if (sdkErrorName(error) !== 'ConditionalCheckFailedException') throw error;
+    }
+  }
 }
 
 /** Removes expired slots from the gate (they are of turns that crashed): one UpdateItem, only when a turn was refused for them. */

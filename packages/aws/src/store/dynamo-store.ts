@@ -309,6 +309,8 @@ export class DynamoStore implements SessionStore {
   /** The one write path: a chained batch or a leaf entry, as one conditional transaction. */
   async #append(entries: readonly SessionEntry[], last = false): Promise<void> {
     const extras = this.#hook?.(entries) ?? null;
+    // The hook refused the batch outright: nothing is sent.
+    if (extras instanceof Error) throw extras;
     this.#view = await appendEntries(this.#handle, this.#id, this.#view, entries, last, extras);
     extras?.committed?.();
   }

@@ -137,6 +137,22 @@ describe('Agent', () => {
     ]);
   });
 
+  it('takes credentials out of a thrown tool error before it is stored or sent to the model', async () => {
+    const thrower: Tool = {
+      ...echoTool,
+      name: 'thrower',
+      execute: async () => {
+        throw new Error('POST https://api.example/v1: 401 for Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl');
+      },
+    };
+    const { agent, store, provider } = setup([{ toolCalls: [{ id: 'a', name: 'thrower', input: {} }] }, { text: 'ok' }], [thrower]);
+    await agent.submitUserMessage('go');
+    await agent.runStep();
+    const [result] = store.batches[1]!.slice(1).map((r) => r.type === 'message' && r.message.role === 'tool_result' && r.message.content);
+    expect(result).toBe('Tool thrower failed: POST https://api.example/v1: 401 for Authorization: Bearer [redacted]');
+    expect(JSON.stringify(provider.requests[1]!.messages)).not.toContain('eyJhbGci');
+  });
+
   it('on a provider error mid-stream keeps what was committed and the complete text, then reports the error', async () => {
     const failure = new ProviderError('scripted', 'connection reset', { retryable: true });
     const { agent, store, events, receiver } = setup([

@@ -1,6 +1,7 @@
 import { AbortedError, ProviderError, toError } from '../errors.js';
 import { exceedsJSONDepth } from '../json-limits.js';
 import type { AssistantMessage, Message } from '../messages.js';
+import { redactSecrets } from '../redact.js';
 import type { Provider, ProviderEvent } from '../providers/provider.js';
 import type { ToolRegistry } from '../tool.js';
 import type { Receiver } from './events.js';
@@ -61,7 +62,8 @@ export function keepText(partial: AssistantMessage, aborted: boolean, error: Err
     ...partial,
     content,
     stop_reason: aborted ? 'aborted' : 'error',
-    error_message: partial.error_message ?? error.message,
+    // Stored, then relayed and traced: no credential the provider quoted.
+    error_message: redactSecrets(partial.error_message ?? error.message),
   };
 }
 

@@ -1,6 +1,7 @@
 import { toError } from '../errors.js';
 import { tooDeepReason } from '../json-limits.js';
 import { toolResultMessage, type ImageBlock, type ToolCallBlock, type ToolResultMessage } from '../messages.js';
+import { redactSecrets } from '../redact.js';
 import type { BeforeToolCall, ToolCallDecision, ToolContext, ToolRegistry } from '../tool.js';
 import type { Receiver } from './events.js';
 
@@ -50,7 +51,8 @@ async function runTool(tools: ToolRegistry, beforeToolCall: BeforeToolCall | und
       (error: unknown) =>
         signal.aborted
           ? toolResultMessage(call, ABORTED_TOOL_RESULT, true)
-          : toolResultMessage(call, `Tool ${call.name} failed: ${toError(error).message}`, true),
+          : // The error's words (a failed request's) may quote the credential it was sent: stored, sent to the model, traced.
+            toolResultMessage(call, redactSecrets(`Tool ${call.name} failed: ${toError(error).message}`), true),
     );
   try {
     const run = decide(beforeToolCall, call, context).then((decision) =>

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AbortedError, errorMessage } from '../errors.js';
+import { redactSecrets } from '../redact.js';
 import { exceedsJSONDepth } from '../json-limits.js';
 import type { JsonValue } from '../messages.js';
 import type { ToolInputSchema, ToolOutput } from '../tool.js';
@@ -106,10 +107,7 @@ export class ServerConnection {
   async call(tool: string, input: { [key: string]: JsonValue }, signal: AbortSignal): Promise<ToolOutput> {
     const server = this.config.name;
     if (this.#status !== 'connected' || this.#client === undefined) {
-      return {
-        content: `MCP server "${server}" is not available${this.#error ? `: ${this.#error}` : ''}. Its tools cannot be used now.`,
-        is_error: true,
-      };
+      return failure(`MCP server "${server}" is not available${this.#error ? `: ${this.#error}` : ''}. Its tools cannot be used now.`);
     }
     try {
       return toolOutputFromMCP(await this.#callOnce(this.#client, tool, input, signal), this.#settings.maxResultBytes);
@@ -128,10 +126,7 @@ export class ServerConnection {
             return this.#callFailure(tool, retryError);
           }
         }
-        return {
-          content: `MCP server "${server}" is not available: ${this.#error ?? 'it could not be reached again'}`,
-          is_error: true,
-        };
+        return failure(`MCP server "${server}" is not available: ${this.#error ?? 'it could not be reached again'}`);
       }
       return this.#callFailure(tool, error);
     }
@@ -153,18 +148,12 @@ export class ServerConnection {
   #callFailure(tool: string, error: unknown): ToolOutput {
     const server = this.config.name;
     if (mcpErrorCode(error) === REQUEST_TIMEOUT) {
-      return {
-        content: `MCP server "${server}" did not answer ${tool} within ${duration(this.#settings.callTimeoutMs)}`,
-        is_error: true,
-      };
+      return failure(`MCP server "${server}" did not answer ${tool} within ${duration(this.#settings.callTimeoutMs)}`);
     }
     if (this.#status !== 'connected') {
-      return {
-        content: `MCP server "${server}" stopped while running ${tool}: ${this.#error ?? errorMessage(error)}`,
-        is_error: true,
-      };
+      return failure(`MCP server "${server}" stopped while running ${tool}: ${this.#error ?? errorMessage(error)}`);
     }
-    return { content: `MCP server "${server}" failed to run ${tool}: ${errorMessage(error)}`, is_error: true };
+    return failure(`MCP server "${server}" failed to run ${tool}: ${errorMessage(error)}`);
   }
 
   async #open(): Promise<void> {
@@ -378,4 +367,9 @@ function duration(ms: number): string {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** A call's failure as the model sees it: the error's words (a transport's, quoting a refused request) may hold a credential the server was sent. */
+function failure(content: string): ToolOutput {
+  return { content: redactSecrets(content), is_error: true };
 }

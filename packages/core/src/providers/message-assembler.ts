@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { emptyUsage, type AssistantBlock, type AssistantMessage, type JsonValue, type StopReason, type Usage } from '../messages.js';
+import { saneUsage } from './sane-usage.js';
 import type { ProviderRequest, ProviderStreamEvent } from './provider.js';
 import { estimateRequestTokens, estimateTokens } from './token-estimate.js';
 
@@ -153,7 +154,8 @@ export class MessageAssembler {
       content,
       provider,
       model,
-      usage: { ...this.usage },
+      // The provider's word, made sane where it enters panto (see sane-usage.ts).
+      usage: saneUsage(this.usage).usage,
       stop_reason: stopReason,
     };
     if (rawStopReason !== undefined) message.raw_stop_reason = rawStopReason;
@@ -189,7 +191,7 @@ export class MessageAssembler {
 
   /** The usage of a call cut short (see {@link partial}). */
   #cutShortUsage(): Usage {
-    const usage = { ...this.usage };
+    const usage = saneUsage(this.usage).usage;
     const reportedInput = usage.input_tokens + usage.cache_read_tokens + usage.cache_write_tokens;
     if (reportedInput === 0 && this.request !== undefined) usage.input_tokens = estimateRequestTokens(this.request);
     let streamed = '';

@@ -14,7 +14,7 @@
 import { UnsupportedModelError } from '../errors.js';
 import type { Usage } from '../messages.js';
 import { BEDROCK_MODELS, DEFAULT_BEDROCK_MODEL } from './bedrock-models.js';
-import type { ModelInfo, ModelStatus } from './model-info.js';
+import type { ModelInfo, ModelPrices, ModelStatus } from './model-info.js';
 import type { ProviderName } from './names.js';
 
 /** The date the facts below were read. */
@@ -122,7 +122,17 @@ export function modelStatus(info: ModelInfo, day: string = new Date().toISOStrin
  */
 export function usageCost(provider: string, model: string, usage: Usage): number | undefined {
   const prices = findModel(provider, model)?.prices;
-  if (prices === undefined) return undefined;
+  return prices === undefined ? undefined : costAt(prices, usage);
+}
+
+/**
+ * What a usage costs at `prices`, in US dollars (for prices that are not the catalog's: an
+ * operator's own).
+ *
+ * @example
+ * costAt({ input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, step.usage); // 0.0123
+ */
+export function costAt(prices: ModelPrices, usage: Usage): number {
   return (
     (usage.input_tokens * prices.input +
       usage.output_tokens * prices.output +

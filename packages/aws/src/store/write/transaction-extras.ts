@@ -1,10 +1,18 @@
 /**
  * Writes of another part of the table that ride on a session's append — in its one
  * `TransactWriteItems`, after META and the entry items, committed with the batch or not at
- * all — and what to do when one of their conditions does not hold. The usage ledger uses
- * them (functions/src/services/usage-turn.ts); the store knows nothing of what they mean.
+ * all — and what to do when one of their conditions does not hold; and the same writes sent
+ * alone when no append carries them (`sendExtras`). The usage ledger uses them
+ * (functions/src/services/usage-hold.ts); the store knows nothing of what they mean.
  */
-import type { AttributeValue, TransactWriteItem, TransactWriteItemsCommandInput } from '@aws-sdk/client-dynamodb';
+import { randomUUID } from 'node:crypto';
+import {
+  type AttributeValue,
+  type DynamoDBClient,
+  type TransactWriteItem,
+  TransactWriteItemsCommand,
+  type TransactWriteItemsCommandInput,
+} from '@aws-sdk/client-dynamodb';
 import type { SessionEntry } from '@panto/core';
 import { sdkErrorName } from '../../table/sdk-errors.js';
 
@@ -29,9 +37,10 @@ export interface AppendExtras {
 
 /**
  * Consulted before each append of a store it is set on (`DynamoStore.setAppendHook`), with
- * the batch: what to send with it, or null for nothing. Must not throw.
+ * the batch: what to send with it, null for nothing, or an error to refuse the append with —
+ * it then rejects with that error and nothing is sent. Must not throw.
  */
-export type AppendHook = (entries: readonly SessionEntry[]) => AppendExtras | null;
+export type AppendHook = (entries: readonly SessionEntry[]) => AppendExtras | Error | null;
 
 /** The extra writes a cancelled transaction refused, or null when it refused none of them. */
 export function extraRefusals(error: unknown, input: TransactWriteItemsCommandInput, extraCount: number): ExtraRefusal[] | null {
@@ -43,4 +52,33 @@ export function extraRefusals(error: unknown, input: TransactWriteItemsCommandIn
     if (reasons[i]?.Code === 'ConditionalCheckFailed') refused.push({ index: i - offset, item: reasons[i]?.Item });
   }
   return refused.length > 0 ? refused : null;
+}
+
+/**
+ * Sends extras as a transaction of their own, with no append — the usage ledger's settlement
+ * that no append carried, a compaction's reservation — refused and retried as an append's
+ * are: `refused` answers an error to reject with, or other writes to send instead (at most
+ * 3 times). Each attempt under its own
+ * `ClientRequestToken`, so that the SDK's retry of an attempt whose answer was lost does
+ * not write twice. Nothing to send is nothing sent.
+ */
+export async function sendExtras(client: DynamoDBClient, extras: AppendExtras): Promise<void> {
+  let current = extras;
+  for (let resent = 0; ; resent++) {
+    if (current.writes.length > 0) {
+      const input = { TransactItems: [...current.writes], ClientRequestToken: randomUUID() };
+      try {
+        await client.send(new TransactWriteItemsCommand(input));
+      } catch (error) {
+        const refused = extraRefusals(error, input, current.writes.length);
+        if (refused === null || resent >= 3) throw error;
+        const next = await current.refused(refused);
+        if (next instanceof Error) throw next;
+        current = next;
+        continue;
+      }
+    }
+    current.committed?.();
+    return;
+  }
 }
