@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { findContextFiles, withContextFiles } from '../agent/context-files.js';
 import { resolveSystemPrompt } from '../agent/system-prompt.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../errors.js';
+import { listPromptsCommand } from '../commands/list-prompts.js';
 import { rewindAtStart } from '../commands/rewind-command.js';
 import { listCommand } from '../session/list-sessions.js';
 import { openSession } from '../session/open-session.js';
@@ -47,7 +48,7 @@ export async function run(environment: CliEnvironment): Promise<number> {
       return EXIT_OK;
     }
     const places = runPlaces(options, environment);
-    if (options.list) return await listCommand({ ...places, all: options.all, terminal });
+    if (options.list) return await listing(options, environment, places, terminal);
     return await runAgent(options, environment, places, terminal, held);
   } catch (error) {
     return reportError(error, terminal, env);
@@ -70,6 +71,14 @@ function runPlaces(options: CliOptions, environment: CliEnvironment): RunPlaces 
     sessionDir: options.sessionDir ? resolve(cwd, options.sessionDir) : sessionDirFor(cwd, environment.env, environment.homedir),
     sessionsRoot: join(dataDir, 'sessions'),
   };
+}
+
+/** `--list`: this folder's sessions; with `-c` / `-r`, that session's prompts. */
+async function listing(options: CliOptions, environment: CliEnvironment, places: RunPlaces, terminal: Terminal): Promise<number> {
+  if (!options.continue && options.resume === undefined && !options.pick) return await listCommand({ ...places, all: options.all, terminal });
+  const resume = options.pick ? await pickResume(places.sessionDir, environment, terminal) : options.resume;
+  if (options.pick && resume === undefined) return EXIT_OK;
+  return await listPromptsCommand({ session: resume === undefined ? { continue: true } : { resume }, places, terminal });
 }
 
 /** A run of the agent: its prompts read, its session resolved, the agent started, then `-p` or interactive mode. */
