@@ -17,6 +17,7 @@ import { pantoHome, sessionDirFor } from '../session/session-dir.js';
 import { openSwitchableSession, type SwitchableSession } from '../session/switchable-store.js';
 import { loadMarkdownRenderer, wantsMarkdown } from '../ui/markdown.js';
 import { Terminal } from '../ui/terminal.js';
+import { fitText, outputWidth } from '../ui/wrap.js';
 import { HELP, parseArgs, USAGE, type CliOptions } from './args.js';
 import type { CliEnvironment, RunPlaces } from './cli-environment.js';
 import { runInteractiveMode } from './interactive-mode.js';
@@ -40,7 +41,7 @@ export async function run(environment: CliEnvironment): Promise<number> {
   try {
     const options = parseArgs(environment.argv);
     if (options.help) {
-      stdout.write(`${HELP}\n`);
+      stdout.write(`${fitText(HELP, outputWidth(stdout))}\n`);
       return EXIT_OK;
     }
     if (options.version) {
@@ -146,7 +147,7 @@ function reportError(error: unknown, terminal: Terminal, env: Readonly<Record<st
   const usageError = error instanceof UsageError || error instanceof InvalidSessionIdError;
   const message = error instanceof Error ? error.message : String(error);
   terminal.error(`panto: ${message}`);
-  if (usageError) terminal.note(USAGE);
+  if (usageError) terminal.note(fitText(USAGE, outputWidth(terminal.stderr)));
   if (env.PANTO_DEBUG === '1' && error instanceof Error && error.stack) terminal.note(error.stack);
   else if (!usageError && !(error instanceof PantoError) && !(error instanceof CliError)) {
     terminal.note('(set PANTO_DEBUG=1 for details)');
