@@ -3,12 +3,11 @@
  * their short ids — what `--rewind` takes, without starting the agent. The session is read,
  * never written (a file outside the session folders is not imported).
  */
-import { entryPreview } from '@panto/core';
 import { readLog, sessionCheckpointDir } from '../checkpoints/checkpoint-log.js';
 import { EXIT_OK } from '../errors.js';
 import { localTime } from '../session/list-sessions.js';
 import { openSession } from '../session/open-session.js';
-import { sessionPrompts } from '../session/prompt-ids.js';
+import { promptPreview, sessionPrompts } from '../session/prompt-ids.js';
 import type { Terminal } from '../ui/terminal.js';
 
 /** How much of a prompt a row shows. */
@@ -49,7 +48,7 @@ export async function listPromptsCommand(options: ListPromptsOptions): Promise<n
   for (const entry of prompts.onPath) {
     const files = saved.has(entry.id) ? 'saved' : '-';
     terminal.result(
-      `${prompts.short.get(entry.id)!.padEnd(idWidth)}  ${localTime(new Date(entry.timestamp))}  ${files.padEnd(5)}  ${entryPreview(entry, PROMPT_PREVIEW)}`,
+      `${prompts.short.get(entry.id)!.padEnd(idWidth)}  ${localTime(new Date(entry.timestamp))}  ${files.padEnd(5)}  ${promptPreview(entry, PROMPT_PREVIEW)}`,
     );
   }
   const elsewhere = prompts.all.length - prompts.onPath.length;

@@ -6,7 +6,7 @@
 import { errorMessage, type Agent } from '@panto/core';
 import { CliError } from '../errors.js';
 import { describeRewound, filesDifferFrom, rewindFiles, RewindError, type RewindTarget } from '../checkpoints/rewind.js';
-import { findPrompt, sessionPrompts, type PromptEntry, type SessionPrompts } from '../session/prompt-ids.js';
+import { findPrompt, promptPreview, sessionPrompts, type PromptEntry, type SessionPrompts } from '../session/prompt-ids.js';
 import { readKeys } from '../ui/keys.js';
 import { selectFromList } from '../ui/select-list.js';
 import type { CommandContext, TreeOutcome, TreeTerminal } from './command-context.js';
@@ -23,12 +23,6 @@ const CHOICE_LABELS: Record<RewindChoice, string> = {
   files: 'restore the files only',
   conversation: 'restore the conversation only',
 };
-
-/** `text` on one line, cut at `max` characters. */
-function previewLine(text: string, max: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
 
 /** The session's prompt that `id` names (see `findPrompt`), with the session's short prompt ids; `listing` says where they are listed. */
 async function promptOf(agent: Agent, id: string, listing: string): Promise<{ prompt: PromptEntry; prompts: SessionPrompts }> {
@@ -55,7 +49,7 @@ export async function rewindAtStart(context: CommandContext, id: string): Promis
     throw error;
   }
   await conversationBefore(agent, prompt);
-  terminal.note(`rewound to before prompt ${prompts.short.get(prompt.id) ?? prompt.id}: ${previewLine(prompt.message.content, 60)}`);
+  terminal.note(`rewound to before prompt ${prompts.short.get(prompt.id) ?? prompt.id}: ${promptPreview(prompt)}`);
 }
 
 /** `/rewind [prompt id] [both|files|conversation]`; problems are reported, never thrown (except store failures). */
@@ -141,7 +135,7 @@ async function pickPrompt(context: CommandContext, terminal: TreeTerminal | unde
     context.terminal.result('no prompts yet to go back to');
     return undefined;
   }
-  const label = (entry: PromptEntry) => `${known.has(entry.id) ? '◆' : '◇'} ${short.get(entry.id) ?? entry.id}  ${previewLine(entry.message.content, 60)}`;
+  const label = (entry: PromptEntry) => `${known.has(entry.id) ? '◆' : '◇'} ${short.get(entry.id) ?? entry.id}  ${promptPreview(entry)}`;
   if (terminal === undefined) {
     for (const entry of prompts) context.terminal.result(label(entry));
     context.terminal.note('(◆: the files have a checkpoint) /rewind <prompt id> [both|files|conversation]');

@@ -5,8 +5,9 @@
  * would share them (see `shortIds`) — and `--rewind` / `/rewind` take it, a unique prefix of
  * the id, or the whole id.
  */
-import type { RecordEntry, SessionTree } from '@panto/core';
+import { entryPreview, type RecordEntry, type SessionTree } from '@panto/core';
 import { CliError } from '../errors.js';
+import { visible } from '../visible.js';
 import { namesId, shortIds } from './short-id.js';
 
 /** A prompt: a user message entry of the session. */
@@ -14,6 +15,14 @@ export type PromptEntry = RecordEntry & { type: 'message'; message: { role: 'use
 
 export function isPrompt(entry: RecordEntry): entry is PromptEntry {
   return entry.type === 'message' && entry.message.role === 'user';
+}
+
+/**
+ * A prompt's first words on one line, cut at `max` characters, its control characters written as
+ * escapes: a session read from a file is not trusted to leave the terminal alone.
+ */
+export function promptPreview(entry: PromptEntry, max = 60): string {
+  return visible(entryPreview(entry, max));
 }
 
 /** The prompts of a session (every branch), in log order, with their short ids. */
