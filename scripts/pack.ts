@@ -102,5 +102,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const at = process.argv.indexOf('--out');
   const file = await packCli(at === -1 ? undefined : resolve(process.argv[at + 1] ?? '.'));
   console.log(file);
-  console.error(`install it anywhere: npm install -g ${file}   (or --prefix <folder>: then <folder>/bin/panto)`);
+  console.error(`install it anywhere: npm install -g --ignore-scripts ${file}   (or --prefix <folder>: then <folder>/bin/panto)`);
 }

@@ -8,7 +8,8 @@
  * its own origin and from `PANTO_CORS_ORIGINS`. Ctrl-C stops everything.
  *
  * Set `PANTO_DYNAMODB_ENDPOINT` and `PANTO_S3_ENDPOINT` to use emulators that are already
- * running instead of starting them. With `PANTO_ARCHIVE_AFTER_DAYS`, the server also runs
+ * running instead of starting them, or `PANTO_DYNAMODB_PORT` and `PANTO_S3_PORT` to pin the
+ * ports of those it starts (by default each start picks free ones). With `PANTO_ARCHIVE_AFTER_DAYS`, the server also runs
  * the archive sweeper every `PANTO_ARCHIVE_SWEEP_SECONDS` (default 3600), as the scheduled
  * function does on AWS.
  */
@@ -61,10 +62,15 @@ async function main(): Promise<void> {
   // Before any AWS SDK client exists: the SDK's Node 20 deprecation warning is not the user's business here.
   suppressNodeVersionWarning();
 
-  const settings = localSettings(root);
+  const settings = readSettings();
   const { config, dataDir } = settings;
   // Before anything starts: a taken port or a missing Java is one sentence now, not a stack trace later.
-  await preflight({ port: settings.port, startsDynamoDB: settings.external.dynamodb === undefined, env: process.env });
+  await preflight({
+    port: settings.port,
+    emulatorPorts: settings.emulatorPorts,
+    startsDynamoDB: settings.external.dynamodb === undefined,
+    env: process.env,
+  });
   await mkdir(dataDir, { recursive: true });
 
   // Built first (a few seconds, only when web/ changed): the page is served from this server.
@@ -78,8 +84,8 @@ async function main(): Promise<void> {
 
   say('starting DynamoDB Local and the S3 emulator …');
   const [dynamodb, s3] = await Promise.all([
-    settings.external.dynamodb ?? launch(startDynamoDBLocal({ dataDir: join(dataDir, 'dynamodb') }), 'DynamoDB Local'),
-    settings.external.s3 ?? launch(startS3Local({ directory: join(dataDir, 's3') }), 's3rver'),
+    settings.external.dynamodb ?? launch(startDynamoDBLocal({ dataDir: join(dataDir, 'dynamodb'), port: settings.emulatorPorts.dynamodb }), 'DynamoDB Local'),
+    settings.external.s3 ?? launch(startS3Local({ directory: join(dataDir, 's3'), port: settings.emulatorPorts.s3 }), 's3rver'),
   ]);
   config.aws = { ...config.aws, dynamodb, s3 };
   const clients = localAwsClients(config.aws);
@@ -102,6 +108,15 @@ async function main(): Promise<void> {
 
   const token = await signLocalToken(secret, settings.defaultOwner);
   process.stdout.write(welcome(settings, { url, token, dynamodb, s3 }).join('\n'));
+}
+
+/** The settings of the environment; one that is not valid (`PORT=abc`) is a sentence, not a stack trace. */
+function readSettings(): LocalSettings {
+  try {
+    return localSettings(root);
+  } catch (error) {
+    throw new StartupError(error instanceof Error ? error.message : String(error), { cause: error });
+  }
 }
 
 /** The table and the bucket, created when absent. */

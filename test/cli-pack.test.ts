@@ -4,8 +4,8 @@
  * with an environment that points nowhere into it. Its two external dependencies
  * (fs-native-extensions, tsx) come from the npm registry (or npm's cache).
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FakeLLMServer } from '@panto/core/testing';
@@ -18,16 +18,22 @@ let temp: { path: string; cleanup(): Promise<void> };
 let server: FakeLLMServer;
 let tarball: string;
 let prefix: string;
+let installOutput: string;
 
 beforeAll(async () => {
   temp = await tempDir('panto-pack-');
   server = await FakeLLMServer.start();
   tarball = await packCli(join(temp.path, 'packs'));
   prefix = join(temp.path, 'prefix');
-  execFileSync('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
-    cwd: temp.path,
-    stdio: 'pipe',
-  });
+  // As the README says to install it: --ignore-scripts, since the one install script among its
+  // dependencies (esbuild's) is not needed; npm warns about it otherwise (npm 11.16 and later).
+  const install = spawnSync(
+    'npm',
+    ['install', '-g', '--prefix', prefix, '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=warn', tarball],
+    { cwd: temp.path, encoding: 'utf8' },
+  );
+  if (install.status !== 0) throw new Error(`npm install failed: ${install.stderr}`);
+  installOutput = `${install.stdout}${install.stderr}`;
 }, 240_000);
 afterAll(async () => {
   await server?.close();
@@ -78,5 +84,22 @@ describe('npm run pack → npm install -g --prefix', { timeout: 120_000 }, () =>
     expect(JSON.stringify(server.requests[0]?.body)).toContain('are you there?');
     const list = await panto(['--list']);
     expect(list.stdout).toContain('are you there?');
+  });
+
+  it('installs with --ignore-scripts without a warning, and TypeScript extensions still load: esbuild needs no install script', async () => {
+    expect(installOutput).not.toMatch(/install-scripts|allow-scripts/);
+    const esbuild = await readFile(join(prefix, 'lib', 'node_modules', '@panto', 'cli', 'node_modules', 'esbuild', 'bin', 'esbuild'), 'utf8');
+    // The script never ran: the launcher is still esbuild's JavaScript one, not the native binary it would copy there.
+    expect(esbuild.startsWith('#!/usr/bin/env node')).toBe(true);
+    const folder = join(temp.path, 'ts-extension');
+    await mkdir(folder, { recursive: true });
+    // Type annotations that only a TypeScript loader (tsx, on esbuild) gets past.
+    await writeFile(
+      join(folder, 'typed.ts'),
+      "const typed = (): void => {\n  const answer: number = 42;\n  process.stderr.write('typed extension loaded: ' + answer + '\\n');\n};\nexport default typed;\n",
+    );
+    const run = await panto(['--provider', 'offline', '--extension', join(folder, 'typed.ts'), '-p', 'hi']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toContain('typed extension loaded: 42');
   });
 });

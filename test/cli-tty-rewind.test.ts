@@ -166,6 +166,8 @@ describe.skipIf(!hasScript)('issue 28 in a terminal', { timeout: 90_000 }, () =>
     cli.type('y');
     await cli.see('files removed (created since): a.txt, b.txt');
     expect(await files()).toEqual({});
+    // Ctrl-C once the prompt is back in the input line: typed while the rewind ended, it could miss the line.
+    await cli.see('> write a', 'the prompt back in the input line');
     cli.type(KEYS.ctrlC);
     await until('the input line to be cleared', () => /> $/.test(cli.screen()));
     cli.type(KEYS.ctrlD);

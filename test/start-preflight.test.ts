@@ -4,6 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,6 +42,17 @@ async function listen(): Promise<{ server: Server; port: number }> {
   return { server, port: address.port };
 }
 
+/** An HTTP server on loopback answering `answer(url)` (content type, body) with 200, else 404. */
+async function httpServer(answer: (url: string) => [string, string] | undefined): Promise<{ server: HttpServer; port: number }> {
+  const server = createHttpServer((request, response) => {
+    const found = answer(request.url ?? '');
+    response.writeHead(found === undefined ? 404 : 200, { 'content-type': found?.[0] ?? 'text/plain' });
+    response.end(found?.[1] ?? 'not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return { server, port: (server.address() as { port: number }).port };
+}
+
 describe('npm start before it starts anything', { timeout: 90_000 }, () => {
   it('says the port is in use and how to choose another, without starting the emulators', async () => {
     const { server, port } = await listen();
@@ -51,6 +63,47 @@ describe('npm start before it starts anything', { timeout: 90_000 }, () => {
       expect(result.stderr).toContain(`PORT=${port + 1} npm start`);
       expect(result.stderr).not.toContain('starting DynamoDB Local');
       expect(result.stderr).not.toMatch(/^\s+at /m);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('names what holds the port when it can tell: another npm start of panto, or the Vite dev server of npx sst dev', async () => {
+    const path = process.env.PATH ?? '/usr/bin:/bin';
+    const panto = await httpServer((url) => (url === '/health' ? ['application/json', '{"status":"ok","version":"0.1.0","table":"ok"}'] : undefined));
+    const vite = await httpServer((url) => (url === '/@vite/client' ? ['text/javascript', 'import "/@vite/env";'] : undefined));
+    try {
+      const byPanto = await start({ PATH: path, PORT: String(panto.port) });
+      expect(byPanto.code).toBe(1);
+      expect(byPanto.stderr).toContain(
+        `port ${panto.port} is already in use by panto's local stack (another npm start: http://127.0.0.1:${panto.port}/health answers)`,
+      );
+      const byVite = await start({ PATH: path, PORT: String(vite.port) });
+      expect(byVite.stderr).toContain(`port ${vite.port} is already in use by a Vite dev server (npx sst dev runs the web client's there`);
+      expect(byVite.stderr).toContain('npm start and npx sst dev run side by side when npm start has another port.');
+      expect(byVite.stderr).toContain(`PORT=${vite.port + 1} npm start`);
+    } finally {
+      panto.server.close();
+      vite.server.close();
+    }
+  });
+
+  it('says a pinned emulator port is in use (PANTO_DYNAMODB_PORT, PANTO_S3_PORT), or pinned twice, before starting anything', async () => {
+    const { server, port } = await listen();
+    const path = process.env.PATH ?? '/usr/bin:/bin';
+    try {
+      const dynamo = await start({ PATH: path, PORT: '0', PANTO_DYNAMODB_PORT: String(port) });
+      expect(dynamo.code).toBe(1);
+      expect(dynamo.stderr).toContain(`PANTO_DYNAMODB_PORT: port ${port} is already in use.`);
+      expect(dynamo.stderr).toContain(`PANTO_DYNAMODB_PORT=${port + 1} npm start, or unset PANTO_DYNAMODB_PORT for a free port`);
+      expect(dynamo.stderr).not.toContain('starting DynamoDB Local');
+      const s3 = await start({ PATH: path, PORT: '0', PANTO_S3_PORT: String(port) });
+      expect(s3.stderr).toContain(`PANTO_S3_PORT: port ${port} is already in use.`);
+      const twice = await start({ PATH: path, PORT: '0', PANTO_DYNAMODB_PORT: '4567', PANTO_S3_PORT: '4567' });
+      expect(twice.stderr).toContain('PANTO_DYNAMODB_PORT and PANTO_S3_PORT are both 4567: DynamoDB Local and the S3 emulator need a port each.');
+      const bad = await start({ PATH: path, PORT: '0', PANTO_S3_PORT: 'nine' });
+      expect(bad.stderr).toContain('PANTO_S3_PORT must be an integer from 0 to 65535, not "nine"');
+      for (const result of [dynamo, s3, twice, bad]) expect(result.stderr).not.toMatch(/^\s+at /m);
     } finally {
       server.close();
     }

@@ -54,6 +54,15 @@ describe('localSettings', () => {
     });
   });
 
+  it('picks free emulator ports unless PANTO_DYNAMODB_PORT / PANTO_S3_PORT pin them, and refuses a port beside an endpoint', () => {
+    expect(localSettings('/repo', {}).emulatorPorts).toEqual({ dynamodb: 0, s3: 0 });
+    expect(localSettings('/repo', { PANTO_DYNAMODB_PORT: '8000', PANTO_S3_PORT: '4569' }).emulatorPorts).toEqual({ dynamodb: 8000, s3: 4569 });
+    expect(() => localSettings('/repo', { PANTO_S3_PORT: '70000' })).toThrow('PANTO_S3_PORT must be an integer from 0 to 65535, not "70000"');
+    expect(() => localSettings('/repo', { PANTO_DYNAMODB_PORT: '8000', PANTO_DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' })).toThrow(
+      'PANTO_DYNAMODB_PORT is the port of the emulator npm start starts, and with PANTO_DYNAMODB_ENDPOINT it starts none: set one of them',
+    );
+  });
+
   it('refuses a deadline API Gateway would cut', () => {
     const { limits } = localSettings('/repo', { PANTO_DEADLINE_MS: '1000' }).config;
     expect(limits.deadlineMs).toBe(1000);

@@ -76,16 +76,33 @@ export async function runUsageCommand(argv: readonly string[], io: CommandIO): P
     return 1;
   }
   const now = Date.now();
+  let owner: string | undefined;
+  try {
+    owner = user === undefined ? undefined : await table.owner(user);
+  } catch (error) {
+    // An owner that cannot be named (no such user in the stage's pool) is the operator's to fix: one line.
+    if (!(error instanceof UnknownUserError)) throw error;
+    io.stderr(`${error.message}\n`);
+    return 1;
+  }
   if (command === 'limits') {
-    const owner = await table.owner(user!);
-    if (Object.keys(change).length > 0) await setOwnerLimits(table.client, table.tableName, owner, change);
-    io.stdout(describe(await readOwnerUsage(table.client, table.tableName, owner, now), io));
+    if (Object.keys(change).length > 0) await setOwnerLimits(table.client, table.tableName, owner!, change);
+    io.stdout(describe(await readOwnerUsage(table.client, table.tableName, owner!, now), io));
     return 0;
   }
-  const owners = all ? await listLedgerOwners(table.client, table.tableName) : [await table.owner(user!)];
-  if (all) io.stdout(`${owners.length} owner${owners.length === 1 ? '' : 's'} in the usage ledger of ${table.where}\n`);
-  for (const owner of owners) io.stdout(describe(await readOwnerUsage(table.client, table.tableName, owner, now), io));
+  if (owner !== undefined) {
+    io.stdout(describe(await readOwnerUsage(table.client, table.tableName, owner, now), io, table.where));
+    return 0;
+  }
+  const owners = await listLedgerOwners(table.client, table.tableName);
+  io.stdout(`${plural(owners.length, 'owner')} in the usage ledger of ${table.where}\n`);
+  for (const each of owners) io.stdout(describe(await readOwnerUsage(table.client, table.tableName, each, now), io));
   return 0;
+}
+
+/** A `<user>` that names nobody: not a user of the stage's pool. */
+class UnknownUserError extends Error {
+  override readonly name = 'UnknownUserError';
 }
 
 function parseUsageArgs(argv: readonly string[]) {
@@ -149,12 +166,22 @@ async function poolOwner(values: { stage?: string | undefined; region?: string |
   );
   const client = (io.cognito ?? ((region) => new CognitoIdentityProviderClient({ region })))(pool.region);
   const found = (await listUsers(client, pool)).find((each) => each.username === user || each.sub === user);
-  if (found?.sub === undefined) throw new Error(`no user ${user} in the user pool of stage ${values.stage}`);
+  if (found?.sub === undefined) {
+    throw new UnknownUserError(`no user ${user} in the user pool of stage ${values.stage} (npm run user -- list --stage ${values.stage} lists them)`);
+  }
   return found.sub;
 }
 
-/** An owner's totals and limits, as lines. The limits are the overrides, else the defaults of this environment's settings. */
-function describe(usage: OwnerUsage, io: CommandIO): string {
+/**
+ * An owner's totals and limits, as lines. The limits are the overrides, else the defaults of
+ * this environment's settings. An owner asked for by name (`where` given) that the ledger
+ * holds nothing of — no usage today or this month, no turn running, no limits of its own —
+ * is said to have no record (a name mistyped, or a user who has not run a turn yet).
+ */
+function describe(usage: OwnerUsage, io: CommandIO, where?: string): string {
+  if (where !== undefined && isEmpty(usage)) {
+    return `${usage.owner}: the usage ledger of ${where} has no record of this owner — no usage today or this month, no turn running, no limits of its own (a mistyped name? npm run user -- usage --all lists the owners it has)\n`;
+  }
   const defaults = usageLimits(io.env);
   const limit = (name: keyof OwnerLimits, unit: string): string => {
     const override = usage.overrides.values[name];
@@ -172,7 +199,17 @@ function describe(usage: OwnerUsage, io: CommandIO): string {
 }
 
 function totals(total: UsageTotals): string {
-  const unknown = total.usdUnknownTurns > 0 ? ` (+${total.usdUnknownTurns} turns of unknown price)` : '';
+  const unknown = total.usdUnknownTurns > 0 ? ` (+${plural(total.usdUnknownTurns, 'turn')} of unknown price)` : '';
   const reserved = total.reservedUsd > 0 ? ` (+$${total.reservedUsd.toFixed(4)} reserved by turns running)` : '';
-  return `$${total.usd.toFixed(4)}${unknown}${reserved}  ${total.turns} turns  ${total.inputTokens} in · ${total.outputTokens} out · ${total.cacheReadTokens} cache read · ${total.cacheWriteTokens} cache write`;
+  return `$${total.usd.toFixed(4)}${unknown}${reserved}  ${plural(total.turns, 'turn')}  ${total.inputTokens} in · ${total.outputTokens} out · ${total.cacheReadTokens} cache read · ${total.cacheWriteTokens} cache write`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** Whether the ledger holds nothing of the owner: no totals this day or month, no turn running, no overrides. */
+function isEmpty(usage: OwnerUsage): boolean {
+  const nothing = (total: UsageTotals) => Object.values(total).every((value) => value === 0);
+  return nothing(usage.today) && nothing(usage.month) && usage.inFlight === 0 && Object.keys(usage.overrides.values).length === 0;
 }

@@ -1,12 +1,13 @@
 /**
  * Checks `npm start` makes before it starts anything, so that the usual ways a first run
  * fails end in one sentence that says what to do, not in a stack trace 10 s later: Java
- * missing for DynamoDB Local, or the HTTP port taken.
+ * missing for DynamoDB Local, or the HTTP port (or a pinned emulator port) taken.
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, relative } from 'node:path';
 import { assertPortFree } from './child-process.js';
+import { describePortHolder } from './port-holder.js';
 
 /** A problem the user can fix, told in words: `npm start` prints the message alone and exits 1. */
 export class StartupError extends Error {
@@ -43,21 +44,31 @@ export function javaMissingMessage(env: Readonly<Record<string, string | undefin
   ].join('\n');
 }
 
+/** What `npm start` is about to start, for {@link preflight}. */
+export interface PreflightOptions {
+  /** The HTTP server's port (`PORT`; 0 = any). */
+  port: number;
+  /** The ports pinned for the emulators it starts (`PANTO_DYNAMODB_PORT`, `PANTO_S3_PORT`; 0 = any, or not started). */
+  emulatorPorts?: { dynamodb: number; s3: number };
+  startsDynamoDB: boolean;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
 /**
  * Throws {@link StartupError} when the local stack cannot start: `port` (the HTTP server's;
- * 0 = any) already in use, or no Java while DynamoDB Local is to be started here.
+ * 0 = any) or a pinned emulator port already in use — naming the program that holds it when
+ * it can be told —, two of them the same, or no Java while DynamoDB Local is to be started here.
  */
-export async function preflight(options: { port: number; startsDynamoDB: boolean; env: Readonly<Record<string, string | undefined>> }): Promise<void> {
-  if (options.port !== 0) {
-    try {
-      await assertPortFree(options.port);
-    } catch (error) {
-      if (!(error instanceof Error && error.message.includes('already in use'))) throw error;
-      throw new StartupError(
-        `port ${options.port} is already in use (another npm start?). Stop what listens there, or choose another port: PORT=${options.port + 1} npm start (PORT=0 picks a free one).`,
-        { cause: error },
-      );
-    }
+export async function preflight(options: PreflightOptions): Promise<void> {
+  const pinned = [
+    { name: 'PORT', port: options.port, what: 'the HTTP server' },
+    { name: 'PANTO_DYNAMODB_PORT', port: options.emulatorPorts?.dynamodb ?? 0, what: 'DynamoDB Local' },
+    { name: 'PANTO_S3_PORT', port: options.emulatorPorts?.s3 ?? 0, what: 'the S3 emulator' },
+  ].filter((each) => each.port !== 0);
+  for (const [index, each] of pinned.entries()) {
+    const same = pinned.slice(0, index).find((other) => other.port === each.port);
+    if (same !== undefined) throw new StartupError(`${same.name} and ${each.name} are both ${each.port}: ${same.what} and ${each.what} need a port each.`);
+    await assertFree(each.name, each.port);
   }
   if (!options.startsDynamoDB) return;
   const java = findJava(options.env);
@@ -65,6 +76,23 @@ export async function preflight(options: { port: number; startsDynamoDB: boolean
   const version = javaVersion(java);
   if (version !== undefined && version < MIN_JAVA) {
     throw new StartupError(javaMissingMessage(options.env).replace(/and there is .*\./, `and ${java} is Java ${version}.`));
+  }
+}
+
+/** Throws {@link StartupError} when `port` is taken, saying what holds it when that can be told, and what to do. */
+async function assertFree(name: string, port: number): Promise<void> {
+  try {
+    await assertPortFree(port);
+  } catch (error) {
+    if (!(error instanceof Error && error.message.includes('already in use'))) throw error;
+    const holder = await describePortHolder(port);
+    const who = holder === undefined ? (name === 'PORT' ? ' (another npm start?)' : '') : ` by ${holder}`;
+    const side = holder?.startsWith('a Vite') === true ? ' npm start and npx sst dev run side by side when npm start has another port.' : '';
+    const choose = name === 'PORT' ? `PORT=${port + 1} npm start (PORT=0 picks a free one)` : `${name}=${port + 1} npm start, or unset ${name} for a free port`;
+    const setting = name === 'PORT' ? '' : `${name}: `;
+    throw new StartupError(`${setting}port ${port} is already in use${who}.${side} Stop what listens there, or choose another port: ${choose}.`, {
+      cause: error,
+    });
   }
 }
 

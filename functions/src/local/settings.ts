@@ -26,6 +26,12 @@ export interface LocalSettings {
   /** Emulators already running, to use instead of starting them (`PANTO_DYNAMODB_ENDPOINT`, `PANTO_S3_ENDPOINT`). */
   external: { dynamodb?: string; s3?: string };
   /**
+   * The ports of the emulators `npm start` starts (`PANTO_DYNAMODB_PORT`, `PANTO_S3_PORT`);
+   * 0, the default, picks a free one each start. Pinned, they suit a machine whose ports are
+   * restricted (a firewall, a container that publishes a few).
+   */
+  emulatorPorts: { dynamodb: number; s3: number };
+  /**
    * Automatic archiving, when `PANTO_ARCHIVE_AFTER_DAYS` is set: the server sweeps every
    * `PANTO_ARCHIVE_SWEEP_SECONDS` (default 3600) — what the scheduled function does on AWS.
    */
@@ -48,6 +54,10 @@ export function localSettings(root: string, env: Env = process.env): LocalSettin
   const external: LocalSettings['external'] = {};
   if (env.PANTO_DYNAMODB_ENDPOINT) external.dynamodb = env.PANTO_DYNAMODB_ENDPOINT;
   if (env.PANTO_S3_ENDPOINT) external.s3 = env.PANTO_S3_ENDPOINT;
+  const emulatorPorts = {
+    dynamodb: emulatorPort(env, 'PANTO_DYNAMODB_PORT', 'PANTO_DYNAMODB_ENDPOINT'),
+    s3: emulatorPort(env, 'PANTO_S3_PORT', 'PANTO_S3_ENDPOINT'),
+  };
   const { archiveAfterMs } = archiveAfter(env);
   const sweepSeconds = integer(env, 'PANTO_ARCHIVE_SWEEP_SECONDS', 3600, 1, 86_400);
   const limits = serviceLimits(env);
@@ -70,8 +80,18 @@ export function localSettings(root: string, env: Env = process.env): LocalSettin
     port: integer(env, 'PORT', 3000, 0, 65_535),
     defaultOwner: env.PANTO_OWNER ?? 'local-user',
     external,
+    emulatorPorts,
     ...(archiveAfterMs === undefined ? {} : { archive: { afterMs: archiveAfterMs, sweepSeconds } }),
   };
+}
+
+/** An emulator's port (0: any free one); an error when set beside the endpoint of an emulator that is not started. */
+function emulatorPort(env: Env, name: string, endpointName: string): number {
+  const port = integer(env, name, 0, 0, 65_535);
+  if (port !== 0 && env[endpointName]) {
+    throw new Error(`${name} is the port of the emulator npm start starts, and with ${endpointName} it starts none: set one of them`);
+  }
+  return port;
 }
 
 /**

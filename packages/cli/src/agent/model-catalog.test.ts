@@ -1,7 +1,8 @@
 import { findModel, modelStatus, OfflineProvider, type AssistantMessage, type SessionEntry } from '@panto/core';
 import { describe, expect, it } from 'vitest';
 import { helpText } from '../commands/slash-commands.js';
-import { checkedProviderFactory, describeCost, entriesCost, formatDollars, messagesCost, missingKey, modelsText } from './model-catalog.js';
+import { modelsText } from '../commands/models-text.js';
+import { checkedProviderFactory, describeCost, entriesCost, formatDollars, messagesCost, missingKey } from './model-catalog.js';
 import type { ProviderChoice } from './provider-choice.js';
 
 const usage = (input: number, output: number) => ({

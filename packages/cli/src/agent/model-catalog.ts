@@ -1,22 +1,9 @@
 /**
  * The CLI's view of @panto/core's model catalog (`KNOWN_MODELS`, `DEFAULT_MODELS`: the one
  * place model names and prices live): refusing a provider without its key before any turn,
- * the `/model` listing, and the cost of turns and sessions in dollars.
+ * and the cost of turns and sessions in dollars (the `/model` listing is commands/models-text.ts).
  */
-import {
-  assertModelOffered,
-  DEFAULT_MODELS,
-  findModel,
-  KNOWN_MODELS,
-  modelStatus,
-  PROVIDER_NAMES,
-  usageCost,
-  type Agent,
-  type Message,
-  type ModelInfo,
-  type SessionEntry,
-  type Usage,
-} from '@panto/core';
+import { assertModelOffered, DEFAULT_MODELS, findModel, KNOWN_MODELS, usageCost, type Agent, type Message, type SessionEntry, type Usage } from '@panto/core';
 import { CliError } from '../errors.js';
 import { defaultProviderFactory, type ProviderChoice, type ProviderFactory } from './provider-choice.js';
 
@@ -65,50 +52,6 @@ export function checkedProviderFactory(env: Env, build: ProviderFactory = defaul
     }
     return build(settings);
   };
-}
-
-/**
- * The `/model` listing: for each provider, whether it can be used here, then its models
- * that are not retired — the default first — with status and list prices.
- */
-export function modelsText(current: string, env: Env, day?: string): string {
-  const lines = [`model: ${current}`, '', 'Known models (switch with /model <provider>/<model>; other model names are passed on as they are):'];
-  const rows = PROVIDER_NAMES.map((provider) => {
-    const models = KNOWN_MODELS.filter((info) => info.provider === provider && modelStatus(info, day) !== 'retired').sort(
-      (a, b) => Number(b.id === DEFAULT_MODELS[provider]) - Number(a.id === DEFAULT_MODELS[provider]),
-    );
-    const cells = models.map(
-      (info) =>
-        [
-          info.id,
-          [info.id === DEFAULT_MODELS[provider] ? 'default' : '', describeStatus(info, day)].filter((tag) => tag !== '').join(', '),
-          describePrices(info),
-        ] as const,
-    );
-    return { provider, cells };
-  });
-  const all = rows.flatMap((row) => row.cells);
-  const idWidth = Math.max(...all.map(([id]) => id.length));
-  const tagWidth = Math.max(...all.map(([, tags]) => tags.length));
-  for (const { provider, cells } of rows) {
-    const missing = missingKey({ provider }, env);
-    lines.push(`  ${provider}${missing === undefined ? '' : `  (${missing.split(':')[0]})`}`);
-    for (const [id, tags, prices] of cells) lines.push(`    ${id.padEnd(idWidth)}  ${tags.padEnd(tagWidth)}  ${prices}`.trimEnd());
-  }
-  return lines.join('\n');
-}
-
-function describeStatus(info: ModelInfo, day?: string): string {
-  const status = modelStatus(info, day);
-  if (status === 'deprecated') return `deprecated${info.retiresOn ? ` until ${info.retiresOn}` : ''}${info.replacement ? `, use ${info.replacement}` : ''}`;
-  return status === 'active' ? '' : status;
-}
-
-function describePrices(info: ModelInfo): string {
-  const prices = info.prices;
-  if (prices === undefined) return 'prices not known';
-  if (prices.input === 0 && prices.output === 0) return 'free';
-  return `$${prices.input} in · $${prices.output} out per million tokens`;
 }
 
 /** What some usage cost: dollars for the priced part, and the models whose usage could not be priced. */

@@ -3,9 +3,10 @@
  * files (from the checkpoint taken before it ran), the conversation (the session continues
  * from before it), or both.
  */
-import { errorMessage, type Agent, type RecordEntry } from '@panto/core';
+import { errorMessage, type Agent } from '@panto/core';
 import { CliError } from '../errors.js';
 import { describeRewound, filesDifferFrom, rewindFiles, RewindError, type RewindTarget } from '../checkpoints/rewind.js';
+import { findPrompt, promptPreview, sessionPrompts, type PromptEntry, type SessionPrompts } from '../session/prompt-ids.js';
 import { readKeys } from '../ui/keys.js';
 import { selectFromList } from '../ui/select-list.js';
 import type { CommandContext, TreeOutcome, TreeTerminal } from './command-context.js';
@@ -23,27 +24,10 @@ const CHOICE_LABELS: Record<RewindChoice, string> = {
   conversation: 'restore the conversation only',
 };
 
-/** `text` on one line, cut at `max` characters. */
-function previewLine(text: string, max: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-type PromptEntry = RecordEntry & { type: 'message'; message: { role: 'user'; content: string } };
-
-function isPrompt(entry: RecordEntry): entry is PromptEntry {
-  return entry.type === 'message' && entry.message.role === 'user';
-}
-
-/** The session's prompt `id`, or the only one whose id starts with it; `CliError` otherwise. */
-async function findPrompt(agent: Agent, id: string): Promise<PromptEntry> {
-  const tree = await agent.sessionStore.loadTree();
-  const prompts = tree.entries.filter((entry): entry is PromptEntry => entry.type !== 'leaf' && isPrompt(entry));
-  const exact = prompts.find((entry) => entry.id === id);
-  const matches = exact !== undefined ? [exact] : prompts.filter((entry) => entry.id.startsWith(id));
-  if (matches.length === 1) return matches[0]!;
-  if (matches.length === 0) throw new CliError(`no prompt ${JSON.stringify(id)} in session ${agent.sessionStore.sessionId()} (/rewind lists them)`);
-  throw new CliError(`${JSON.stringify(id)} is the start of ${matches.length} prompt ids: give more of it`);
+/** The session's prompt that `id` names (see `findPrompt`), with the session's short prompt ids; `listing` says where they are listed. */
+async function promptOf(agent: Agent, id: string, listing: string): Promise<{ prompt: PromptEntry; prompts: SessionPrompts }> {
+  const prompts = sessionPrompts(await agent.sessionStore.loadTree());
+  return { prompt: findPrompt(prompts, id, { session: agent.sessionStore.sessionId(), listing }), prompts };
 }
 
 /** The conversation goes back to before `prompt`; recorded in the session, so a later resume is there too. */
@@ -55,7 +39,7 @@ async function conversationBefore(agent: Agent, prompt: PromptEntry): Promise<vo
 /** `--rewind <prompt id>` at start: files first (nothing changes when there is no checkpoint), then the conversation. */
 export async function rewindAtStart(context: CommandContext, id: string): Promise<void> {
   const { agent, terminal } = context;
-  const prompt = await findPrompt(agent, id);
+  const { prompt, prompts } = await promptOf(agent, id, `panto -r ${agent.sessionStore.sessionId()} --list lists its prompts`);
   if (context.checkpoints === undefined) throw new CliError('--rewind: this run keeps no checkpoints of the files');
   try {
     const report = await rewindFiles(context.checkpoints, { promptId: prompt.id, point: 'before' });
@@ -65,7 +49,7 @@ export async function rewindAtStart(context: CommandContext, id: string): Promis
     throw error;
   }
   await conversationBefore(agent, prompt);
-  terminal.note(`rewound to before prompt ${prompt.id}: ${previewLine(prompt.message.content, 60)}`);
+  terminal.note(`rewound to before prompt ${prompts.short.get(prompt.id) ?? prompt.id}: ${promptPreview(prompt)}`);
 }
 
 /** `/rewind [prompt id] [both|files|conversation]`; problems are reported, never thrown (except store failures). */
@@ -77,7 +61,7 @@ export async function runRewindCommand(args: string, context: CommandContext, te
       context.terminal.error(`usage: ${REWIND_COMMAND.synopsis}`);
       return {};
     }
-    const prompt = id !== undefined ? await findPrompt(agent, id) : await pickPrompt(context, terminal);
+    const prompt = id !== undefined ? (await promptOf(agent, id, '/rewind lists them')).prompt : await pickPrompt(context, terminal);
     if (prompt === undefined) return {};
     const target: RewindTarget = { promptId: prompt.id, point: 'before' };
     const choice = (given as RewindChoice | undefined) ?? (await chooseRewind(context, terminal, target));
@@ -145,18 +129,13 @@ export async function restoreFiles(context: CommandContext, terminal: TreeTermin
 
 /** The prompts of the current conversation, newest first, picked on a terminal (piped: listed). */
 async function pickPrompt(context: CommandContext, terminal: TreeTerminal | undefined): Promise<PromptEntry | undefined> {
-  const { agent } = context;
-  const tree = await agent.sessionStore.loadTree();
-  const at = tree.activeLeaf;
-  const path = at === null ? [] : tree.pathTo(at);
-  const onPath = new Set(path.map((entry) => entry.id));
+  const { onPath: prompts, short } = sessionPrompts(await context.agent.sessionStore.loadTree());
   const known = new Set((await context.checkpoints?.prompts())?.map((record) => record.prompt_id) ?? []);
-  const prompts = tree.entries.filter((entry): entry is PromptEntry => entry.type !== 'leaf' && isPrompt(entry) && onPath.has(entry.id)).reverse();
   if (prompts.length === 0) {
     context.terminal.result('no prompts yet to go back to');
     return undefined;
   }
-  const label = (entry: PromptEntry) => `${known.has(entry.id) ? '◆' : '◇'} ${entry.id}  ${previewLine(entry.message.content, 60)}`;
+  const label = (entry: PromptEntry) => `${known.has(entry.id) ? '◆' : '◇'} ${short.get(entry.id) ?? entry.id}  ${promptPreview(entry)}`;
   if (terminal === undefined) {
     for (const entry of prompts) context.terminal.result(label(entry));
     context.terminal.note('(◆: the files have a checkpoint) /rewind <prompt id> [both|files|conversation]');

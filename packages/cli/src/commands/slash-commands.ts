@@ -4,7 +4,9 @@ import type { CommandContext, CommandOutcome, SlashCommand } from './command-con
 import { exportSessionFile } from '../session/export-session.js';
 import { describeProviderChoice, parseModelSpec, type ProviderChoice } from '../agent/provider-choice.js';
 import { formatUsage } from '../ui/render-turn.js';
-import { costSuffix, describeCost, messagesCost, modelsText, sessionCost, uncataloguedNote } from '../agent/model-catalog.js';
+import { costSuffix, describeCost, messagesCost, sessionCost, uncataloguedNote } from '../agent/model-catalog.js';
+import { fitText, outputWidth, termRows } from '../ui/wrap.js';
+import { modelsText } from './models-text.js';
 import { formatSize } from '../tools/truncate.js';
 import { filesLinkedOutside } from '../sandbox/hard-links.js';
 import { TREE_COMMANDS } from './tree-commands.js';
@@ -58,7 +60,7 @@ export async function runSlashCommand(command: SlashCommand, context: CommandCon
     case 'exit':
       return 'quit';
     case 'help':
-      terminal.result(helpText(context.extensions));
+      terminal.result(helpText(context.extensions, outputWidth(terminal.stdout)));
       return 'continue';
     case 'extensions':
       terminal.result(extensionsText(context));
@@ -94,21 +96,23 @@ export async function runSlashCommand(command: SlashCommand, context: CommandCon
   }
 }
 
-export function helpText(extensions?: ExtensionHost): string {
+/** `/help`: the commands (and extensions' commands), fitted to `width` when given (a terminal). */
+export function helpText(extensions?: ExtensionHost, width?: number): string {
   const added = extensions?.commands() ?? [];
   const rows = [
     ...COMMANDS.map((command) => [command.synopsis, command.summary] as const),
     ...added.map((command) => [`/${command.name}`, `${command.description} (${command.source.path})`] as const),
   ];
-  const width = Math.max(...rows.map(([synopsis]) => synopsis.length));
-  const line = ([synopsis, summary]: readonly [string, string]) => `  ${synopsis.padEnd(width)}  ${summary}`;
   return [
     'Commands:',
-    ...rows.slice(0, COMMANDS.length).map(line),
-    ...(added.length > 0 ? ['', 'Extension commands:', ...rows.slice(COMMANDS.length).map(line)] : []),
+    ...termRows(rows.slice(0, COMMANDS.length), width),
+    ...(added.length > 0 ? ['', 'Extension commands:', ...termRows(rows.slice(COMMANDS.length), width)] : []),
     '',
-    'Anything else is a prompt. Ctrl-C aborts a running turn (what was already said is kept);',
-    'Ctrl-C at an empty prompt or Ctrl-D leaves. Start a prompt with // to begin it with /.',
+    fitText(
+      'Anything else is a prompt. Ctrl-C aborts a running turn (what was already said is kept);\n' +
+        'Ctrl-C at an empty prompt or Ctrl-D leaves. Start a prompt with // to begin it with /.',
+      width,
+    ),
   ].join('\n');
 }
 
@@ -148,7 +152,7 @@ function hardLinkWarning(context: CommandContext): string[] {
 function model(args: string, context: CommandContext): void {
   const { terminal } = context;
   if (args === '') {
-    terminal.result(modelsText(describeProviderChoice(context.providerChoice()), context.env ?? {}));
+    terminal.result(modelsText(describeProviderChoice(context.providerChoice()), context.env ?? {}, undefined, outputWidth(terminal.stdout)));
     return;
   }
   let settings: ProviderChoice;

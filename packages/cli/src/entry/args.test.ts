@@ -114,6 +114,11 @@ describe('parseArgs', () => {
     expect(parseArgs(['-c', '--rewind', '0198f', '-p', 'again'])).toMatchObject({ continue: true, rewind: '0198f', print: 'again' });
   });
 
+  it("reads --list with -c or -r as a listing of that session's prompts", () => {
+    expect(parseArgs(['-c', '--list'])).toMatchObject({ continue: true, list: true });
+    expect(parseArgs(['-r', '4a0c9e31', '--list'])).toMatchObject({ resume: '4a0c9e31', list: true });
+  });
+
   it('takes "-" as the prompt of --print (read from stdin)', () => {
     expect(parseArgs(['-p', '-'])).toMatchObject({ print: '-' });
   });
@@ -148,7 +153,9 @@ describe('parseArgs', () => {
     [['--base-url', 'ftp://example.com'], /expected an http\(s\) URL/],
     [['-r', ''], /--resume needs a non-empty value/],
     [['-c', '-r', 'abc'], /--continue and --resume cannot be used together/],
-    [['--list', '-c'], /--list cannot be used with --continue/],
+    [['-c', '--list', '--all'], /--list cannot be used with --all \(which lists every folder's sessions/],
+    [['-r', 'abc', '--list', '--rewind', '9e31'], /--list cannot be used with --rewind/],
+    [['-c', '--list', '--fork'], /--list cannot be used with --fork/],
     [['--list', '-p', 'x'], /--list cannot be used with --print/],
     [['--system', '  '], /--system needs a non-empty value/],
     [['--extension', ''], /--extension needs a non-empty value/],

@@ -16,7 +16,7 @@ export interface CliOptions {
   pick: boolean;
   /** `--fork` (with `-c`/`-r`): continue in a new session copied from the chosen one's current path. */
   fork: boolean;
-  /** `--list`: this folder's sessions. */
+  /** `--list`: this folder's sessions; with `-c`/`-r`, that session's prompts (their short ids, for `--rewind`). */
   list: boolean;
   /** `--all` (with `--list`): every folder's sessions. */
   all: boolean;
@@ -78,10 +78,12 @@ Options:
                            (one JSON object per line for each event, the result last).
       --rewind <prompt id> With -c/-r: restore this folder's files to how they were before
                            that prompt (files changed outside panto since are kept and
-                           named) and continue the session from before it.
+                           named) and continue the session from before it. The prompt id
+                           is its short id (panto -r <session> --list), or a unique prefix.
       --fork               With -c/-r: continue in a new session copied from that one.
       --list               List this folder's sessions (short id, last change, messages,
-                           first prompt); with --all, every folder's.
+                           first prompt); with --all, every folder's. With -c or -r: list
+                           that session's prompts (short id, time, first words).
       --yolo               Run without asking first what would ask (-p refuses it
                            without --yolo). It does not turn the sandbox off.
       --sandbox <mode>     Where bash commands run: workspace-write (the default where
@@ -253,8 +255,18 @@ function checkCombinations(options: CliOptions, outputFormatGiven: boolean): voi
   if (options.rewind !== undefined && (options.fork || options.noSession))
     throw new UsageError(`--rewind cannot be used with ${options.fork ? '--fork' : '--no-session'}`);
   if (options.list) {
+    // With -c/-r, --list lists that session's prompts (what --rewind takes); alone, this folder's sessions.
+    const session = options.continue || options.resume !== undefined || options.pick;
     const other =
-      options.print !== undefined ? '--print' : options.continue ? '--continue' : options.resume !== undefined || options.pick ? '--resume' : undefined;
+      options.print !== undefined
+        ? '--print'
+        : options.rewind !== undefined
+          ? '--rewind'
+          : options.fork
+            ? '--fork'
+            : session && options.all
+              ? "--all (which lists every folder's sessions, not one session's prompts)"
+              : undefined;
     if (other) throw new UsageError(`--list cannot be used with ${other}`);
   }
 }

@@ -313,7 +313,7 @@ describe('resuming', () => {
   it('fails with exit code 1 and a clear message for an unknown id, an ambiguous prefix or a corrupt file', async () => {
     const missing = await cli(['-r', 'does-not-exist', '-p', 'x']);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('panto: session not found: does-not-exist');
+    expect(missing.stderr).toContain("panto: session not found: does-not-exist: panto --list shows this folder's sessions");
 
     await cli(['-p', 'a'], { replies: [{ text: 'ok' }] });
     await cli(['-p', 'b'], { replies: [{ text: 'ok' }] });

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { findContextFiles, withContextFiles } from '../agent/context-files.js';
 import { resolveSystemPrompt } from '../agent/system-prompt.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../errors.js';
+import { listPromptsCommand } from '../commands/list-prompts.js';
 import { rewindAtStart } from '../commands/rewind-command.js';
 import { listCommand } from '../session/list-sessions.js';
 import { openSession } from '../session/open-session.js';
@@ -16,6 +17,7 @@ import { pantoHome, sessionDirFor } from '../session/session-dir.js';
 import { openSwitchableSession, type SwitchableSession } from '../session/switchable-store.js';
 import { loadMarkdownRenderer, wantsMarkdown } from '../ui/markdown.js';
 import { Terminal } from '../ui/terminal.js';
+import { fitText, outputWidth } from '../ui/wrap.js';
 import { HELP, parseArgs, USAGE, type CliOptions } from './args.js';
 import type { CliEnvironment, RunPlaces } from './cli-environment.js';
 import { runInteractiveMode } from './interactive-mode.js';
@@ -39,7 +41,7 @@ export async function run(environment: CliEnvironment): Promise<number> {
   try {
     const options = parseArgs(environment.argv);
     if (options.help) {
-      stdout.write(`${HELP}\n`);
+      stdout.write(`${fitText(HELP, outputWidth(stdout))}\n`);
       return EXIT_OK;
     }
     if (options.version) {
@@ -47,7 +49,7 @@ export async function run(environment: CliEnvironment): Promise<number> {
       return EXIT_OK;
     }
     const places = runPlaces(options, environment);
-    if (options.list) return await listCommand({ ...places, all: options.all, terminal });
+    if (options.list) return await listing(options, environment, places, terminal);
     return await runAgent(options, environment, places, terminal, held);
   } catch (error) {
     return reportError(error, terminal, env);
@@ -70,6 +72,14 @@ function runPlaces(options: CliOptions, environment: CliEnvironment): RunPlaces 
     sessionDir: options.sessionDir ? resolve(cwd, options.sessionDir) : sessionDirFor(cwd, environment.env, environment.homedir),
     sessionsRoot: join(dataDir, 'sessions'),
   };
+}
+
+/** `--list`: this folder's sessions; with `-c` / `-r`, that session's prompts. */
+async function listing(options: CliOptions, environment: CliEnvironment, places: RunPlaces, terminal: Terminal): Promise<number> {
+  if (!options.continue && options.resume === undefined && !options.pick) return await listCommand({ ...places, all: options.all, terminal });
+  const resume = options.pick ? await pickResume(places.sessionDir, environment, terminal) : options.resume;
+  if (options.pick && resume === undefined) return EXIT_OK;
+  return await listPromptsCommand({ session: resume === undefined ? { continue: true } : { resume }, places, terminal });
 }
 
 /** A run of the agent: its prompts read, its session resolved, the agent started, then `-p` or interactive mode. */
@@ -137,7 +147,7 @@ function reportError(error: unknown, terminal: Terminal, env: Readonly<Record<st
   const usageError = error instanceof UsageError || error instanceof InvalidSessionIdError;
   const message = error instanceof Error ? error.message : String(error);
   terminal.error(`panto: ${message}`);
-  if (usageError) terminal.note(USAGE);
+  if (usageError) terminal.note(fitText(USAGE, outputWidth(terminal.stderr)));
   if (env.PANTO_DEBUG === '1' && error instanceof Error && error.stack) terminal.note(error.stack);
   else if (!usageError && !(error instanceof PantoError) && !(error instanceof CliError)) {
     terminal.note('(set PANTO_DEBUG=1 for details)');

@@ -3,6 +3,8 @@ import type { MCPServers } from '@panto/core/mcp';
 import type { Checkpoints } from '../checkpoints/checkpoints.js';
 import type { CommandContext, LookupPlaces } from '../commands/command-context.js';
 import type { ProviderFactory, ProviderChoice } from '../agent/provider-choice.js';
+import { providerErrorHint } from '../agent/provider-hints.js';
+import { CliError } from '../errors.js';
 import type { CommandSandbox } from '../sandbox/policy.js';
 import type { FolderTrust } from '../trust/folder-trust.js';
 import { createTurnReceiver, type RenderMode } from '../ui/render-turn.js';
@@ -140,11 +142,17 @@ export class RunningAgent implements CommandContext {
           };
     try {
       const result = await this.interruptible((signal) => this.agent.runStep(receiver, { signal }));
-      return { ...result, promptId };
+      return { ...result, ...this.#explained(result.error), promptId };
     } finally {
       this.terminal.stopSpinner();
       await this.checkpoints?.afterTurn(promptId);
     }
+  }
+
+  /** A provider failure with what to check appended (the URL and where it came from, the key's variable); the original is its cause. */
+  #explained(error: Error | undefined): { error?: Error } {
+    const hint = providerErrorHint(error, this.#choice, this.env);
+    return error === undefined || hint === undefined ? {} : { error: new CliError(`${error.message} — ${hint}`, { cause: error }) };
   }
 
   async interruptible<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T> {

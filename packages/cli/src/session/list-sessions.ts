@@ -5,6 +5,7 @@ import { EXIT_OK } from '../errors.js';
 import { folderFromSessionFolderName } from './session-dir.js';
 import { shortIds } from './short-id.js';
 import type { Terminal } from '../ui/terminal.js';
+import { visible } from '../visible.js';
 
 /** A session as the list and the picker show it. */
 export interface ListedSession extends SessionInfo {
@@ -55,7 +56,7 @@ export async function listCommand(options: { sessionDir: string; sessionsRoot: s
   terminal.result(`${'ID'.padEnd(idWidth)}  ${'MODIFIED'.padEnd(16)}  ${'MSGS'.padStart(5)}${folder('FOLDER')}  FIRST PROMPT`);
   for (const session of sessions) {
     terminal.result(
-      `${session.shortId.padEnd(idWidth)}  ${localTime(session.modified)}  ${String(session.messageCount).padStart(5)}${folder(session.folder ?? '?')}  ${session.firstPrompt ?? '(no prompt)'}`,
+      `${session.shortId.padEnd(idWidth)}  ${localTime(session.modified)}  ${String(session.messageCount).padStart(5)}${folder(visible(session.folder ?? '?'))}  ${session.firstPrompt === null ? '(no prompt)' : visible(session.firstPrompt)}`,
     );
   }
   return EXIT_OK;

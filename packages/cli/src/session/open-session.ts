@@ -7,7 +7,7 @@ import { expandPath } from '../user-paths.js';
 import { isFile } from './file-io.js';
 import { LazyFSJSONLStore } from './lazy-store.js';
 import { findSessions } from './list-sessions.js';
-import { namesSession, resolveSession, sessionQuery } from './short-id.js';
+import { namesId, resolveSession, sessionQuery } from './short-id.js';
 import { placeResumedFile } from './resume-file.js';
 
 /** Which session to run, from `-c` / `-r` / `--no-session`. */
@@ -40,7 +40,8 @@ export interface OpenedSession {
  * - `--no-session`: a NullStore; with `-c`/`-r` a MemoryStore holding the session's entries,
  *   so it is continued and nothing is written back.
  *
- * @throws SessionNotFoundError, AmbiguousSessionIdError, InvalidSessionIdError, SessionCorruptError
+ * @throws CliError for a session that is not found (saying where the sessions are listed), AmbiguousSessionIdError,
+ *   InvalidSessionIdError, SessionCorruptError
  */
 export async function openSession(request: SessionRequest, context: { cwd: string; sessionDir: string; sessionsRoot?: string }): Promise<OpenedSession> {
   let file: string | undefined;
@@ -116,6 +117,9 @@ async function resumeTarget(value: string, context: { cwd: string; sessionDir: s
       });
       if (elsewhere !== undefined) throw new CliError(elsewhere, { cause: error });
     }
+    if (error instanceof SessionNotFoundError) {
+      throw new CliError(`${error.message}: panto --list shows this folder's sessions (--list --all every folder's)`, { cause: error });
+    }
     throw error;
   }
 }
@@ -130,7 +134,7 @@ async function sessionsOfOtherFolders(value: string, context: { sessionDir: stri
   const here = resolve(context.sessionDir);
   // Other folders' sessions only widen the search for a hint; unreadable ones are simply not offered.
   const matches = (await findSessions({ sessionsRoot: context.sessionsRoot }).catch(() => [])).filter(
-    (session) => dirname(resolve(session.file)) !== here && namesSession(session.id, wanted),
+    (session) => dirname(resolve(session.file)) !== here && namesId(session.id, wanted),
   );
   const [only] = matches;
   if (only === undefined) return undefined;

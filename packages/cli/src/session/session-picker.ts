@@ -2,12 +2,13 @@
 import { CliError, UsageError } from '../errors.js';
 import { selectFromList } from '../ui/select-list.js';
 import type { InputStream, Terminal } from '../ui/terminal.js';
+import { visible } from '../visible.js';
 import { age, findSessions, type ListedSession } from './list-sessions.js';
 
 /** The label of a session in the picker: short id, age, message count, first and last prompt. */
 export function pickerLabel(session: ListedSession, now: Date = new Date()): string {
-  const first = session.firstPrompt ?? '(no prompt)';
-  const last = session.lastPrompt !== null && session.lastPrompt !== session.firstPrompt ? `  …  ${session.lastPrompt}` : '';
+  const first = session.firstPrompt === null ? '(no prompt)' : visible(session.firstPrompt);
+  const last = session.lastPrompt !== null && session.lastPrompt !== session.firstPrompt ? `  …  ${visible(session.lastPrompt)}` : '';
   return `${session.shortId}  ${age(session.modified, now).padStart(4)}  ${String(session.messageCount).padStart(4)} msgs  ${first}${last}`;
 }
 

@@ -44,7 +44,7 @@ export async function resolveSession(dir: string, value: string): Promise<Sessio
   } catch {
     // The core resolver says what is wrong with the folder.
   }
-  const matches = wanted === '' || ids.includes(wanted) ? [] : ids.filter((id) => namesSession(id, wanted));
+  const matches = wanted === '' || ids.includes(wanted) ? [] : ids.filter((id) => namesId(id, wanted));
   if (matches.length > 1) throw new AmbiguousSessionIdError(value, matches.sort());
   // One match: resolve it by its full id; none: the core resolver checks the value and says why.
   return resolveSessionId(dir, matches[0] ?? value);
@@ -55,7 +55,7 @@ export function sessionQuery(value: string): string {
   return value.endsWith('.jsonl') ? value.slice(0, -'.jsonl'.length) : value;
 }
 
-/** Whether `wanted` (not empty) names the session `id`: a prefix of its id, or its end (a short id). */
-export function namesSession(id: string, wanted: string): boolean {
+/** Whether `wanted` (not empty) names the id `id` (a session's, a prompt's): a prefix of it, or its end (a short id). */
+export function namesId(id: string, wanted: string): boolean {
   return id.startsWith(wanted) || id.endsWith(wanted);
 }

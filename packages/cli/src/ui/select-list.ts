@@ -2,10 +2,12 @@
  * A list to choose from on the terminal: arrow keys (and PgUp/PgDn, Home/End) move, typing
  * filters (Backspace deletes), Enter chooses, Esc or Ctrl-C cancels; extra keys (e.g. `e`
  * for "edit") can choose too, when filtering is off. Drawn below the cursor and erased when
- * done. Used by the session picker and `/tree`.
+ * done. Used by the session picker and `/tree`. Rows longer than the terminal is wide are cut
+ * (`…`); the key help is wrapped, never cut.
  */
 import { printable, readKeys, type Key } from './keys.js';
 import { ellipsize, type InputStream } from './terminal.js';
+import { joinToWidth } from './wrap.js';
 
 export interface SelectItem<T> {
   value: T;
@@ -40,9 +42,11 @@ export function selectFromList<T>(input: InputStream, output: ListOutput, option
   // The frame (title, rows, position, help, and the line the cursor is left on) must fit the
   // terminal: taller, it scrolls, and moving up to redraw it can no longer reach its top.
   const height = output.rows;
-  const list = new ListState(options, Math.max(1, Math.min(options.rows ?? 12, height === undefined ? Infinity : height - 4)));
+  const width = () => Math.max(20, (output.columns ?? 80) - 1);
+  const helpLines = helpText(options.help, width()).length;
+  const list = new ListState(options, Math.max(1, Math.min(options.rows ?? 12, height === undefined ? Infinity : height - 3 - helpLines)));
   const frame = new Frame(output);
-  const draw = () => frame.draw(list.frameLines(Math.max(20, (output.columns ?? 80) - 1)));
+  const draw = () => frame.draw(list.frameLines(width()));
   return new Promise((resolve) => {
     const stop = readKeys(input, (text, key) => {
       const outcome = list.press(text, key);
@@ -55,6 +59,11 @@ export function selectFromList<T>(input: InputStream, output: ListOutput, option
     });
     draw();
   });
+}
+
+/** The key help under the list, its parts (`↑↓ move · Enter: choose`) kept whole on lines of `width`. */
+function helpText(help: string, width: number): string[] {
+  return joinToWidth(help.split(' · '), ' · ', width);
 }
 
 /** What a key did: nothing to show, a change to draw, or the end of the choice. */
@@ -89,7 +98,7 @@ class ListState<T> {
     });
   }
 
-  /** The lines of the frame, each cut to `width`: title (and filter), the rows in view, the position, the help. */
+  /** The lines of the frame, each at most `width`: title (and filter) and rows cut, the position, the help wrapped. */
   frameLines(width: number): string[] {
     const items = this.visible();
     const rows = this.#rows;
@@ -103,7 +112,7 @@ class ListState<T> {
       lines.push(i === this.#selected ? `\x1b[7m${line}\x1b[27m` : line);
     }
     if (items.length > rows) lines.push(`  (${this.#selected + 1}/${items.length})`);
-    lines.push(ellipsize(this.#options.help, width));
+    lines.push(...helpText(this.#options.help, width));
     return lines;
   }
 
