@@ -3,24 +3,20 @@
  * the mode it asks for (`--help`, `--version`, `--list`, `-p`, or interactive).
  */
 import { InvalidSessionIdError, PantoError } from '@panto/core';
-import { homedir as osHomedir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { findContextFiles, withContextFiles } from '../agent/context-files.js';
-import { resolveSystemPrompt } from '../agent/system-prompt.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../errors.js';
 import { rewindAtStart } from '../commands/rewind-command.js';
 import { listCommand } from '../session/list-sessions.js';
 import { openSession } from '../session/open-session.js';
 import { pickResume } from '../session/session-picker.js';
-import { pantoHome, sessionDirFor } from '../session/session-dir.js';
 import { openSwitchableSession, type SwitchableSession } from '../session/switchable-store.js';
 import { loadMarkdownRenderer, wantsMarkdown } from '../ui/markdown.js';
 import { Terminal } from '../ui/terminal.js';
 import { HELP, parseArgs, USAGE, type CliOptions } from './args.js';
 import type { CliEnvironment, RunPlaces } from './cli-environment.js';
+import { runPlaces, startingPrompt } from './run-places.js';
 import { runInteractiveMode } from './interactive-mode.js';
 import { readPrintPrompt, runPrintMode } from './print-mode.js';
-import { startAgent, type HeldResources } from './start-agent.js';
+import { releaseHeld, startAgent, type HeldResources } from './start-agent.js';
 import { CLI_VERSION } from '../version.js';
 
 /**
@@ -53,23 +49,8 @@ export async function run(environment: CliEnvironment): Promise<number> {
     return reportError(error, terminal, env);
   } finally {
     terminal.stopSpinner();
-    held.unsubscribe?.();
-    held.detachExtensions?.();
-    await held.mcp?.close();
-    await held.sandbox?.close();
+    await releaseHeld(held);
   }
-}
-
-function runPlaces(options: CliOptions, environment: CliEnvironment): RunPlaces {
-  const cwd = resolve(environment.cwd);
-  const dataDir = pantoHome(environment.env, cwd, environment.homedir);
-  return {
-    cwd,
-    home: environment.homedir ?? osHomedir(),
-    dataDir,
-    sessionDir: options.sessionDir ? resolve(cwd, options.sessionDir) : sessionDirFor(cwd, environment.env, environment.homedir),
-    sessionsRoot: join(dataDir, 'sessions'),
-  };
 }
 
 /** A run of the agent: its prompts read, its session resolved, the agent started, then `-p` or interactive mode. */
@@ -85,9 +66,7 @@ async function runAgent(options: CliOptions, environment: CliEnvironment, places
         () => undefined,
       )
     : Promise.resolve();
-  const contextFiles = await findContextFiles({ cwd: places.cwd, pantoHome: places.dataDir });
-  for (const problem of contextFiles.problems) terminal.warn(`panto: ${problem}`);
-  const systemPrompt = withContextFiles(await resolveSystemPrompt(options.system, places.cwd), contextFiles.files);
+  const { systemPrompt, contextFiles } = await startingPrompt(options.system, places, terminal);
   const printPrompt = options.print === undefined ? undefined : await readPrintPrompt(options.print, environment.stdin);
 
   const session = await resolveSession(options, environment, places, terminal);
@@ -100,7 +79,7 @@ async function runAgent(options: CliOptions, environment: CliEnvironment, places
       terminal,
       session,
       systemPrompt,
-      contextFiles: contextFiles.files.map((file) => file.path),
+      contextFiles,
       print: printPrompt !== undefined,
     },
     held,

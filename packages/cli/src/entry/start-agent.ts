@@ -38,6 +38,14 @@ export interface HeldResources {
   sandbox?: { close(): Promise<void> };
 }
 
+/** Releases what a run held (each once; what was never acquired is skipped). */
+export async function releaseHeld(held: HeldResources): Promise<void> {
+  held.unsubscribe?.();
+  held.detachExtensions?.();
+  await held.mcp?.close();
+  await held.sandbox?.close();
+}
+
 /** The agent of a run, started. */
 export interface StartedAgent {
   running: RunningAgent;
