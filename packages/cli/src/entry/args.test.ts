@@ -18,6 +18,7 @@ describe('parseArgs', () => {
       version: false,
       extensions: [],
       outputFormat: 'text',
+      inputFormat: 'text',
     });
   });
 
@@ -67,6 +68,7 @@ describe('parseArgs', () => {
       version: false,
       extensions: ['a.ts', 'tools/'],
       outputFormat: 'text',
+      inputFormat: 'text',
     });
     expect(parseArgs(['-p', 'hi', '-c'])).toMatchObject({ print: 'hi', continue: true });
     expect(parseArgs(['--sandbox', 'off'])).toMatchObject({ sandbox: 'off', allowNetwork: false });
@@ -160,5 +162,27 @@ describe('parseArgs', () => {
   ])('rejects %j with a UsageError', (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(UsageError);
     expect(() => parseArgs(argv)).toThrow(message);
+  });
+
+  describe('--input-format', () => {
+    it('stream-json goes with -p without a prompt and --output-format stream-json', () => {
+      expect(parseArgs(['-p', '--input-format', 'stream-json', '--output-format', 'stream-json'])).toMatchObject({
+        print: '-',
+        inputFormat: 'stream-json',
+        outputFormat: 'stream-json',
+      });
+    });
+
+    it.each([
+      [['--input-format', 'stream-json'], '--input-format goes with -p: panto -p --input-format stream-json --output-format stream-json'],
+      [
+        ['-p', 'hi', '--input-format', 'stream-json', '--output-format', 'stream-json'],
+        '--input-format stream-json reads the prompts from stdin: give -p no prompt of its own',
+      ],
+      [['-p', '--input-format', 'stream-json'], '--input-format stream-json needs --output-format stream-json'],
+      [['-p', '--input-format', 'yaml'], '--input-format: expected text, stream-json, got "yaml"'],
+    ])('refuses %j', (argv, message) => {
+      expect(() => parseArgs(argv)).toThrow(new UsageError(message));
+    });
   });
 });

@@ -43,6 +43,8 @@ export interface CliOptions {
   extensions: string[];
   /** `--output-format text|json|stream-json` (with `-p`): how the answer is written to stdout. */
   outputFormat: OutputFormat;
+  /** `--input-format text|stream-json` (with `-p`): `stream-json` reads prompts from stdin, one JSON object per line. */
+  inputFormat: InputFormat;
   /** `--rewind <prompt id>` (with `-c`/`-r`): restore the files to before that prompt and continue from before it. */
   rewind?: string;
   help: boolean;
@@ -53,8 +55,12 @@ export interface CliOptions {
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
+/** How `-p` reads its prompts: the one prompt, or one JSON object per line of stdin (prompts and interrupts). */
+export const INPUT_FORMATS = ['text', 'stream-json'] as const;
+export type InputFormat = (typeof INPUT_FORMATS)[number];
+
 export const USAGE =
-  'usage: panto [-p PROMPT | -c | -r [ID|FILE] | --list [--all]] [--output-format text|json|stream-json] [--rewind PROMPT_ID] [--fork] [--yolo] [--sandbox read-only|workspace-write|off] [--allow-network] ' +
+  'usage: panto [-p PROMPT | -c | -r [ID|FILE] | --list [--all]] [--output-format text|json|stream-json] [--input-format text|stream-json] [--rewind PROMPT_ID] [--fork] [--yolo] [--sandbox read-only|workspace-write|off] [--allow-network] ' +
   '[--trust] [--no-session] [--provider anthropic|openai|bedrock|offline] ' +
   '[--model NAME] [--base-url URL] [--region NAME] [--system TEXT|@FILE] [--session-dir DIR] [--extension PATH]… [--help] [--version]';
 
@@ -76,6 +82,10 @@ Options:
       --output-format <f>  With -p: text (the default), json (one object: the answer,
                            session_id, prompt_id, stop_reason, usage, cost) or stream-json
                            (one JSON object per line for each event, the result last).
+      --input-format <f>   With -p and no prompt: stream-json reads prompts from stdin, one
+                           JSON object per line ({"type":"user","message":{"role":"user",
+                           "content":"…"}}, or an interrupt), answering each in the same
+                           session (needs --output-format stream-json).
       --rewind <prompt id> With -c/-r: restore this folder's files to how they were before
                            that prompt (files changed outside panto since are kept and
                            named) and continue the session from before it.
@@ -156,6 +166,7 @@ const OPTIONS = {
   'session-dir': { type: 'string' },
   extension: { type: 'string', multiple: true },
   'output-format': { type: 'string' },
+  'input-format': { type: 'string' },
   rewind: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -215,7 +226,8 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     help: values.help ?? false,
     version: values.version ?? false,
     extensions: (values.extension ?? []).map((path) => nonEmpty('--extension', path)),
-    outputFormat: outputFormat(values['output-format']),
+    outputFormat: oneOf('--output-format', OUTPUT_FORMATS, values['output-format'], 'text'),
+    inputFormat: oneOf('--input-format', INPUT_FORMATS, values['input-format'], 'text'),
   };
   if (values.rewind !== undefined) options.rewind = nonEmpty('--rewind', values.rewind);
   if (values.print !== undefined) options.print = nonEmpty('--print', values.print);
@@ -229,8 +241,17 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   if (options.allowNetwork && options.sandbox === 'off') throw new UsageError('--allow-network lifts a limit of the sandbox, and --sandbox off has none');
   if (values['session-dir'] !== undefined) options.sessionDir = nonEmpty('--session-dir', values['session-dir']);
 
+  checkInputFormat(options);
   checkCombinations(options, values['output-format'] !== undefined);
   return options;
+}
+
+/** `--input-format stream-json` reads every prompt from stdin, and answers in stream-json. */
+function checkInputFormat(options: CliOptions): void {
+  if (options.inputFormat === 'text') return;
+  if (options.print === undefined) throw new UsageError('--input-format goes with -p: panto -p --input-format stream-json --output-format stream-json');
+  if (options.print !== '-') throw new UsageError('--input-format stream-json reads the prompts from stdin: give -p no prompt of its own');
+  if (options.outputFormat !== 'stream-json') throw new UsageError('--input-format stream-json needs --output-format stream-json');
 }
 
 /** Throws `UsageError` for flags that do not go together. */
@@ -268,10 +289,10 @@ function nonEmpty(flag: string, value: string): string {
   return value;
 }
 
-function outputFormat(value: string | undefined): OutputFormat {
-  if (value === undefined) return 'text';
-  if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
-  throw new UsageError(`--output-format: expected ${OUTPUT_FORMATS.join(', ')}, got ${JSON.stringify(value)}`);
+function oneOf<T extends string>(flag: string, allowed: readonly T[], value: string | undefined, fallback: T): T {
+  if (value === undefined) return fallback;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${flag}: expected ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
 }
 
 function sandboxMode(value: string): SandboxMode {

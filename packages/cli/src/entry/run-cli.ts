@@ -1,6 +1,7 @@
 /**
  * The `panto` command as a function: parse the command line → resolve the session → start
- * the mode it asks for (`--help`, `--version`, `--list`, `-p`, or interactive).
+ * the mode it asks for (`--help`, `--version`, `--list`, `-p` — one prompt, or prompts on
+ * stdin —, or interactive).
  */
 import { InvalidSessionIdError, PantoError } from '@panto/core';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../errors.js';
@@ -15,6 +16,7 @@ import { HELP, parseArgs, USAGE, type CliOptions } from './args.js';
 import type { CliEnvironment, RunPlaces } from './cli-environment.js';
 import { runPlaces, startingPrompt } from './run-places.js';
 import { runInteractiveMode } from './interactive-mode.js';
+import { runStreamInputMode } from './stream-input-mode.js';
 import { readPrintPrompt, runPrintMode } from './print-mode.js';
 import { releaseHeld, startAgent, type HeldResources } from './start-agent.js';
 import { CLI_VERSION } from '../version.js';
@@ -67,7 +69,9 @@ async function runAgent(options: CliOptions, environment: CliEnvironment, places
       )
     : Promise.resolve();
   const { systemPrompt, contextFiles } = await startingPrompt(options.system, places, terminal);
-  const printPrompt = options.print === undefined ? undefined : await readPrintPrompt(options.print, environment.stdin);
+  // With --input-format stream-json the prompts come on stdin as the run goes.
+  const streamed = options.inputFormat === 'stream-json';
+  const printPrompt = options.print === undefined || streamed ? undefined : await readPrintPrompt(options.print, environment.stdin);
 
   const session = await resolveSession(options, environment, places, terminal);
   if (session === undefined) return EXIT_OK;
@@ -80,7 +84,7 @@ async function runAgent(options: CliOptions, environment: CliEnvironment, places
       session,
       systemPrompt,
       contextFiles,
-      print: printPrompt !== undefined,
+      print: options.print !== undefined,
     },
     held,
   );
@@ -88,6 +92,7 @@ async function runAgent(options: CliOptions, environment: CliEnvironment, places
     await rewindAtStart(started.running, options.rewind);
     started.danglingUser = null;
   }
+  if (streamed) return await runStreamInputMode(started.running, environment.stdin, started.danglingUser);
   if (printPrompt !== undefined) return await runPrintMode(started.running, printPrompt, started.danglingUser, markdownReady, options.outputFormat);
   return await runInteractiveMode(started, { session, options, environment, places });
 }
