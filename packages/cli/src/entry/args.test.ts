@@ -19,6 +19,7 @@ describe('parseArgs', () => {
       extensions: [],
       outputFormat: 'text',
       inputFormat: 'text',
+      acp: false,
     });
   });
 
@@ -69,6 +70,7 @@ describe('parseArgs', () => {
       extensions: ['a.ts', 'tools/'],
       outputFormat: 'text',
       inputFormat: 'text',
+      acp: false,
     });
     expect(parseArgs(['-p', 'hi', '-c'])).toMatchObject({ print: 'hi', continue: true });
     expect(parseArgs(['--sandbox', 'off'])).toMatchObject({ sandbox: 'off', allowNetwork: false });
@@ -162,6 +164,34 @@ describe('parseArgs', () => {
   ])('rejects %j with a UsageError', (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(UsageError);
     expect(() => parseArgs(argv)).toThrow(message);
+  });
+
+  describe('panto acp', () => {
+    it('reads acp as the first word, with the flags that configure the agent', () => {
+      expect(parseArgs(['acp', '--model', 'm', '--yolo', '--trust', '--sandbox', 'off', '--extension', 'x.ts'])).toMatchObject({
+        acp: true,
+        model: 'm',
+        yolo: true,
+        trust: true,
+        sandbox: 'off',
+        extensions: ['x.ts'],
+      });
+    });
+
+    it.each([
+      [['acp', '-p', 'hi'], '-p'],
+      [['acp', '-c'], '--continue'],
+      [['acp', '-r', 'abc'], '--resume'],
+      [['acp', '--list'], '--list'],
+      [['acp', '--no-session'], '--no-session'],
+      [['acp', '--output-format', 'json'], '--output-format/--input-format'],
+    ])('refuses %j: the client chooses the sessions', (argv, flag) => {
+      expect(() => parseArgs(argv)).toThrow(new UsageError(`panto acp does not take ${flag}: the ACP client opens, loads and prompts the sessions`));
+    });
+
+    it('takes acp only as the first word', () => {
+      expect(() => parseArgs(['--yolo', 'acp'])).toThrow(UsageError);
+    });
   });
 
   describe('--input-format', () => {

@@ -1,7 +1,7 @@
 /**
  * The `panto` command as a function: parse the command line → resolve the session → start
  * the mode it asks for (`--help`, `--version`, `--list`, `-p` — one prompt, or prompts on
- * stdin —, or interactive).
+ * stdin —, interactive), or serve the Agent Client Protocol (`panto acp`).
  */
 import { InvalidSessionIdError, PantoError } from '@panto/core';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../errors.js';
@@ -15,6 +15,7 @@ import { Terminal } from '../ui/terminal.js';
 import { HELP, parseArgs, USAGE, type CliOptions } from './args.js';
 import type { CliEnvironment, RunPlaces } from './cli-environment.js';
 import { runPlaces, startingPrompt } from './run-places.js';
+import { runACPMode } from './acp-mode.js';
 import { runInteractiveMode } from './interactive-mode.js';
 import { runStreamInputMode } from './stream-input-mode.js';
 import { readPrintPrompt, runPrintMode } from './print-mode.js';
@@ -44,6 +45,7 @@ export async function run(environment: CliEnvironment): Promise<number> {
       stdout.write(`panto ${CLI_VERSION}\n`);
       return EXIT_OK;
     }
+    if (options.acp) return await runACPMode(options, environment);
     const places = runPlaces(options, environment);
     if (options.list) return await listCommand({ ...places, all: options.all, terminal });
     return await runAgent(options, environment, places, terminal, held);
