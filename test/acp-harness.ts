@@ -16,7 +16,8 @@ import {
 } from '@agentclientprotocol/sdk';
 import { spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
-import { CLI } from './cli-harness.js';
+import { afterEach } from 'vitest';
+import { CLI, type FakeServerSandbox } from './cli-harness.js';
 
 /** A running `panto acp` and the client connected to it. */
 export interface ACPRun {
@@ -95,4 +96,21 @@ export function chunkText(run: ACPRun, sessionId: string, kind: 'agent_message_c
   return updatesOf(run, sessionId, kind)
     .map((update) => (update.content.type === 'text' ? update.content.text : ''))
     .join('');
+}
+
+/**
+ * For a file of tests on the fake LLM server: starts `panto acp` pointed at it (plus `extra`
+ * flags) in `cwd()`, and closes every one started after each test.
+ */
+export function acpClients(e2e: FakeServerSandbox, cwd: () => string): (extra?: readonly string[]) => Promise<ACPRun> {
+  const started: ACPRun[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((run) => run.close()));
+  });
+  return async (extra = []) => {
+    const { args, env } = e2e.openai();
+    const run = await startACP([...args, ...extra], { cwd: cwd(), env });
+    started.push(run);
+    return run;
+  };
 }

@@ -8,25 +8,16 @@ import type { SessionEntry } from '@panto/core';
 import { decodeSession } from '@panto/core/store-kit';
 import { sessionDirFor } from '@panto/cli';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { chunkText, select, startACP, updatesOf, type ACPRun } from './acp-harness.js';
+import { describe, expect, it } from 'vitest';
+import { acpClients, chunkText, select, updatesOf } from './acp-harness.js';
 import { fakeServerSandbox, jsonlFiles, requestBody, runPanto, toolResults, until } from './cli-harness.js';
+import { markers, projectWithCode } from './support/folder-code.js';
 
 const e2e = fakeServerSandbox();
-let run: ACPRun | undefined;
-
-afterEach(async () => {
-  await run?.close();
-  run = undefined;
-});
-
-async function acp(extra: readonly string[] = []): Promise<ACPRun> {
-  const { args, env } = e2e.openai();
-  run = await startACP([...args, ...extra], { cwd: e2e.box.root, env });
-  return run;
-}
+// Started where the editor starts it, not in the sessions' folder.
+const acp = acpClients(e2e, () => e2e.box.root);
 
 const sessionDir = () => sessionDirFor(e2e.box.cwd, { PANTO_HOME: e2e.box.home });
 
@@ -64,7 +55,6 @@ describe('panto acp', { timeout: 90_000 }, () => {
     const prompt = (await entries(sessionId)).find((entry) => entry.type === 'message' && entry.message.role === 'user');
     expect(response._meta).toMatchObject({ panto: { prompt_id: prompt?.id, usage: { input_tokens: 11, output_tokens: 6 } } });
     await client.close();
-    run = undefined;
 
     const { args, env } = e2e.openai();
     const list = await runPanto(['--list'], { cwd: e2e.box.cwd, env });
@@ -126,7 +116,6 @@ describe('panto acp', { timeout: 90_000 }, () => {
     // Checkpoints were taken as in the terminal: rewinding to before the prompt takes a.txt away.
     const promptId = (response._meta as { panto: { prompt_id: string } }).panto.prompt_id;
     await client.close();
-    run = undefined;
     const { args, env } = e2e.openai();
     const rewound = await runPanto([...args, '-r', sessionId, '--rewind', promptId], { cwd, env });
     expect(rewound.code, rewound.stderr).toBe(0);
@@ -249,19 +238,3 @@ describe('panto acp', { timeout: 90_000 }, () => {
     await until('both markers to be written', () => markers(cwd).length === 2);
   });
 });
-
-const EXTENSION_MARKER = 'extension-was-loaded';
-const MCP_MARKER = 'mcp-server-was-started';
-
-/** The folder's own code: each piece leaves a marker in the working folder when it runs at all. */
-async function projectWithCode(cwd: string): Promise<void> {
-  await mkdir(join(cwd, '.panto', 'extensions'), { recursive: true });
-  await writeFile(
-    join(cwd, '.panto', 'extensions', 'marker.ts'),
-    `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(join(cwd, EXTENSION_MARKER))}, 'loaded');\nexport default () => {};\n`,
-  );
-  const server = `require('fs').writeFileSync(${JSON.stringify(join(cwd, MCP_MARKER))}, 'started')`;
-  await writeFile(join(cwd, '.panto', 'mcp.json'), JSON.stringify({ mcpServers: { marker: { command: process.execPath, args: ['-e', server] } } }));
-}
-
-const markers = (cwd: string) => [EXTENSION_MARKER, MCP_MARKER].filter((name) => existsSync(join(cwd, name)));

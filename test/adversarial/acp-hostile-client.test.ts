@@ -9,23 +9,13 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sessionDirFor } from '@panto/cli';
-import { select, startACP, type ACPRun } from '../acp-harness.js';
+import { acpClients, select } from '../acp-harness.js';
 import { CLI, fakeServerSandbox, jsonlFiles, runPanto, toolResults, until } from '../cli-harness.js';
 
 const e2e = fakeServerSandbox();
-let run: ACPRun | undefined;
-afterEach(async () => {
-  await run?.close();
-  run = undefined;
-});
-
-async function acp(extra: readonly string[] = []): Promise<ACPRun> {
-  const { args, env } = e2e.openai();
-  run = await startACP([...args, ...extra], { cwd: e2e.box.cwd, env });
-  return run;
-}
+const acp = acpClients(e2e, () => e2e.box.cwd);
 
 describe('a hostile ACP client', { timeout: 90_000 }, () => {
   it('answering with an option panto did not offer (or a look-alike) allows nothing: the call never runs', async () => {
