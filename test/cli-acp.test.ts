@@ -27,7 +27,7 @@ async function entries(sessionId: string): Promise<SessionEntry[]> {
 }
 
 describe('panto acp', { timeout: 90_000 }, () => {
-  it('initialize: protocol version 1, session/load, text and embedded-context prompts, MCP over http', async () => {
+  it('initialize: protocol version 1, session/load, list, resume and close, text and embedded-context prompts, MCP over http', async () => {
     const client = await acp();
     expect(client.initialized).toMatchObject({
       protocolVersion: 1,
@@ -35,6 +35,7 @@ describe('panto acp', { timeout: 90_000 }, () => {
         loadSession: true,
         promptCapabilities: { image: false, audio: false, embeddedContext: true },
         mcpCapabilities: { http: true, sse: false },
+        sessionCapabilities: { list: {}, resume: {}, close: {} },
       },
       agentInfo: { name: 'panto', version: expect.any(String) },
     });
@@ -171,7 +172,7 @@ describe('panto acp', { timeout: 90_000 }, () => {
     expect(existsSync(join(e2e.box.cwd, 'never.txt'))).toBe(false);
   });
 
-  it('session/load replays a session the terminal started (prompt, answer, tool call) before it answers, then continues it', async () => {
+  it('session/load replays a session the terminal started (prompt, answer, tool call) before it answers, then continues it; session/list lists it and session/resume continues it without a replay', async () => {
     const { cwd } = e2e.box;
     await writeFile(join(cwd, 'notes.txt'), 'hi\n');
     e2e.server.enqueue(
@@ -205,6 +206,15 @@ describe('panto acp', { timeout: 90_000 }, () => {
     expect(response.stopReason).toBe('end_turn');
     expect(requestBody(e2e.server.requests[2])).toContain('It says hi.');
     expect(await jsonlFiles(sessionDir())).toEqual([file]);
+
+    // The folder's sessions, as an editor's history lists them; another panto resumes without a replay.
+    expect(await client.connection.listSessions({ cwd })).toEqual({
+      sessions: [{ sessionId, cwd, title: 'read notes.txt', updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }],
+    });
+    await client.close();
+    const other = await acp();
+    await other.connection.resumeSession({ sessionId, cwd });
+    expect(other.updates).toEqual([]);
   });
 
   it('session/load of a session the folder does not have, or of something that is not a session id, is an error that opens nothing', async () => {

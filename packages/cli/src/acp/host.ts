@@ -47,6 +47,17 @@ export interface HostedSession {
   close(): Promise<void>;
 }
 
+/** A stored session, as `session/list` gives it. */
+export interface ListedSession {
+  sessionId: string;
+  /** Its working folder. */
+  cwd: string;
+  /** Its first prompt, on one line. */
+  title: string | null;
+  /** When its last entry was written (ISO 8601). */
+  updatedAt: string;
+}
+
 /** Starts sessions for the ACP server. */
 export interface ACPHost {
   /**
@@ -54,6 +65,8 @@ export interface ACPHost {
    * Throws for a session that does not exist or cannot be read (its message is said to the client).
    */
   start(request: HostedSessionRequest): Promise<HostedSession>;
+  /** The stored sessions of `cwd`'s folder, or of every folder; newest first. */
+  list(cwd: string | undefined): Promise<ListedSession[]>;
   /** Writes a line to the log (stderr): what a terminal would have said. */
   log(line: string): void;
 }

@@ -36,6 +36,13 @@ class FakeHost implements ACPHost {
     };
   }
 
+  readonly listed: (string | undefined)[] = [];
+
+  async list(cwd: string | undefined) {
+    this.listed.push(cwd);
+    return [{ sessionId: '0197a000-0000-7000-8000-000000000009', cwd: cwd ?? '/elsewhere', title: 'fix the tests', updatedAt: '2026-12-06T10:00:00.000Z' }];
+  }
+
   log(line: string): void {
     this.logged.push(line);
   }
@@ -75,6 +82,7 @@ describe('the ACP server', () => {
         loadSession: true,
         promptCapabilities: { image: false, audio: false, embeddedContext: true },
         mcpCapabilities: { http: true, sse: false },
+        sessionCapabilities: { list: {}, resume: {}, close: {} },
       },
       agentInfo: { name: 'panto', title: 'panto', version: '9.9.9' },
       authMethods: [],
@@ -168,5 +176,37 @@ describe('the ACP server', () => {
       expect(await agent.request('session/load', { sessionId, cwd, mcpServers: [] })).toEqual({});
     });
     expect(host.started).toHaveLength(1);
+  });
+
+  it("session/list gives the host's sessions of a folder or of all, and refuses a cursor it never gave and a relative cwd", async () => {
+    await withClient(async (agent) => {
+      expect(await agent.request('session/list', { cwd })).toEqual({
+        sessions: [{ sessionId: '0197a000-0000-7000-8000-000000000009', cwd, title: 'fix the tests', updatedAt: '2026-12-06T10:00:00.000Z' }],
+      });
+      await agent.request('session/list', {});
+      await expect(agent.request('session/list', { cursor: 'next' })).rejects.toMatchObject({ code: -32602 });
+      await expect(agent.request('session/list', { cwd: 'rel' })).rejects.toMatchObject({ code: -32602 });
+    });
+    expect(host.listed).toEqual([cwd, undefined]);
+  });
+
+  it('session/close cancels the running prompt, waits for it, and forgets the session', async () => {
+    host.ending = 'wait-for-abort';
+    await withClient(async (agent) => {
+      const { sessionId } = await agent.request('session/new', { cwd, mcpServers: [] });
+      const running = agent.request('session/prompt', { sessionId, prompt: text('one') });
+      while (host.prompts.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      expect(await agent.request('session/close', { sessionId })).toEqual({});
+      expect(await running).toMatchObject({ stopReason: 'cancelled' });
+      await expect(agent.request('session/prompt', { sessionId, prompt: text('two') })).rejects.toMatchObject({ code: -32002 });
+    });
+  });
+
+  it('session/resume starts a stored session without replaying it', async () => {
+    const { updates } = await withClient(async (agent) => {
+      expect(await agent.request('session/resume', { sessionId: '0197a000-0000-7000-8000-00000000000f', cwd })).toEqual({});
+    });
+    expect(host.started).toMatchObject([{ sessionId: '0197a000-0000-7000-8000-00000000000f', cwd, mcpServers: [] }]);
+    expect(updates).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * `panto acp`: panto as an Agent Client Protocol agent, built on the official library's
  * agent app (`@agentclientprotocol/sdk`, protocol version 1). It answers `initialize`,
- * `session/new`, `session/load`, `session/prompt` and `session/cancel`; the sessions are
- * panto's own (the ACP `sessionId` is the panto session id), started by the {@link ACPHost}.
+ * `session/new`, `session/load`, `session/resume`, `session/list`, `session/close`,
+ * `session/prompt` and `session/cancel`; the sessions are panto's own (the ACP `sessionId`
+ * is the panto session id), started and listed by the {@link ACPHost}.
  */
 import { agent, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type InitializeResponse, type McpServer } from '@agentclientprotocol/sdk';
 import { isValidId, SessionNotFoundError } from '@panto/core';
@@ -21,6 +22,7 @@ export function initializeResponse(version: string): InitializeResponse {
       loadSession: true,
       promptCapabilities: { image: false, audio: false, embeddedContext: true },
       mcpCapabilities: { http: true, sse: false },
+      sessionCapabilities: { list: {}, resume: {}, close: {} },
     },
     agentInfo: { name: 'panto', title: 'panto', version },
     authMethods: [],
@@ -49,6 +51,22 @@ export function createACPServer(host: ACPHost, version: string): ACPServer {
       throw new RequestError(ERROR_CODES.notFound, `no session ${JSON.stringify(sessionId)} is open: create one with session/new or load it`);
     return session;
   };
+  /** `session/load` and `session/resume`: the session open in this process, or started from its store. */
+  const resume = async (params: { sessionId: string; cwd: string; mcpServers: readonly McpServer[] }, client: AgentContext): Promise<ACPSession> => {
+    if (!isValidId(params.sessionId))
+      throw new RequestError(ERROR_CODES.invalidParams, `not a panto session id: ${JSON.stringify(params.sessionId).slice(0, 80)}`);
+    const request = await sessionRequest(params.cwd, params.mcpServers);
+    const open = sessions.get(params.sessionId);
+    if (open?.busy) throw new RequestError(ERROR_CODES.invalidRequest, 'the session has a prompt running; cancel it first');
+    // Open in this process: it holds exactly what its store holds (a new session may have no file yet).
+    if (open !== undefined) return open;
+    const session = await ACPSession.open(host, channel(client), { ...request, sessionId: params.sessionId }).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new RequestError(error instanceof SessionNotFoundError ? ERROR_CODES.notFound : ERROR_CODES.internal, message);
+    });
+    sessions.set(session.sessionId, session);
+    return session;
+  };
   const app = agent({ name: 'panto' })
     .onRequest('initialize', () => initializeResponse(version))
     .onRequest('session/new', async ({ params, client }) => {
@@ -59,21 +77,27 @@ export function createACPServer(host: ACPHost, version: string): ACPServer {
       return { sessionId: session.sessionId };
     })
     .onRequest('session/load', async ({ params, client }) => {
-      if (!isValidId(params.sessionId))
-        throw new RequestError(ERROR_CODES.invalidParams, `not a panto session id: ${JSON.stringify(params.sessionId).slice(0, 80)}`);
-      const request = await sessionRequest(params.cwd, params.mcpServers);
-      let session = sessions.get(params.sessionId);
-      if (session?.busy) throw new RequestError(ERROR_CODES.invalidRequest, 'the session has a prompt running; cancel it before loading the session');
-      // Open in this process: it holds exactly what its store holds (a new session may have no file yet).
-      if (session === undefined) {
-        session = await ACPSession.open(host, channel(client), { ...request, sessionId: params.sessionId }).catch((error: unknown) => {
-          const message = error instanceof Error ? error.message : String(error);
-          throw new RequestError(error instanceof SessionNotFoundError ? ERROR_CODES.notFound : ERROR_CODES.internal, message);
-        });
-        sessions.set(session.sessionId, session);
-      }
+      const session = await resume(params, client);
       await session.replay();
       host.log(`panto: loaded session ${session.sessionId} in ${session.cwd}`);
+      return {};
+    })
+    .onRequest('session/resume', async ({ params, client }) => {
+      const session = await resume({ ...params, mcpServers: params.mcpServers ?? [] }, client);
+      host.log(`panto: resumed session ${session.sessionId} in ${session.cwd}`);
+      return {};
+    })
+    .onRequest('session/list', async ({ params }) => {
+      if (params.cursor !== undefined && params.cursor !== null)
+        throw new RequestError(ERROR_CODES.invalidParams, 'panto lists every session at once; it gives no cursor');
+      const cwd = params.cwd ?? undefined;
+      if (cwd !== undefined && !isAbsolute(cwd)) throw new RequestError(ERROR_CODES.invalidParams, 'cwd must be an absolute path');
+      return { sessions: await host.list(cwd === undefined ? undefined : resolve(cwd)) };
+    })
+    .onRequest('session/close', async ({ params }) => {
+      const session = find(params.sessionId);
+      sessions.delete(params.sessionId);
+      await session.close();
       return {};
     })
     .onRequest('session/prompt', ({ params, signal }) => find(params.sessionId).prompt(params.prompt, signal))

@@ -43,6 +43,8 @@ export class ACPSession {
   #outbox: Promise<void> = Promise.resolve();
   #sendFailed = false;
   #running: AbortController | undefined;
+  /** The running prompt's turn, settled (never rejects). */
+  #turn: Promise<unknown> = Promise.resolve();
 
   private constructor(cwd: string, channel: ClientChannel, log: (line: string) => void) {
     this.cwd = cwd;
@@ -103,8 +105,10 @@ export class ACPSession {
     const abort = () => controller.abort(requestSignal.reason);
     requestSignal.addEventListener('abort', abort, { once: true });
     this.#running = controller;
+    const turn = hosted.turn(prompt.text, { observe: () => this.#updates.receiver, signal: controller.signal });
+    this.#turn = turn.catch(() => undefined);
     try {
-      const result = await hosted.turn(prompt.text, { observe: () => this.#updates.receiver, signal: controller.signal });
+      const result = await turn;
       await this.#outbox;
       return promptResponse(result, controller.signal.aborted);
     } catch (error) {
@@ -122,9 +126,10 @@ export class ACPSession {
     this.#running?.abort(new Error('cancelled by the ACP client'));
   }
 
-  /** Cancels what runs and stops what the session started. Never throws. */
+  /** Cancels what runs, waits for it to write what it committed, and stops what the session started. Never throws. */
   async close(): Promise<void> {
     this.cancel();
+    await this.#turn;
     await this.#hosted?.close();
   }
 

@@ -10,9 +10,10 @@ import { ndJsonStream } from '@agentclientprotocol/sdk';
 import { resolveSessionId } from '@panto/core';
 import { resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import type { ACPHost, HostedSession, HostedSessionRequest } from '../acp/host.js';
+import type { ACPHost, HostedSession, HostedSessionRequest, ListedSession } from '../acp/host.js';
 import { createACPServer } from '../acp/server.js';
 import { CliError, EXIT_OK } from '../errors.js';
+import { findSessions } from '../session/list-sessions.js';
 import { openSession } from '../session/open-session.js';
 import { openSwitchableSession, type SwitchableSession } from '../session/switchable-store.js';
 import { reportTurn } from '../ui/render-turn.js';
@@ -36,6 +37,7 @@ export async function runACPMode(given: CliOptions, environment: CliEnvironment)
   const restoreConsole = stdout === process.stdout ? consoleToStderr() : () => undefined;
   const host: ACPHost = {
     start: (request) => startHostedSession(request, options, environment, log),
+    list: (cwd) => listSessions(cwd, options, environment),
     log: (line) => log.note(line),
   };
   const server = createACPServer(host, CLI_VERSION);
@@ -113,6 +115,16 @@ async function openClientSession(sessionId: string | undefined, places: RunPlace
   return openSwitchableSession({ continue: false, noSession: false, ...(resume === undefined ? {} : { resume }) }, (request) =>
     openSession(request, { cwd: places.cwd, sessionDir: places.sessionDir, sessionsRoot: places.sessionsRoot }),
   );
+}
+
+/** The stored sessions of `cwd`'s folder, or of every folder (those whose folder name still says the folder). */
+async function listSessions(cwd: string | undefined, options: CliOptions, environment: CliEnvironment): Promise<ListedSession[]> {
+  const places = runPlaces(options, { ...environment, cwd: cwd ?? environment.cwd });
+  const found = await findSessions(cwd === undefined ? { sessionsRoot: places.sessionsRoot } : { dir: places.sessionDir });
+  return found.flatMap((session) => {
+    const folder = cwd ?? session.folder;
+    return folder === undefined ? [] : [{ sessionId: session.id, cwd: folder, title: session.firstPrompt, updatedAt: session.modified.toISOString() }];
+  });
 }
 
 /** Sends console.log / info / debug to stderr; returns the undo. */
