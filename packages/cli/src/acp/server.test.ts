@@ -14,12 +14,15 @@ class FakeHost implements ACPHost {
   events: AgentEvent[] = [];
   ending: { stopReason: StopReason; incomplete?: boolean; error?: Error } | 'wait-for-abort' = { stopReason: 'end_turn' };
   readonly logged: string[] = [];
+  /** How long a start takes (ms): long enough for a second request to arrive meanwhile. */
+  startDelay = 0;
 
   async start(request: HostedSessionRequest): Promise<HostedSession> {
     this.started.push(request);
+    if (this.startDelay > 0) await new Promise((resolve) => setTimeout(resolve, this.startDelay));
     const host = this;
     return {
-      sessionId: `0197a000-0000-7000-8000-00000000000${this.started.length}`,
+      sessionId: request.sessionId ?? `0197a000-0000-7000-8000-00000000000${this.started.length}`,
       cwd: request.cwd,
       danglingUser: null,
       messages: () => [],
@@ -208,5 +211,14 @@ describe('the ACP server', () => {
     });
     expect(host.started).toMatchObject([{ sessionId: '0197a000-0000-7000-8000-00000000000f', cwd, mcpServers: [] }]);
     expect(updates).toEqual([]);
+  });
+
+  it('two loads of one stored session at once start it once (one writer of its file)', async () => {
+    const sessionId = '0197a000-0000-7000-8000-00000000000e';
+    host.startDelay = 20;
+    await withClient(async (agent) => {
+      await Promise.all([agent.request('session/load', { sessionId, cwd, mcpServers: [] }), agent.request('session/resume', { sessionId, cwd })]);
+    });
+    expect(host.started).toHaveLength(1);
   });
 });

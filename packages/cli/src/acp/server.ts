@@ -45,6 +45,8 @@ export interface ACPServer {
  */
 export function createACPServer(host: ACPHost, version: string): ACPServer {
   const sessions = new Map<string, ACPSession>();
+  /** Sessions being started by a `session/load` or `session/resume`, by id. */
+  const opening = new Map<string, Promise<ACPSession>>();
   const find = (sessionId: string): ACPSession => {
     const session = sessions.get(sessionId);
     if (session === undefined)
@@ -60,12 +62,22 @@ export function createACPServer(host: ACPHost, version: string): ACPServer {
     if (open?.busy) throw new RequestError(ERROR_CODES.invalidRequest, 'the session has a prompt running; cancel it first');
     // Open in this process: it holds exactly what its store holds (a new session may have no file yet).
     if (open !== undefined) return open;
-    const session = await ACPSession.open(host, channel(client), { ...request, sessionId: params.sessionId }).catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      throw new RequestError(error instanceof SessionNotFoundError ? ERROR_CODES.notFound : ERROR_CODES.internal, message);
-    });
-    sessions.set(session.sessionId, session);
-    return session;
+    // Two loads at once start it once: two agents on one session file would be two writers.
+    let started = opening.get(params.sessionId);
+    if (started === undefined) {
+      started = ACPSession.open(host, channel(client), { ...request, sessionId: params.sessionId })
+        .then((session) => {
+          sessions.set(session.sessionId, session);
+          return session;
+        })
+        .catch((error: unknown) => {
+          const message = error instanceof Error ? error.message : String(error);
+          throw new RequestError(error instanceof SessionNotFoundError ? ERROR_CODES.notFound : ERROR_CODES.internal, message);
+        })
+        .finally(() => opening.delete(params.sessionId));
+      opening.set(params.sessionId, started);
+    }
+    return started;
   };
   const app = agent({ name: 'panto' })
     .onRequest('initialize', () => initializeResponse(version))
