@@ -68,7 +68,7 @@ async function startHostedSession(request: HostedSessionRequest, options: CliOpt
   // Per session: its folder; no Ctrl-C of its own (the client cancels), and nothing ever exits the server.
   const environment: CliEnvironment = { ...base, cwd: request.cwd, onInterrupt: () => () => undefined, forceExit: () => undefined };
   const places = runPlaces(options, environment);
-  const { systemPrompt, contextFiles } = await startingPrompt(options.system, places, log);
+  const { systemPrompt, contextFiles } = await startingPrompt(options.system, places, environment.env, log);
   const session = await openClientSession(request.sessionId, places);
   const held: HeldResources = {};
   try {

@@ -70,7 +70,7 @@ async function runAgent(options: CliOptions, environment: CliEnvironment, places
         () => undefined,
       )
     : Promise.resolve();
-  const { systemPrompt, contextFiles } = await startingPrompt(options.system, places, terminal);
+  const { systemPrompt, contextFiles } = await startingPrompt(options.system, places, env, terminal);
   // With --input-format stream-json the prompts come on stdin as the run goes.
   const streamed = options.inputFormat === 'stream-json';
   const printPrompt = options.print === undefined || streamed ? undefined : await readPrintPrompt(options.print, environment.stdin);

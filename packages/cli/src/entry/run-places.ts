@@ -23,14 +23,16 @@ export function runPlaces(options: CliOptions, environment: CliEnvironment): Run
 
 /**
  * The system prompt in force in `places.cwd` (`--system`, or the default) with the folder's
- * AGENTS.md files, and those files; unreadable ones are warned about on `terminal`.
+ * AGENTS.md files, and those files; unreadable or refused ones are warned about on
+ * `terminal`. `env` names what the sandbox hides, which AGENTS.md may not point to either.
  */
 export async function startingPrompt(
   system: string | undefined,
   places: RunPlaces,
+  env: Readonly<Record<string, string | undefined>>,
   terminal: Terminal,
 ): Promise<{ systemPrompt: string; contextFiles: string[] }> {
-  const contextFiles = await findContextFiles({ cwd: places.cwd, pantoHome: places.dataDir });
+  const contextFiles = await findContextFiles({ cwd: places.cwd, pantoHome: places.dataDir, home: places.home, env });
   for (const problem of contextFiles.problems) terminal.warn(`panto: ${problem}`);
   const systemPrompt = withContextFiles(await resolveSystemPrompt(system, places.cwd), contextFiles.files);
   return { systemPrompt, contextFiles: contextFiles.files.map((file) => file.path) };
