@@ -7,7 +7,7 @@
 import type { SessionEntry } from '@panto/core';
 import { decodeSession } from '@panto/core/store-kit';
 import { sessionDirFor } from '@panto/cli';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -94,7 +94,8 @@ describe('panto acp', { timeout: 90_000 }, () => {
       },
       options: [
         { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
-        { optionId: 'allow_session', name: 'Allow write for this session', kind: 'allow_always' },
+        // As the terminal's [a]: writes in this folder only (its real path).
+        { optionId: 'allow_session', name: `Allow write in ${realpathSync(cwd)} for this session`, kind: 'allow_always' },
         { optionId: 'deny', name: 'Deny', kind: 'reject_once' },
       ],
     });
@@ -123,7 +124,7 @@ describe('panto acp', { timeout: 90_000 }, () => {
     expect(existsSync(join(cwd, 'a.txt'))).toBe(false);
   });
 
-  it('"allow for this session" is remembered for the session: the next call of the kind runs without asking', async () => {
+  it('"allow for this session" is remembered for the session: the next write in that folder runs without asking', async () => {
     e2e.server.enqueue(
       { toolCalls: [{ id: 'call_1', name: 'write', input: { path: 'one.txt', content: '1' } }] },
       { toolCalls: [{ id: 'call_2', name: 'write', input: { path: 'two.txt', content: '2' } }] },

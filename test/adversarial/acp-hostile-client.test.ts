@@ -8,11 +8,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sessionDirFor } from '@panto/cli';
-import { acpClients, select } from '../acp-harness.js';
-import { CLI, fakeServerSandbox, jsonlFiles, runPanto, toolResults, until } from '../cli-harness.js';
+import { acpClients, select, startACP } from '../acp-harness.js';
+import { CLI, fakeServerSandbox, jsonlFiles, requestBody, runPanto, toolResults, until } from '../cli-harness.js';
 
 const e2e = fakeServerSandbox();
 const acp = acpClients(e2e, () => e2e.box.cwd);
@@ -74,6 +74,26 @@ describe('a hostile ACP client', { timeout: 90_000 }, () => {
     await client.connection.prompt({ sessionId, prompt: [{ type: 'text', text: 'overwrite them' }] });
     expect(client.permissionRequests).toHaveLength(2);
     expect(JSON.stringify([client.permissionRequests, client.updates])).not.toContain('SHOULD-NOT-LEAVE');
+  });
+
+  it("a read of panto's own environment through a path relative to the session's folder asks, though panto acp was started elsewhere", async () => {
+    const { root, cwd } = e2e.box;
+    // Started deeper than the session's folder: ../../../proc from the session's folder is /proc, from panto's own it is not.
+    const started = join(root, 'a', 'b', 'c', 'd');
+    await mkdir(started, { recursive: true });
+    const path = relative(cwd, '/proc/self/environ');
+    e2e.server.enqueue({ toolCalls: [{ id: 'call_env', name: 'read', input: { path } }] }, { text: 'Denied.' });
+    const { args, env } = e2e.openai();
+    const client = await startACP([...args, '--sandbox', 'off'], { cwd: started, env: { ...env, PANTO_TEST_MARKER: 'ENV-SHOULD-NOT-LEAVE' } });
+    try {
+      client.answer = () => select('deny');
+      const { sessionId } = await client.connection.newSession({ cwd, mcpServers: [] });
+      expect((await client.connection.prompt({ sessionId, prompt: [{ type: 'text', text: 'read it' }] })).stopReason).toBe('end_turn');
+      expect(client.permissionRequests.map((request) => request.toolCall.toolCallId)).toEqual(['call_env']);
+      expect(requestBody(e2e.server.requests[1])).not.toContain('ENV-SHOULD-NOT-LEAVE');
+    } finally {
+      await client.close();
+    }
   });
 
   it('stdout carries only the protocol, even when an extension writes to the console', async () => {

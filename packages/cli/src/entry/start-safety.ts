@@ -54,7 +54,7 @@ export async function startGuardedTools(
   for (const notice of started.notices) terminal.warn(notice);
   const grants = new SandboxGrants();
   const sandbox = started.sandbox === undefined ? undefined : { sandbox: started.sandbox, grants, cwd: places.cwd };
-  return { started, grants, approvals: new Approvals(approvalMode(start, interrupt), sandbox) };
+  return { started, grants, approvals: new Approvals(approvalMode(start, interrupt), sandbox, places.cwd) };
 }
 
 /** How calls that need approval are decided: `--yolo` runs them, a person is asked (on the terminal or through the ACP client), and where nobody can be they are refused. */
