@@ -1,16 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { clientMCPServers } from './client-mcp.js';
 
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the point — a value that looks like a variable is passed as it is, not expanded.
+const UNEXPANDED = '${NOT_EXPANDED}';
+
 describe("an ACP client's MCP servers", () => {
   it('become stdio and http configs, values taken as they are', () => {
     expect(
       clientMCPServers([
-        { name: 'files', command: '/usr/bin/mcp-files', args: ['--root', '/w'], env: [{ name: 'TOKEN', value: '${NOT_EXPANDED}' }] },
+        { name: 'files', command: '/usr/bin/mcp-files', args: ['--root', '/w'], env: [{ name: 'TOKEN', value: UNEXPANDED }] },
         { type: 'http', name: 'docs', url: 'https://mcp.example.com/mcp', headers: [{ name: 'Authorization', value: 'Bearer t' }] },
       ]),
     ).toEqual({
       servers: [
-        { type: 'stdio', name: 'files', command: '/usr/bin/mcp-files', args: ['--root', '/w'], env: { TOKEN: '${NOT_EXPANDED}' }, source: 'the ACP client' },
+        { type: 'stdio', name: 'files', command: '/usr/bin/mcp-files', args: ['--root', '/w'], env: { TOKEN: UNEXPANDED }, source: 'the ACP client' },
         { type: 'http', name: 'docs', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer t' }, source: 'the ACP client' },
       ],
     });
