@@ -8,7 +8,7 @@ import type { SessionEntry } from '@panto/core';
 import { decodeSession } from '@panto/core/store-kit';
 import { sessionDirFor } from '@panto/cli';
 import { existsSync, realpathSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acpClients, chunkText, select, updatesOf } from './acp-harness.js';
@@ -247,5 +247,25 @@ describe('panto acp', { timeout: 90_000 }, () => {
     const second = await trusted.connection.newSession({ cwd, mcpServers: [] });
     expect((await trusted.connection.prompt({ sessionId: second.sessionId, prompt: [{ type: 'text', text: 'hello' }] })).stopReason).toBe('end_turn');
     await until('both markers to be written', () => markers(cwd).length === 2);
+  });
+
+  it('a folder trusted in the terminal runs its code for an editor too — until a file of that code changes, when the session skips it as -p does', async () => {
+    const { cwd } = e2e.box;
+    await projectWithCode(cwd);
+    const { args, env } = e2e.openai();
+    expect((await runPanto(args, { cwd, env, stdin: '/trust yes\n' })).code).toBe(0);
+    expect(markers(cwd)).toEqual([]);
+
+    const client = await acp();
+    await client.connection.newSession({ cwd, mcpServers: [] });
+    await until('the trusted code to run for the editor', () => markers(cwd).length === 2);
+    await Promise.all(markers(cwd).map((name) => rm(join(cwd, name))));
+
+    await appendFile(join(cwd, '.panto', 'extensions', 'marker.ts'), '// changed by a command\n');
+    await client.connection.newSession({ cwd, mcpServers: [] });
+    await until('the skip to be said', () => client.stderr.includes('changed since you trusted the folder'));
+    expect(client.stderr).toContain("skipped this folder's own code");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(markers(cwd)).toEqual([]);
   });
 });
