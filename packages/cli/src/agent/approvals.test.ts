@@ -193,7 +193,13 @@ describe("the session's folder", () => {
   it('resolves relative paths against the folder it was given, not the process’s: panto acp runs sessions of other folders', async () => {
     const requests: ApprovalRequest[] = [];
     const approvals = new Approvals(
-      { type: 'ask', ask: async (_call, _signal, request) => (requests.push(request), { type: 'deny' }) },
+      {
+        type: 'ask',
+        ask: async (_call, _signal, request) => {
+          requests.push(request);
+          return { type: 'deny' };
+        },
+      },
       undefined,
       '/nonexistent-session/project',
     );
