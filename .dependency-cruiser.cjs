@@ -45,7 +45,7 @@ const LAYERS = {
     'table',
     FLOOR,
   ],
-  'packages/cli/src': [['index.ts'], 'entry', 'commands', 'checkpoints', 'extensions', 'session', 'ui', 'agent', 'trust', 'tools', 'sandbox', FLOOR],
+  'packages/cli/src': [['index.ts'], 'entry', 'acp', 'commands', 'checkpoints', 'extensions', 'session', 'ui', 'agent', 'trust', 'tools', 'sandbox', FLOOR],
   'functions/src': [
     ['index.ts', 'deployment.ts'],
     ['handlers', 'local'],

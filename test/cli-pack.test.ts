@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FakeLLMServer } from '@panto/core/testing';
+import { FakeLLMServer, waitUntil } from '@panto/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packCli } from '../scripts/pack.js';
 import { tempDir } from './support/temp-dir.js';
@@ -101,5 +101,25 @@ describe('npm run pack → npm install -g --prefix', { timeout: 120_000 }, () =>
     const run = await panto(['--provider', 'offline', '--extension', join(folder, 'typed.ts'), '-p', 'hi']);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toContain('typed extension loaded: 42');
+  });
+
+  it('<prefix>/bin/panto acp answers an ACP initialize on stdout (the protocol library is in the bundle)', async () => {
+    const child = spawn(join(prefix, 'bin', 'panto'), ['acp'], {
+      cwd: temp.path,
+      env: { PATH: `${resolve(process.execPath, '..')}:/usr/bin:/bin`, HOME: temp.path, PANTO_HOME: join(temp.path, 'home'), NO_COLOR: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const exited = new Promise<number | null>((done) => child.once('close', done));
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1 } })}\n`);
+    await waitUntil(() => stdout.includes('\n'), { message: 'the initialize response', timeoutMs: 30_000 });
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    expect(JSON.parse(stdout.split('\n')[0]!)).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { protocolVersion: 1, agentCapabilities: { loadSession: true } },
+    });
   });
 });

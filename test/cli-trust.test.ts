@@ -6,29 +6,14 @@
  * and remembers the answer for the folder's real path (a renamed folder asks again).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fakeServerSandbox, runPanto, until } from './cli-harness.js';
 import { hasScript, startPtyPanto } from './pty-harness.js';
+import { EXTENSION_MARKER, MCP_MARKER, markers, projectWithCode } from './support/folder-code.js';
 
 const e2e = fakeServerSandbox();
-
-const EXTENSION_MARKER = 'extension-was-loaded';
-const MCP_MARKER = 'mcp-server-was-started';
-
-/** The folder's own code: each piece leaves a marker in the working folder when it runs at all. */
-async function projectWithCode(cwd: string): Promise<void> {
-  await mkdir(join(cwd, '.panto', 'extensions'), { recursive: true });
-  await writeFile(
-    join(cwd, '.panto', 'extensions', 'marker.ts'),
-    `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(join(cwd, EXTENSION_MARKER))}, 'loaded');\nexport default () => {};\n`,
-  );
-  const server = `require('fs').writeFileSync(${JSON.stringify(join(cwd, MCP_MARKER))}, 'started')`;
-  await writeFile(join(cwd, '.panto', 'mcp.json'), JSON.stringify({ mcpServers: { marker: { command: process.execPath, args: ['-e', server] } } }));
-}
-
-const markers = (cwd: string) => [EXTENSION_MARKER, MCP_MARKER].filter((name) => existsSync(join(cwd, name)));
 
 describe('folder trust', { timeout: 90_000 }, () => {
   it('panto -p without trust runs neither, and says what it skipped and how to run it; with --trust both run', async () => {

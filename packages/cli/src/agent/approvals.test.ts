@@ -188,3 +188,24 @@ describe('read under /proc', () => {
     }
   });
 });
+
+describe("the session's folder", () => {
+  it('resolves relative paths against the folder it was given, not the process’s: panto acp runs sessions of other folders', async () => {
+    const requests: ApprovalRequest[] = [];
+    const approvals = new Approvals(
+      {
+        type: 'ask',
+        ask: async (_call, _signal, request) => {
+          requests.push(request);
+          return { type: 'deny' };
+        },
+      },
+      undefined,
+      '/nonexistent-session/project',
+    );
+    // ../../proc is /proc from the session's folder, and somewhere else from this test's.
+    expect((await approvals.beforeToolCall(call('read', { path: '../../proc/self/environ' }), toolContext()))?.type).toBe('refuse');
+    expect((await approvals.beforeToolCall(call('write', { path: 'notes/a.txt' }), toolContext()))?.type).toBe('refuse');
+    expect(requests.map((request) => request.kind)).toEqual([expect.stringMatching(/^read in \/proc\//), 'write in /nonexistent-session/project/notes']);
+  });
+});

@@ -74,12 +74,15 @@ interface Pending {
 export class Approvals {
   readonly #mode: ApprovalMode;
   readonly #sandbox: ApprovalSandbox | undefined;
+  /** The folder the tools resolve relative paths against (the session's, which in `panto acp` is not the process's). */
+  readonly #cwd: string;
   /** Kinds of call allowed for the rest of the session. */
   readonly #allowed = new Set<string>();
 
-  constructor(mode: ApprovalMode, sandbox?: ApprovalSandbox) {
+  constructor(mode: ApprovalMode, sandbox?: ApprovalSandbox, cwd: string = sandbox?.cwd ?? process.cwd()) {
     this.#mode = mode;
     this.#sandbox = sandbox;
+    this.#cwd = cwd;
   }
 
   /** Whether this call would ask (or be refused) now. */
@@ -121,12 +124,12 @@ export class Approvals {
     const path = typeof call.input.path === 'string' ? call.input.path : undefined;
     // "For this session" on a file covers its folder only (links followed): allowing a write
     // to ~/notes/todo.md must not allow one to ~/.bashrc.
-    const folder = path === undefined ? undefined : landingFolder(resolvePath(box?.cwd ?? process.cwd(), path));
+    const folder = path === undefined ? undefined : landingFolder(resolvePath(this.#cwd, path));
     const kind = folder === undefined ? call.name : `${call.name} in ${folder}`;
     const plain = { key: folder === undefined ? call.name : `${call.name}:${folder}`, needs: [], request: { needs: [], kind } };
     if (call.name === 'read') {
       if (path === undefined) return undefined;
-      const absolute = resolvePath(box?.cwd ?? process.cwd(), path);
+      const absolute = resolvePath(this.#cwd, path);
       // panto's own process is there (/proc/self/environ holds the provider keys), sandbox or not.
       if (isSystemFile(absolute)) return plain;
       // A secret a sandboxed command could not read is not read into the conversation unasked either.

@@ -18,6 +18,8 @@ describe('parseArgs', () => {
       version: false,
       extensions: [],
       outputFormat: 'text',
+      inputFormat: 'text',
+      acp: false,
     });
   });
 
@@ -67,6 +69,8 @@ describe('parseArgs', () => {
       version: false,
       extensions: ['a.ts', 'tools/'],
       outputFormat: 'text',
+      inputFormat: 'text',
+      acp: false,
     });
     expect(parseArgs(['-p', 'hi', '-c'])).toMatchObject({ print: 'hi', continue: true });
     expect(parseArgs(['--sandbox', 'off'])).toMatchObject({ sandbox: 'off', allowNetwork: false });
@@ -167,5 +171,55 @@ describe('parseArgs', () => {
   ])('rejects %j with a UsageError', (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(UsageError);
     expect(() => parseArgs(argv)).toThrow(message);
+  });
+
+  describe('panto acp', () => {
+    it('reads acp as the first word, with the flags that configure the agent', () => {
+      expect(parseArgs(['acp', '--model', 'm', '--yolo', '--trust', '--sandbox', 'off', '--extension', 'x.ts'])).toMatchObject({
+        acp: true,
+        model: 'm',
+        yolo: true,
+        trust: true,
+        sandbox: 'off',
+        extensions: ['x.ts'],
+      });
+    });
+
+    it.each([
+      [['acp', '-p', 'hi'], '-p'],
+      [['acp', '-c'], '--continue'],
+      [['acp', '-r', 'abc'], '--resume'],
+      [['acp', '--list'], '--list'],
+      [['acp', '--no-session'], '--no-session'],
+      [['acp', '--output-format', 'json'], '--output-format/--input-format'],
+    ])('refuses %j: the client chooses the sessions', (argv, flag) => {
+      expect(() => parseArgs(argv)).toThrow(new UsageError(`panto acp does not take ${flag}: the ACP client opens, loads and prompts the sessions`));
+    });
+
+    it('takes acp only as the first word', () => {
+      expect(() => parseArgs(['--yolo', 'acp'])).toThrow(UsageError);
+    });
+  });
+
+  describe('--input-format', () => {
+    it('stream-json goes with -p without a prompt and --output-format stream-json', () => {
+      expect(parseArgs(['-p', '--input-format', 'stream-json', '--output-format', 'stream-json'])).toMatchObject({
+        print: '-',
+        inputFormat: 'stream-json',
+        outputFormat: 'stream-json',
+      });
+    });
+
+    it.each([
+      [['--input-format', 'stream-json'], '--input-format goes with -p: panto -p --input-format stream-json --output-format stream-json'],
+      [
+        ['-p', 'hi', '--input-format', 'stream-json', '--output-format', 'stream-json'],
+        '--input-format stream-json reads the prompts from stdin: give -p no prompt of its own',
+      ],
+      [['-p', '--input-format', 'stream-json'], '--input-format stream-json needs --output-format stream-json'],
+      [['-p', '--input-format', 'yaml'], '--input-format: expected text, stream-json, got "yaml"'],
+    ])('refuses %j', (argv, message) => {
+      expect(() => parseArgs(argv)).toThrow(new UsageError(message));
+    });
   });
 });

@@ -4,7 +4,7 @@
  * line for each event of the turn ({@link StreamEvent}), the result object last. The shapes
  * are documented in docs/cli.md; fields are snake_case, as the session format's.
  */
-import type { AgentEvent, Receiver, StopReason, Usage } from '@panto/core';
+import { assistantText, type AgentEvent, type Receiver, type StepResult, type StopReason, type Usage } from '@panto/core';
 import { messagesCost } from '../agent/model-catalog.js';
 import type { TurnResult } from './running-agent.js';
 
@@ -93,4 +93,13 @@ export function streamJsonReceiver(sessionId: string, promptId: string, writeLin
     const line = streamEvent(event);
     if (line !== undefined) writeLine(JSON.stringify(line));
   };
+}
+
+/** The text of the step's last assistant message: the answer, without what came before tool calls. */
+export function finalAnswer(result: StepResult): string {
+  for (let i = result.messages.length - 1; i >= 0; i--) {
+    const message = result.messages[i]!;
+    if (message.role === 'assistant') return assistantText(message);
+  }
+  return '';
 }

@@ -1,10 +1,9 @@
 /** `panto -p`: one turn, the answer printed to stdout once it is complete, then exit. */
-import { assistantText, type StepResult } from '@panto/core';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, UsageError } from '../errors.js';
 import { reportTurn } from '../ui/render-turn.js';
 import type { InputStream } from '../ui/terminal.js';
 import type { OutputFormat } from './args.js';
-import { resultObject, streamJsonReceiver } from './output-format.js';
+import { finalAnswer, resultObject, streamJsonReceiver } from './output-format.js';
 import type { RunningAgent, TurnResult } from './running-agent.js';
 
 /** The prompt of `-p VALUE`: VALUE itself, or stdin read to its end when VALUE is `-`. */
@@ -58,13 +57,4 @@ async function printAnswer(running: RunningAgent, result: TurnResult, markdownRe
   await markdownReady;
   const shown = answer === '' || terminal.renderMarkdown === undefined ? answer : `${terminal.renderMarkdown(answer).trimEnd()}\n`;
   if (shown !== '') terminal.text(shown.endsWith('\n') ? shown : `${shown}\n`);
-}
-
-/** The text of the step's last assistant message: the answer, without what came before tool calls. */
-function finalAnswer(result: StepResult): string {
-  for (let i = result.messages.length - 1; i >= 0; i--) {
-    const message = result.messages[i]!;
-    if (message.role === 'assistant') return assistantText(message);
-  }
-  return '';
 }

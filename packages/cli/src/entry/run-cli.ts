@@ -1,28 +1,27 @@
 /**
  * The `panto` command as a function: parse the command line → resolve the session → start
- * the mode it asks for (`--help`, `--version`, `--list`, `-p`, or interactive).
+ * the mode it asks for (`--help`, `--version`, `--list`, `-p` — one prompt, or prompts on
+ * stdin —, interactive), or serve the Agent Client Protocol (`panto acp`).
  */
 import { InvalidSessionIdError, PantoError } from '@panto/core';
-import { homedir as osHomedir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { findContextFiles, withContextFiles } from '../agent/context-files.js';
-import { resolveSystemPrompt } from '../agent/system-prompt.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../errors.js';
 import { listPromptsCommand } from '../commands/list-prompts.js';
 import { rewindAtStart } from '../commands/rewind-command.js';
 import { listCommand } from '../session/list-sessions.js';
 import { openSession } from '../session/open-session.js';
 import { pickResume } from '../session/session-picker.js';
-import { pantoHome, sessionDirFor } from '../session/session-dir.js';
 import { openSwitchableSession, type SwitchableSession } from '../session/switchable-store.js';
 import { loadMarkdownRenderer, wantsMarkdown } from '../ui/markdown.js';
 import { Terminal } from '../ui/terminal.js';
 import { fitText, outputWidth } from '../ui/wrap.js';
 import { HELP, parseArgs, USAGE, type CliOptions } from './args.js';
 import type { CliEnvironment, RunPlaces } from './cli-environment.js';
+import { runPlaces, startingPrompt } from './run-places.js';
+import { runACPMode } from './acp-mode.js';
 import { runInteractiveMode } from './interactive-mode.js';
+import { runStreamInputMode } from './stream-input-mode.js';
 import { readPrintPrompt, runPrintMode } from './print-mode.js';
-import { startAgent, type HeldResources } from './start-agent.js';
+import { releaseHeld, startAgent, type HeldResources } from './start-agent.js';
 import { CLI_VERSION } from '../version.js';
 
 /**
@@ -48,6 +47,7 @@ export async function run(environment: CliEnvironment): Promise<number> {
       stdout.write(`panto ${CLI_VERSION}\n`);
       return EXIT_OK;
     }
+    if (options.acp) return await runACPMode(options, environment);
     const places = runPlaces(options, environment);
     if (options.list) return await listing(options, environment, places, terminal);
     return await runAgent(options, environment, places, terminal, held);
@@ -55,23 +55,8 @@ export async function run(environment: CliEnvironment): Promise<number> {
     return reportError(error, terminal, env);
   } finally {
     terminal.stopSpinner();
-    held.unsubscribe?.();
-    held.detachExtensions?.();
-    await held.mcp?.close();
-    await held.sandbox?.close();
+    await releaseHeld(held);
   }
-}
-
-function runPlaces(options: CliOptions, environment: CliEnvironment): RunPlaces {
-  const cwd = resolve(environment.cwd);
-  const dataDir = pantoHome(environment.env, cwd, environment.homedir);
-  return {
-    cwd,
-    home: environment.homedir ?? osHomedir(),
-    dataDir,
-    sessionDir: options.sessionDir ? resolve(cwd, options.sessionDir) : sessionDirFor(cwd, environment.env, environment.homedir),
-    sessionsRoot: join(dataDir, 'sessions'),
-  };
 }
 
 /** `--list`: this folder's sessions; with `-c` / `-r`, that session's prompts. */
@@ -95,10 +80,10 @@ async function runAgent(options: CliOptions, environment: CliEnvironment, places
         () => undefined,
       )
     : Promise.resolve();
-  const contextFiles = await findContextFiles({ cwd: places.cwd, pantoHome: places.dataDir, home: places.home, env });
-  for (const problem of contextFiles.problems) terminal.warn(`panto: ${problem}`);
-  const systemPrompt = withContextFiles(await resolveSystemPrompt(options.system, places.cwd), contextFiles.files);
-  const printPrompt = options.print === undefined ? undefined : await readPrintPrompt(options.print, environment.stdin);
+  const { systemPrompt, contextFiles } = await startingPrompt(options.system, places, env, terminal);
+  // With --input-format stream-json the prompts come on stdin as the run goes.
+  const streamed = options.inputFormat === 'stream-json';
+  const printPrompt = options.print === undefined || streamed ? undefined : await readPrintPrompt(options.print, environment.stdin);
 
   const session = await resolveSession(options, environment, places, terminal);
   if (session === undefined) return EXIT_OK;
@@ -110,8 +95,8 @@ async function runAgent(options: CliOptions, environment: CliEnvironment, places
       terminal,
       session,
       systemPrompt,
-      contextFiles: contextFiles.files.map((file) => file.path),
-      print: printPrompt !== undefined,
+      contextFiles,
+      print: options.print !== undefined,
     },
     held,
   );
@@ -119,6 +104,7 @@ async function runAgent(options: CliOptions, environment: CliEnvironment, places
     await rewindAtStart(started.running, options.rewind);
     started.danglingUser = null;
   }
+  if (streamed) return await runStreamInputMode(started.running, environment.stdin, started.danglingUser);
   if (printPrompt !== undefined) return await runPrintMode(started.running, printPrompt, started.danglingUser, markdownReady, options.outputFormat);
   return await runInteractiveMode(started, { session, options, environment, places });
 }

@@ -17,8 +17,10 @@ export interface TurnResult extends StepResult {
 
 /** Options of one {@link RunningAgent.turn}. */
 export interface TurnOptions {
-  /** Gets the turn's events too, once its prompt is stored (`--output-format stream-json`). */
+  /** Gets the turn's events too, once its prompt is stored (`--output-format stream-json`, an ACP client). */
   observe?: (promptId: string) => Receiver;
+  /** Aborts the step as Ctrl-C does (an ACP `session/cancel`, a stream-json interrupt); what was committed stays. */
+  signal?: AbortSignal;
 }
 
 export interface RunningAgentOptions {
@@ -141,7 +143,7 @@ export class RunningAgent implements CommandContext {
             observer(event);
           };
     try {
-      const result = await this.interruptible((signal) => this.agent.runStep(receiver, { signal }));
+      const result = await this.interruptible((signal) => this.agent.runStep(receiver, { signal }), options.signal);
       return { ...result, ...this.#explained(result.error), promptId };
     } finally {
       this.terminal.stopSpinner();
@@ -155,13 +157,18 @@ export class RunningAgent implements CommandContext {
     return error === undefined || hint === undefined ? {} : { error: new CliError(`${error.message} — ${hint}`, { cause: error }) };
   }
 
-  async interruptible<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  /** Runs `task` with a signal that Ctrl-C ({@link interrupt}) aborts, and so does `external`. */
+  async interruptible<T>(task: (signal: AbortSignal) => Promise<T>, external?: AbortSignal): Promise<T> {
     const controller = new AbortController();
+    const forward = () => controller.abort(external?.reason);
+    if (external?.aborted) forward();
+    else external?.addEventListener('abort', forward, { once: true });
     this.#running = controller;
     try {
       return await task(controller.signal);
     } finally {
       this.#running = undefined;
+      external?.removeEventListener('abort', forward);
     }
   }
 

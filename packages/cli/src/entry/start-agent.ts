@@ -5,7 +5,7 @@
  * tools registered (bash in the sandbox) → the folder's trust decided → extensions loaded
  * into the registry → MCP servers' tools, as they connect.
  */
-import { Agent, ExtensionHost, extensionAgent, ToolRegistry, type AgentConfig, type Provider } from '@panto/core';
+import { Agent, ExtensionHost, extensionAgent, ToolRegistry, type AgentConfig, type BeforeToolCall, type Provider } from '@panto/core';
 import type { MCPServers } from '@panto/core/mcp';
 import { join } from 'node:path';
 import { chainToolGuards } from '../agent/approvals.js';
@@ -38,6 +38,14 @@ export interface HeldResources {
   sandbox?: { close(): Promise<void> };
 }
 
+/** Releases what a run held (each once; what was never acquired is skipped). */
+export async function releaseHeld(held: HeldResources): Promise<void> {
+  held.unsubscribe?.();
+  held.detachExtensions?.();
+  await held.mcp?.close();
+  await held.sandbox?.close();
+}
+
 /** The agent of a run, started. */
 export interface StartedAgent {
   running: RunningAgent;
@@ -67,7 +75,10 @@ export async function startAgent(start: AgentStart, held: HeldResources): Promis
   const guarded = await startGuardedTools(start, () => running?.interrupt());
   held.sandbox = guarded.started;
   const { sandbox } = guarded.started;
-  const beforeToolCall = chainToolGuards(extensions.beforeToolCall, guarded.approvals.beforeToolCall);
+  const client = start.client;
+  // The client hears that a call runs once it passed every guard (chainToolGuards stops at a refusal).
+  const starting: BeforeToolCall[] = client === undefined ? [] : [async (call) => void (await client.toolStarting(call))];
+  const beforeToolCall = chainToolGuards(extensions.beforeToolCall, guarded.approvals.beforeToolCall, ...starting);
   const { agent, danglingUser } = await createAgent(session, { provider, tools, beforeToolCall }, start.systemPrompt, (message) => terminal.warn(message));
   for (const tool of createCodingTools({ cwd, bash: { env, ...(sandbox === undefined ? {} : { sandbox, grants: guarded.grants }) } })) tools.register(tool);
 
@@ -76,7 +87,7 @@ export async function startAgent(start: AgentStart, held: HeldResources): Promis
   const { extensionDirs, mcpFiles } = code;
   // Before anything of the folder's own runs.
   const trust = await decideFolderTrust(start, code);
-  const mcp = await startMCP(trust.trusted ? mcpFiles : { global: mcpFiles.global }, { env, cwd, terminal, show });
+  const mcp = await startMCP(trust.trusted ? mcpFiles : { global: mcpFiles.global }, { env, cwd, terminal, show, extra: client?.mcpServers ?? [] });
   if (mcp !== undefined) held.mcp = mcp;
   // Not for a session that is not saved: checkpoints go with their session.
   const checkpoints = start.options.noSession

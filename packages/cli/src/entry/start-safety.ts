@@ -30,9 +30,9 @@ export function codePlaces(start: AgentStart): CodePlaces {
   };
 }
 
-/** Whether a person is there to answer questions: not `-p`, and the input is a terminal. */
+/** Whether a person is there to answer questions on the terminal: not `-p`, no ACP client, and the input is a terminal. */
 export function isInteractive(start: AgentStart): boolean {
-  return !start.print && (start.environment.lineInput?.interactive ?? start.environment.stdin.isTTY === true);
+  return !start.print && start.client === undefined && (start.environment.lineInput?.interactive ?? start.environment.stdin.isTTY === true);
 }
 
 /** The sandbox of the run (notices said once, here), the grants it hands the bash tool, and the approvals that follow it. */
@@ -54,13 +54,14 @@ export async function startGuardedTools(
   for (const notice of started.notices) terminal.warn(notice);
   const grants = new SandboxGrants();
   const sandbox = started.sandbox === undefined ? undefined : { sandbox: started.sandbox, grants, cwd: places.cwd };
-  return { started, grants, approvals: new Approvals(approvalMode(start, interrupt), sandbox) };
+  return { started, grants, approvals: new Approvals(approvalMode(start, interrupt), sandbox, places.cwd) };
 }
 
-/** How calls that need approval are decided: `--yolo` runs them, a person is asked, and where nobody can be they are refused. */
+/** How calls that need approval are decided: `--yolo` runs them, a person is asked (on the terminal or through the ACP client), and where nobody can be they are refused. */
 function approvalMode(start: AgentStart, interrupt: () => void): ApprovalMode {
   const { options, environment } = start;
   if (options.yolo) return { type: 'yolo' };
+  if (start.client !== undefined) return { type: 'ask', ask: start.client.askApproval };
   if (start.print) return { type: 'refuse', where: 'panto -p' };
   if (!isInteractive(start)) return { type: 'refuse', where: 'panto with piped input' };
   return { type: 'ask', ask: environment.askApproval ?? terminalApproval(environment.stdin, start.terminal, interrupt) };

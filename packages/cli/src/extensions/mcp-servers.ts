@@ -1,6 +1,6 @@
 /** The CLI's MCP servers: where their config is read from, and how their tools reach the agent. */
 import type { ToolRegistry } from '@panto/core';
-import { MCPServers, mergeMCPConfigs, parseMCPConfig, type ParsedMCPConfig } from '@panto/core/mcp';
+import { MCPServers, mergeMCPConfigs, parseMCPConfig, type MCPServerConfig, type ParsedMCPConfig } from '@panto/core/mcp';
 import { readFile } from 'node:fs/promises';
 import { CLI_VERSION } from '../version.js';
 import type { Terminal } from '../ui/terminal.js';
@@ -57,9 +57,10 @@ export async function registerMCPTools(mcp: MCPServers, registry: ToolRegistry, 
 }
 
 /**
- * The MCP servers of `$PANTO_HOME/mcp.json` and `.panto/mcp.json`, connecting in the
- * background from now on (the first turn waits for those still starting); undefined when
- * none is configured. Config problems and servers that fail are warnings, never fatal.
+ * The MCP servers of `$PANTO_HOME/mcp.json` and `.panto/mcp.json` (and `extra`, an ACP
+ * client's, which win over a file's server of the same name), connecting in the background
+ * from now on (the first turn waits for those still starting); undefined when none is
+ * configured. Config problems and servers that fail are warnings, never fatal.
  */
 export async function startMCP(
   files: MCPConfigFiles,
@@ -68,10 +69,11 @@ export async function startMCP(
     cwd: string;
     terminal: Terminal;
     show: (path: string) => string;
+    extra?: readonly MCPServerConfig[];
   },
 ): Promise<MCPServers | undefined> {
   const { terminal } = options;
-  const config = await readMCPConfig(files, options.env, options.show);
+  const config = mergeMCPConfigs(await readMCPConfig(files, options.env, options.show), { servers: [...(options.extra ?? [])], problems: [] });
   for (const problem of config.problems) terminal.warn(`panto: ${problem}`);
   if (config.servers.length === 0) return undefined;
   const mcp = new MCPServers(config.servers, {

@@ -65,8 +65,7 @@ export async function startSandbox(request: SandboxRequest): Promise<StartedSand
   removeOrphanedTemps(hostTemp);
   const privateTemp = realpathSync(mkdtempSync(join(hostTemp, `${TEMP_PREFIX}${process.pid}-`)));
   chmodSync(privateTemp, 0o700);
-  const removeTemp = () => void removeForcefully(privateTemp);
-  process.once('exit', removeTemp);
+  removedAtExit(privateTemp);
   const sandbox = new BubblewrapSandbox({
     bwrap: support.bwrap,
     mode: request.mode,
@@ -83,10 +82,27 @@ export async function startSandbox(request: SandboxRequest): Promise<StartedSand
     notices,
     close: async () => {
       await proxy?.close();
-      process.off('exit', removeTemp);
-      removeTemp();
+      liveTemps.delete(privateTemp);
+      removeForcefully(privateTemp);
     },
   };
+}
+
+/**
+ * The session temp folders this process made and has not removed yet, removed when it exits:
+ * one exit hook for all of them (`panto acp` starts a sandbox per session, a listener each
+ * would pass Node's limit of ten).
+ */
+const liveTemps = new Set<string>();
+let exitHookInstalled = false;
+
+function removedAtExit(path: string): void {
+  liveTemps.add(path);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const temp of liveTemps) removeForcefully(temp);
+  });
 }
 
 /** The name of a session's temp folder in the host's: this prefix, panto's pid, a dash, random characters. */
