@@ -32,6 +32,12 @@ export interface ServiceLimits {
   /** Request bodies above this are refused with 413 before they are parsed. */
   bodyLimitBytes: number;
   /**
+   * `POST /chat` bodies above this are refused with 413: the AI SDK's transport sends the
+   * whole conversation each time (the server reads only its newest message), so a long chat
+   * needs more room than a prompt does.
+   */
+  chatBodyLimitBytes: number;
+  /**
    * The term of a turn's lease (sync, streamed, compaction): it holds this long past its
    * last renewal, so a crashed turn's session is free again at most this long after the crash.
    */
@@ -137,6 +143,7 @@ export const DEFAULT_SERVICE_LIMITS: ServiceLimits = {
   deadlineMs: 25_000,
   streamDeadlineMs: 840_000,
   bodyLimitBytes: 256 * 1024,
+  chatBodyLimitBytes: 4 * 1024 * 1024,
   leaseMs: 30_000,
   leaseRenewMs: 10_000,
   eventsPollMs: 1_000,
@@ -343,6 +350,7 @@ export function serviceLimits(env: Env): ServiceLimits {
     deadlineMs,
     streamDeadlineMs,
     bodyLimitBytes: integer(env, 'PANTO_BODY_LIMIT_BYTES', DEFAULT_SERVICE_LIMITS.bodyLimitBytes, 1, 6 * 1024 * 1024),
+    chatBodyLimitBytes: integer(env, 'PANTO_CHAT_BODY_LIMIT_BYTES', DEFAULT_SERVICE_LIMITS.chatBodyLimitBytes, 1, 6 * 1024 * 1024),
     leaseMs,
     // Three renewals a term by default: one that fails (a blip of the store) loses nothing.
     leaseRenewMs: integer(env, 'PANTO_LEASE_RENEW_MS', Math.floor(leaseMs / 3), 100, Math.floor(leaseMs / 2)),
