@@ -33,9 +33,9 @@ export class AnswerChunks {
     this.#write = write;
   }
 
-  /** The message's start: `messageId` only for a new message (a continued one keeps its id). */
-  start(metadata: ChatMetadata): void {
-    this.#write({ type: 'start', messageMetadata: metadata });
+  /** The message's start: `messageId` for a new message (see `answerId`); a continued one keeps its id. */
+  start(metadata: ChatMetadata, messageId?: string): void {
+    this.#write({ type: 'start', ...(messageId === undefined ? {} : { messageId }), messageMetadata: metadata });
   }
 
   /** A running turn's event. */
@@ -67,8 +67,11 @@ export class AnswerChunks {
       case 'tool-call-end':
         return this.#write({ type: 'tool-input-available', toolCallId: event.toolCall.id, toolName: event.toolCall.name, input: event.toolCall.input, dynamic: true });
       case 'message-end':
-        this.#asks(event.message);
         this.#count(event.message);
+        return;
+      case 'entries-persisted':
+        // The calls that wait are known once the message is stored with them (the agent marks them).
+        for (const record of event.records) if (record.type === 'message' && record.message.role === 'assistant') this.#asks(record.message);
         return;
       case 'tool-execution-end':
         return this.#output(event.result);

@@ -12,9 +12,9 @@ import type { AppEnv } from '../../http/app-env.js';
 import type { FollowEvent } from '../../services/turn-service.js';
 import type { RouteDeps } from '../route-deps.js';
 import { AnswerChunks } from './answer-chunks.js';
-import type { ChatMessage } from './ui-messages.js';
+import { answerId, type ChatMessage, chatMessages } from './ui-messages.js';
 
-export async function replayTurn(c: Context<AppEnv>, { turns, limits, report }: RouteDeps, id: string): Promise<Response> {
+export async function replayTurn(c: Context<AppEnv>, { turns, tree, limits, report }: RouteDeps, id: string): Promise<Response> {
   const deadline = AbortSignal.timeout(limits.streamDeadlineMs);
   // A client that goes away stops the following (a local server says so; Lambda runs on to the turn's end or the deadline).
   const signal = AbortSignal.any([deadline, c.req.raw.signal]);
@@ -25,13 +25,29 @@ export async function replayTurn(c: Context<AppEnv>, { turns, limits, report }: 
     await events.return?.();
     return c.body(null, 204);
   }
+  /**
+   * The id of the message the turn writes, as the page has it: the answer to the turn's prompt
+   * (its first entry); for a turn resumed by decisions, the message that asked, as
+   * `GET /chat/{id}` gives it (one read more, only then).
+   */
+  const messageId = async (first: FollowEvent): Promise<string | undefined> => {
+    if (first.type === 'message' && first.record.message.role === 'user') return answerId(first.record.id);
+    if (first.type !== 'approval') return undefined;
+    const chat = await tree.chat(c.get('owner'), id);
+    return chatMessages(chat.tree, chat.runningFrom).at(-1)?.id;
+  };
   const stream = createUIMessageStream<ChatMessage>({
     execute: async ({ writer }) => {
       const chunks = new AnswerChunks((chunk) => writer.write(chunk));
-      chunks.start({ session_id: id });
+      let begun = false;
       try {
-        for (let next = await events.next(); next.done !== true; next = await events.next()) replay(chunks, next.value, id);
+        for (let next = await events.next(); next.done !== true; next = await events.next()) {
+          if (!begun) chunks.start({ session_id: id }, await messageId(next.value));
+          begun = true;
+          replay(chunks, next.value, id);
+        }
       } catch (error) {
+        if (!begun) chunks.start({ session_id: id });
         // The stream has started: a failure can only end it. The turn may still run; the client resumes again.
         const failure = toHttpError(error);
         report(failure, `chat stream of session ${id}`, error);

@@ -23,9 +23,9 @@ import { pathSessionId, readJson } from '../read-request.js';
 import type { RouteDeps } from '../route-deps.js';
 import { stepFailure, turnJson } from '../turn-json.js';
 import { AnswerChunks } from './answer-chunks.js';
-import { chatOpening } from './chat-request.js';
+import { type ChatBody, chatOpening } from './chat-request.js';
 import { replayTurn } from './chat-replay.js';
-import { type ChatMessage, chatMessages } from './ui-messages.js';
+import { answerId, type ChatMessage, chatMessages } from './ui-messages.js';
 
 export function chatRoutes(app: ApiApp, deps: RouteDeps): void {
   const { turns, tree, limits } = deps;
@@ -44,7 +44,7 @@ export function chatRoutes(app: ApiApp, deps: RouteDeps): void {
             deadlineMs: limits.streamDeadlineMs,
             ...(opening.parentId === undefined ? {} : { parentId: opening.parentId }),
           });
-    return streamChatTurn(c, deps, started, id);
+    return streamChatTurn(c, deps, started, { id, continued: body.messages.at(-1)! });
   });
 
   route(app, 'resumeChat', async (c) => {
@@ -65,17 +65,26 @@ export function chatRoutes(app: ApiApp, deps: RouteDeps): void {
  * `error` part when the turn failed (panto's error body as its text), and `finish` with the
  * turn's usage, cost and stop reason as the message's metadata.
  */
-function streamChatTurn(c: Context<AppEnv>, { turns, limits, report }: RouteDeps, started: StartedTurn, id: string): Response {
+function streamChatTurn(
+  c: Context<AppEnv>,
+  { turns, limits, report }: RouteDeps,
+  started: StartedTurn,
+  { id, continued }: { id: string; continued: ChatBody['messages'][number] },
+): Response {
   c.set('turn', true);
   let ended!: () => void;
   c.set('streamed', new Promise<void>((resolve) => (ended = resolve)));
   const stream = createUIMessageStream<ChatMessage>({
+    // Decisions continue the message that asked (the SDK's persistence mode keeps its id); a prompt's answer is a new one.
+    ...(started.opened.type === 'approval' ? { originalMessages: [continued as ChatMessage] } : {}),
     execute: async ({ writer }) => {
       const chunks = new AnswerChunks((chunk) => writer.write(chunk));
       const deadline = AbortSignal.timeout(limits.streamDeadlineMs);
       try {
-        chunks.start({ session_id: id });
-        if (started.opened.type === 'approval') chunks.decided(started.opened);
+        if (started.opened.type === 'approval') {
+          chunks.start({ session_id: id });
+          chunks.decided(started.opened);
+        } else chunks.start({ session_id: id }, answerId(started.opened.id));
         const outcome = await turns.run(started, { signal: deadline, receiver: (event) => chunks.receive(event) });
         const { incomplete, incomplete_reason } = turnJson(outcome, deadline);
         const failure = stepFailure(outcome.step);

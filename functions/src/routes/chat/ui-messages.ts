@@ -24,6 +24,15 @@ export interface ChatMetadata {
 export type ChatMessage = UIMessage<ChatMetadata>;
 
 /**
+ * The id of the assistant message that answers the prompt `promptId`: known when the prompt is
+ * stored, so the live stream, a resumed one and `GET /chat/{id}` all give the answer the same
+ * id (the SDK continues a message by its id, and would show a second one under another).
+ */
+export function answerId(promptId: string): string {
+  return `${promptId}:answer`;
+}
+
+/**
  * The messages of the session's active path. While a turn runs (`runningFrom`: the log index
  * of the entry that opened it), what it wrote after its opening is left out: the resumed stream
  * (`GET /chat/{id}/stream`) sends it, from the start.
@@ -42,6 +51,7 @@ export function chatMessages(tree: SessionTree, runningFrom: number | null): Cha
 class ChatBuilder {
   readonly messages: ChatMessage[] = [];
   #answer: { message: ChatMessage; usage: Usage; cost: number | null } | null = null;
+  #prompt: string | null = null;
 
   add(entry: RecordEntry): void {
     if (entry.type === 'approval') return this.#decided(entry);
@@ -50,6 +60,7 @@ class ChatBuilder {
     switch (message.role) {
       case 'user':
         this.#answer = null;
+        this.#prompt = entry.id;
         this.messages.push({ id: entry.id, role: 'user', parts: [{ type: 'text', text: message.content }] });
         return;
       case 'assistant':
@@ -65,7 +76,8 @@ class ChatBuilder {
 
   #assistant(id: string, message: AssistantMessage): void {
     if (this.#answer === null) {
-      this.#answer = { message: { id, role: 'assistant', parts: [], metadata: {} }, usage: emptyUsage(), cost: 0 };
+      const messageId = this.#prompt === null ? id : answerId(this.#prompt);
+      this.#answer = { message: { id: messageId, role: 'assistant', parts: [], metadata: {} }, usage: emptyUsage(), cost: 0 };
       this.messages.push(this.#answer.message);
     }
     const answer = this.#answer;
