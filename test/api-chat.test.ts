@@ -55,7 +55,11 @@ async function messageOf(chunks: readonly UIMessageChunk[], message?: UIMessage)
   return last!;
 }
 
-async function send(chatId: string, messages: UIMessage[], options: { trigger?: 'submit-message' | 'regenerate-message'; messageId?: string; owner?: string } = {}) {
+async function send(
+  chatId: string,
+  messages: UIMessage[],
+  options: { trigger?: 'submit-message' | 'regenerate-message'; messageId?: string; owner?: string } = {},
+) {
   return (await transport(options.owner)).sendMessages({
     chatId,
     messages,
@@ -86,7 +90,15 @@ describe("the AI SDK's chat protocol", { timeout: 60_000 }, () => {
       .map((frame) => frame.replace(/^data: /, ''))
       .filter((data) => data.startsWith('{'))
       .map((data) => JSON.parse(data) as UIMessageChunk);
-    expect(chunks.map((chunk) => chunk.type)).toEqual(['start', 'start-step', 'text-start', ...chunks.filter((c) => c.type === 'text-delta').map(() => 'text-delta'), 'text-end', 'finish-step', 'finish']);
+    expect(chunks.map((chunk) => chunk.type)).toEqual([
+      'start',
+      'start-step',
+      'text-start',
+      ...chunks.filter((c) => c.type === 'text-delta').map(() => 'text-delta'),
+      'text-end',
+      'finish-step',
+      'finish',
+    ]);
     const finish = chunks.at(-1) as Extract<UIMessageChunk, { type: 'finish' }>;
     expect(finish.finishReason).toBe('stop');
     expect(finish.messageMetadata).toMatchObject({ session_id: id, stop_reason: 'end_turn', usage: { input_tokens: 12, output_tokens: 5 }, incomplete: false });
@@ -130,14 +142,22 @@ describe("the AI SDK's chat protocol", { timeout: 60_000 }, () => {
       while ((await reader.read()).value?.type !== 'text-delta');
       // The answer so far is stored once a second has passed on the lease clock.
       clock.advance(1_000);
-      await waitUntil(async () => ((await json<{ turn: { partial: unknown } | null }>(await api.call('alice', 'GET', `/sessions/${id}`), 200)).turn?.partial ?? null) !== null, {
-        message: 'the partial answer is stored',
-        timeoutMs: 15_000,
-      });
+      await waitUntil(
+        async () =>
+          ((await json<{ turn: { partial: unknown } | null }>(await api.call('alice', 'GET', `/sessions/${id}`), 200)).turn?.partial ?? null) !== null,
+        {
+          message: 'the partial answer is stored',
+          timeoutMs: 15_000,
+        },
+      );
       // A reload: the page reads the session (the prompt, not the running answer) and resumes on another instance.
       const initial = await json<UIMessage[]>(await other.call('alice', 'GET', `/chat/${id}`), 200);
       expect(initial.map((m) => m.role)).toEqual(['user']);
-      const resumed = (await (await new DefaultChatTransport({ api: `${other.url}/chat`, headers: { Authorization: `Bearer ${await api.token('alice')}` } }).reconnectToStream({ chatId: id }))!).getReader();
+      const resumed = (
+        await (await new DefaultChatTransport({ api: `${other.url}/chat`, headers: { Authorization: `Bearer ${await api.token('alice')}` } }).reconnectToStream(
+          { chatId: id },
+        ))!
+      ).getReader();
       const early: UIMessageChunk[] = [];
       while (!early.some((chunk) => chunk.type === 'text-delta')) early.push((await resumed.read()).value!);
       expect(early[0]).toMatchObject({ type: 'start' });
@@ -192,11 +212,16 @@ describe("the AI SDK's chat protocol", { timeout: 60_000 }, () => {
     // What addToolApprovalResponse leaves in the message, sent on the next request.
     const responded: UIMessage = {
       ...loaded[1]!,
-      parts: loaded[1]!.parts.map((part) => (part.type === 'dynamic-tool' ? { ...part, state: 'approval-responded', approval: { id: 'toolu_chat_pay', approved: true } } : part)) as UIMessage['parts'],
+      parts: loaded[1]!.parts.map((part) =>
+        part.type === 'dynamic-tool' ? { ...part, state: 'approval-responded', approval: { id: 'toolu_chat_pay', approved: true } } : part,
+      ) as UIMessage['parts'],
     };
     const second = await chunksOf(await send(id, [loaded[0]!, responded], { messageId: responded.id }));
     const done = await messageOf(second, responded);
-    expect(done.parts.find((part) => part.type === 'dynamic-tool')).toMatchObject({ state: 'output-available', output: expect.stringContaining('Paid 5 to bob') });
+    expect(done.parts.find((part) => part.type === 'dynamic-tool')).toMatchObject({
+      state: 'output-available',
+      output: expect.stringContaining('Paid 5 to bob'),
+    });
     expect(text(done)).toBe('Paid.');
     expect(done.id).toBe(responded.id);
   });

@@ -8,6 +8,7 @@
 import type * as z from 'zod/mini';
 import { ROUTE_LIST, type OperationId } from './routes.js';
 import * as responses from './response-schemas.js';
+import { chatMessages } from './chat-schemas.js';
 import {
   approvalsBody,
   chatBody,
@@ -252,7 +253,7 @@ const ROUTE_DOCS: { [operation in OperationId]: RouteDocs } = {
     description:
       "The body `DefaultChatTransport` sends: `id` (the session's id), `messages` (`UIMessage[]`; the server owns the history and reads only the newest: a user message's text is the prompt, an assistant message's `approval-responded` tool parts are the decisions on the calls the session waits on), " +
       '`trigger` (`submit-message`, or `regenerate-message`: the prompt asked again as a sibling, a new branch beside the old answer) and `messageId` (an edited prompt: asked as its sibling). ' +
-      'Answers the UI message stream (SSE, `x-vercel-ai-ui-message-stream: v1`): `start`, `start-step`/`finish-step` per provider call, text and reasoning parts, `dynamic-tool` input and output parts, `tool-approval-request` for a call that waits, an `error` part (panto\'s error body as its text) and `finish` with `usage`, `cost_usd` and `stop_reason` as the message\'s metadata. ' +
+      "Answers the UI message stream (SSE, `x-vercel-ai-ui-message-stream: v1`): `start`, `start-step`/`finish-step` per provider call, text and reasoning parts, `dynamic-tool` input and output parts, `tool-approval-request` for a call that waits, an `error` part (panto's error body as its text) and `finish` with `usage`, `cost_usd` and `stop_reason` as the message's metadata. " +
       'Refusals before the stream are statuses, as for `POST /sessions/{id}/messages/stream`. A client that goes away does not stop the turn (`POST /sessions/{id}/stop` does). On AWS this route is served by the streaming function URL.',
     body: chatBody(),
     responses: { 200: { description: 'The turn as the UI message stream.', contentType: 'text/event-stream' } },
@@ -262,7 +263,7 @@ const ROUTE_DOCS: { [operation in OperationId]: RouteDocs } = {
     summary: "The session as the AI SDK's UIMessage[] (useChat's initial messages)",
     description:
       'The active path: a prompt is a user message (its entry id), what answers it is one assistant message (its first entry id) whose steps, text, reasoning and tool calls are parts. While a turn runs, its answer is left out: `GET /chat/{id}/stream` replays it from its start.',
-    responses: { 200: { description: 'The messages, oldest first.', schema: responses.chatMessages } },
+    responses: { 200: { description: 'The messages, oldest first.', schema: chatMessages } },
     errors: [404],
   },
   resumeChat: {

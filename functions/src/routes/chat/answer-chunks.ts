@@ -47,25 +47,38 @@ export class AnswerChunks {
         return;
       case 'text-start':
       case 'text-end':
-        return this.#write({ type: event.type, id: id(event.index) });
+        this.#write({ type: event.type, id: id(event.index) });
+        return;
       case 'text-delta':
-        return this.#write({ type: 'text-delta', id: id(event.index), delta: event.delta });
+        this.#write({ type: 'text-delta', id: id(event.index), delta: event.delta });
+        return;
       case 'thinking-start':
-        return this.#write({ type: 'reasoning-start', id: id(event.index) });
+        this.#write({ type: 'reasoning-start', id: id(event.index) });
+        return;
       case 'thinking-delta':
-        return this.#write({ type: 'reasoning-delta', id: id(event.index), delta: event.delta });
+        this.#write({ type: 'reasoning-delta', id: id(event.index), delta: event.delta });
+        return;
       case 'thinking-end':
-        return this.#write({ type: 'reasoning-end', id: id(event.index) });
+        this.#write({ type: 'reasoning-end', id: id(event.index) });
+        return;
       case 'tool-call-start':
         this.#calls.set(event.index, event.id);
-        return this.#write({ type: 'tool-input-start', toolCallId: event.id, toolName: event.name, dynamic: true });
+        this.#write({ type: 'tool-input-start', toolCallId: event.id, toolName: event.name, dynamic: true });
+        return;
       case 'tool-call-delta': {
         const toolCallId = this.#calls.get(event.index);
         if (toolCallId !== undefined) this.#write({ type: 'tool-input-delta', toolCallId, inputTextDelta: event.delta });
         return;
       }
       case 'tool-call-end':
-        return this.#write({ type: 'tool-input-available', toolCallId: event.toolCall.id, toolName: event.toolCall.name, input: event.toolCall.input, dynamic: true });
+        this.#write({
+          type: 'tool-input-available',
+          toolCallId: event.toolCall.id,
+          toolName: event.toolCall.name,
+          input: event.toolCall.input,
+          dynamic: true,
+        });
+        return;
       case 'message-end':
         this.#count(event.message);
         return;
@@ -74,7 +87,8 @@ export class AnswerChunks {
         for (const record of event.records) if (record.type === 'message' && record.message.role === 'assistant') this.#asks(record.message);
         return;
       case 'tool-execution-end':
-        return this.#output(event.result);
+        this.#output(event.result);
+        return;
       default:
         return;
     }
@@ -82,7 +96,10 @@ export class AnswerChunks {
 
   /** A message as stored (a replayed turn): an answer in full, a tool's result; a prompt is no part of an answer. */
   stored(message: Message): void {
-    if (message.role === 'tool_result') return this.#output(message);
+    if (message.role === 'tool_result') {
+      this.#output(message);
+      return;
+    }
     if (message.role !== 'assistant') return;
     const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
     const partial = this.#partial;
@@ -175,7 +192,10 @@ export class AnswerChunks {
 
   #output(result: Extract<Message, { role: 'tool_result' }>): void {
     const toolCallId = result.tool_call_id;
-    if (this.#denied.has(toolCallId)) return this.#write({ type: 'tool-output-denied', toolCallId });
+    if (this.#denied.has(toolCallId)) {
+      this.#write({ type: 'tool-output-denied', toolCallId });
+      return;
+    }
     if (result.is_error) this.#write({ type: 'tool-output-error', toolCallId, errorText: result.content, dynamic: true });
     else this.#write({ type: 'tool-output-available', toolCallId, output: result.content, dynamic: true });
   }

@@ -64,16 +64,20 @@ function replay(chunks: AnswerChunks, event: FollowEvent, id: string): void {
     case 'turn':
       return;
     case 'message':
-      return chunks.stored(event.record.message);
+      chunks.stored(event.record.message);
+      return;
     case 'approval':
-      return chunks.decided(event.record);
+      chunks.decided(event.record);
+      return;
     case 'partial': {
       const text = event.partial.message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
-      return chunks.partial(text);
+      chunks.partial(text);
+      return;
     }
     case 'end':
       // Still running when the following stopped (the deadline, the client gone): not finished.
-      return chunks.finish({ session_id: id, incomplete: event.turn !== null });
+      chunks.finish({ session_id: id, incomplete: event.turn !== null });
+      return;
     default:
       event satisfies never;
   }

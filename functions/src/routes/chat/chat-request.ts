@@ -31,7 +31,8 @@ export async function chatOpening(body: ChatBody, tree: () => Promise<SessionTre
     return branchFrom(await tree(), messages, at);
   }
   if (last.role === 'assistant') return { type: 'decisions', decisions: approvalResponses(last) };
-  if (last.role !== 'user') throw invalidField('body', 'messages', 'the newest message must be a user message, or an assistant message with approval responses');
+  if (last.role !== 'user')
+    throw invalidField('body', 'messages', 'the newest message must be a user message, or an assistant message with approval responses');
   // An edit (`sendMessage({ text, messageId })`) replaces a prompt: the new one is its sibling.
   if (body.messageId !== undefined && body.messageId === last.id) {
     const { parentId } = await branchFrom(await tree(), messages, messages.length - 1);

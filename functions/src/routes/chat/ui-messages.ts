@@ -54,7 +54,10 @@ class ChatBuilder {
   #prompt: string | null = null;
 
   add(entry: RecordEntry): void {
-    if (entry.type === 'approval') return this.#decided(entry);
+    if (entry.type === 'approval') {
+      this.#decided(entry);
+      return;
+    }
     if (entry.type !== 'message') return;
     const { message } = entry;
     switch (message.role) {
@@ -64,9 +67,11 @@ class ChatBuilder {
         this.messages.push({ id: entry.id, role: 'user', parts: [{ type: 'text', text: message.content }] });
         return;
       case 'assistant':
-        return this.#assistant(entry.id, message);
+        this.#assistant(entry.id, message);
+        return;
       case 'tool_result':
-        return this.#result(message);
+        this.#result(message);
+        return;
       case 'system':
         return;
       default:
@@ -88,7 +93,9 @@ class ChatBuilder {
       else if (block.type === 'thinking') answer.message.parts.push({ type: 'reasoning', text: block.thinking, state: 'done' });
       else if (block.type === 'tool_call') {
         const base = { type: 'dynamic-tool' as const, toolName: block.name, toolCallId: block.id, input: block.input };
-        answer.message.parts.push(asks.has(block.id) ? { ...base, state: 'approval-requested', approval: { id: block.id } } : { ...base, state: 'input-available' });
+        answer.message.parts.push(
+          asks.has(block.id) ? { ...base, state: 'approval-requested', approval: { id: block.id } } : { ...base, state: 'input-available' },
+        );
       }
     }
     answer.usage = addUsage(answer.usage, message.usage);
