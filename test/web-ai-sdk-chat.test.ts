@@ -88,7 +88,7 @@ describe("the AI SDK example on panto, in Chromium with @ai-sdk/react's useChat"
     stack.fake.resume();
     await expect.poll(() => answers(page).first().innerText(), { timeout: UI_MS }).toContain('streamed word by word.');
     await ready(page);
-    expect(await answers(page).first().getByLabel('Usage').innerText()).toContain('7 in, 9 out');
+    expect(await answers(page).first().locator('[data-usage]').innerText()).toContain('7 in, 9 out');
     await page.screenshot({ path: join(shots, 'ai-sdk-chat-streamed.png') });
 
     // A reload while the model still writes: the page loads the session and resumes the running answer.

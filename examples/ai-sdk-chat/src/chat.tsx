@@ -67,7 +67,7 @@ export function Chat({ panto, id, initialMessages }: { panto: Panto; id: string;
               );
             })}
             {message.metadata?.usage && (
-              <small aria-label="Usage">
+              <small title="Usage" data-usage>
                 {message.metadata.usage.input_tokens} in, {message.metadata.usage.output_tokens} out
                 {typeof message.metadata.cost_usd === 'number' ? `, $${message.metadata.cost_usd.toFixed(6)}` : ''}
               </small>
