@@ -233,5 +233,24 @@ describe("the AI SDK's chat protocol", { timeout: 60_000 }, () => {
     expect(JSON.parse((mallory as Error).message)).toMatchObject({ error: { code: 'session_not_found' } });
     expect((await api.call('mallory', 'GET', `/chat/${id}`)).status).toBe(404);
     expect((await api.call('mallory', 'GET', `/chat/${id}/stream`)).status).toBe(404);
+
+    // Busy: a second prompt while the first turn runs.
+    api.fake.enqueue({ text: 'Still writing, slowly.', pauseAfterDeltas: 1 });
+    const first = (await send(id, [user('one')])).getReader();
+    while ((await first.read()).value?.type !== 'text-delta');
+    const busy = await api.call('alice', 'POST', '/chat', { id, messages: [user('two')], trigger: 'submit-message' });
+    expect(busy.status).toBe(409);
+    expect(await busy.json()).toMatchObject({ error: { code: 'session_busy' } });
+    api.fake.resume();
+    while (!(await first.read()).done);
+
+    // A spent budget: the day's 1000 dollars went on one answer; the next prompt is a 429 with nothing stored.
+    const spender = await api.newSession('spender', { provider: 'anthropic', model: 'claude-sonnet-5-5' });
+    api.fake.enqueue({ text: 'Expensive.', usage: { input: 1, output: 200_000_000 } });
+    await chunksOf(await send(spender.id, [user('spend')], { owner: 'spender' }));
+    const refused = await api.call('spender', 'POST', '/chat', { id: spender.id, messages: [user('more')], trigger: 'submit-message' });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ error: { code: 'budget_exceeded' } });
+    expect(await json<unknown[]>(await api.call('spender', 'GET', `/chat/${spender.id}`), 200)).toHaveLength(2);
   });
 });
