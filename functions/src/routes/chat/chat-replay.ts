@@ -5,13 +5,13 @@
  * Redis), so any process or instance answers it: what the turn stored, the answer so far
  * (its partial, stored about once a second), then each write as it lands, until the turn ends.
  */
-import { createUIMessageStream, createUIMessageStreamResponse } from 'ai';
 import type { Context } from 'hono';
 import { toHttpError } from '../../errors.js';
 import type { AppEnv } from '../../http/app-env.js';
 import type { FollowEvent } from '../../services/turn-service.js';
 import type { RouteDeps } from '../route-deps.js';
 import { AnswerChunks } from './answer-chunks.js';
+import { uiStream } from './ui-stream.js';
 import { answerId, type ChatMessage, chatMessages } from './ui-messages.js';
 
 export async function replayTurn(c: Context<AppEnv>, { turns, tree, limits, report }: RouteDeps, id: string): Promise<Response> {
@@ -36,6 +36,7 @@ export async function replayTurn(c: Context<AppEnv>, { turns, tree, limits, repo
     const chat = await tree.chat(c.get('owner'), id);
     return chatMessages(chat.tree, chat.runningFrom).at(-1)?.id;
   };
+  const { createUIMessageStream, createUIMessageStreamResponse } = await uiStream();
   const stream = createUIMessageStream<ChatMessage>({
     execute: async ({ writer }) => {
       const chunks = new AnswerChunks((chunk) => writer.write(chunk));

@@ -12,7 +12,6 @@
  */
 import { isValidSessionId } from '@panto/aws/service';
 import { SessionNotFoundError } from '@panto/core/agent-kit';
-import { createUIMessageStream, createUIMessageStreamResponse } from 'ai';
 import type { Context } from 'hono';
 import { chatBody, parse } from '../../api/request-schemas.js';
 import { toHttpError } from '../../errors.js';
@@ -25,6 +24,7 @@ import { stepFailure, turnJson } from '../turn-json.js';
 import { AnswerChunks } from './answer-chunks.js';
 import { type ChatBody, chatOpening } from './chat-request.js';
 import { replayTurn } from './chat-replay.js';
+import { uiStream } from './ui-stream.js';
 import { answerId, type ChatMessage, chatMessages } from './ui-messages.js';
 
 export function chatRoutes(app: ApiApp, deps: RouteDeps): void {
@@ -37,6 +37,8 @@ export function chatRoutes(app: ApiApp, deps: RouteDeps): void {
     const id = body.id;
     c.set('sessionId', id);
     const opening = await chatOpening(body, () => tree.tree(owner, id));
+    // Loaded before the turn starts: once its prompt is stored, nothing may fail before the stream does.
+    const ui = await uiStream();
     const started =
       opening.type === 'decisions'
         ? await turns.start(owner, id, { decisions: opening.decisions }, { deadlineMs: limits.streamDeadlineMs })
@@ -44,7 +46,7 @@ export function chatRoutes(app: ApiApp, deps: RouteDeps): void {
             deadlineMs: limits.streamDeadlineMs,
             ...(opening.parentId === undefined ? {} : { parentId: opening.parentId }),
           });
-    return streamChatTurn(c, deps, started, { id, continued: body.messages.at(-1)! });
+    return streamChatTurn(c, deps, started, { id, continued: body.messages.at(-1)!, ui });
   });
 
   route(app, 'resumeChat', async (c) => {
@@ -69,8 +71,9 @@ function streamChatTurn(
   c: Context<AppEnv>,
   { turns, limits, report }: RouteDeps,
   started: StartedTurn,
-  { id, continued }: { id: string; continued: ChatBody['messages'][number] },
+  { id, continued, ui }: { id: string; continued: ChatBody['messages'][number]; ui: Awaited<ReturnType<typeof uiStream>> },
 ): Response {
+  const { createUIMessageStream, createUIMessageStreamResponse } = ui;
   c.set('turn', true);
   let ended!: () => void;
   c.set('streamed', new Promise<void>((resolve) => (ended = resolve)));
