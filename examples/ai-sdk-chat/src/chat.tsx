@@ -39,32 +39,9 @@ export function Chat({ panto, id, initialMessages }: { panto: Panto; id: string;
         {messages.map((message) => (
           <article key={message.id} data-role={message.role} aria-label={message.role}>
             {message.parts.map((part, index) => {
+              // Parts carry no ids; a message's parts only grow at its end, so their place is stable.
               const key = `${message.id}-${index}`;
-              if (part.type === 'text') return <p key={key}>{part.text}</p>;
-              if (part.type === 'reasoning')
-                return (
-                  <details key={key}>
-                    <summary>Reasoning</summary>
-                    {part.text}
-                  </details>
-                );
-              if (part.type !== 'dynamic-tool') return null;
-              return (
-                <div key={key} className="tool" data-state={part.state}>
-                  <code>{part.toolName}</code> <code>{JSON.stringify(part.input)}</code> <em>{part.state}</em>
-                  {part.state === 'output-available' && <pre>{String(part.output)}</pre>}
-                  {part.state === 'approval-requested' && (
-                    <span>
-                      <button type="button" onClick={() => decide(part, true)}>
-                        Approve
-                      </button>
-                      <button type="button" onClick={() => decide(part, false)}>
-                        Deny
-                      </button>
-                    </span>
-                  )}
-                </div>
-              );
+              return <Part key={key} part={part} decide={decide} />;
             })}
             {message.metadata?.usage && (
               <small title="Usage" data-usage>
@@ -90,5 +67,35 @@ export function Chat({ panto, id, initialMessages }: { panto: Panto; id: string;
         </button>
       </form>
     </main>
+  );
+}
+
+/** One part of a message: text, reasoning, or a tool call with its state (and Approve / Deny while it waits). */
+function Part({ part, decide }: { part: PantoMessage['parts'][number]; decide: (part: DynamicToolUIPart, approved: boolean) => void }) {
+  if (part.type === 'text') return <p>{part.text}</p>;
+  if (part.type === 'reasoning') {
+    return (
+      <details>
+        <summary>Reasoning</summary>
+        {part.text}
+      </details>
+    );
+  }
+  if (part.type !== 'dynamic-tool') return null;
+  return (
+    <div className="tool" data-state={part.state}>
+      <code>{part.toolName}</code> <code>{JSON.stringify(part.input)}</code> <em>{part.state}</em>
+      {part.state === 'output-available' && <pre>{String(part.output)}</pre>}
+      {part.state === 'approval-requested' && (
+        <span>
+          <button type="button" onClick={() => decide(part, true)}>
+            Approve
+          </button>
+          <button type="button" onClick={() => decide(part, false)}>
+            Deny
+          </button>
+        </span>
+      )}
+    </div>
   );
 }
