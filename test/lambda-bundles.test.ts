@@ -54,6 +54,7 @@ const LAZY_ONLY: Record<string, RegExp> = {
   'the OpenAI SDK (loaded by its first turn)': /^node_modules\/openai\//,
   'the Bedrock runtime client (loaded by its first turn)': /^node_modules\/@aws-sdk\/client-bedrock-runtime\//,
   'OpenTelemetry (loaded when tracing is on)': /^node_modules\/@opentelemetry\//,
+  'the AI SDK’s stream helpers (loaded by the first chat request)': /^node_modules\/(ai|@ai-sdk\/[^/]+)\//,
   'the OpenAPI document, its route table and response schemas (loaded by GET /openapi.json)':
     /^functions\/src\/api\/(openapi|route-table|response-schemas)\.ts$/,
   // What the handlers' own graph keeps out by importing narrow subpaths (`@panto/core/agent-kit`,

@@ -8,12 +8,15 @@ import { parseMCPConfig, type MCPHTTPServerConfig } from '@panto/core/mcp/config
 import type { OwnerLimits } from '@panto/aws/service';
 import { Resource } from 'sst/resource';
 import { type ModelPriceTable, parseModelPrices } from './model-prices.js';
+import { type Env, integer } from './env-setting.js';
 import { list } from './list-setting.js';
+import { type ServiceLimits, serviceLimits } from './service-limits.js';
+
+export { type Env, integer } from './env-setting.js';
+export { DEFAULT_SERVICE_LIMITS, type ServiceLimits, serviceLimits } from './service-limits.js';
 import { type MCPApprovalRules, parseMCPApprovals } from './mcp-approvals.js';
-import type { Env } from './env-setting.js';
 import { type ProviderConfig, providerConfig } from './provider-config.js';
 
-export type { Env } from './env-setting.js';
 export { type BedrockSettings, bedrockSettings, type ProviderConfig, providerConfig } from './provider-config.js';
 
 /** The links `sst.config.ts` gives the functions (see `link:` there). */
@@ -27,35 +30,6 @@ declare module 'sst/resource' {
     /** The JSON of an mcp.json, as a secret because headers may hold tokens; empty when unset. */
     MCPServers: { value: string };
   }
-}
-
-/** Budgets of one request. */
-export interface ServiceLimits {
-  /** A synchronous turn stops here (below API Gateway's fixed 30 s), with all so far persisted. */
-  deadlineMs: number;
-  /** A streamed turn stops here (below the streaming function's 15 min timeout). */
-  streamDeadlineMs: number;
-  /** Request bodies above this are refused with 413 before they are parsed. */
-  bodyLimitBytes: number;
-  /**
-   * The term of a turn's lease (sync, streamed, compaction): it holds this long past its
-   * last renewal, so a crashed turn's session is free again at most this long after the crash.
-   */
-  leaseMs: number;
-  /** How often a running turn renews its lease: at most half of `leaseMs` (a third rides out one failed renewal). */
-  leaseRenewMs: number;
-  /** How often `GET /sessions/{id}/events` looks for messages a running turn persisted. */
-  eventsPollMs: number;
-  /**
-   * A client of a stream (a follower, a streamed turn) that has not taken the next event
-   * for this long is disconnected: what a stalled client holds on the server is one event,
-   * for at most this long. The turn itself runs on.
-   */
-  streamStallMs: number;
-  /** A stream silent this long gets a `: keep-alive` comment, so that a proxy in front does not cut it (CloudFront: 60 s). */
-  streamKeepAliveMs: number;
-  /** Lifetime of an export's presigned URL. */
-  exportUrlTtlSeconds: number;
 }
 
 /** Where the AWS clients point: AWS itself, or (the local stack) an emulator. */
@@ -102,18 +76,6 @@ export interface IssuerSettings {
   audience: string;
   jwksUrl: string;
 }
-
-export const DEFAULT_SERVICE_LIMITS: ServiceLimits = {
-  deadlineMs: 25_000,
-  streamDeadlineMs: 840_000,
-  bodyLimitBytes: 256 * 1024,
-  leaseMs: 30_000,
-  leaseRenewMs: 10_000,
-  eventsPollMs: 1_000,
-  streamStallMs: 10_000,
-  streamKeepAliveMs: 15_000,
-  exportUrlTtlSeconds: 3600,
-};
 
 /** The configuration of a Lambda function deployed by `sst.config.ts`. */
 export function lambdaConfig(env: Env = process.env): ServiceConfig {
@@ -229,27 +191,6 @@ function awsEndpoints(env: Env): AwsEndpoints {
   return { region: env.AWS_REGION ?? 'us-east-1' };
 }
 
-/** The request budgets, from `PANTO_*_MS` and friends. */
-export function serviceLimits(env: Env): ServiceLimits {
-  const deadlineMs = integer(env, 'PANTO_DEADLINE_MS', DEFAULT_SERVICE_LIMITS.deadlineMs, 1, 29_000);
-  const streamDeadlineMs = integer(env, 'PANTO_STREAM_DEADLINE_MS', DEFAULT_SERVICE_LIMITS.streamDeadlineMs, 1, 880_000);
-  // Renewed while the turn runs, the lease no longer needs to outlast the deadline: it is
-  // the time a crashed turn keeps its session. (PANTO_STREAM_LEASE_MS is gone: one lease for every turn.)
-  const leaseMs = integer(env, 'PANTO_LEASE_MS', DEFAULT_SERVICE_LIMITS.leaseMs, 1_000, 3_600_000);
-  return {
-    deadlineMs,
-    streamDeadlineMs,
-    bodyLimitBytes: integer(env, 'PANTO_BODY_LIMIT_BYTES', DEFAULT_SERVICE_LIMITS.bodyLimitBytes, 1, 6 * 1024 * 1024),
-    leaseMs,
-    // Three renewals a term by default: one that fails (a blip of the store) loses nothing.
-    leaseRenewMs: integer(env, 'PANTO_LEASE_RENEW_MS', Math.floor(leaseMs / 3), 100, Math.floor(leaseMs / 2)),
-    eventsPollMs: integer(env, 'PANTO_EVENTS_POLL_MS', DEFAULT_SERVICE_LIMITS.eventsPollMs, 50, 60_000),
-    streamStallMs: integer(env, 'PANTO_STREAM_STALL_MS', DEFAULT_SERVICE_LIMITS.streamStallMs, 100, 600_000),
-    streamKeepAliveMs: integer(env, 'PANTO_STREAM_KEEPALIVE_MS', DEFAULT_SERVICE_LIMITS.streamKeepAliveMs, 50, 55_000),
-    exportUrlTtlSeconds: integer(env, 'PANTO_EXPORT_URL_TTL_SECONDS', DEFAULT_SERVICE_LIMITS.exportUrlTtlSeconds, 1, 604_800),
-  };
-}
-
 /**
  * The MCP servers of `PANTO_MCP_SERVERS` (or the secret holding the same): the JSON of an
  * mcp.json, `{ "mcpServers": { "<name>": { "url", "headers"? } } }`. Servers that are not
@@ -282,15 +223,4 @@ export function deployedMCPSettings(secret: string, env: Env): MCPSettings {
 export function sessionTtl(env: Env): { sessionTtlSeconds?: number } {
   if (!env.PANTO_SESSION_TTL_DAYS) return {};
   return { sessionTtlSeconds: integer(env, 'PANTO_SESSION_TTL_DAYS', 0, 1, 3650) * 86_400 };
-}
-
-/** An integer setting from `env[name]`, within bounds, or `fallback` when unset; a clear error otherwise. */
-export function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const text = env[name];
-  if (text === undefined || text === '') return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new Error(`${name} must be an integer from ${min} to ${max}, not ${JSON.stringify(text)}`);
-  }
-  return value;
 }

@@ -106,6 +106,33 @@ export const approvalsBody = once(() =>
   }),
 );
 
+/** At most this many messages in a `POST /chat` body: the server keeps the history, and reads only the newest. */
+export const MAX_CHAT_MESSAGES = 10_000;
+
+/**
+ * `POST /chat`: the body of the AI SDK's `DefaultChatTransport` — the chat's `id` (a session
+ * id), its `messages` (`UIMessage[]`: the server owns the history, so only the newest user
+ * message, or the newest assistant message's approval responses, are read), `trigger` and
+ * `messageId` (the message a regenerate or an edit replaces). Messages are checked only as
+ * far as the server reads them; fields the SDK may add to a message are let through.
+ */
+export const chatBody = once(() =>
+  z.strictObject({
+    id: z.string().check(z.maxLength(200, 'at most 200 characters')),
+    messages: z
+      .array(
+        z.looseObject({
+          id: z.string().check(z.maxLength(200, 'at most 200 characters')),
+          role: z.enum(['system', 'user', 'assistant'], '"system", "user" or "assistant"'),
+          parts: z.array(z.looseObject({ type: z.string().check(z.maxLength(200, 'at most 200 characters')) })),
+        }),
+      )
+      .check(z.minLength(1, 'send at least the newest message'), z.maxLength(MAX_CHAT_MESSAGES, `at most ${MAX_CHAT_MESSAGES} messages`)),
+    trigger: z.enum(['submit-message', 'regenerate-message'], '"submit-message" or "regenerate-message"'),
+    messageId: z.optional(z.string().check(z.maxLength(200, 'at most 200 characters'))),
+  }),
+);
+
 /** `PATCH /sessions/{id}`: what to change (nothing given, nothing changes). */
 export const updateSessionBody = once(() =>
   z.strictObject({

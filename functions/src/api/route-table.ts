@@ -8,8 +8,10 @@
 import type * as z from 'zod/mini';
 import { ROUTE_LIST, type OperationId } from './routes.js';
 import * as responses from './response-schemas.js';
+import { chatMessages } from './chat-schemas.js';
 import {
   approvalsBody,
+  chatBody,
   compactBody,
   createSessionBody,
   entriesQuery,
@@ -245,6 +247,34 @@ const ROUTE_DOCS: { [operation in OperationId]: RouteDocs } = {
     body: exportBody(),
     responses: { 200: { description: 'Where the export is, and a URL to fetch it.', schema: responses.sessionExport } },
     errors: [400, 404, 413],
+  },
+  chat: {
+    summary: "A turn for the AI SDK's useChat: its transport's body in, the UI message stream out",
+    description:
+      "The body `DefaultChatTransport` sends: `id` (the session's id), `messages` (`UIMessage[]`; the server owns the history and reads only the newest: a user message's text is the prompt, an assistant message's `approval-responded` tool parts are the decisions on the calls the session waits on), " +
+      '`trigger` (`submit-message`, or `regenerate-message`: the prompt asked again as a sibling, a new branch beside the old answer) and `messageId` (an edited prompt: asked as its sibling). ' +
+      "Answers the UI message stream (SSE, `x-vercel-ai-ui-message-stream: v1`): `start`, `start-step`/`finish-step` per provider call, text and reasoning parts, `dynamic-tool` input and output parts, `tool-approval-request` for a call that waits, an `error` part (panto's error body as its text) and `finish` with `usage`, `cost_usd` and `stop_reason` as the message's metadata. " +
+      'Refusals before the stream are statuses, as for `POST /sessions/{id}/messages/stream`. A client that goes away does not stop the turn (`POST /sessions/{id}/stop` does). On AWS this route is served by the streaming function URL.',
+    body: chatBody(),
+    responses: { 200: { description: 'The turn as the UI message stream.', contentType: 'text/event-stream' } },
+    errors: [400, 404, 409, 413, 422, 429],
+  },
+  getChat: {
+    summary: "The session as the AI SDK's UIMessage[] (useChat's initial messages)",
+    description:
+      'The active path: a prompt is a user message (its entry id), what answers it is one assistant message (its first entry id) whose steps, text, reasoning and tool calls are parts. While a turn runs, its answer is left out: `GET /chat/{id}/stream` replays it from its start.',
+    responses: { 200: { description: 'The messages, oldest first.', schema: chatMessages } },
+    errors: [404],
+  },
+  resumeChat: {
+    summary: "Resume the running turn's UI message stream (useChat's resume)",
+    description:
+      "What `useChat({ resume: true })` calls on mount. 204 when no turn runs; else the running turn's answer from its start — what it stored, its answer so far, then each write as it lands — as the UI message stream, read from the store (any process answers it). On AWS this route is served by the streaming function URL.",
+    responses: {
+      200: { description: 'The running turn as the UI message stream.', contentType: 'text/event-stream' },
+      204: { description: 'No turn runs.' },
+    },
+    errors: [404],
   },
 };
 

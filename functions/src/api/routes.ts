@@ -48,6 +48,9 @@ export const ROUTES = {
   streamApprovals: { method: 'POST', path: '/sessions/{id}/approvals/stream', streamed: true },
   compactSession: { method: 'POST', path: '/sessions/{id}/compact' },
   exportSession: { method: 'POST', path: '/sessions/{id}/export' },
+  chat: { method: 'POST', path: '/chat', streamed: true },
+  getChat: { method: 'GET', path: '/chat/{id}' },
+  resumeChat: { method: 'GET', path: '/chat/{id}/stream', streamed: true },
 } as const satisfies { [operationId: string]: RouteLine };
 
 /** A route's name: its OpenAPI `operationId`. */

@@ -13,7 +13,7 @@ import { redactError, redactSecrets } from '@panto/core/agent-kit';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { PUBLIC_ROUTES } from '../api/routes.js';
+import { PUBLIC_ROUTES, ROUTES, routeKey } from '../api/routes.js';
 import type { AuthVerifier } from '../auth/verifier.js';
 import type { ServiceLimits } from '../config.js';
 import { invalidField, payloadTooLarge, retryAfter, routeNotFound, toHttpError, type HttpError } from '../errors.js';
@@ -31,6 +31,7 @@ import { modelRoutes } from '../routes/models.js';
 import { sessionRoutes } from '../routes/sessions.js';
 import { streamRoutes } from '../routes/stream.js';
 import { approvalRoutes } from '../routes/approvals.js';
+import { chatRoutes } from '../routes/chat/chat-routes.js';
 import { treeRoutes } from '../routes/tree.js';
 import { turnRoutes } from '../routes/turns.js';
 import { usageRoutes } from '../routes/usage.js';
@@ -136,15 +137,18 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // Then: a preflight is answered here, before any token is asked for, and every answer
   // (errors too) carries the CORS headers a browser needs to read it.
   app.use('*', cors(corsOptions(deps.corsOrigins ?? [])));
-  app.use(
-    '*',
+  const bodyLimitOf = (maxSize: number): MiddlewareHandler<AppEnv> =>
     bodyLimit({
-      maxSize: limits.bodyLimitBytes,
+      maxSize,
       onError: () => {
-        throw payloadTooLarge(limits.bodyLimitBytes);
+        throw payloadTooLarge(maxSize);
       },
-    }),
-  );
+    });
+  const requestLimit = bodyLimitOf(limits.bodyLimitBytes);
+  // The AI SDK's transport sends the whole chat each time: POST /chat has room for it.
+  const chatLimit = bodyLimitOf(limits.chatBodyLimitBytes);
+  const chatKey = routeKey(ROUTES.chat);
+  app.use('*', (c, next) => (`${c.req.method} ${c.req.path}` === chatKey ? chatLimit(c, next) : requestLimit(c, next)));
   app.use('*', authenticate(deps.verifier));
   app.use('*', refuseRepeatedQuery);
 
@@ -169,6 +173,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   turnRoutes(app, routeDeps);
   streamRoutes(app, routeDeps);
   approvalRoutes(app, routeDeps);
+  chatRoutes(app, routeDeps);
   eventRoutes(app, routeDeps);
   exportRoutes(app, routeDeps);
   treeRoutes(app, routeDeps);

@@ -1,7 +1,8 @@
 /**
  * The streaming function behind a Lambda function URL (response streaming), for
  * `POST /sessions/{id}/messages/stream` (turns longer than API Gateway's 30 s) and
- * `GET /sessions/{id}/events` (following a running turn), as server-sent events. A function URL has no JWT authorizer, so this function verifies the
+ * `GET /sessions/{id}/events` (following a running turn), as server-sent events, and the AI SDK's
+ * `POST /chat` and `GET /chat/{id}/stream` (the UI message stream). A function URL has no JWT authorizer, so this function verifies the
  * bearer token against the issuer's keys itself. Tracing as in api.ts: a stream's spans are
  * exported before its last byte.
  */

@@ -24,6 +24,17 @@ export function treeService(context: SessionContext) {
     },
 
     /**
+     * The whole tree, and the log index of the entry that opened the running turn (its
+     * prompt, or the decisions that resumed it); null when no turn runs. What `GET /chat/{id}`
+     * shows: the conversation up to the running turn, whose answer its stream replays.
+     */
+    async chat(owner: string, sessionId: string): Promise<{ tree: SessionTree; runningFrom: number | null }> {
+      const store = await openStore(context, owner, sessionId);
+      const tree = await store.loadTree();
+      return { tree, runningFrom: store.heldLease()?.firstEntry ?? null };
+    },
+
+    /**
      * A page of the log in order — every branch, leaf entries and what compactions replaced —
      * after the entry `cursor` names: at most `limit` entries and about
      * {@link ENTRIES_PAGE_BYTES} of JSON. A cursor that is not an entry of the session is a 400.

@@ -27,6 +27,9 @@ export const ROUTES = {
   streamApprovals: { method: 'POST', path: '/sessions/{id}/approvals/stream', streamed: true },
   compactSession: { method: 'POST', path: '/sessions/{id}/compact', streamed: false },
   exportSession: { method: 'POST', path: '/sessions/{id}/export', streamed: false },
+  chat: { method: 'POST', path: '/chat', streamed: true },
+  getChat: { method: 'GET', path: '/chat/{id}', streamed: false },
+  resumeChat: { method: 'GET', path: '/chat/{id}/stream', streamed: true },
 } as const;
 
 /** A route's name: its OpenAPI `operationId`. */

@@ -376,6 +376,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/chat': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A turn for the AI SDK's useChat: its transport's body in, the UI message stream out
+     * @description The body `DefaultChatTransport` sends: `id` (the session's id), `messages` (`UIMessage[]`; the server owns the history and reads only the newest: a user message's text is the prompt, an assistant message's `approval-responded` tool parts are the decisions on the calls the session waits on), `trigger` (`submit-message`, or `regenerate-message`: the prompt asked again as a sibling, a new branch beside the old answer) and `messageId` (an edited prompt: asked as its sibling). Answers the UI message stream (SSE, `x-vercel-ai-ui-message-stream: v1`): `start`, `start-step`/`finish-step` per provider call, text and reasoning parts, `dynamic-tool` input and output parts, `tool-approval-request` for a call that waits, an `error` part (panto's error body as its text) and `finish` with `usage`, `cost_usd` and `stop_reason` as the message's metadata. Refusals before the stream are statuses, as for `POST /sessions/{id}/messages/stream`. A client that goes away does not stop the turn (`POST /sessions/{id}/stop` does). On AWS this route is served by the streaming function URL.
+     */
+    post: operations['chat'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/chat/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The session as the AI SDK's UIMessage[] (useChat's initial messages)
+     * @description The active path: a prompt is a user message (its entry id), what answers it is one assistant message (its first entry id) whose steps, text, reasoning and tool calls are parts. While a turn runs, its answer is left out: `GET /chat/{id}/stream` replays it from its start.
+     */
+    get: operations['getChat'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/chat/{id}/stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Resume the running turn's UI message stream (useChat's resume)
+     * @description What `useChat({ resume: true })` calls on mount. 204 when no turn runs; else the running turn's answer from its start — what it stored, its answer so far, then each write as it lands — as the UI message stream, read from the store (any process answers it). On AWS this route is served by the streaming function URL.
+     */
+    get: operations['resumeChat'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -426,6 +486,24 @@ export interface components {
     };
     ExportSessionRequest: {
       expires_in?: number;
+    };
+    ChatRequest: {
+      id: string;
+      messages: ({
+        id: string;
+        /** @enum {string} */
+        role: 'system' | 'user' | 'assistant';
+        parts: ({
+          type: string;
+        } & {
+          [key: string]: unknown;
+        })[];
+      } & {
+        [key: string]: unknown;
+      })[];
+      /** @enum {string} */
+      trigger: 'submit-message' | 'regenerate-message';
+      messageId?: string;
     };
     Usage: {
       input_tokens: number;
@@ -959,6 +1037,55 @@ export interface components {
       /** @description US dollars held by your turns in flight (what their next provider call can cost at most), not in usd; a budget counts them */
       reserved_usd: number;
     };
+    GetChatResponse200: {
+      id: string;
+      /** @enum {string} */
+      role: 'system' | 'user' | 'assistant';
+      metadata?: {
+        session_id?: string;
+        usage?: components['schemas']['Usage'];
+        cost_usd?: number | null;
+        stop_reason?: string;
+        incomplete?: boolean;
+        incomplete_reason?: string;
+      };
+      parts: (
+        | {
+            /** @constant */
+            type: 'text';
+            text: string;
+            /** @enum {string} */
+            state?: 'streaming' | 'done';
+          }
+        | {
+            /** @constant */
+            type: 'reasoning';
+            text: string;
+            /** @enum {string} */
+            state?: 'streaming' | 'done';
+          }
+        | {
+            /** @constant */
+            type: 'step-start';
+          }
+        | {
+            /** @constant */
+            type: 'dynamic-tool';
+            toolName: string;
+            toolCallId: string;
+            /** @enum {string} */
+            state: 'input-available' | 'approval-requested' | 'approval-responded' | 'output-available' | 'output-error' | 'output-denied';
+            input: unknown;
+            output?: unknown;
+            errorText?: string;
+            approval?: {
+              id: string;
+              approved?: boolean;
+              reason?: string;
+            };
+          }
+      )[];
+    }[];
   };
   responses: never;
   parameters: never;
@@ -2540,6 +2667,207 @@ export interface operations {
       };
       /** @description The body is over the limit (`payload_too_large`). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  chat: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['ChatRequest'];
+      };
+    };
+    responses: {
+      /** @description The turn as the UI message stream. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description A bad body or query (`invalid_body`, `invalid_query`, `invalid_json`, `invalid_encoding`, `invalid_header`), naming the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such session, or not yours (`session_not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Another turn holds the session (`session_busy`), it changed meanwhile (`session_conflict`), nothing to compact, or a request with the same Idempotency-Key is still running (`idempotency_key_in_progress`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is over the limit (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The provider has no key on this server (`provider_not_configured`), the model may not be called by this deployment (`model_access_denied`: enable model access in the Bedrock console, or check the role's policy), the model has no known price while a dollar budget applies to you (`model_price_unknown`, nothing stored), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Over one of your limits, nothing stored: the spend budget (`budget_exceeded`) or the turns per minute or at once (`rate_limited`); `Retry-After` says when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getChat: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The messages, oldest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GetChatResponse200'];
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such session, or not yours (`session_not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  resumeChat: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The running turn as the UI message stream. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description No turn runs. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such session, or not yours (`session_not_found`). */
+      404: {
         headers: {
           [name: string]: unknown;
         };
