@@ -23,6 +23,13 @@ beforeAll(async () => {
     clock,
     limits: { eventsPollMs: 20 },
     usageLimits: { dailyUsd: 1000, monthlyUsd: null, turnsPerMinute: null, concurrentTurns: null },
+    // A dollar budget needs the fake model's price (an unpriced model is refused under one).
+    // The spender's model at ten times its price: the most usage a call may report (10 M tokens, see
+    // saneUsage) then spends the budget in one answer.
+    modelPrices: {
+      'anthropic/claude-test': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+      'anthropic/claude-sonnet-5-5': { input: 30, output: 150, cacheRead: 3, cacheWrite: 37.5 },
+    },
   });
 });
 afterAll(async () => {
@@ -244,9 +251,9 @@ describe("the AI SDK's chat protocol", { timeout: 60_000 }, () => {
     api.fake.resume();
     while (!(await first.read()).done);
 
-    // A spent budget: the day's 1000 dollars went on one answer; the next prompt is a 429 with nothing stored.
+    // A spent budget: the day's 1000 dollars went on one answer ($1,500); the next prompt is a 429 with nothing stored.
     const spender = await api.newSession('spender', { provider: 'anthropic', model: 'claude-sonnet-5-5' });
-    api.fake.enqueue({ text: 'Expensive.', usage: { input: 1, output: 200_000_000 } });
+    api.fake.enqueue({ text: 'Expensive.', usage: { input: 1, output: 10_000_000 } });
     await chunksOf(await send(spender.id, [user('spend')], { owner: 'spender' }));
     const refused = await api.call('spender', 'POST', '/chat', { id: spender.id, messages: [user('more')], trigger: 'submit-message' });
     expect(refused.status).toBe(429);

@@ -54,8 +54,10 @@ const stack = useWebStack('web-ai-sdk-chat', {
   env: () => ({
     PANTO_CORS_ORIGINS: origin,
     PANTO_MCP_SERVERS: JSON.stringify({ mcpServers: { payments: { url: payments.url } } }),
-    // Spent by the first call of a priced model; the default model has no price, so its turns cost nothing.
+    // Spent by the first call of a priced model; the default (fake) model is priced at nothing,
+    // so its turns cost nothing (a model without a price is refused under a dollar budget).
     PANTO_BUDGET_DAILY_USD: '0.000001',
+    PANTO_MODEL_PRICES: JSON.stringify({ 'anthropic/claude-web': { input: 0, output: 0 } }),
   }),
 });
 

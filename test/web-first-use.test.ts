@@ -24,7 +24,8 @@ import {
   useWebStack,
 } from './web-harness.js';
 
-const stack = useWebStack('web-first-use');
+// The fake model has a price (nothing), so that a dollar budget refuses its turns as spent, not as unpriced.
+const stack = useWebStack('web-first-use', { env: () => ({ PANTO_MODEL_PRICES: JSON.stringify({ 'anthropic/claude-web': { input: 0, output: 0 } }) }) });
 
 /** The sessions `owner` has, as the API lists them. */
 async function listed(owner?: string): Promise<{ id: string; title: string | null }[]> {
