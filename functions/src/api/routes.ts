@@ -48,6 +48,8 @@ export const ROUTES = {
   streamApprovals: { method: 'POST', path: '/sessions/{id}/approvals/stream', streamed: true },
   compactSession: { method: 'POST', path: '/sessions/{id}/compact' },
   exportSession: { method: 'POST', path: '/sessions/{id}/export' },
+  getAgentCard: { method: 'GET', path: '/.well-known/agent-card.json', public: true },
+  a2aJsonRpc: { method: 'POST', path: '/a2a', streamed: true },
 } as const satisfies { [operationId: string]: RouteLine };
 
 /** A route's name: its OpenAPI `operationId`. */

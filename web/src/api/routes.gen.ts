@@ -27,6 +27,8 @@ export const ROUTES = {
   streamApprovals: { method: 'POST', path: '/sessions/{id}/approvals/stream', streamed: true },
   compactSession: { method: 'POST', path: '/sessions/{id}/compact', streamed: false },
   exportSession: { method: 'POST', path: '/sessions/{id}/export', streamed: false },
+  getAgentCard: { method: 'GET', path: '/.well-known/agent-card.json', streamed: false },
+  a2aJsonRpc: { method: 'POST', path: '/a2a', streamed: true },
 } as const;
 
 /** A route's name: its OpenAPI `operationId`. */
