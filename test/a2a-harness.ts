@@ -1,24 +1,22 @@
 /**
- * `@a2a-js/sdk`'s own client against the app on loopback (api-harness.ts): a client for an
- * owner, built from the Agent Card the app serves, with the owner's bearer token on every call
- * — as another agent would call panto.
+ * `@a2a-js/sdk`'s own client against the app (on loopback, api-harness.ts, or the local stack):
+ * a client built from the Agent Card the server serves, with a bearer token on every call — as
+ * another agent would call panto.
  */
 import { type Message, Role, type Task } from '@a2a-js/sdk';
 import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import type { ApiHarness } from './api-harness.js';
 
 let messages = 0;
 
-/** A client of `owner`'s (no token at all when null; `token` overrides the owner's). */
-export async function a2aClient(api: ApiHarness, owner: string | null, token?: string): Promise<Client> {
-  const bearer = token ?? (owner === null ? null : await api.token(owner));
+/** A client of the agent at `url` (its card at `<url>/.well-known/agent-card.json`) sending `bearer` (no Authorization header when null). */
+export async function a2aClient(url: string, bearer: string | null): Promise<Client> {
   const fetchImpl: typeof fetch = (input, init) => {
     const headers = new Headers(init?.headers);
     if (bearer !== null) headers.set('authorization', `Bearer ${bearer}`);
     return fetch(input, { ...init, headers });
   };
   const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl })] });
-  return factory.createFromUrl(api.url);
+  return factory.createFromUrl(url);
 }
 
 /** A user's message with text parts (and a data part), in a context and task when given. */

@@ -35,7 +35,7 @@ beforeAll(async () => {
   payments = await startPaymentsServer();
   clock = new ManualClock(Date.now());
   api = await startApi('api-a2a', { tools: tools(), clock, limits: { eventsPollMs: 20 } });
-  alice = await a2aClient(api, 'alice');
+  alice = await a2aClient(api.url, await api.token('alice'));
 });
 afterEach(() => api.fake.resume());
 afterAll(async () => {
@@ -235,7 +235,7 @@ describe('owners and processes', { timeout: 60_000 }, () => {
   it("refuses another owner's task and context as not found, and changes nothing", async () => {
     api.fake.enqueue({ text: 'Private.' });
     const task = await send(alice, userMessage('A secret'));
-    const bob = await a2aClient(api, 'bob');
+    const bob = await a2aClient(api.url, await api.token('bob'));
     await expect(bob.getTask({ tenant: '', id: task.id, historyLength: undefined })).rejects.toBeInstanceOf(TaskNotFoundError);
     await expect(bob.cancelTask({ tenant: '', id: task.id, metadata: undefined })).rejects.toBeInstanceOf(TaskNotFoundError);
     await expect(send(bob, userMessage('approve', { taskId: task.id }))).rejects.toBeInstanceOf(TaskNotFoundError);
@@ -248,7 +248,7 @@ describe('owners and processes', { timeout: 60_000 }, () => {
     const task = await send(alice, userMessage('Keep this'));
     const other = await startApi('api-a2a-other', { aws: api.aws, clock });
     try {
-      const elsewhere = await a2aClient(other, 'alice');
+      const elsewhere = await a2aClient(other.url, await other.token('alice'));
       expect(await elsewhere.getTask({ tenant: '', id: task.id, historyLength: undefined })).toEqual(task);
     } finally {
       await other.close();

@@ -6,19 +6,8 @@
  */
 import type { AgentCard, SecurityScheme } from '@a2a-js/sdk';
 import type { OfferedModels } from '../agent/offered-models.js';
+import type { A2ASettings } from '../a2a-settings.js';
 import { SERVICE_VERSION } from '../version.js';
-
-/** How this deployment speaks A2A (see `AppDeps.a2a`). */
-export interface A2ASettings {
-  /**
-   * The absolute URL of the JSON-RPC interface the card names (`PANTO_A2A_URL`; on AWS the
-   * stage's `/stream/a2a`, since it streams). When absent, the origin the card was asked for
-   * plus `/a2a` — right for the local stack, which is reached directly, never through a cache.
-   */
-  url?: string;
-  /** The OpenID Connect issuer whose tokens the deployment takes; absent: bearer JWTs only (the local stack's). */
-  issuer?: string;
-}
 
 /** The URI of the card's extension that lists the models a new context may choose. */
 export const MODELS_EXTENSION = 'urn:panto:a2a:models';

@@ -23,7 +23,7 @@ import { providerResolver } from '../agent/provider-resolver.js';
 export function serviceApp(
   config: ServiceConfig,
   verifier: AuthVerifier,
-  options: { clients?: AwsClients; mcp?: MCPServers } & Pick<AppDeps, 'tools' | 'log' | 'logOutage' | 'cache' | 'telemetry' | 'tracing'> = {},
+  options: { clients?: AwsClients; mcp?: MCPServers } & Pick<AppDeps, 'tools' | 'log' | 'logOutage' | 'cache' | 'telemetry' | 'tracing' | 'a2a'> = {},
 ): Hono<AppEnv> {
   const tracing = options.tracing;
   const { dynamo, s3 } = options.clients ?? serviceAwsClients(config.aws, tracing && ((client) => tracing.instrument(client)));
@@ -43,6 +43,7 @@ export function serviceApp(
     corsOrigins: config.corsOrigins,
     idempotencyTtlSeconds: config.idempotencyTtlSeconds,
     usageLimits: config.usage,
+    ...(options.a2a === undefined ? {} : { a2a: options.a2a }),
     ...(tools === undefined ? {} : { tools }),
     ...(options.log === undefined ? {} : { log: options.log }),
     ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),

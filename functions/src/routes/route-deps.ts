@@ -1,5 +1,5 @@
 /** What a route module is given. */
-import type { A2ASettings } from '../a2a/agent-card.js';
+import type { A2ASettings } from '../a2a-settings.js';
 import type { OfferedModels } from '../agent/offered-models.js';
 import type { ProviderResolver } from '../agent/provider-resolver.js';
 import type { Idempotent } from '../http/idempotency.js';
