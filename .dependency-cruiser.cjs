@@ -31,7 +31,8 @@ const LAYERS = {
   ],
   'packages/aws/src': [
     ['index.ts'],
-    ['service.ts', 'transfer.ts'],
+    ['service.ts', 'transfer.ts', 'claude-agent-sdk.ts', 'langgraph.ts', 'openai-agents.ts'],
+    'adapters',
     'transfer',
     'store',
     'archive',

@@ -13,6 +13,7 @@ interface Bench {
 const benches: Bench[] = [
   { name: 'core', file: './core.ts', run: 'runCoreBench' },
   { name: 'aws', file: './aws.ts', run: 'runAwsBench' },
+  { name: 'adapters', file: './adapters.ts', run: 'runAdaptersBench' },
   { name: 'export', file: './export.ts', run: 'runExportBench' },
   { name: 'service', file: './service.ts', run: 'runServiceBench' },
   { name: 'writes', file: './turn-writes.ts', run: 'runTurnWritesBench' },

@@ -8,7 +8,7 @@
  * sandbox's doing, not the folder's.
  */
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
-import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
@@ -179,5 +179,16 @@ describe('bash in the sandbox', { timeout: 60_000 }, () => {
     expect(result.stderr).toContain('panto: no sandbox for bash here: bubblewrap (bwrap) is not installed');
     expect(toolResults(e2e.server.requests[1]).inside).toContain("Tool call refused: bash needs the user's approval, and panto -p cannot ask for it.");
     expect(readdirSync(e2e.box.cwd)).not.toContain('made-inside.txt');
+  });
+
+  it('/session warns of files that are hard links to files outside the folder (a command writing one changes it there too)', async () => {
+    const { root, cwd } = e2e.box;
+    await mkdir(join(root, 'cache'));
+    await writeFile(join(root, 'cache', 'index.js'), 'shared\n');
+    await mkdir(join(cwd, 'node_modules', 'pkg'), { recursive: true });
+    await link(join(root, 'cache', 'index.js'), join(cwd, 'node_modules', 'pkg', 'index.js'));
+    const { args, env } = openai();
+    const result = await runPanto(args, { cwd, env, stdin: '/session\n' });
+    expect(result.stdout).toContain('warning   1 file is a hard link to files outside the folder, e.g. node_modules/pkg/index.js:');
   });
 });

@@ -218,3 +218,30 @@ export class RateLimitedError extends PantoError {
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
+
+/**
+ * A LangGraph checkpoint that continues a run's line (`DynamoCheckpointSaver.put`) found that
+ * another writer had moved the thread's line since the run read it: two runs on one thread at
+ * once. Nothing was written; the run that gets it should read the thread again (invoke the
+ * graph again). A deliberate branch — `updateState` or a replay from an earlier checkpoint,
+ * which LangGraph marks `source: 'update'` / `'fork'` — is never refused.
+ */
+export class CheckpointConflictError extends PantoError {
+  readonly threadId: string;
+  readonly checkpointNs: string;
+  /** The checkpoint the put continued from. */
+  readonly expected: string;
+  /** The namespace's newest checkpoint now, or null when the thread has none (deleted meanwhile). */
+  readonly current: string | null;
+  constructor(threadId: string, checkpointNs: string, expected: string, current: string | null, options?: ErrorOptions) {
+    super(
+      `thread ${threadId}${checkpointNs === '' ? '' : ` (namespace ${checkpointNs})`}: another run moved it from checkpoint ${expected} to ${current ?? 'nothing'} since this run read it; nothing was written`,
+      options,
+    );
+    this.name = 'CheckpointConflictError';
+    this.threadId = threadId;
+    this.checkpointNs = checkpointNs;
+    this.expected = expected;
+    this.current = current;
+  }
+}

@@ -164,3 +164,27 @@ describe('Approvals', () => {
     });
   });
 });
+
+describe('"for this session" on a file', () => {
+  it('covers the folder of that file only: allowing ~/notes/todo.md does not allow ~/.bashrc nor ~/notes/sub/x', async () => {
+    const sandbox = { sandbox: fakeSandbox(), grants: new SandboxGrants(), cwd: '/work' };
+    const { approvals, asked, requests } = asking([{ type: 'session' }, { type: 'deny' }, { type: 'deny' }], sandbox);
+    expect(await approvals.beforeToolCall(call('write', { path: '/nonexistent-home/notes/todo.md' }), toolContext())).toEqual({ type: 'allow' });
+    expect(await approvals.beforeToolCall(call('write', { path: '/nonexistent-home/notes/done.md' }), toolContext())).toEqual({ type: 'allow' });
+    expect((await approvals.beforeToolCall(call('write', { path: '/nonexistent-home/notes/../.bashrc' }), toolContext()))?.type).toBe('refuse');
+    expect((await approvals.beforeToolCall(call('write', { path: '/nonexistent-home/notes/sub/x' }), toolContext()))?.type).toBe('refuse');
+    expect(asked).toEqual(['write', 'write', 'write']);
+    expect(requests[0]?.kind).toBe('write in /nonexistent-home/notes');
+  });
+});
+
+describe('read under /proc', () => {
+  it('asks, sandbox or not: panto’s own /proc/self/environ holds the provider keys', async () => {
+    for (const sandbox of [undefined, { sandbox: fakeSandbox(), grants: new SandboxGrants(), cwd: '/work' }]) {
+      const { approvals, asked } = asking([{ type: 'deny' }, { type: 'deny' }], sandbox);
+      expect((await approvals.beforeToolCall(call('read', { path: '/proc/self/environ' }), toolContext()))?.type).toBe('refuse');
+      expect((await approvals.beforeToolCall(call('read', { path: `/proc/${process.pid}/cmdline` }), toolContext()))?.type).toBe('refuse');
+      expect(asked).toEqual(['read', 'read']);
+    }
+  });
+});

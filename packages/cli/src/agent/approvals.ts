@@ -13,6 +13,8 @@
 import type { BeforeToolCall, ToolCallBlock, ToolCallDecision, ToolContext } from '@panto/core';
 import { NEED_DESCRIPTIONS, needsBeyond, parseNeeds, type CommandSandbox, type SandboxGrants, type SandboxNeed } from '../sandbox/policy.js';
 import { resolvePath } from '../tools/input.js';
+import { realpathSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 
 /** The tools that change files or run commands, and so may ask first (and `read`, of a secret the sandbox hides). */
 export const ASKING_TOOLS: readonly string[] = ['bash', 'write', 'edit', 'read'];
@@ -116,11 +118,19 @@ export class Approvals {
   #pending(call: ToolCallBlock): Pending | undefined {
     if (!ASKING_TOOLS.includes(call.name)) return undefined;
     const box = this.#sandbox;
-    const plain = { key: call.name, needs: [], request: { needs: [], kind: call.name } };
     const path = typeof call.input.path === 'string' ? call.input.path : undefined;
+    // "For this session" on a file covers its folder only (links followed): allowing a write
+    // to ~/notes/todo.md must not allow one to ~/.bashrc.
+    const folder = path === undefined ? undefined : landingFolder(resolvePath(box?.cwd ?? process.cwd(), path));
+    const kind = folder === undefined ? call.name : `${call.name} in ${folder}`;
+    const plain = { key: folder === undefined ? call.name : `${call.name}:${folder}`, needs: [], request: { needs: [], kind } };
     if (call.name === 'read') {
+      if (path === undefined) return undefined;
+      const absolute = resolvePath(box?.cwd ?? process.cwd(), path);
+      // panto's own process is there (/proc/self/environ holds the provider keys), sandbox or not.
+      if (isSystemFile(absolute)) return plain;
       // A secret a sandboxed command could not read is not read into the conversation unasked either.
-      return box === undefined || path === undefined || box.sandbox.allowsRead(resolvePath(box.cwd, path)) ? undefined : plain;
+      return box === undefined || box.sandbox.allowsRead(absolute) ? undefined : plain;
     }
     if (box === undefined) return plain;
     if (call.name !== 'bash') return path !== undefined && box.sandbox.allowsWrite(resolvePath(box.cwd, path)) ? undefined : plain;
@@ -136,6 +146,37 @@ export class Approvals {
     if (needs.length === 0) return undefined;
     const words = needs.map((need) => NEED_DESCRIPTIONS[need]);
     return { key: `bash:${needs.join('+')}`, needs, request: { needs: words, kind: `bash with ${words.join(' and ')}` } };
+  }
+}
+
+/** Whether `path` (or where its links lead) is under `/proc`: the processes' memory and environments, panto's own among them. */
+function isSystemFile(path: string): boolean {
+  let real = path;
+  try {
+    real = realpathSync(path);
+  } catch {
+    // Not there: only its name counts.
+  }
+  return [path, real].some((candidate) => candidate === '/proc' || candidate.startsWith('/proc/'));
+}
+
+/** The real folder a file at `path` is in: links of the part that exists followed (the file's own too). */
+function landingFolder(path: string): string {
+  try {
+    return dirname(realpathSync(path));
+  } catch {
+    // Not there yet (or a dangling link): where its folder lands.
+  }
+  let folder = dirname(path);
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return join(realpathSync(folder), ...rest);
+    } catch {
+      if (dirname(folder) === folder) return dirname(path);
+      rest.unshift(basename(folder));
+      folder = dirname(folder);
+    }
   }
 }
 

@@ -25,7 +25,7 @@ describe('findContextFiles', () => {
     await writeFile(join(cwd, 'AGENTS.md'), 'app rules');
     await writeFile(join(home, 'AGENTS.md'), 'my rules');
 
-    const { files, problems } = await findContextFiles({ cwd, pantoHome: home });
+    const { files, problems } = await findContextFiles({ cwd, pantoHome: home, home: root, env: {} });
     expect(files.map((file) => [file.path, file.text])).toEqual([
       [join(home, 'AGENTS.md'), 'my rules'],
       [join(repo, 'AGENTS.md'), 'repo rules'],
@@ -39,13 +39,13 @@ describe('findContextFiles', () => {
     await mkdir(cwd, { recursive: true });
     await writeFile(join(root, 'a', 'AGENTS.md'), 'parent');
     await writeFile(join(cwd, 'AGENTS.md'), 'here');
-    const { files } = await findContextFiles({ cwd, pantoHome: join(root, 'no-home') });
+    const { files } = await findContextFiles({ cwd, pantoHome: join(root, 'no-home'), home: root, env: {} });
     expect(files.map((file) => file.text)).toEqual(['here']);
   });
 
   it('cuts a file over the limit and says so in the prompt', async () => {
     await writeFile(join(root, 'AGENTS.md'), 'x'.repeat(MAX_CONTEXT_FILE_BYTES + 10));
-    const { files } = await findContextFiles({ cwd: root, pantoHome: join(root, 'no-home') });
+    const { files } = await findContextFiles({ cwd: root, pantoHome: join(root, 'no-home'), home: root, env: {} });
     expect(files[0]!.truncated).toBe(true);
     expect(files[0]!.text).toHaveLength(MAX_CONTEXT_FILE_BYTES);
     expect(withContextFiles('base', files)).toContain('[cut at 64 KB');

@@ -1,5 +1,6 @@
-import { readFile, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
+import { protectedPaths } from '../sandbox/protected-paths.js';
 
 /** The file name panto reads instructions from, as pi, Codex and Claude Code (through AGENTS.md) do. */
 export const CONTEXT_FILE_NAME = 'AGENTS.md';
@@ -23,14 +24,32 @@ export interface ContextFile {
  *    then in each folder below it down to `cwd`. Outside a repository only `cwd` is read.
  *
  * Missing, empty and unreadable files are skipped (unreadable ones are returned in
- * `problems`, to warn about).
+ * `problems`, to warn about). The text goes to the model's provider, so a repository's file is
+ * read as the `read` tool would without asking: a link is followed only to a file inside the
+ * repository (the working folder outside one) that is not a secret the sandbox hides
+ * (`protectedPaths`); a link elsewhere — `/proc/self/environ`, `~/.ssh/id_rsa` — is skipped
+ * and named in `problems`. Nothing is read under `/proc`, `/sys` or `/dev`, `$PANTO_HOME`'s
+ * file included.
  *
  * @example
- * const { files } = await findContextFiles({ cwd: '/home/ada/app/pkg', pantoHome: '/home/ada/.panto' });
+ * const { files } = await findContextFiles({ cwd: '/home/ada/app/pkg', pantoHome: '/home/ada/.panto', home: '/home/ada', env: process.env });
  */
-export async function findContextFiles(options: { cwd: string; pantoHome: string }): Promise<{ files: ContextFile[]; problems: string[] }> {
+export async function findContextFiles(options: {
+  cwd: string;
+  pantoHome: string;
+  home: string;
+  env: Readonly<Record<string, string | undefined>>;
+}): Promise<{ files: ContextFile[]; problems: string[] }> {
   const folders = await projectFolders(options.cwd);
-  const candidates = [join(options.pantoHome, CONTEXT_FILE_NAME), ...folders.map((folder) => join(folder, CONTEXT_FILE_NAME))];
+  const repository = await realpath(folders[0] ?? options.cwd).catch(() => options.cwd);
+  const hidden = protectedPaths({
+    cwd: await realpath(options.cwd).catch(() => options.cwd),
+    home: options.home,
+    dataDir: options.pantoHome,
+    env: options.env,
+  });
+  const userFile = join(options.pantoHome, CONTEXT_FILE_NAME);
+  const candidates = [userFile, ...folders.map((folder) => join(folder, CONTEXT_FILE_NAME))];
   const files: ContextFile[] = [];
   const problems: string[] = [];
   const seen = new Set<string>();
@@ -39,8 +58,14 @@ export async function findContextFiles(options: { cwd: string; pantoHome: string
     seen.add(path);
     let bytes: Buffer;
     try {
-      if (!(await stat(path)).isFile()) continue;
-      bytes = await readFile(path);
+      const real = await realpath(path);
+      const refused = refusal(real, path === userFile ? undefined : repository, (target) => hidden.some((entry) => within(target, entry.path)));
+      if (refused !== undefined) {
+        problems.push(`${path} is a link to ${real}, ${refused}: not read`);
+        continue;
+      }
+      if (!(await stat(real)).isFile()) continue;
+      bytes = await readFile(real);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') problems.push(`cannot read ${path}: ${code ?? String(error)}`);
@@ -74,6 +99,19 @@ export function withContextFiles(base: string, files: readonly ContextFile[]): s
   ].join('\n');
 }
 
+/** Why a context file that lands at `real` is not read (undefined: it is read). */
+function refusal(real: string, repository: string | undefined, isSecret: (path: string) => boolean): string | undefined {
+  if (['/proc', '/sys', '/dev'].some((system) => within(real, system))) return 'a file of the system';
+  if (repository === undefined) return undefined;
+  if (!within(real, repository)) return 'outside the repository';
+  if (isSecret(real)) return 'a secret the sandbox hides';
+  return undefined;
+}
+
+function within(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
+}
+
 /** The repository root down to `cwd` (just `cwd` outside a repository), root first. */
 async function projectFolders(cwd: string): Promise<string[]> {
   const chain: string[] = [];
@@ -89,6 +127,7 @@ async function exists(path: string): Promise<boolean> {
     await stat(path);
     return true;
   } catch {
+    // Missing or unreadable: no context file there.
     return false;
   }
 }

@@ -55,12 +55,47 @@ function runGit(args: readonly string[], options: { cwd: string; input?: string 
     child.once('error', reject);
     child.once('close', (code) => {
       if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
-      else
-        reject(new GitFailed(`git ${args.find((arg) => !arg.startsWith('-')) ?? ''} failed: ${Buffer.concat(err).toString('utf8').trim() || `exit ${code}`}`));
+      else reject(new GitFailed(`git ${subcommand(args)} failed: ${Buffer.concat(err).toString('utf8').trim() || `exit ${code}`}`));
     });
     child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
+}
+
+/** Whether a path of the working folder is behind a link (one `lstat` per folder, remembered). */
+class LinkedFolders {
+  readonly #root: string;
+  readonly #links = new Map<string, Promise<boolean>>();
+
+  constructor(root: string) {
+    this.#root = root;
+  }
+
+  async below(path: string): Promise<boolean> {
+    const parts = path.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const folder = parts.slice(0, i).join('/');
+      let link = this.#links.get(folder);
+      if (link === undefined) {
+        link = lstat(join(this.#root, folder)).then(
+          (info) => info.isSymbolicLink(),
+          () => false,
+        );
+        this.#links.set(folder, link);
+      }
+      if (await link) return true;
+    }
+    return false;
+  }
+}
+
+/** The git command of `args` (`update-index`), past the options and the values of `-c`. */
+function subcommand(args: readonly string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '-c') i++;
+    else if (!args[i]!.startsWith('-')) return args[i]!;
+  }
+  return '';
 }
 
 function nulList(text: string): string[] {
@@ -121,22 +156,28 @@ export class GitStore {
       throw new GitFailed(`${candidates.length} files changed or new at once, more than the ${maxFiles} checkpoints take`);
     }
     const update: string[] = [];
+    const gone: string[] = [];
     const drop: string[] = [];
     const skipped: string[] = [];
+    const linked = new LinkedFolders(this.workTree);
     await Promise.all(
       candidates.map(async (path) => {
-        // Gone since git listed it: nothing to skip; git add reports what it cannot read.
-        const stats = await lstat(join(this.workTree, path)).catch(() => undefined);
-        if (stats?.isFile() && stats.size > MAX_FILE_BYTES) {
+        // A path whose type changed is no longer what the index has: a folder now (its files
+        // are listed on their own), or behind a link now (`d/a.txt` once `d` is a link).
+        const stats = (await linked.below(path)) ? undefined : await lstat(join(this.workTree, path)).catch(() => undefined);
+        if (stats === undefined || stats.isDirectory()) gone.push(path);
+        else if (stats.isFile() && stats.size > MAX_FILE_BYTES) {
           skipped.push(path);
           drop.push(path);
         } else update.push(path);
       }),
     );
-    if (update.length > 0) await this.git(['update-index', '--add', '--remove', '-z', '--stdin'], `${update.join('\0')}\0`);
-    if (drop.length > 0) await this.git(['update-index', '--force-remove', '-z', '--stdin'], `${drop.join('\0')}\0`);
+    if (gone.length + drop.length > 0) await this.git(['update-index', '--force-remove', '-z', '--stdin'], `${[...gone, ...drop].join('\0')}\0`);
+    // --replace: a file or link where the index has a folder takes its entries' place, instead
+    // of failing with "'d' appears as both a file and as a directory" (and every checkpoint after).
+    if (update.length > 0) await this.git(['update-index', '--add', '--replace', '-z', '--stdin'], `${update.join('\0')}\0`);
     // A big untracked file is listed every time but changes nothing in the index.
-    const tree = update.length === 0 && this.#lastTree !== undefined ? this.#lastTree : (await this.git(['write-tree'])).trim();
+    const tree = update.length + gone.length === 0 && this.#lastTree !== undefined ? this.#lastTree : (await this.git(['write-tree'])).trim();
     this.#lastTree = tree;
     // A big file stays untracked, so every snapshot lists it again: `skipped` is complete.
     return { tree, skipped: skipped.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) };

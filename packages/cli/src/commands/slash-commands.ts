@@ -6,6 +6,7 @@ import { describeProviderChoice, parseModelSpec, type ProviderChoice } from '../
 import { formatUsage } from '../ui/render-turn.js';
 import { costSuffix, describeCost, messagesCost, modelsText, sessionCost, uncataloguedNote } from '../agent/model-catalog.js';
 import { formatSize } from '../tools/truncate.js';
+import { filesLinkedOutside } from '../sandbox/hard-links.js';
 import { TREE_COMMANDS } from './tree-commands.js';
 import { REWIND_COMMAND } from './rewind-command.js';
 
@@ -124,11 +125,24 @@ function sessionText(context: CommandContext): string {
     `file      ${file}`,
     `folder    ${context.cwd}`,
     `sandbox   ${context.sandbox ? context.sandbox.mode : 'none: every bash, write and edit asks first'}`,
+    ...hardLinkWarning(context),
     `model     ${describeProviderChoice(settings)}`,
     `context   ${context.contextFiles?.length ? context.contextFiles.join(', ') : 'no AGENTS.md loaded'}`,
     `messages  ${messages.length}${breakdown ? ` (${breakdown})` : ''}`,
     `usage     ${formatUsage(agent.conversation.usage())}`,
   ].join('\n');
+}
+
+/** Under workspace-write: the folder's files that are hard links to files outside it, which a command's write would change there too. */
+function hardLinkWarning(context: CommandContext): string[] {
+  if (context.sandbox?.mode !== 'workspace-write') return [];
+  const linked = filesLinkedOutside(context.cwd);
+  if (linked.count === 0) return [];
+  const more = linked.complete ? '' : ' (or more: the walk stopped)';
+  return [
+    `warning   ${linked.count} file${linked.count === 1 ? ' is a hard link' : 's are hard links'} to files outside the folder${more}, e.g. ${linked.examples.join(', ')}:`,
+    '          a command that writes one changes the file outside too (the sandbox cannot tell them apart)',
+  ];
 }
 
 function model(args: string, context: CommandContext): void {

@@ -85,7 +85,7 @@ async function runAgent(options: CliOptions, environment: CliEnvironment, places
         () => undefined,
       )
     : Promise.resolve();
-  const contextFiles = await findContextFiles({ cwd: places.cwd, pantoHome: places.dataDir });
+  const contextFiles = await findContextFiles({ cwd: places.cwd, pantoHome: places.dataDir, home: places.home, env });
   for (const problem of contextFiles.problems) terminal.warn(`panto: ${problem}`);
   const systemPrompt = withContextFiles(await resolveSystemPrompt(options.system, places.cwd), contextFiles.files);
   const printPrompt = options.print === undefined ? undefined : await readPrintPrompt(options.print, environment.stdin);

@@ -9,7 +9,7 @@ import { Approvals, type ApprovalMode } from '../agent/approvals.js';
 import { SandboxGrants } from '../sandbox/policy.js';
 import { startSandbox, type StartedSandbox } from '../sandbox/start-sandbox.js';
 import { FolderTrust, type AskTrust } from '../trust/folder-trust.js';
-import { describeProjectCode } from '../extensions/project-code.js';
+import { describeProjectCode, projectCodeFiles } from '../extensions/project-code.js';
 import { TrustedFolders } from '../trust/trusted-folders.js';
 import { terminalApproval } from '../ui/approval-prompt.js';
 import { terminalTrustPrompt } from '../ui/trust-prompt.js';
@@ -74,14 +74,16 @@ function approvalMode(start: AgentStart, interrupt: () => void): ApprovalMode {
 export async function decideFolderTrust(start: AgentStart, places: CodePlaces): Promise<FolderTrust> {
   const { environment, terminal } = start;
   const { cwd, home, dataDir } = start.places;
-  const code = await describeProjectCode({
+  const project = {
     extensionsDir: places.extensionDirs.project,
     mcpFile: places.mcpFiles.project,
     userExtensionsDir: places.extensionDirs.global,
     userMCPFile: places.mcpFiles.global,
-    show: (path) => displayPath(path, cwd, home),
-  });
-  const trust = new FolderTrust({ folder: await realpath(cwd), code, store: new TrustedFolders(dataDir), trustFlag: start.options.trust });
+    show: (path: string) => displayPath(path, cwd, home),
+  };
+  const code = await describeProjectCode(project);
+  const files = await projectCodeFiles(project, cwd);
+  const trust = new FolderTrust({ folder: await realpath(cwd), code, files, store: new TrustedFolders(dataDir), trustFlag: start.options.trust });
   const ask: AskTrust | undefined = isInteractive(start) ? (environment.askTrust ?? terminalTrustPrompt(environment.stdin, terminal)) : undefined;
   const skipped = await trust.decide(ask);
   if (skipped !== undefined) terminal.warn(skipped);

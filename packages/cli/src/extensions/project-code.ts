@@ -3,8 +3,10 @@
  * and the MCP servers of `.panto/mcp.json` (a stdio server is a command panto starts; an HTTP
  * one is sent the headers the file names, with `${VAR}`s of the user's environment in them).
  */
-import { displayURL, parseMCPConfig } from '@panto/core/mcp';
-import { readFile } from 'node:fs/promises';
+import { displayURL, parseMCPConfig, type MCPServerConfig } from '@panto/core/mcp';
+import { createHash } from 'node:crypto';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { extensionFilesIn } from './load-extensions.js';
 
 export interface ProjectPlaces {
@@ -25,23 +27,60 @@ export interface ProjectPlaces {
  */
 export async function describeProjectCode(places: ProjectPlaces): Promise<string[]> {
   const lines: string[] = [];
-  if (places.extensionsDir !== places.userExtensionsDir) {
-    for (const file of await extensionFilesIn(places.extensionsDir)) lines.push(`extension ${places.show(file)}`);
-  }
-  if (places.mcpFile !== places.userMCPFile) {
-    let text: string | undefined;
-    try {
-      text = await readFile(places.mcpFile, 'utf8');
-    } catch {
-      text = undefined;
-    }
-    if (text !== undefined) {
-      // Not expanded: a `${TOKEN}` in a command stays a name, in the question and in the trust file.
-      for (const server of parseMCPConfig(text, places.show(places.mcpFile)).servers) {
-        const target = server.type === 'stdio' ? [server.command, ...server.args].join(' ') : displayURL(server.url);
-        lines.push(`MCP server "${server.name}" (${places.show(places.mcpFile)}): ${target}`);
-      }
-    }
+  for (const file of await projectExtensions(places)) lines.push(`extension ${places.show(file)}`);
+  for (const server of await projectServers(places)) {
+    const target = server.type === 'stdio' ? [server.command, ...server.args].join(' ') : displayURL(server.url);
+    lines.push(`MCP server "${server.name}" (${places.show(places.mcpFile)}): ${target}`);
   }
   return lines;
+}
+
+/**
+ * The files inside `folder` that the folder's code runs, by their path relative to it, with the
+ * SHA-256 of their content: the extension files, and the files a stdio MCP server's command
+ * line names (`node tools/mcp.mjs` → `tools/mcp.mjs`; links followed, only those inside the
+ * folder). What they import in turn is not followed. A trust decision remembers these, so that
+ * a file changed since — by a sandboxed command, say — asks again before it runs.
+ */
+export async function projectCodeFiles(places: ProjectPlaces, folder: string): Promise<Record<string, string>> {
+  const root = await realpath(folder).catch(() => folder);
+  const candidates = [...(await projectExtensions(places))];
+  for (const server of await projectServers(places)) {
+    if (server.type !== 'stdio') continue;
+    const base = resolve(folder, server.cwd ?? '.');
+    for (const word of [server.command, ...server.args]) {
+      const value = word.slice(word.indexOf('=') + 1);
+      if (word === server.command && !value.includes('/')) continue;
+      if (value !== '' && !value.startsWith('-')) candidates.push(resolve(base, value));
+    }
+  }
+  const files: Record<string, string> = {};
+  for (const candidate of candidates) {
+    // A word that names no file (a flag's value, a package name) is not a file the server runs.
+    const real = await realpath(candidate).catch(() => undefined);
+    if (real === undefined || !(await stat(real)).isFile()) continue;
+    const inside = relative(root, real);
+    if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) continue;
+    files[inside] = createHash('sha256')
+      .update(await readFile(real))
+      .digest('hex');
+  }
+  return files;
+}
+
+async function projectExtensions(places: ProjectPlaces): Promise<string[]> {
+  return places.extensionsDir === places.userExtensionsDir ? [] : extensionFilesIn(places.extensionsDir);
+}
+
+async function projectServers(places: ProjectPlaces): Promise<MCPServerConfig[]> {
+  if (places.mcpFile === places.userMCPFile) return [];
+  let text: string;
+  try {
+    text = await readFile(places.mcpFile, 'utf8');
+  } catch {
+    // No .panto/mcp.json (or unreadable): no server of the folder's.
+    return [];
+  }
+  // Not expanded: a `${TOKEN}` in a command stays a name, in the question and in the trust file.
+  return parseMCPConfig(text, places.show(places.mcpFile)).servers;
 }

@@ -21,6 +21,7 @@ beforeEach(async () => {
     home: join(root, 'home'),
     dataDir: join(root, 'home', '.panto'),
     tempDirs: ['/tmp'],
+    privateTemp: '/tmp/panto-tmp-x',
     network: { type: 'none' },
     env: {},
   };
@@ -28,38 +29,56 @@ beforeEach(async () => {
 afterEach(async () => cleanup());
 
 describe('bubblewrapArgs', () => {
-  it('workspace-write: / read-only, then the temp folder and the working folder writable, .git read-only again, hidden paths, no network, no capabilities', () => {
+  it('workspace-write: / read-only, then the session’s temp folder over /tmp and the working folder writable, its tool files read-only again, hidden paths, no network, no capabilities', () => {
     const hidden = [
       { path: '/home/ada/.ssh', folder: true },
       { path: '/home/ada/.netrc', folder: false },
     ];
     const cwd = options.cwd;
-    expect(bubblewrapArgs(options, new Set(), hidden, PLACEHOLDERS)).toEqual([
+    const readOnly = [`${cwd}/.git`, `${cwd}/sub/.envrc`];
+    expect(bubblewrapArgs(options, new Set(), { hidden, placeholders: PLACEHOLDERS, readOnly })).toEqual([
       ...['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'],
-      ...['--bind', '/tmp', '/tmp', '--bind', cwd, cwd, '--ro-bind', `${cwd}/.git`, `${cwd}/.git`],
+      ...['--bind', '/tmp/panto-tmp-x', '/tmp', '--bind', cwd, cwd],
+      ...['--ro-bind-try', `${cwd}/.git`, `${cwd}/.git`, '--ro-bind-try', `${cwd}/sub/.envrc`, `${cwd}/sub/.envrc`],
       ...['--ro-bind', PLACEHOLDERS.folder, '/home/ada/.ssh', '--ro-bind', PLACEHOLDERS.file, '/home/ada/.netrc'],
-      ...['--tmpfs', PLACEHOLDERS.root, '--unshare-net'],
+      '--unshare-net',
       ...['--unshare-pid', '--unshare-ipc', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--unsetenv', 'SSH_AUTH_SOCK', '--chdir', cwd],
     ]);
   });
 
+  it('the session’s temp folder goes over a working folder that holds /tmp, and under one inside /tmp', () => {
+    const none = { hidden: [], placeholders: PLACEHOLDERS, readOnly: [] };
+    expect(bubblewrapArgs({ ...options, cwd: '/' }, new Set(), none).slice(7, 13)).toEqual(['--bind', '/', '/', '--bind', '/tmp/panto-tmp-x', '/tmp']);
+    expect(bubblewrapArgs({ ...options, cwd: '/tmp' }, new Set(), none).slice(7, 13)).toEqual(['--bind', '/tmp', '/tmp', '--bind', '/tmp/panto-tmp-x', '/tmp']);
+    expect(bubblewrapArgs({ ...options, cwd: '/tmp/work' }, new Set(), none).slice(7, 13)).toEqual([
+      ...['--bind', '/tmp/panto-tmp-x', '/tmp'],
+      ...['--bind', '/tmp/work', '/tmp/work'],
+    ]);
+  });
+
   it('read-only: no writable folder but a private /tmp', () => {
-    const args = bubblewrapArgs({ ...options, mode: 'read-only' }, new Set(), [], PLACEHOLDERS);
+    const args = bubblewrapArgs({ ...options, mode: 'read-only' }, new Set(), { hidden: [], placeholders: PLACEHOLDERS, readOnly: [] });
     expect(args.slice(0, 9)).toEqual(['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp']);
     expect(args).not.toContain('--bind');
   });
 
   it('a granted write makes / writable (secrets stay hidden); a granted network keeps the host network', () => {
-    const args = bubblewrapArgs(options, new Set(['write', 'network']), [{ path: '/home/ada/.ssh', folder: true }], PLACEHOLDERS);
+    const args = bubblewrapArgs(options, new Set(['write', 'network']), {
+      hidden: [{ path: '/home/ada/.ssh', folder: true }],
+      placeholders: PLACEHOLDERS,
+      readOnly: [],
+    });
     expect(args.slice(0, 3)).toEqual(['--bind', '/', '/']);
     expect(args).toContain('/home/ada/.ssh');
     expect(args).not.toContain('--unshare-net');
-    expect(bubblewrapArgs({ ...options, network: { type: 'all' } }, new Set(), [], PLACEHOLDERS)).not.toContain('--unshare-net');
+    expect(bubblewrapArgs({ ...options, network: { type: 'all' } }, new Set(), { hidden: [], placeholders: PLACEHOLDERS, readOnly: [] })).not.toContain(
+      '--unshare-net',
+    );
   });
 
   it('with allowed domains: no host network, and the proxy socket mounted', () => {
     const network = { type: 'domains' as const, allowedDomains: ['example.com'], proxySocket: '/tmp/panto-proxy-1/proxy.sock' };
-    const args = bubblewrapArgs({ ...options, network }, new Set(), [], PLACEHOLDERS);
+    const args = bubblewrapArgs({ ...options, network }, new Set(), { hidden: [], placeholders: PLACEHOLDERS, readOnly: [] });
     expect(args).toContain('--unshare-net');
     expect(args.join(' ')).toContain('--ro-bind /tmp/panto-proxy-1 /tmp/panto-proxy-1');
   });
@@ -83,18 +102,22 @@ describe('placeholdersFor', () => {
       folder: join(options.dataDir, 'sandbox/denied'),
       file: join(options.dataDir, 'sandbox/denied-file'),
     };
-    const args = bubblewrapArgs(options, new Set(['write']), [{ path: options.dataDir, folder: true }], inHome);
+    const args = bubblewrapArgs(options, new Set(['write']), { hidden: [{ path: options.dataDir, folder: true }], placeholders: inHome, readOnly: [] });
     expect(args).not.toContain('--tmpfs');
   });
 });
 
 describe('BubblewrapSandbox.allowsWrite', () => {
-  it('allows the working folder, not .git, .panto or anything outside', () => {
+  it('allows the working folder, not its tool files anywhere in it (.git, .panto, .envrc, …), pnpm’s store or anything outside', () => {
     const sandbox = new BubblewrapSandbox(options);
     const cwd = options.cwd;
     expect(sandbox.allowsWrite(join(cwd, 'src/new/file.ts'))).toBe(true);
+    expect(sandbox.allowsWrite(join(cwd, 'src/.gitignore'))).toBe(true);
     expect(sandbox.allowsWrite(join(cwd, '.git/hooks/pre-commit'))).toBe(false);
     expect(sandbox.allowsWrite(join(cwd, '.panto/extensions/x.ts'))).toBe(false);
+    for (const path of ['sub/.git', 'sub/.git/config', 'a/b/.envrc', '.vscode/tasks.json', 'pkg/.mcp.json', 'node_modules/.pnpm/x/index.js']) {
+      expect(sandbox.allowsWrite(join(cwd, path)), path).toBe(false);
+    }
     expect(sandbox.allowsWrite(join(cwd, '../outside.txt'))).toBe(false);
     expect(sandbox.allowsWrite('/tmp/scratch.txt')).toBe(false);
     expect(new BubblewrapSandbox({ ...options, mode: 'read-only' }).allowsWrite(join(cwd, 'a.txt'))).toBe(false);
@@ -145,6 +168,16 @@ describe('protectedPaths', () => {
       { path: join(root, '.env'), folder: false },
       { path: join(root, '.env.local'), folder: false },
     ]);
+  });
+
+  it('hides the sockets of the terminal multiplexer panto runs in, where they are not in the temp folder', async () => {
+    const sockets = join(root, 'sockets');
+    await mkdir(join(sockets, `tmux-${process.getuid?.()}`), { recursive: true });
+    await writeFile(join(sockets, 'default'), '');
+    await mkdir(join(sockets, 'screens'));
+    const env = { TMUX: `${join(sockets, 'default')},1234,0`, TMUX_TMPDIR: sockets, SCREENDIR: join(sockets, 'screens') };
+    const found = protectedPaths({ cwd: options.cwd, home: options.home, dataDir: options.dataDir, env }).map((entry) => entry.path);
+    expect(found).toEqual(expect.arrayContaining([join(sockets, 'default'), join(sockets, `tmux-${process.getuid?.()}`), join(sockets, 'screens')]));
   });
 
   it('leaves out a path that holds the working folder (panto run inside ~/.panto)', async () => {

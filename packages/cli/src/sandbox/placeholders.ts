@@ -54,6 +54,7 @@ function isStandIn(path: string, kind: 'folder' | 'file'): boolean {
     chmodSync(path, 0);
     return empty;
   } catch {
+    // Gone, or not ours to inspect: not a placeholder of ours, so it is left alone.
     return false;
   }
 }

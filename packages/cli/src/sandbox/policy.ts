@@ -41,6 +41,12 @@ export interface SandboxedCommand {
   args: string[];
   /** Variables the sandbox sets, on top of the command's environment. */
   env: Record<string, string>;
+  /**
+   * Called once, after the command and everything it started have ended (also on a timeout or
+   * an abort): undoes what a command may not leave behind. Resolves to notes for the tool
+   * result (empty when there is nothing to say); must not reject.
+   */
+  settle?: () => Promise<string[]>;
 }
 
 /**
@@ -53,9 +59,9 @@ export interface CommandSandbox {
   /** The needs every command has without asking (`network` under `--allow-network`). */
   readonly standing: ReadonlySet<SandboxNeed>;
   /**
-   * The folders a command may write to without asking, absolute: the working folder and the
-   * temp folder under `workspace-write`, none under `read-only`. A checkpoint of what a
-   * command could change covers these.
+   * The folders of the user's a command may write to without asking, absolute: the working
+   * folder under `workspace-write` (its temp folder is the session's own), none under
+   * `read-only`. A checkpoint of what a command could change covers these.
    */
   writableRoots(): readonly string[];
   /** Whether a write to `path` (absolute) stays inside the limits, as the write and edit tools ask. */

@@ -31,13 +31,19 @@ export const HOME_SECRETS: readonly string[] = [
   '.config/chromium',
 ];
 
-/** Sockets that would hand a command root or the user's keys: the container engines'. */
+/**
+ * Sockets that would hand a command root, the user's keys or the user's shell: the container
+ * engines', and GNU screen's (`screen -X stuff` types into the user's sessions; tmux's live in
+ * the temp folder, which commands do not see).
+ */
 export const SYSTEM_SOCKETS: readonly string[] = [
   '/run/docker.sock',
   '/var/run/docker.sock',
   '/run/podman/podman.sock',
   '/run/containerd/containerd.sock',
   '/run/buildkit/buildkitd.sock',
+  '/run/screen',
+  '/var/run/screen',
 ];
 
 export interface ProtectedPathPlaces {
@@ -68,7 +74,9 @@ export function protectedPaths(places: ProtectedPathPlaces): ProtectedPath[] {
     dataDir,
     ...envFilesAbove(cwd, home),
     ...SYSTEM_SOCKETS,
-    ...[env.SSH_AUTH_SOCK, env.GPG_AGENT_INFO?.split(':')[0], runtimeDir(env)].filter((path): path is string => path?.startsWith('/') === true),
+    ...[env.SSH_AUTH_SOCK, env.GPG_AGENT_INFO?.split(':')[0], runtimeDir(env), ...terminalSockets(env)].filter(
+      (path): path is string => path?.startsWith('/') === true,
+    ),
   ];
   const found: ProtectedPath[] = [];
   const seen = new Set<string>();
@@ -80,6 +88,19 @@ export function protectedPaths(places: ProtectedPathPlaces): ProtectedPath[] {
   }
   return found;
 }
+
+/** The `.env` files looked for by name in a folder that cannot be listed. */
+const COMMON_ENV_FILES = [
+  '.env',
+  '.env.local',
+  '.env.development',
+  '.env.development.local',
+  '.env.production',
+  '.env.production.local',
+  '.env.test',
+  '.env.test.local',
+  '.env.staging',
+];
 
 /** `.env` and `.env.*` files in the folders above `cwd` and in the home folder (those in `cwd` and below are the project's own). */
 function envFilesAbove(cwd: string, home: string): string[] {
@@ -95,7 +116,9 @@ function envFilesAbove(cwd: string, home: string): string[] {
     try {
       names = readdirSync(folder);
     } catch {
-      continue;
+      // A folder panto may not list may still be searchable (mode 711): a command that knows a
+      // name can open it. Hide the names people use, where they exist.
+      names = COMMON_ENV_FILES.filter((name) => kindOf(join(folder, name)) !== undefined);
     }
     for (const name of names) if (name === '.env' || name.startsWith('.env.')) files.push(join(folder, name));
   }
@@ -109,11 +132,18 @@ function runtimeDir(env: Readonly<Record<string, string | undefined>>): string |
   return uid === undefined ? undefined : `/run/user/${uid}`;
 }
 
+/** The sockets of the terminal multiplexers panto may run in, where they are not in the temp folder: tmux's (`$TMUX`, `$TMUX_TMPDIR`) and screen's (`$SCREENDIR`). */
+function terminalSockets(env: Readonly<Record<string, string | undefined>>): (string | undefined)[] {
+  const uid = process.getuid?.();
+  return [env.TMUX?.split(',')[0], env.TMUX_TMPDIR && uid !== undefined ? join(env.TMUX_TMPDIR, `tmux-${uid}`) : undefined, env.SCREENDIR];
+}
+
 /** What `path` is, following links (a mount lands on the link's target); undefined when nothing is there. */
 function kindOf(path: string): 'folder' | 'other' | undefined {
   try {
     return statSync(path).isDirectory() ? 'folder' : 'other';
   } catch {
+    // Nothing there (or a link to nothing): nothing to hide.
     return undefined;
   }
 }

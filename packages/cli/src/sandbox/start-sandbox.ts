@@ -1,5 +1,5 @@
 /** The sandbox of a run, from `--sandbox`, `--allow-network`, the user's settings and what this machine has. */
-import { existsSync, realpathSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BubblewrapSandbox } from './bubblewrap.js';
@@ -7,6 +7,7 @@ import { detectSandbox, type SandboxSupport } from './detect.js';
 import { DomainProxy } from './network-proxy.js';
 import type { CommandSandbox, NetworkAccess, SandboxMode } from './policy.js';
 import { readSandboxSettings } from './settings.js';
+import { removeForcefully } from './tool-files.js';
 
 export interface SandboxRequest {
   mode: SandboxMode;
@@ -57,6 +58,15 @@ export async function startSandbox(request: SandboxRequest): Promise<StartedSand
       network = { type: 'domains', allowedDomains: settings.allowedDomains, proxySocket: proxy.socketPath };
     }
   }
+  // The commands' /tmp: a folder of this session's, so that nothing of the host's temp folder
+  // (tsx's compile cache, tmux's and other programs' sockets, another panto's proxy) is theirs
+  // to write or connect to. Removed when panto exits.
+  const hostTemp = tempDirs[0] ?? tmpdir();
+  removeOrphanedTemps(hostTemp);
+  const privateTemp = realpathSync(mkdtempSync(join(hostTemp, `${TEMP_PREFIX}${process.pid}-`)));
+  chmodSync(privateTemp, 0o700);
+  const removeTemp = () => void removeForcefully(privateTemp);
+  process.once('exit', removeTemp);
   const sandbox = new BubblewrapSandbox({
     bwrap: support.bwrap,
     mode: request.mode,
@@ -64,10 +74,48 @@ export async function startSandbox(request: SandboxRequest): Promise<StartedSand
     home: request.home,
     dataDir: request.dataDir,
     tempDirs,
+    privateTemp,
     network,
     env: request.env,
   });
-  return { sandbox, notices, close: async () => proxy?.close() };
+  return {
+    sandbox,
+    notices,
+    close: async () => {
+      await proxy?.close();
+      process.off('exit', removeTemp);
+      removeTemp();
+    },
+  };
+}
+
+/** The name of a session's temp folder in the host's: this prefix, panto's pid, a dash, random characters. */
+const TEMP_PREFIX = 'panto-tmp-';
+
+/** Removes the temp folders of pantos that are gone without removing theirs (killed outright). */
+function removeOrphanedTemps(hostTemp: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(hostTemp);
+  } catch {
+    // No host temp folder to sweep: nothing was left there.
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^panto-tmp-(\d+)-/.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid === process.pid || isRunning(pid)) continue;
+    removeForcefully(join(hostTemp, name));
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: running, as another user (whose folder it is).
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function existingRealPaths(paths: readonly string[]): string[] {

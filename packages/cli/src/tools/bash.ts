@@ -1,6 +1,14 @@
 import type { Tool, ToolInputSchema, ToolOutput } from '@panto/core';
 import { spawn } from 'node:child_process';
-import { NEED_DESCRIPTIONS, needsBeyond, parseNeeds, type CommandSandbox, type SandboxGrants, type SandboxNeed } from '../sandbox/policy.js';
+import {
+  NEED_DESCRIPTIONS,
+  needsBeyond,
+  parseNeeds,
+  type CommandSandbox,
+  type SandboxedCommand,
+  type SandboxGrants,
+  type SandboxNeed,
+} from '../sandbox/policy.js';
 import { commandEnvironment } from './command-env.js';
 import { errorResult, optionalPositiveInteger, requiredString, ToolInputError, type ToolInput } from './input.js';
 import { OutputTail } from './output-tail.js';
@@ -105,12 +113,19 @@ async function runBash(
   if (context.signal.aborted) return errorResult('Aborted before the command started.');
   const env = { ...commandEnvironment(options.env ?? process.env), PAGER: 'cat', GIT_PAGER: 'cat' };
   const inSandbox = sandbox !== undefined && !granted.has('full-access');
-  const launch = inSandbox ? sandbox.wrap(command, granted) : { file: 'bash', args: ['-c', command], env: {} };
+  const launch: SandboxedCommand = inSandbox ? sandbox.wrap(command, granted) : { file: 'bash', args: ['-c', command], env: {} };
   const output = new OutputTail(limits.maxBytes * 2);
   const outcome = await runCommand({ ...launch, env: { ...env, ...launch.env } }, { cwd: options.cwd, timeout, signal: context.signal }, output);
-  const result = commandResult(outcome, output.render(limits), timeout);
+  const settled = (await launch.settle?.()) ?? [];
+  const result = withNotes(commandResult(outcome, output.render(limits), timeout), settled);
   if (!inSandbox || typeof result === 'string' || outcome.ended !== undefined) return result;
   return { ...result, content: `${result.content}\n[ran in the ${sandbox.mode} sandbox: if its limits made the command fail, call bash again with "needs"]` };
+}
+
+/** The result with the sandbox's notes after it (what it undid is news to the model, success or not). */
+function withNotes(result: ToolOutput, notes: readonly string[]): ToolOutput {
+  if (notes.length === 0) return result;
+  return typeof result === 'string' ? `${result}\n${notes.join('\n')}` : { ...result, content: `${result.content}\n${notes.join('\n')}` };
 }
 
 function sandboxNeeds(input: ToolInput): Set<SandboxNeed> {

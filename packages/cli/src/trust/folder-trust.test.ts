@@ -15,10 +15,11 @@ beforeEach(async () => {
 });
 afterEach(async () => cleanup());
 
-function trust(options: { code?: readonly string[]; flag?: boolean; folder?: string } = {}) {
+function trust(options: { code?: readonly string[]; files?: Record<string, string>; flag?: boolean; folder?: string } = {}) {
   return new FolderTrust({
     folder: options.folder ?? '/src/app',
     code: options.code ?? CODE,
+    ...(options.files === undefined ? {} : { files: options.files }),
     store: new TrustedFolders(dataDir, NOW),
     trustFlag: options.flag ?? false,
   });
@@ -45,7 +46,7 @@ describe('FolderTrust', () => {
     expect(((await stat(file)).mode & 0o777).toString(8)).toBe('600');
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
       version: 1,
-      folders: { '/src/app': { trusted: true, decided: '2026-12-02T10:00:00.000Z', code: CODE } },
+      folders: { '/src/app': { trusted: true, decided: '2026-12-02T10:00:00.000Z', code: CODE, files: {} } },
     });
 
     const again = answering(false);
@@ -93,7 +94,7 @@ describe('FolderTrust', () => {
     const { asked, ask } = answering(true);
     expect(await trust().decide(ask)).toBeUndefined();
     expect(asked).toEqual([
-      ['This folder has code panto would run with your rights, some of it new since you trusted the folder:', `  ${CODE[0]}`, `  ${CODE[1]}  (new)`],
+      ['This folder has code panto would run with your rights, some of it new or changed since you trusted the folder:', `  ${CODE[0]}`, `  ${CODE[1]}  (new)`],
     ]);
     expect(await trust({ code: [...CODE, 'extension .panto/extensions/new.ts'] }).decide(undefined)).toMatch(/it changed since you trusted the folder/);
   });
@@ -134,5 +135,26 @@ describe('FolderTrust', () => {
 
   it('the question is the one the issue names', () => {
     expect(TRUST_QUESTION).toBe('Trust this folder? [y/N]');
+  });
+
+  it('asks again when a file the code runs changed since it was trusted (a sandboxed command may have written it), and -p skips it naming the file', async () => {
+    await trust({ files: { 'tools/mcp.mjs': 'aaa' } }).decide(answering(true).ask);
+    expect(await trust({ files: { 'tools/mcp.mjs': 'aaa' } }).decide(undefined)).toBeUndefined();
+    const { asked, ask } = answering(false);
+    await trust({ files: { 'tools/mcp.mjs': 'bbb' } }).decide(ask);
+    expect(asked[0]?.at(-1)).toBe('  changed since: tools/mcp.mjs');
+    await trust({ files: { 'tools/mcp.mjs': 'aaa' } }).set(true);
+    const skipped = await trust({ files: { 'tools/mcp.mjs': 'ccc' } }).decide(undefined);
+    expect(skipped).toMatch(/tools\/mcp\.mjs changed since you trusted the folder/);
+  });
+
+  it('writes a server name’s control characters as escapes in what it skipped and in /trust', async () => {
+    const code = ['MCP server "lint\u001b[2K\rok" (.panto/mcp.json): node x.js'];
+    const skipped = await trust({ code }).decide(undefined);
+    expect(skipped).toContain('lint\\e[2K\\rok');
+    expect(skipped).not.toMatch(/[\u001b\r]/);
+    const shown = await trust({ code }).describe();
+    expect(shown).toContain('lint\\e[2K\\rok');
+    expect(shown).not.toMatch(/[\u001b\r]/);
   });
 });

@@ -3,6 +3,7 @@
  * MCP servers). The user's answer is asked once per folder and remembered; `--trust` trusts
  * for one run; code the folder gained since it was trusted asks again.
  */
+import { visible } from '../visible.js';
 import type { TrustedFolders } from './trusted-folders.js';
 
 /** The words of the question, after the lines naming what would run. */
@@ -17,13 +18,16 @@ export class FolderTrust {
   readonly folder: string;
   /** What the folder would run, one line each (see `describeProjectCode`). */
   readonly code: readonly string[];
+  /** The files inside the folder that code runs, with their SHA-256 now (see `projectCodeFiles`). */
+  readonly files: Readonly<Record<string, string>>;
   readonly #store: TrustedFolders;
   readonly #flag: boolean;
   #trusted = false;
 
-  constructor(options: { folder: string; code: readonly string[]; store: TrustedFolders; trustFlag: boolean }) {
+  constructor(options: { folder: string; code: readonly string[]; files?: Readonly<Record<string, string>>; store: TrustedFolders; trustFlag: boolean }) {
     this.folder = options.folder;
     this.code = options.code;
+    this.files = options.files ?? {};
     this.#store = options.store;
     this.#flag = options.trustFlag;
   }
@@ -56,25 +60,32 @@ export class FolderTrust {
   async #decide(ask: AskTrust | undefined): Promise<string | undefined> {
     const decision = await this.#store.get(this.folder);
     const added = this.code.filter((line) => !decision?.code.includes(line));
-    if (decision?.trusted === true && added.length === 0) {
+    // A file the code runs whose content is not what was trusted (a decision of an older panto
+    // remembered none): a sandboxed command may have written it.
+    const changed = Object.keys(this.files).filter((path) => decision?.files?.[path] !== this.files[path]);
+    if (decision?.trusted === true && added.length === 0 && changed.length === 0) {
       this.#trusted = true;
       return undefined;
     }
     if (decision?.trusted === false) return this.#skipped('you chose not to trust this folder', '/trust yes');
+    const since = decision?.trusted === true;
     if (ask !== undefined) {
-      const intro =
-        decision?.trusted === true
-          ? 'This folder has code panto would run with your rights, some of it new since you trusted the folder:'
-          : 'This folder has code of its own that panto would run with your rights:';
-      const yes = await ask([intro, ...this.code.map((line) => `  ${line}${decision?.trusted === true && added.includes(line) ? '  (new)' : ''}`)]);
-      await this.#store.set(this.folder, yes, this.code);
+      const intro = since
+        ? 'This folder has code panto would run with your rights, some of it new or changed since you trusted the folder:'
+        : 'This folder has code of its own that panto would run with your rights:';
+      const lines = [intro, ...this.code.map((line) => `  ${line}${since && added.includes(line) ? '  (new)' : ''}`)];
+      if (since && changed.length > 0) lines.push(`  changed since: ${changed.join(', ')}`);
+      const yes = await ask(lines);
+      await this.#store.set(this.folder, yes, this.code, this.files);
       this.#trusted = yes;
       return yes ? undefined : this.#skipped('not trusted', '/trust yes');
     }
-    return this.#skipped(
-      decision?.trusted === true ? 'it changed since you trusted the folder' : 'this folder is not trusted',
-      'panto --trust (this run), or /trust yes',
-    );
+    const why = !since
+      ? 'this folder is not trusted'
+      : changed.length > 0
+        ? `${changed.join(', ')} changed since you trusted the folder`
+        : 'it changed since you trusted the folder';
+    return this.#skipped(why, 'panto --trust (this run), or /trust yes');
   }
 
   /** What `/trust` shows. */
@@ -83,23 +94,25 @@ export class FolderTrust {
     const remembered =
       decision === undefined ? 'not decided yet' : `${decision.trusted ? 'trusted' : 'not trusted'}${decision.decided ? ` (since ${decision.decided})` : ''}`;
     const now = this.#trusted ? (this.#flag ? 'runs (--trust)' : 'runs') : 'skipped';
-    const lines = [`folder    ${this.folder}`, `trust     ${remembered}`];
+    const lines = [`folder    ${visible(this.folder)}`, `trust     ${remembered}`];
     if (this.code.length === 0) lines.push('code      none of its own (.panto/extensions/, .panto/mcp.json)');
-    else lines.push(`code      ${now} this run:`, ...this.code.map((line) => `            ${line}`));
+    else lines.push(`code      ${now} this run:`, ...this.code.map((line) => `            ${visible(line)}`));
     lines.push('/trust yes trusts this folder, /trust no stops trusting it (remembered; it applies from the next start).');
     return lines.join('\n');
   }
 
   /** `/trust yes|no`: remembers the decision with today's code; resolves to what to say. */
   async set(trusted: boolean): Promise<string> {
-    await this.#store.set(this.folder, trusted, this.code);
-    if (trusted === this.#trusted || this.code.length === 0) return `${trusted ? 'trusted' : 'no longer trusted'}: ${this.folder}`;
+    await this.#store.set(this.folder, trusted, this.code, this.files);
+    const folder = visible(this.folder);
+    if (trusted === this.#trusted || this.code.length === 0) return `${trusted ? 'trusted' : 'no longer trusted'}: ${folder}`;
     return trusted
-      ? `trusted: ${this.folder}. Its code runs from the next start of panto here.`
-      : `no longer trusted: ${this.folder}. What already runs stops with this panto; the next start skips it.`;
+      ? `trusted: ${folder}. Its code runs from the next start of panto here.`
+      : `no longer trusted: ${folder}. What already runs stops with this panto; the next start skips it.`;
   }
 
   #skipped(why: string, how: string): string {
-    return `panto: skipped this folder's own code (${why}): ${this.code.join('; ')}. To run it: ${how}.`;
+    // Escaped as the question escapes them: a server's name must not rewrite the line.
+    return `panto: skipped this folder's own code (${visible(why)}): ${this.code.map(visible).join('; ')}. To run it: ${how}.`;
   }
 }

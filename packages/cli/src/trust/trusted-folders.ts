@@ -6,9 +6,10 @@
  *     "code": [".panto/extensions/lint.ts", "MCP server \"db\": node tools/db-server.js"] } } }
  * ```
  *
- * Keyed by the folder's real path: a folder renamed, moved, or reached through another link
- * is a folder panto has not been told about. `code` is what the folder had when the user
- * trusted it; code added since asks again.
+ * Keyed by the folder's real path: a folder renamed or moved is a folder panto has not been
+ * told about; the same folder reached through a link is that folder. `code` is what the folder
+ * had when the user trusted it, `files` the SHA-256 of the files inside the folder that this
+ * code runs (`projectCodeFiles`); code added or a file changed since asks again.
  */
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -23,6 +24,8 @@ export interface FolderDecision {
   decided: string;
   /** The project code the folder had when it was decided, as `describeProjectCode` (extensions/project-code.ts) words it. */
   code: string[];
+  /** The files in the folder that code runs, relative path → SHA-256, as `projectCodeFiles` found them; absent in a decision of an older panto. */
+  files?: Record<string, string>;
 }
 
 interface TrustFile {
@@ -46,9 +49,9 @@ export class TrustedFolders {
   }
 
   /** Remembers the decision about `realPath` (read again just before, so that other folders' decisions stay). */
-  async set(realPath: string, trusted: boolean, code: readonly string[]): Promise<FolderDecision> {
+  async set(realPath: string, trusted: boolean, code: readonly string[], files: Readonly<Record<string, string>> = {}): Promise<FolderDecision> {
     const list = await this.#read();
-    const decision: FolderDecision = { trusted, decided: this.#now().toISOString(), code: [...code] };
+    const decision: FolderDecision = { trusted, decided: this.#now().toISOString(), code: [...code], files: { ...files } };
     list.folders[realPath] = decision;
     await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
     const temporary = `${this.file}.${process.pid}.tmp`;
@@ -81,8 +84,18 @@ export class TrustedFolders {
       const decision = entry as Partial<FolderDecision> | null;
       if (typeof decision?.trusted !== 'boolean') continue;
       const code = Array.isArray(decision.code) ? decision.code.filter((item): item is string => typeof item === 'string') : [];
-      valid[path] = { trusted: decision.trusted, decided: typeof decision.decided === 'string' ? decision.decided : '', code };
+      const files = typeof decision.files === 'object' && decision.files !== null ? stringValues(decision.files) : undefined;
+      valid[path] = {
+        trusted: decision.trusted,
+        decided: typeof decision.decided === 'string' ? decision.decided : '',
+        code,
+        ...(files === undefined ? {} : { files }),
+      };
     }
     return { version: 1, folders: valid };
   }
+}
+
+function stringValues(record: object): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 }

@@ -2,7 +2,8 @@ import { createInterface } from 'node:readline';
 import type { ToolCallBlock } from '@panto/core';
 import type { ApprovalAnswer, AskApproval } from '../agent/approvals.js';
 import { readKeys } from './keys.js';
-import { describeToolCall, visible } from './render-turn.js';
+import { describeToolCall } from './render-turn.js';
+import { visible } from '../visible.js';
 import type { InputStream, Terminal } from './terminal.js';
 
 /**

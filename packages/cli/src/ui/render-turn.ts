@@ -3,6 +3,7 @@ import { MarkdownStream, type MarkdownOutput } from './markdown.js';
 import { costSuffix, messagesCost } from '../agent/model-catalog.js';
 import type { Terminal } from './terminal.js';
 import { formatSize } from '../tools/truncate.js';
+import { visible } from '../visible.js';
 
 /** How a turn's answer is shown: streamed to stdout (interactive) or printed once at the end (`-p`). */
 export type RenderMode = 'stream' | 'print';
@@ -98,14 +99,6 @@ export function toolLine(call: ToolCallBlock, result: ToolResultMessage): string
 /** A tool call in a few words: `read src/a.ts:10+20`, `bash $ npm test`. */
 export function describeToolCall(call: ToolCallBlock): string {
   return visible(describeCall(call));
-}
-
-// C0 controls but tab and line feed, DEL and C1 controls, and the bidirectional overrides.
-const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/** `text` with its control characters written as escapes. */
-export function visible(text: string): string {
-  return text.replace(INVISIBLE, (char) => (char === '\r' ? '\\r' : char === '\x1b' ? '\\e' : `\\u{${char.codePointAt(0)!.toString(16)}}`));
 }
 
 function describeCall(call: ToolCallBlock): string {

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import { TRUST_QUESTION, type AskTrust } from '../trust/folder-trust.js';
-import { visible } from './render-turn.js';
+import { visible } from '../visible.js';
 import type { InputStream, Terminal } from './terminal.js';
 
 /**
