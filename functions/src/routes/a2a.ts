@@ -77,7 +77,10 @@ export function a2aRoutes(app: ApiApp, deps: RouteDeps): void {
     const call = () => transport.handle(body as Record<string, unknown>, context);
     if ((body as { method?: unknown }).method === 'SendMessage') return sendOnce(c, deps, body, id, call);
     const answer = await call();
-    return Symbol.asyncIterator in answer ? streamAnswer(c, deps, answer, id) : c.json(answer);
+    if (!(Symbol.asyncIterator in answer)) return c.json(answer);
+    // A streamed send is a turn in the request log; a subscription follows one, and is not.
+    if ((body as { method?: unknown }).method === 'SendStreamingMessage') c.set('turn', true);
+    return streamAnswer(c, deps, answer, id);
   });
 }
 
@@ -130,7 +133,6 @@ async function streamAnswer(
   } catch (error) {
     return c.json({ jsonrpc: '2.0', id, error: JsonRpcTransportHandler.mapToJSONRPCError(error) });
   }
-  c.set('turn', true);
   let ended!: () => void;
   c.set('streamed', new Promise<void>((resolve) => (ended = resolve)));
   return streamSSE(c, async (stream) => {
