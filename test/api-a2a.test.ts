@@ -49,6 +49,9 @@ async function collect(stream: AsyncGenerator<StreamResponse>): Promise<StreamRe
   return events;
 }
 
+/** The service's own code, status and Retry-After that a JSON-RPC error carries (its ErrorInfo's metadata). */
+const metadataOf = (error: unknown) => ((error as { data?: { metadata?: Record<string, string> }[] }).data ?? [])[0]?.metadata;
+
 const kinds = (events: StreamResponse[]) => events.map((event) => event.payload?.$case);
 const finalState = (events: StreamResponse[]) => {
   const last = events.at(-1)?.payload;
@@ -241,6 +244,37 @@ describe('owners and processes', { timeout: 60_000 }, () => {
     await expect(send(bob, userMessage('approve', { taskId: task.id }))).rejects.toBeInstanceOf(TaskNotFoundError);
     await expect(send(bob, userMessage('And mine?', { contextId: task.contextId }))).rejects.toBeInstanceOf(TaskNotFoundError);
     expect((await alice.getTask({ tenant: '', id: task.id, historyLength: undefined })).history).toHaveLength(2);
+  });
+
+  it('holds the lease and the limits as every route: a message while a turn runs is busy, one over the rate limit refused, neither stored', async () => {
+    api.fake.enqueue({ text: 'one two three', pauseAfterDeltas: 1 });
+    const stream = alice.sendMessageStream({ tenant: '', message: userMessage('Busy now'), configuration: undefined, metadata: undefined });
+    const first = (await stream.next()).value as StreamResponse;
+    const contextId = first.payload?.$case === 'task' ? first.payload.value.contextId : '';
+    await stream.next();
+    const busy = await send(alice, userMessage('Me too', { contextId })).catch((error: unknown) => error);
+    expect(busy).toBeInstanceOf(UnsupportedOperationError);
+    expect(metadataOf(busy)).toMatchObject({ code: 'session_busy', status: '409' });
+    api.fake.resume();
+    for await (const _ of stream) {
+      // drained: the turn ends
+    }
+    const limited = await startApi('api-a2a-limits', {
+      aws: api.aws,
+      usageLimits: { dailyUsd: null, monthlyUsd: null, turnsPerMinute: 1, concurrentTurns: null },
+    });
+    try {
+      const client = await a2aClient(limited.url, await limited.token('carol'));
+      limited.fake.enqueue({ text: 'First.' });
+      const task = await send(client, userMessage('One'));
+      const refused = await send(client, userMessage('Two', { contextId: task.contextId })).catch((error: unknown) => error);
+      expect(metadataOf(refused)).toMatchObject({ code: 'rate_limited', status: '429', retry_after: expect.any(String) });
+      expect((await client.getTask({ tenant: '', id: task.id, historyLength: undefined })).history).toHaveLength(2);
+      const session = await json<{ messages: unknown[] }>(await limited.call('carol', 'GET', `/sessions/${task.contextId}`), 200);
+      expect(session.messages).toHaveLength(2);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('reads a task another process ran: tasks live in the session, not in the process', async () => {
