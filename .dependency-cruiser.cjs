@@ -51,6 +51,7 @@ const LAYERS = {
     ['handlers', 'local'],
     'app',
     ['routes', 'telemetry'],
+    'a2a',
     'http',
     'services',
     ['agent', 'jobs'],

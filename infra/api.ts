@@ -5,13 +5,21 @@
  * answer. The routes that stream for minutes are the streaming function's (stream.ts).
  */
 import { ROUTE_LIST, routeKey } from '@panto/functions/deployment';
-import { identity } from './auth';
+import { authLink, identity } from './auth';
 import { bedrockEnvironment, bedrockPermissions } from './bedrock';
 import { LAMBDA, STREAMING_NODE_OPTIONS } from './lambda';
+import { router, STREAM_PATH } from './router';
 import { turnSecrets } from './secrets';
 import { cors, environment } from './settings';
 import { bucket, table } from './storage';
+import { streamFunction } from './stream';
 import { tracingEnvironment, tracingFunction, tracingPermissions } from './tracing';
+
+/**
+ * Where the Agent Card (served here: it is public and quick) says the A2A JSON-RPC interface is:
+ * the streaming function's, since it streams — under the stage's one origin when there is one.
+ */
+const A2A_URL = router ? $interpolate`${router.url}${STREAM_PATH}/a2a` : $interpolate`${streamFunction.url}a2a`;
 
 /**
  * The routes API Gateway serves: every route of the service's manifest but those that stream
@@ -26,8 +34,9 @@ const apiFunction = new sst.aws.Function('PantoApiFunction', {
   // API Gateway gives up at 30 s; the turn stops itself at PANTO_DEADLINE_MS (25 s).
   timeout: '30 seconds',
   memory: '1024 MB',
-  environment: { ...environment, ...STREAMING_NODE_OPTIONS, ...tracingEnvironment, ...bedrockEnvironment, PANTO_DEADLINE_MS: '25000' },
-  link: [table, bucket, ...turnSecrets],
+  environment: { ...environment, ...STREAMING_NODE_OPTIONS, ...tracingEnvironment, ...bedrockEnvironment, PANTO_DEADLINE_MS: '25000', PANTO_A2A_URL: A2A_URL },
+  // PantoAuth: the issuer the Agent Card names (the authorizer checks tokens here).
+  link: [table, bucket, ...turnSecrets, authLink],
   ...tracingFunction,
   // The collector layer's X-Ray calls, and Bedrock's models when the stack uses Bedrock: exactly those (infra/bedrock.ts).
   permissions: [...tracingPermissions, ...bedrockPermissions],

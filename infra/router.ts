@@ -28,6 +28,8 @@ export const router = $dev
 /** The path prefixes the Router serves the API and the stream under: what the page is built with. */
 export const API_PATH = '/api';
 export const STREAM_PATH = '/stream';
+/** Where A2A clients look for an agent's card on its origin (the API serves it at the same path). */
+export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 
 /**
  * How the Router rewrites a path under `prefix` for its origin (`/api/sessions` → `/sessions`),

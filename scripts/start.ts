@@ -179,6 +179,7 @@ function welcome(settings: LocalSettings, at: { url: string; token: string; dyna
     `  owner     ${settings.defaultOwner}; token valid 30 days (another owner: npm run -s token -- <owner>)`,
     `  browser   ${url}/#token=${token}`,
     `  reference ${url}/reference#token=${token} (OpenAPI: ${url}/openapi.json)`,
+    `  a2a       ${url}/.well-known/agent-card.json (Agent Card; JSON-RPC at ${url}/a2a, the same bearer token)`,
     ...(archive === undefined
       ? []
       : [`  archive   sessions idle ${formatDays(archive.afterMs)} go to s3://${config.bucket}/archive/, swept every ${archive.sweepSeconds} s`]),

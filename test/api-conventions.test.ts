@@ -112,7 +112,7 @@ describe('CORS', () => {
       expect(response.status, `${method} ${path}`).toBe(204);
       expect(response.headers.get('access-control-allow-origin')).toBe(ORIGIN);
       expect(response.headers.get('access-control-allow-methods')?.split(',')).toContain(method);
-      expect(response.headers.get('access-control-allow-headers')).toBe('authorization,content-type,idempotency-key');
+      expect(response.headers.get('access-control-allow-headers')).toBe('authorization,content-type,idempotency-key,a2a-version');
       expect(response.headers.get('access-control-max-age')).toBe('600');
       expect(response.headers.get('vary')).toContain('Origin');
       expect(await response.text()).toBe('');

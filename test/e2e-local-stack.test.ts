@@ -15,6 +15,8 @@ import { FakeLLMServer, waitUntil } from '@panto/core/testing';
 import { localSecretFile, readLocalSecret, signLocalToken } from '@panto/functions/local';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TaskState } from '@a2a-js/sdk';
+import { a2aClient, answerOf, send, userMessage } from './a2a-harness.js';
 import { json, parseSSE, snapshot, sseReader } from './api-harness.js';
 import { startLocalStack, type LocalStack } from './local-stack-harness.js';
 import { runUserCommand } from '../scripts/deployed/commands.js';
@@ -152,6 +154,19 @@ describe('the local stack', () => {
     expect(link?.[1]).toBeDefined();
     expect((await call(link![1]!, 'GET', '/sessions')).status).toBe(200);
     expect((await fetch(`${server.url}/reference`)).status).toBe(200);
+  });
+
+  it('prints the A2A Agent Card link; the A2A SDK client finds the interface there and runs a task with the printed token', async () => {
+    const printed = server.output();
+    const card = new RegExp(`a2a +(${server.url.replaceAll('.', '\\.')}/\\.well-known/agent-card\\.json)`).exec(printed)?.[1];
+    expect(card).toBeDefined();
+    const link = new RegExp(`browser +${server.url.replaceAll('.', '\\.')}/#token=([\\w.-]+)`).exec(printed);
+    const client = await a2aClient(server.url, link![1]!);
+    expect((await client.getAgentCard()).supportedInterfaces[0]?.url).toBe(`${server.url}/a2a`);
+    fake.enqueue({ text: 'Hello, other agent.' });
+    const task = await send(client, userMessage('Hello from another agent'));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(answerOf(task)).toBe('Hello, other agent.');
   });
 
   it('streams a turn over server-sent events', async () => {

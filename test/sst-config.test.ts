@@ -397,7 +397,7 @@ describe('sst.config.ts, with an issuer of your own', () => {
     const [authorizer] = authorizers;
     expect(authorizer?.args).toEqual({ name: expect.any(String), jwt: { issuer: 'https://login.example.com', audiences: ['panto-client'] } });
     const publicRoutes = APP_ROUTES.filter((route) => route.public).map((route) => `${route.method.toUpperCase()} ${route.path}`);
-    expect(publicRoutes.sort((a, b) => a.localeCompare(b))).toEqual(['GET /health', 'GET /openapi.json']);
+    expect(publicRoutes.sort((a, b) => a.localeCompare(b))).toEqual(['GET /.well-known/agent-card.json', 'GET /health', 'GET /openapi.json']);
     for (const route of routes) {
       expect(route.args.auth, route.route).toEqual(publicRoutes.includes(route.route) ? undefined : { jwt: { authorizer: authorizer?.id } });
       const fn = functionByArn(route.handler);
@@ -465,6 +465,8 @@ describe('sst.config.ts, with an issuer of your own', () => {
     expect(routerRoutes).toEqual([
       { pattern: '/api', url: output('PantoApi.url'), args: { rewrite: { regex: '^/api/(.*)$', to: '/$1' }, readTimeout: '60 seconds' } },
       { pattern: '/stream', url: output('PantoStreamFunction.url'), args: { rewrite: { regex: '^/stream/(.*)$', to: '/$1' }, readTimeout: '60 seconds' } },
+      // The A2A Agent Card on the origin's well-known path, where A2A clients look: the API's route of the same path.
+      { pattern: '/.well-known/agent-card.json', url: output('PantoApi.url'), args: { readTimeout: '60 seconds' } },
     ]);
     // What the Router's CloudFront function does with a path (uri.replace(new RegExp(regex), to)):
     // every route API Gateway has, under /api, reaches it as itself; the streaming routes under /stream.
@@ -476,7 +478,7 @@ describe('sst.config.ts, with an issuer of your own', () => {
       const path = route.route.split(' ')[1]!.replace(/\{id\}/g, '0190a1b2-0000-7000-8000-000000000001');
       expect(rewrite('/api', `/api${path}`)).toBe(path);
     }
-    for (const route of APP_ROUTES.filter((each) => each.responses[200]?.contentType === 'text/event-stream')) {
+    for (const route of APP_ROUTES.filter((each) => STREAMED_ROUTES.has(`${each.method.toUpperCase()} ${each.path}`))) {
       expect(rewrite('/stream', `/stream${route.path}`)).toBe(route.path);
     }
     // No larger than its wait for API Gateway (30 s), which cuts a synchronous turn first.
@@ -813,7 +815,7 @@ describe('sst.config.ts, with no issuer configured: a Cognito user pool', () => 
     const [authorizer] = authorizers;
     const guarded = routes.filter((route) => route.args.auth !== undefined);
     expect(guarded.map((route) => route.route).sort((a, b) => a.localeCompare(b))).toEqual(
-      APP_ROUTES.filter((route) => !route.public && route.responses[200]?.contentType !== 'text/event-stream')
+      APP_ROUTES.filter((route) => !route.public && !STREAMED_ROUTES.has(`${route.method.toUpperCase()} ${route.path}`))
         .map((route) => `${route.method.toUpperCase()} ${route.path}`)
         .sort((a, b) => a.localeCompare(b)),
     );

@@ -33,8 +33,8 @@ describe('the route manifest', () => {
     expect(manifest).toEqual(registeredRoutes());
   });
 
-  it('makes public only the health check and the document itself', () => {
-    expect([...PUBLIC_ROUTES].sort((a, b) => a.localeCompare(b))).toEqual(['GET /health', 'GET /openapi.json']);
+  it('makes public only the health check, the document itself and the A2A Agent Card', () => {
+    expect([...PUBLIC_ROUTES].sort((a, b) => a.localeCompare(b))).toEqual(['GET /.well-known/agent-card.json', 'GET /health', 'GET /openapi.json']);
   });
 
   it('is what the OpenAPI document describes, route for route, with its public flags', () => {

@@ -236,6 +236,22 @@ const ROUTE_DOCS: { [operation in OperationId]: RouteDocs } = {
     responses: { 200: { description: 'The resumed turn as server-sent events.', contentType: 'text/event-stream' } },
     errors: [400, 404, 409, 413, 422, 429],
   },
+  getAgentCard: {
+    summary: 'The A2A Agent Card: who this agent is, its skill and models, its JSON-RPC interface and how to authenticate',
+    description:
+      "A2A v1.0 (see docs/api.md, *A2A*). `supportedInterfaces[0].url` is the JSON-RPC interface (`POST /a2a`; on AWS the streaming function's); `securitySchemes` the deployment's tokens: " +
+      'its OpenID Connect issuer on AWS, bearer JWTs on the local stack. The models a new context may choose are in the `urn:panto:a2a:models` extension.',
+    responses: { 200: { description: 'The Agent Card (A2A v1.0 JSON).' } },
+  },
+  a2aJsonRpc: {
+    summary: 'A2A v1.0 over JSON-RPC: SendMessage, SendStreamingMessage, GetTask, CancelTask, SubscribeToTask',
+    description:
+      'One JSON-RPC 2.0 request (`A2A-Version: 1.0`, or none). A context is one of your sessions (`contextId` = its id; a message without one makes a new session), a task one turn ' +
+      '(`id` = `<session id>~<prompt entry id>`). `SendStreamingMessage` and `SubscribeToTask` answer `text/event-stream`, each event a JSON-RPC response; the others, and every refusal, one ' +
+      "JSON-RPC response (`application/json`, 200). `SendMessage` is idempotent on `Idempotency-Key`, else on the message's `messageId`. On AWS this route is served by the streaming function URL.",
+    responses: { 200: { description: 'A JSON-RPC response, or (for the streaming methods) server-sent events of JSON-RPC responses.' } },
+    errors: [413],
+  },
   compactSession: {
     summary: 'Summarise the session so its next turn starts from the summary',
     body: compactBody(),

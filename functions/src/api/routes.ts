@@ -51,6 +51,8 @@ export const ROUTES = {
   chat: { method: 'POST', path: '/chat', streamed: true },
   getChat: { method: 'GET', path: '/chat/{id}' },
   resumeChat: { method: 'GET', path: '/chat/{id}/stream', streamed: true },
+  getAgentCard: { method: 'GET', path: '/.well-known/agent-card.json', public: true },
+  a2aJsonRpc: { method: 'POST', path: '/a2a', streamed: true },
 } as const satisfies { [operationId: string]: RouteLine };
 
 /** A route's name: its OpenAPI `operationId`. */

@@ -10,6 +10,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { DynamoIdempotencyStore, SessionCache, type IdempotencyStore, type LeaseClock, type OwnerLimits } from '@panto/aws/service';
 import type { ToolRegistry } from '@panto/core';
 import { redactError, redactSecrets } from '@panto/core/agent-kit';
+import type { A2ASettings } from '../a2a-settings.js';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
@@ -32,6 +33,7 @@ import { sessionRoutes } from '../routes/sessions.js';
 import { streamRoutes } from '../routes/stream.js';
 import { approvalRoutes } from '../routes/approvals.js';
 import { chatRoutes } from '../routes/chat/chat-routes.js';
+import { a2aRoutes } from '../routes/a2a.js';
 import { treeRoutes } from '../routes/tree.js';
 import { turnRoutes } from '../routes/turns.js';
 import { usageRoutes } from '../routes/usage.js';
@@ -95,6 +97,12 @@ export interface AppDeps {
    * provider with its default model only.
    */
   models?: OfferedModels;
+  /**
+   * How the Agent Card describes A2A here (`PANTO_A2A_URL`, the issuer; see `lambdaA2A`): the
+   * interface's URL (the card's own origin + `/a2a` when absent) and the OIDC issuer whose
+   * tokens it takes (none: bearer JWTs, as the local stack's).
+   */
+  a2a?: A2ASettings;
 }
 
 /**
@@ -166,6 +174,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     // A key is held for as long as the session's lease: a request that died frees both together.
     idempotent: idempotency(idempotencyStore(deps), { inProgressMs: limits.leaseMs, report }),
     models: offeredModelsOf(deps),
+    a2a: deps.a2a ?? {},
   };
   metaRoutes(app, routeDeps);
   modelRoutes(app, routeDeps);
@@ -178,6 +187,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   exportRoutes(app, routeDeps);
   treeRoutes(app, routeDeps);
   usageRoutes(app, routeDeps);
+  a2aRoutes(app, routeDeps);
   return app;
 }
 

@@ -23,7 +23,7 @@ import { providerResolver } from '../agent/provider-resolver.js';
 export function serviceApp(
   config: ServiceConfig,
   verifier: AuthVerifier,
-  options: { clients?: AwsClients; mcp?: MCPServers } & Pick<AppDeps, 'tools' | 'log' | 'logOutage' | 'cache' | 'telemetry' | 'tracing'> = {},
+  options: { clients?: AwsClients; mcp?: MCPServers } & Pick<AppDeps, 'tools' | 'log' | 'logOutage' | 'cache' | 'telemetry' | 'tracing' | 'a2a'> = {},
 ): Hono<AppEnv> {
   // The keys this server holds never leave it in an error, a trace or a log, whatever their shape.
   for (const key of Object.values(config.provider.apiKeys)) addSecret(key);
@@ -47,6 +47,7 @@ export function serviceApp(
     idempotencyTtlSeconds: config.idempotencyTtlSeconds,
     usageLimits: config.usage,
     modelPrices: config.modelPrices,
+    ...(options.a2a === undefined ? {} : { a2a: options.a2a }),
     ...(tools === undefined ? {} : { tools }),
     ...(options.log === undefined ? {} : { log: options.log }),
     ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),

@@ -10,8 +10,9 @@ import { lambdaConfig } from '../config.js';
 import { lambdaTelemetry } from '../telemetry/lambda-telemetry.js';
 import { lambdaTracing } from '../telemetry/tracing.js';
 import { serviceApp } from '../app/service-app.js';
+import { lambdaA2A } from '../a2a-settings.js';
 
 const telemetry = lambdaTelemetry();
 const tracing = await lambdaTracing(process.env, telemetry.logOutage);
 
-export const handler = handle(serviceApp(lambdaConfig(), apiGatewayVerifier(), { ...telemetry, ...(tracing ? { tracing } : {}) }));
+export const handler = handle(serviceApp(lambdaConfig(), apiGatewayVerifier(), { ...telemetry, a2a: lambdaA2A(), ...(tracing ? { tracing } : {}) }));

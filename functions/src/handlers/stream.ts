@@ -12,10 +12,11 @@ import { lambdaConfig, lambdaIssuer } from '../config.js';
 import { lambdaTelemetry } from '../telemetry/lambda-telemetry.js';
 import { lambdaTracing } from '../telemetry/tracing.js';
 import { serviceApp } from '../app/service-app.js';
+import { lambdaA2A } from '../a2a-settings.js';
 
 const telemetry = lambdaTelemetry();
 const tracing = await lambdaTracing(process.env, telemetry.logOutage);
 
 export const handler: ReturnType<typeof streamHandle> = streamHandle(
-  serviceApp(lambdaConfig(), jwksVerifier(lambdaIssuer()), { ...telemetry, ...(tracing ? { tracing } : {}) }),
+  serviceApp(lambdaConfig(), jwksVerifier(lambdaIssuer()), { ...telemetry, a2a: lambdaA2A(), ...(tracing ? { tracing } : {}) }),
 );

@@ -5,8 +5,8 @@
  */
 import type { cors } from 'hono/cors';
 
-/** Request headers a browser may send; response headers its script may read. */
-export const CORS_ALLOW_HEADERS = ['authorization', 'content-type', 'idempotency-key'] as const;
+/** Request headers a browser may send (`a2a-version`: an A2A client's, on `POST /a2a`); response headers its script may read. */
+export const CORS_ALLOW_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'a2a-version'] as const;
 export const CORS_EXPOSE_HEADERS = ['retry-after', 'idempotent-replayed'] as const;
 /** The methods an actual request may use (a preflight's own OPTIONS needs no listing). */
 export const CORS_ALLOW_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

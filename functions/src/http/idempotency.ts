@@ -21,17 +21,18 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
 const KEY_RULE = /^[\x21-\x7e]{1,255}$/;
 
 /**
- * Runs `run` at most once per key: `body` is the request's validated body. Contract: `run`
- * answers or throws; called once, or not at all (a replay, a conflict).
+ * Runs `run` at most once per key: `body` is the request's validated body; the key is the
+ * `Idempotency-Key` header, else `defaultKey` (A2A's `messageId`, say), else there is none and
+ * `run` runs. Contract: `run` answers or throws; called once, or not at all (a replay, a conflict).
  */
-export type Idempotent = (c: Context<AppEnv>, body: unknown, run: () => Promise<Response>) => Promise<Response>;
+export type Idempotent = (c: Context<AppEnv>, body: unknown, run: () => Promise<Response>, defaultKey?: string) => Promise<Response>;
 
 export function idempotency(
   store: IdempotencyStore,
   options: { inProgressMs: number; report: (failure: HttpError, what: string, error: unknown) => void },
 ): Idempotent {
-  return async (c, body, run) => {
-    const key = c.req.header(IDEMPOTENCY_KEY_HEADER);
+  return async (c, body, run, defaultKey) => {
+    const key = c.req.header(IDEMPOTENCY_KEY_HEADER) ?? defaultKey;
     if (key === undefined) return run();
     if (!KEY_RULE.test(key)) {
       throw new RequestError(400, 'invalid_header', 'Idempotency-Key: 1 to 255 printable ASCII characters', { field: 'Idempotency-Key' });

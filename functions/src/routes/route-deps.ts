@@ -1,4 +1,5 @@
 /** What a route module is given. */
+import type { A2ASettings } from '../a2a-settings.js';
 import type { OfferedModels } from '../agent/offered-models.js';
 import type { ProviderResolver } from '../agent/provider-resolver.js';
 import type { Idempotent } from '../http/idempotency.js';
@@ -18,4 +19,6 @@ export interface RouteDeps extends Pick<SessionService, 'admin' | 'tree' | 'tran
   idempotent: Idempotent;
   /** What `GET /models` answers. Must not throw once the app serves (the configuration was checked at start). */
   models(): OfferedModels;
+  /** Where the A2A interface is and whose tokens it takes (the Agent Card's); see `AppDeps.a2a`. */
+  a2a: A2ASettings;
 }

@@ -1,7 +1,7 @@
 /** A session's tree: the whole log page by page, the tree of branches, and switching the active leaf. */
 import { type SessionEntry, type SessionTree, acceptsPrompt } from '@panto/core/agent-kit';
 import { asEntryField, invalidField } from '../errors.js';
-import { contentsOf, openStore, type SessionContents, type SessionContext } from './session-context.js';
+import { contentsOf, openStore, type RunningTurn, runningTurn, type SessionContents, type SessionContext } from './session-context.js';
 import { withSessionLock } from './session-lock.js';
 
 /** A page of a session's log. */
@@ -21,6 +21,12 @@ export function treeService(context: SessionContext) {
     /** The whole tree of the session, every branch. */
     async tree(owner: string, sessionId: string): Promise<SessionTree> {
       return (await openStore(context, owner, sessionId)).loadTree();
+    },
+
+    /** The whole tree and the turn running on the session (its lease), from one read: what an A2A task is read from. */
+    async treeAndTurn(owner: string, sessionId: string): Promise<{ tree: SessionTree; turn: RunningTurn | null }> {
+      const store = await openStore(context, owner, sessionId);
+      return { tree: await store.loadTree(), turn: runningTurn(store.heldLease()) };
     },
 
     /**

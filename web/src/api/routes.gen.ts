@@ -30,6 +30,8 @@ export const ROUTES = {
   chat: { method: 'POST', path: '/chat', streamed: true },
   getChat: { method: 'GET', path: '/chat/{id}', streamed: false },
   resumeChat: { method: 'GET', path: '/chat/{id}/stream', streamed: true },
+  getAgentCard: { method: 'GET', path: '/.well-known/agent-card.json', streamed: false },
+  a2aJsonRpc: { method: 'POST', path: '/a2a', streamed: true },
 } as const;
 
 /** A route's name: its OpenAPI `operationId`. */

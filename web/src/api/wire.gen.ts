@@ -436,6 +436,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/.well-known/agent-card.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The A2A Agent Card: who this agent is, its skill and models, its JSON-RPC interface and how to authenticate
+     * @description A2A v1.0 (see docs/api.md, *A2A*). `supportedInterfaces[0].url` is the JSON-RPC interface (`POST /a2a`; on AWS the streaming function's); `securitySchemes` the deployment's tokens: its OpenID Connect issuer on AWS, bearer JWTs on the local stack. The models a new context may choose are in the `urn:panto:a2a:models` extension.
+     */
+    get: operations['getAgentCard'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/a2a': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A2A v1.0 over JSON-RPC: SendMessage, SendStreamingMessage, GetTask, CancelTask, SubscribeToTask
+     * @description One JSON-RPC 2.0 request (`A2A-Version: 1.0`, or none). A context is one of your sessions (`contextId` = its id; a message without one makes a new session), a task one turn (`id` = `<session id>~<prompt entry id>`). `SendStreamingMessage` and `SubscribeToTask` answer `text/event-stream`, each event a JSON-RPC response; the others, and every refusal, one JSON-RPC response (`application/json`, 200). `SendMessage` is idempotent on `Idempotency-Key`, else on the message's `messageId`. On AWS this route is served by the streaming function URL.
+     */
+    post: operations['a2aJsonRpc'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2868,6 +2908,82 @@ export interface operations {
       };
       /** @description No such session, or not yours (`session_not_found`). */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getAgentCard: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The Agent Card (A2A v1.0 JSON). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      /** @description A failure of the service (`internal_error`, 500), of its store (`unavailable`, `service_unavailable`: 503 with Retry-After), or a model provider still throttling or down after retries (`provider_unavailable`: 503 with Retry-After). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  a2aJsonRpc: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A JSON-RPC response, or (for the streaming methods) server-sent events of JSON-RPC responses. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      /** @description No valid bearer token (`unauthorized`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is over the limit (`payload_too_large`). */
+      413: {
         headers: {
           [name: string]: unknown;
         };
