@@ -17,6 +17,9 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // What a test waits for with expect.poll (a page's text, a process's state) may take more than
+    // the default second on a loaded machine; a wait that is met returns at once.
+    expect: { poll: { timeout: 5_000 } },
     globalSetup: ['test/setup/local-aws.ts', 'test/setup/web.ts', 'test/setup/sandbox.ts'],
   },
 });

@@ -61,7 +61,7 @@ function slowGraph(checkpointer: DynamoCheckpointSaver, delayMs: number) {
 }
 
 describe('a LangGraph.js graph on DynamoCheckpointSaver', () => {
-  it('stops at an interrupt, and another process resumes the run to the end', async () => {
+  it('stops at an interrupt, and another process resumes the run to the end', { timeout: 60_000 }, async () => {
     const aws = await localAws('langgraph-graph');
     const graph = reviewGraph(saver(aws), server.openaiBaseURL);
     server.enqueue({ text: 'Paris is the capital of France.' });

@@ -348,7 +348,7 @@ describe('the web client', { timeout: 60_000 }, () => {
     await page.getByRole('button', { name: 'Rename' }).click();
     await page.getByRole('textbox', { name: 'Title' }).fill('The answer');
     await page.keyboard.press('Enter');
-    await expect.poll(() => sessions.innerText()).toContain('The answer');
+    await expect.poll(() => sessions.innerText(), { timeout: UI_MS }).toContain('The answer');
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('The answer');
     // The title box is gone; the focus is back on Rename, not lost to the page's start.
     await expect.poll(() => page.evaluate<string>('document.activeElement?.textContent ?? ""'), { timeout: UI_MS }).toBe('Rename');
@@ -379,7 +379,7 @@ describe('the web client', { timeout: 60_000 }, () => {
     const confirm = page.getByRole('dialog', { name: 'Delete this session?' });
     expect(await confirm.innerText()).toContain('The answer');
     await confirm.getByRole('button', { name: 'Delete' }).click();
-    await expect.poll(() => sessions.innerText()).not.toContain('The answer');
+    await expect.poll(() => sessions.innerText(), { timeout: UI_MS }).not.toContain('The answer');
     expect(new URL(page.url()).hash).toBe('');
     await expect.poll(() => page.evaluate<string>('document.activeElement?.textContent ?? ""'), { timeout: UI_MS }).toBe('New session');
   });
