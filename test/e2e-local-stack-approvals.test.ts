@@ -93,7 +93,9 @@ describe('tool approvals on the local stack', { timeout: 60_000 }, () => {
 
   it('runs the curl lines of docs/api.md (Tool approvals) as pasted: pause, read, approve with a key; and on another session deny, then a refused stream', async () => {
     const docs = await readFile(new URL('../docs/api.md', import.meta.url), 'utf8');
-    const section = docs.slice(docs.indexOf('### Tool approvals'), docs.indexOf('### `GET /health`'));
+    const start = docs.indexOf('### Tool approvals');
+    // The section runs to the next heading of its level.
+    const section = docs.slice(start, docs.indexOf('\n### ', start + 1));
     const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
     expect(blocks).toHaveLength(4);
     const [pause, read, approve, deny] = blocks as [string, string, string, string];
