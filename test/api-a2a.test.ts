@@ -246,7 +246,7 @@ describe('owners and processes', { timeout: 60_000 }, () => {
     expect((await alice.getTask({ tenant: '', id: task.id, historyLength: undefined })).history).toHaveLength(2);
   });
 
-  it('holds the lease and the limits as every route: a message while a turn runs is busy, one over the rate limit refused, neither stored', async () => {
+  it('holds the lease and the limits as every route: a message while a turn runs is busy, one over the rate limit refused, neither stored, and a new context refused leaves no session', async () => {
     api.fake.enqueue({ text: 'one two three', pauseAfterDeltas: 1 });
     const stream = alice.sendMessageStream({ tenant: '', message: userMessage('Busy now'), configuration: undefined, metadata: undefined });
     const first = (await stream.next()).value as StreamResponse;
@@ -272,6 +272,14 @@ describe('owners and processes', { timeout: 60_000 }, () => {
       expect((await client.getTask({ tenant: '', id: task.id, historyLength: undefined })).history).toHaveLength(2);
       const session = await json<{ messages: unknown[] }>(await limited.call('carol', 'GET', `/sessions/${task.contextId}`), 200);
       expect(session.messages).toHaveLength(2);
+      // A new context refused leaves no session behind: the list is what it was.
+      const listed = async () => (await json<{ sessions: unknown[] }>(await limited.call('carol', 'GET', '/sessions'), 200)).sessions.length;
+      const before = await listed();
+      const fresh = await send(client, userMessage('Three')).catch((error: unknown) => error);
+      expect(metadataOf(fresh)).toMatchObject({ code: 'rate_limited', status: '429' });
+      const streamed = client.sendMessageStream({ tenant: '', message: userMessage('Four'), configuration: undefined, metadata: undefined });
+      expect(metadataOf(await streamed.next().catch((error: unknown) => error))).toMatchObject({ code: 'rate_limited' });
+      expect(await listed()).toBe(before);
     } finally {
       await limited.close();
     }

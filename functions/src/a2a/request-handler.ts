@@ -53,7 +53,7 @@ export interface A2ADeps {
 
 /** How a message opens its turn: a prompt in a session, or decisions in a task waiting for them. */
 type Opening =
-  | { type: 'prompt'; sessionId: string; text: string }
+  | { type: 'prompt'; sessionId: string; text: string /** The session was made for this message (a new context). */; created: boolean }
   | { type: 'decisions'; sessionId: string; taskId: string; decisions: ApprovalDecision[]; answered: string };
 
 /** The owner a call is made for: the caller the app authenticated (the JSON-RPC route sets it as the context's user). */
@@ -88,10 +88,11 @@ export class PantoRequestHandler implements A2ARequestHandler {
       const owner = ownerOf(context);
       const opening = await this.#opening(params.message, owner);
       const options = { signal: AbortSignal.timeout(limits.deadlineMs), deadlineMs: limits.deadlineMs };
-      const outcome =
+      const outcome = await this.#orForget(opening, owner, () =>
         opening.type === 'prompt'
-          ? await turns.turn(owner, opening.sessionId, opening.text, options)
-          : await turns.decide(owner, opening.sessionId, opening.decisions, options);
+          ? turns.turn(owner, opening.sessionId, opening.text, options)
+          : turns.decide(owner, opening.sessionId, opening.decisions, options),
+      );
       const taskId = opening.type === 'prompt' ? taskIdOf(opening.sessionId, outcome.opened.id) : opening.taskId;
       const error = outcome.step.stopReason === 'error' ? outcome.step.error : undefined;
       const task = taskOf((await this.#read(owner, taskId)).span, { historyLength: params.configuration?.historyLength });
@@ -105,7 +106,10 @@ export class PantoRequestHandler implements A2ARequestHandler {
       const owner = ownerOf(context);
       const opening = await this.#opening(params.message, owner);
       const start = opening.type === 'prompt' ? opening.text : { decisions: opening.decisions };
-      return { owner, opening, started: await this.#deps.turns.start(owner, opening.sessionId, start, { deadlineMs: this.#deps.limits.streamDeadlineMs }) };
+      const started = await this.#orForget(opening, owner, () =>
+        this.#deps.turns.start(owner, opening.sessionId, start, { deadlineMs: this.#deps.limits.streamDeadlineMs }),
+      );
+      return { owner, opening, started };
     });
     const taskId = opening.type === 'prompt' ? taskIdOf(opening.sessionId, started.opened.id) : opening.taskId;
     const ids = { taskId, contextId: opening.sessionId };
@@ -187,7 +191,32 @@ export class PantoRequestHandler implements A2ARequestHandler {
       return { type: 'decisions', sessionId: span.sessionId, taskId: span.taskId, decisions: decisionsOf(message, span), answered: answerText(span.entries) };
     }
     const text = promptOf(message);
-    return { type: 'prompt', sessionId: message.contextId !== '' ? message.contextId : await this.#newContext(owner, message), text };
+    if (message.contextId !== '') return { type: 'prompt', sessionId: message.contextId, text, created: false };
+    return { type: 'prompt', sessionId: await this.#newContext(owner, message), text, created: true };
+  }
+
+  /**
+   * Runs `start`; when it fails and the session was made for this message and still holds
+   * nothing (refused before the prompt was stored: a limit, say), the session goes too — a
+   * refused message leaves nothing behind. One that holds entries is kept, whatever failed.
+   */
+  async #orForget<T>(opening: Opening, owner: string, start: () => Promise<T>): Promise<T> {
+    try {
+      return await start();
+    } catch (error) {
+      if (opening.type === 'prompt' && opening.created) await this.#forgetIfEmpty(owner, opening.sessionId);
+      throw error;
+    }
+  }
+
+  async #forgetIfEmpty(owner: string, sessionId: string): Promise<void> {
+    try {
+      const { tree } = await this.#deps.tree.treeAndTurn(owner, sessionId);
+      if (tree.entries.length === 0) await this.#deps.admin.delete(owner, sessionId);
+    } catch {
+      // The refusal is the answer the caller gets; a session that could not be read or removed
+      // stays an empty one in the owner's list, which loses nothing.
+    }
   }
 
   /** A new session of the owner's: on the model the message's metadata names (`"model": "provider/model"`), else the server's default. */
