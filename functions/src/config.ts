@@ -11,12 +11,11 @@ import { type ModelPriceTable, parseModelPrices } from './model-prices.js';
 import { type Env, integer } from './env-setting.js';
 import { list } from './list-setting.js';
 import { type ServiceLimits, serviceLimits } from './service-limits.js';
-
-export { type Env, integer } from './env-setting.js';
-export { DEFAULT_SERVICE_LIMITS, type ServiceLimits, serviceLimits } from './service-limits.js';
 import { type MCPApprovalRules, parseMCPApprovals } from './mcp-approvals.js';
 import { type ProviderConfig, providerConfig } from './provider-config.js';
 
+export { type Env, integer } from './env-setting.js';
+export { DEFAULT_SERVICE_LIMITS, type ServiceLimits, serviceLimits } from './service-limits.js';
 export { type BedrockSettings, bedrockSettings, type ProviderConfig, providerConfig } from './provider-config.js';
 
 /** The links `sst.config.ts` gives the functions (see `link:` there). */
