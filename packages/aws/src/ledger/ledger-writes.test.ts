@@ -23,8 +23,8 @@ import {
 const NONE: OwnerLimits = { dailyUsd: null, monthlyUsd: null, turnsPerMinute: null, concurrentTurns: null };
 const NOW = Date.UTC(2026, 11, 31, 23, 59, 30);
 const periods = periodsOf(NOW);
-const ADDS =
-  'ADD #usd :usd, #charged_usd :charged, #reserved_usd :reserved, #input_tokens :input, #output_tokens :output, #cache_read_tokens :cache_read, #cache_write_tokens :cache_write, #turns :turns, #usd_unknown_turns :unknown';
+/** What a hold's write adds: the dollars it holds, charged and reserved. */
+const HOLD_ADDS = ' ADD #charged_usd :charged, #reserved_usd :reserved';
 
 describe('the ledger expressions', () => {
   it('are these literal strings', () => {
@@ -37,9 +37,10 @@ describe('the ledger expressions', () => {
     expect(SLOT_FREE).toBe('(attribute_not_exists(#slots) AND :zero < :limit) OR size(#slots) < :limit');
     expect(SLOT_TAKE).toBe('ADD #slots :slot');
     expect(SLOT_RELEASE).toBe('DELETE #slots :slot');
-    expect(USAGE_UPDATE).toBe(`SET #expires_at = :expires_at ${ADDS}`);
-    expect(USAGE_HOLD_UPDATE).toBe(`SET #expires_at = :expires_at, #hold = :hold ${ADDS}`);
-    expect(USAGE_RELEASE_UPDATE).toBe(`SET #expires_at = :expires_at REMOVE #hold ${ADDS}`);
+    // Each write adds to the totals its delta changes, after these (see totalsWrite).
+    expect(USAGE_UPDATE).toBe('SET #expires_at = :expires_at');
+    expect(USAGE_HOLD_UPDATE).toBe('SET #expires_at = :expires_at, #hold = :hold');
+    expect(USAGE_RELEASE_UPDATE).toBe('SET #expires_at = :expires_at REMOVE #hold');
   });
 });
 
@@ -79,12 +80,13 @@ describe('reservationWrites', () => {
       },
     });
     const [day, month] = writes.slice(1).map((write) => write.Update!);
-    expect(day).toMatchObject({ Key: { sk: { S: 'USAGE#D#2026-12-31' } }, UpdateExpression: USAGE_HOLD_UPDATE });
-    expect(month).toMatchObject({ Key: { sk: { S: 'USAGE#M#2026-12' } }, UpdateExpression: USAGE_HOLD_UPDATE });
+    expect(day).toMatchObject({ Key: { sk: { S: 'USAGE#D#2026-12-31' } }, UpdateExpression: USAGE_HOLD_UPDATE + HOLD_ADDS });
+    expect(month).toMatchObject({ Key: { sk: { S: 'USAGE#M#2026-12' } }, UpdateExpression: USAGE_HOLD_UPDATE + HOLD_ADDS });
     for (const write of [day, month]) {
       expect(write?.ConditionExpression).toBeUndefined();
       expect(write?.ExpressionAttributeNames?.['#hold']).toBe('hold#5000#lease');
-      expect(write?.ExpressionAttributeValues).toMatchObject({
+      expect(write?.ExpressionAttributeValues).toEqual({
+        ':expires_at': expect.anything(),
         ':hold': { N: '0.2500000000' },
         ':charged': { N: '0.2500000000' },
         ':reserved': { N: '0.2500000000' },
@@ -105,7 +107,11 @@ describe('reservationWrites', () => {
       ':limit': { N: '2' },
     });
     expect(rate).toMatchObject({ Key: { pk: { S: 'OWNER#alice' }, sk: { S: 'USAGE#R#2026-12-31T23:59' } }, ConditionExpression: RATE_CONDITION });
-    expect(day).toMatchObject({ Key: { sk: { S: 'USAGE#D#2026-12-31' } }, UpdateExpression: USAGE_HOLD_UPDATE, ConditionExpression: BUDGET_CONDITION });
+    expect(day).toMatchObject({
+      Key: { sk: { S: 'USAGE#D#2026-12-31' } },
+      UpdateExpression: USAGE_HOLD_UPDATE + HOLD_ADDS,
+      ConditionExpression: BUDGET_CONDITION,
+    });
     expect(day?.ExpressionAttributeValues?.[':limit']).toEqual({ N: '5.0000000000' });
     expect(month).toMatchObject({ Key: { sk: { S: 'USAGE#M#2026-12' } }, ConditionExpression: BUDGET_CONDITION });
     for (const write of [gate, rate, day, month]) expect(write?.ReturnValuesOnConditionCheckFailure).toBe('ALL_OLD');
@@ -125,26 +131,42 @@ describe('totalsWrite and slotRelease', () => {
   const target = { tableName: 't', owner: 'alice', periods };
   const delta = { ...NO_USAGE, usd: 0.5, chargedUsd: 0.25, reservedUsd: -0.25, inputTokens: 10, turns: 1 };
 
-  it('adds usage without touching holds, unconditionally', () => {
+  it('adds usage without touching holds, unconditionally — only the totals it changes', () => {
     const write = totalsWrite(target, { period: 'month', delta, hold: null, limit: null }).Update!;
-    expect(write).toMatchObject({ Key: { sk: { S: 'USAGE#M#2026-12' } }, UpdateExpression: USAGE_UPDATE });
+    expect(write).toMatchObject({
+      Key: { sk: { S: 'USAGE#M#2026-12' } },
+      UpdateExpression: `${USAGE_UPDATE} ADD #usd :usd, #charged_usd :charged, #reserved_usd :reserved, #input_tokens :input, #turns :turns`,
+    });
     expect(write.ConditionExpression).toBeUndefined();
-    expect(write.ExpressionAttributeValues).toMatchObject({
+    expect(write.ExpressionAttributeValues).toEqual({
+      ':expires_at': expect.anything(),
       ':usd': { N: '0.5000000000' },
+      ':charged': { N: '0.2500000000' },
       ':reserved': { N: '-0.2500000000' },
       ':input': { N: '10' },
       ':turns': { N: '1' },
     });
+    expect(Object.keys(write.ExpressionAttributeNames ?? {}).sort((a, b) => a.localeCompare(b))).toEqual([
+      '#charged_usd',
+      '#expires_at',
+      '#input_tokens',
+      '#reserved_usd',
+      '#turns',
+      '#usd',
+    ]);
+    const nothing = totalsWrite(target, { period: 'day', delta: NO_USAGE, hold: null, limit: null }).Update!;
+    expect(nothing.UpdateExpression).toBe(USAGE_UPDATE);
   });
 
   it('moves a hold only while it is there and the budget holds; releases it only while it is there', () => {
     const moved = totalsWrite(target, { period: 'day', delta, hold: { type: 'move', name: 'hold#9#x', usd: 0.3 }, limit: 1 }).Update!;
-    expect(moved.UpdateExpression).toBe(USAGE_HOLD_UPDATE);
+    expect(moved.UpdateExpression).toMatch(new RegExp(`^${USAGE_HOLD_UPDATE} ADD `));
     expect(moved.ConditionExpression).toBe(`${HOLD_HELD} AND (${BUDGET_CONDITION})`);
     expect(moved.ExpressionAttributeNames?.['#hold']).toBe('hold#9#x');
     expect(moved.ExpressionAttributeValues).toMatchObject({ ':hold': { N: '0.3000000000' }, ':limit': { N: '1.0000000000' }, ':zero': { N: '0' } });
     const released = totalsWrite(target, { period: 'day', delta, hold: { type: 'release', name: 'hold#9#x' }, limit: null }).Update!;
-    expect(released).toMatchObject({ UpdateExpression: USAGE_RELEASE_UPDATE, ConditionExpression: HOLD_HELD, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' });
+    expect(released).toMatchObject({ ConditionExpression: HOLD_HELD, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' });
+    expect(released.UpdateExpression?.startsWith(`${USAGE_RELEASE_UPDATE} ADD `)).toBe(true);
     expect(released.ExpressionAttributeValues?.[':hold']).toBeUndefined();
     expect(slotRelease('t', 'alice', '1000#lease').Update).toMatchObject({
       UpdateExpression: SLOT_RELEASE,

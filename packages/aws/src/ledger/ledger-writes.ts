@@ -25,14 +25,52 @@ export const LIMITS_AT_VERSION = '#limits_version = :limits_version';
 export const SLOT_FREE = '(attribute_not_exists(#slots) AND :zero < :limit) OR size(#slots) < :limit';
 export const SLOT_TAKE = 'ADD #slots :slot';
 export const SLOT_RELEASE = 'DELETE #slots :slot';
-const TOTALS_ADD =
-  'ADD #usd :usd, #charged_usd :charged, #reserved_usd :reserved, #input_tokens :input, #output_tokens :output, #cache_read_tokens :cache_read, #cache_write_tokens :cache_write, #turns :turns, #usd_unknown_turns :unknown';
+/** Each total a write may add to, by its `UsageDelta` field: placeholder, and whether it is dollars. */
+const TOTALS: ReadonlyArray<readonly [keyof UsageDelta, string, boolean]> = [
+  ['usd', 'usd', true],
+  ['chargedUsd', 'charged', true],
+  ['reservedUsd', 'reserved', true],
+  ['inputTokens', 'input', false],
+  ['outputTokens', 'output', false],
+  ['cacheReadTokens', 'cache_read', false],
+  ['cacheWriteTokens', 'cache_write', false],
+  ['turns', 'turns', false],
+  ['usdUnknownTurns', 'unknown', false],
+];
+const TOTAL_NAMES: Record<string, string> = {
+  usd: '#usd',
+  charged: '#charged_usd',
+  reserved: '#reserved_usd',
+  input: '#input_tokens',
+  output: '#output_tokens',
+  cache_read: '#cache_read_tokens',
+  cache_write: '#cache_write_tokens',
+  turns: '#turns',
+  unknown: '#usd_unknown_turns',
+};
 /** Usage added to a day's or month's totals, the holds left as they are. */
-export const USAGE_UPDATE = `SET #expires_at = :expires_at ${TOTALS_ADD}`;
+export const USAGE_UPDATE = 'SET #expires_at = :expires_at';
 /** The same, and the holder's hold set to `:hold` dollars (taken, or moved to the next call's reservation). */
-export const USAGE_HOLD_UPDATE = `SET #expires_at = :expires_at, #hold = :hold ${TOTALS_ADD}`;
+export const USAGE_HOLD_UPDATE = 'SET #expires_at = :expires_at, #hold = :hold';
 /** The same, and the holder's hold removed (its settlement). */
-export const USAGE_RELEASE_UPDATE = `SET #expires_at = :expires_at REMOVE #hold ${TOTALS_ADD}`;
+export const USAGE_RELEASE_UPDATE = 'SET #expires_at = :expires_at REMOVE #hold';
+
+/**
+ * The `ADD` clause of a delta and its values: only the totals it changes. A total never
+ * written reads as 0 (owner-usage.ts), so adding 0 bought nothing but bytes — a hold's
+ * write changes 2 of the 9, a plain settlement 5 or 6.
+ */
+function totalsAdd(delta: UsageDelta): { clause: string; values: Record<string, AttributeValue> } {
+  const terms: string[] = [];
+  const values: Record<string, AttributeValue> = {};
+  for (const [field, placeholder, dollars] of TOTALS) {
+    const amount = delta[field];
+    if (amount === 0) continue;
+    terms.push(`${TOTAL_NAMES[placeholder]} :${placeholder}`);
+    values[`:${placeholder}`] = dollars ? usdNumber(amount) : { N: String(amount) };
+  }
+  return { clause: terms.length === 0 ? '' : ` ADD ${terms.join(', ')}`, values };
+}
 
 /** What a write of the prompt's transaction checks; a refusal of it says which limit. */
 export type GateCheck = 'gate' | 'rate' | 'day' | 'month';
@@ -95,21 +133,15 @@ export function totalsWrite(target: LedgerTarget, write: TotalsWrite): TransactW
     ...(hold !== null && hold.type !== 'take' ? [HOLD_HELD] : []),
     ...(write.limit === null ? [] : [hold !== null && hold.type !== 'take' ? `(${BUDGET_CONDITION})` : BUDGET_CONDITION]),
   ];
+  const add = totalsAdd(delta);
   const values: Record<string, AttributeValue> = {
     ':expires_at': { N: String(day ? expires.day : expires.month) },
-    ':usd': usdNumber(delta.usd),
-    ':charged': usdNumber(delta.chargedUsd),
-    ':reserved': usdNumber(delta.reservedUsd),
-    ':input': { N: String(delta.inputTokens) },
-    ':output': { N: String(delta.outputTokens) },
-    ':cache_read': { N: String(delta.cacheReadTokens) },
-    ':cache_write': { N: String(delta.cacheWriteTokens) },
-    ':turns': { N: String(delta.turns) },
-    ':unknown': { N: String(delta.usdUnknownTurns) },
+    ...add.values,
     ...(hold !== null && hold.type !== 'release' ? { ':hold': usdNumber(hold.usd) } : {}),
     ...(write.limit === null ? {} : { ':limit': usdNumber(write.limit) }),
   };
-  const item = update(tableName, day ? dayKey(owner, periods.day) : monthKey(owner, periods.month), expression, conditions.join(' AND ') || null, values);
+  const key = day ? dayKey(owner, periods.day) : monthKey(owner, periods.month);
+  const item = update(tableName, key, expression + add.clause, conditions.join(' AND ') || null, values);
   if (hold !== null) item.Update!.ExpressionAttributeNames!['#hold'] = hold.name;
   return item;
 }

@@ -4,14 +4,9 @@
  * absent. This module builds it, sends it with bounded retries under one
  * `ClientRequestToken`, and maps its failures (classified in table/transaction-failures.ts).
  */
+import { sendTransaction } from '../../table/short-placeholders.js';
 import { randomUUID } from 'node:crypto';
-import {
-  TransactWriteItemsCommand,
-  type AttributeValue,
-  type DynamoDBClient,
-  type TransactWriteItem,
-  type TransactWriteItemsCommandInput,
-} from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, DynamoDBClient, TransactWriteItem, TransactWriteItemsCommandInput } from '@aws-sdk/client-dynamodb';
 import { InvalidBatchError, SessionConflictError, SessionNotFoundError, type ActiveModel, type SessionEntry } from '@panto/core/store-kit';
 import { entryItem, type OffloadRef } from '../../entries/entry-item.js';
 import type { PlannedItem } from '../../entries/pack-batch.js';
@@ -189,7 +184,7 @@ export async function sendAppend(client: DynamoDBClient, plan: AppendPlan, token
   let resent = 0;
   for (let attempt = 0; ; attempt++) {
     try {
-      await client.send(new TransactWriteItemsCommand(input));
+      await sendTransaction(client, input);
       return;
     } catch (error) {
       // A refused extra write (a usage limit) is its owner's to answer: an error, or other writes to try again with.

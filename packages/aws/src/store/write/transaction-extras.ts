@@ -5,14 +5,9 @@
  * alone when no append carries them (`sendExtras`). The usage ledger uses them
  * (functions/src/services/usage-hold.ts); the store knows nothing of what they mean.
  */
+import { sendTransaction } from '../../table/short-placeholders.js';
 import { randomUUID } from 'node:crypto';
-import {
-  type AttributeValue,
-  type DynamoDBClient,
-  type TransactWriteItem,
-  TransactWriteItemsCommand,
-  type TransactWriteItemsCommandInput,
-} from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, DynamoDBClient, TransactWriteItem, TransactWriteItemsCommandInput } from '@aws-sdk/client-dynamodb';
 import type { SessionEntry } from '@panto/core';
 import { sdkErrorName } from '../../table/sdk-errors.js';
 
@@ -68,7 +63,7 @@ export async function sendExtras(client: DynamoDBClient, extras: AppendExtras): 
     if (current.writes.length > 0) {
       const input = { TransactItems: [...current.writes], ClientRequestToken: randomUUID() };
       try {
-        await client.send(new TransactWriteItemsCommand(input));
+        await sendTransaction(client, input);
       } catch (error) {
         const refused = extraRefusals(error, input, current.writes.length);
         if (refused === null || resent >= 3) throw error;
