@@ -30,6 +30,7 @@ import {
   type StepResult,
   type ToolRegistry,
   UnknownProviderError,
+  anySignal,
 } from '@panto/core/agent-kit';
 import { invalidField, unknownEntry } from '../errors.js';
 import { leaseClock, openStore, reportUnseen, type RunningTurn, runningTurn, type SessionContext } from './session-context.js';
@@ -231,14 +232,16 @@ function startDeps(context: SessionContext): StartDeps {
 /** The step of a started turn; its records and receiver are unsubscribed at the end. */
 async function runTurn(started: StartedTurn, options: { signal: AbortSignal }): Promise<TurnOutcome> {
   const { agent, lock, opened, records, budget } = started;
+  const stopped = anySignal([options.signal, lock.signal, budget.signal]);
   try {
-    const step = await agent.runStep(undefined, { signal: AbortSignal.any([options.signal, lock.signal, started.budget.signal]) });
+    const step = await agent.runStep(undefined, { signal: stopped.signal });
     const cut = step.stopReason === 'aborted' ? lock.ended : null;
     // A turn that lost its lease answers as such, whether or not its last write was refused.
     if (cut?.type === 'lease-lost') throw cut.error;
     const budgetStopped = step.stopReason === 'aborted' && budget.signal.aborted && cut === null;
     return { opened, messages: records.map((record) => record.message), records, step, stopRequested: cut?.type === 'stop-requested', budgetStopped };
   } finally {
+    stopped.dispose();
     started.unsubscribe();
     // Settles a turn its last append did not (a failure, a stop): one request, only then.
     await started.ledger.finish();

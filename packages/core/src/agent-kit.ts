@@ -15,6 +15,7 @@ export {
   type ResumeOptions,
   type RunOptions,
 } from './agent/agent.js';
+export { anySignal } from './any-signal.js';
 export { DEFAULT_COMPACTION_PROMPT } from './agent/compaction.js';
 export { denialResult, pendingApprovals, type ApprovalDecision, type PendingApproval } from './approvals.js';
 export type { AgentEvent, Receiver, StepResult } from './agent/events.js';

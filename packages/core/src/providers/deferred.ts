@@ -25,16 +25,19 @@ export interface DeferredProvider extends Provider {
 export function deferredProvider(options: CreateProviderOptions): DeferredProvider {
   checkProviderOptions(options);
   let built: Promise<Provider> | undefined;
+  /** The provider once built: its calls go to it directly, not through a generator of this one's. */
+  let ready: Provider | undefined;
   const load = (): Promise<Provider> => {
-    built ??= import('./factory.js').then(({ createProvider }) => createProvider(options));
+    built ??= import('./factory.js').then(({ createProvider }) => createProvider(options)).then((provider) => (ready = provider));
     return built;
   };
+  async function* loadThenStream(request: ProviderRequest, callOptions: ProviderCallOptions): AsyncGenerator<ProviderEvent> {
+    yield* (await load()).stream(request, callOptions);
+  }
   return {
     name: options.provider,
     model: options.model ?? DEFAULT_MODELS[options.provider],
     load,
-    async *stream(request: ProviderRequest, callOptions: ProviderCallOptions): AsyncGenerator<ProviderEvent> {
-      yield* (await load()).stream(request, callOptions);
-    },
+    stream: (request, callOptions) => (ready === undefined ? loadThenStream(request, callOptions) : ready.stream(request, callOptions)),
   };
 }

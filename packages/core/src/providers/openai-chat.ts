@@ -105,51 +105,61 @@ function reasoningOf(delta: object): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** Closes the open text or thinking block, before a block of another kind opens. */
+function closeProse(state: ChunkState, assembler: MessageAssembler): void {
+  if (state.text !== undefined) assembler.close(state.text);
+  if (state.thinking !== undefined) assembler.close(state.thinking);
+  state.text = state.thinking = undefined;
+}
+
+/** Text or refusal text, into the open text block (opened first if need be). */
+function applyText(text: unknown, refusal: boolean, state: ChunkState, assembler: MessageAssembler): void {
+  if (typeof text !== 'string' || text === '') return;
+  if (refusal) state.refused = true;
+  if (state.text === undefined) {
+    closeProse(state, assembler);
+    state.text = assembler.openText();
+  }
+  assembler.appendText(state.text, text);
+}
+
+/** One piece of a tool call: `index` is the wire's (-1 for a legacy `function_call`). */
+function applyToolCall(
+  index: number,
+  id: string | undefined,
+  name: string | undefined,
+  args: string | undefined,
+  state: ChunkState,
+  assembler: MessageAssembler,
+): void {
+  let block = state.tools.get(index);
+  if (block === undefined) {
+    closeProse(state, assembler);
+    block = assembler.openToolCall(id, name ?? '');
+    state.tools.set(index, block);
+  }
+  assembler.appendToolCall(block, args ?? '');
+}
+
+/** One chunk of the stream: hundreds a message, so nothing is allocated for what it does not carry. */
 function applyChunk(chunk: ChatCompletionChunk, state: ChunkState, assembler: MessageAssembler): void {
   if (chunk.usage) assembler.usage = openaiUsage(chunk.usage);
   // Some compatible servers send `choices: null` on the usage chunk.
   const choice = (chunk.choices as ChatCompletionChunk['choices'] | null | undefined)?.[0];
   if (!choice) return;
   const delta = choice.delta ?? {};
-  const closeProse = (): void => {
-    if (state.text !== undefined) assembler.close(state.text);
-    if (state.thinking !== undefined) assembler.close(state.thinking);
-    state.text = state.thinking = undefined;
-  };
   const reasoning = reasoningOf(delta);
   if (reasoning !== undefined) {
     if (state.thinking === undefined) {
-      closeProse();
+      closeProse(state, assembler);
       state.thinking = assembler.openThinking();
     }
     assembler.appendThinking(state.thinking, reasoning);
   }
-  for (const [text, isRefusal] of [
-    [delta.content, false],
-    [delta.refusal, true],
-  ] as const) {
-    if (typeof text !== 'string' || text === '') continue;
-    if (isRefusal) state.refused = true;
-    if (state.text === undefined) {
-      closeProse();
-      state.text = assembler.openText();
-    }
-    assembler.appendText(state.text, text);
-  }
-  const calls: { index: number; id?: string | undefined; name?: string | undefined; arguments?: string | undefined }[] = [];
-  for (const call of delta.tool_calls ?? []) {
-    calls.push({ index: call.index, id: call.id, name: call.function?.name, arguments: call.function?.arguments });
-  }
-  if (delta.function_call) calls.push({ index: -1, name: delta.function_call.name, arguments: delta.function_call.arguments });
-  for (const call of calls) {
-    let index = state.tools.get(call.index);
-    if (index === undefined) {
-      closeProse();
-      index = assembler.openToolCall(call.id, call.name ?? '');
-      state.tools.set(call.index, index);
-    }
-    assembler.appendToolCall(index, call.arguments ?? '');
-  }
+  applyText(delta.content, false, state, assembler);
+  applyText(delta.refusal, true, state, assembler);
+  for (const call of delta.tool_calls ?? []) applyToolCall(call.index, call.id, call.function?.name, call.function?.arguments, state, assembler);
+  if (delta.function_call) applyToolCall(-1, undefined, delta.function_call.name, delta.function_call.arguments, state, assembler);
   if (choice.finish_reason) {
     state.finishReason = choice.finish_reason;
     assembler.closeAll();

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { anySignal } from '../any-signal.js';
 import { AbortedError, ProviderError } from '../errors.js';
 import type { ImageBlock, Message, StopReason, SystemMessage } from '../messages.js';
 import type { ProviderEvent, ProviderRequest } from './provider.js';
@@ -77,12 +78,15 @@ export class CallControl {
   readonly #caller: AbortSignal;
   readonly #idle = new AbortController();
   readonly #idleMs: number;
+  readonly #unlink: () => void;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(caller: AbortSignal, idleMs: number) {
     this.#caller = caller;
     this.#idleMs = idleMs;
-    this.signal = AbortSignal.any([caller, this.#idle.signal]);
+    const { signal, dispose } = anySignal([caller, this.#idle.signal]);
+    this.signal = signal;
+    this.#unlink = dispose;
   }
 
   get callerAborted(): boolean {
@@ -93,15 +97,21 @@ export class CallControl {
     return this.#idle.signal.aborted;
   }
 
-  /** (Re)starts the idle timer; call on every stream event. */
+  /**
+   * (Re)starts the idle timer; call on every stream event. The timer is made once and then
+   * re-armed in place (`refresh`): a stream sends hundreds of events a message, and a new
+   * timer for each was a good part of what a provider call allocates.
+   */
   touch(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#idle.abort(), this.#idleMs);
+    if (this.#timer === undefined) this.#timer = setTimeout(() => this.#idle.abort(), this.#idleMs);
+    else this.#timer.refresh();
   }
 
+  /** Ends the watchdog, and the call's link to the caller's signal (which may outlive the call). */
   stop(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#unlink();
   }
 
   /**
@@ -206,7 +216,7 @@ export async function* streamWire<Event>(wire: WireStream<Event>, signal: AbortS
     for await (const event of stream) {
       control.touch();
       wire.apply(event, assembler);
-      yield* assembler.drain();
+      for (const each of assembler.drain()) yield each;
     }
     control.stop();
     const end = wire.finished(assembler);
