@@ -42,6 +42,7 @@ export type ProviderResolver = (selection: Partial<ActiveModel>, options?: { che
  * providers({ provider: 'openai', model: 'gpt-x' });
  */
 export function providerResolver(config: ProviderConfig): ProviderResolver {
+  const built = new BuiltProviders(BUILT_PROVIDERS);
   return (selection, options = {}) => {
     const provider = selection.provider ?? config.provider;
     const model = selection.model ?? (provider === config.provider ? config.model : undefined);
@@ -56,15 +57,48 @@ export function providerResolver(config: ProviderConfig): ProviderResolver {
         throw new UnsupportedModelError(provider, selection.model, { reason: 'unknown', known: allowed });
       }
     }
-    if (provider === 'bedrock') return bedrockProvider(config, model);
-    return deferredProvider({
-      provider,
-      maxTokens: OUTPUT_TOKEN_CAP,
-      ...(model === undefined ? {} : { model }),
-      ...(apiKey === undefined ? {} : { apiKey }),
-      ...(baseURL === undefined ? {} : { baseURL }),
-    });
+    return built.get(`${provider}\n${model ?? ''}`, () =>
+      provider === 'bedrock'
+        ? bedrockProvider(config, model)
+        : deferredProvider({
+            provider,
+            maxTokens: OUTPUT_TOKEN_CAP,
+            ...(model === undefined ? {} : { model }),
+            ...(apiKey === undefined ? {} : { apiKey }),
+            ...(baseURL === undefined ? {} : { baseURL }),
+          }),
+    );
   };
+}
+
+/** How many providers a resolver keeps built (a base URL's server may name any model, so it is bounded). */
+const BUILT_PROVIDERS = 16;
+
+/**
+ * The providers a resolver built, by provider and model, the least recently used dropped past
+ * `max`. A provider holds nothing of a call (each `stream` is its own), so every turn of a
+ * warm process can share one — and with it its SDK client and that client's connections,
+ * which were built anew for every turn.
+ */
+class BuiltProviders {
+  readonly #providers = new Map<string, Provider>();
+  constructor(private readonly max: number) {}
+
+  get(key: string, build: () => Provider): Provider {
+    const cached = this.#providers.get(key);
+    if (cached !== undefined) {
+      this.#providers.delete(key);
+      this.#providers.set(key, cached);
+      return cached;
+    }
+    const provider = build();
+    this.#providers.set(key, provider);
+    for (const oldest of this.#providers.keys()) {
+      if (this.#providers.size <= this.max) break;
+      this.#providers.delete(oldest);
+    }
+    return provider;
+  }
 }
 
 /**

@@ -4,7 +4,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey, type JWK } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiGatewayVerifier } from './api-gateway-verifier.js';
 import { jwksVerifier } from './jwks-verifier.js';
 import type { AuthVerifier } from './verifier.js';
@@ -56,6 +56,24 @@ describe('hs256Verifier (local stack)', () => {
       .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
       .sign(SECRET);
     expectUnauthorized(await rejection(verifier, `Bearer ${expired}`));
+  });
+
+  it('remembers a token it verified only until the token expires', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2026, 11, 7, 12) });
+    try {
+      const fresh = hs256Verifier(SECRET);
+      const token = await signLocalToken(SECRET, 'alice', '1h');
+      await expect(fresh({ authorization: `Bearer ${token}`, lambdaEvent: undefined })).resolves.toEqual({ owner: 'alice' });
+      await expect(fresh({ authorization: `Bearer ${token}`, lambdaEvent: undefined })).resolves.toEqual({ owner: 'alice' });
+      vi.setSystemTime(Date.UTC(2026, 11, 7, 13, 0, 1));
+      expectUnauthorized(await rejection(fresh, `Bearer ${token}`));
+      // A token that failed is not remembered as good, and a forged one never is.
+      const forged = await signLocalToken(new Uint8Array(32).fill(9), 'alice', '1h');
+      expectUnauthorized(await rejection(fresh, `Bearer ${forged}`));
+      expectUnauthorized(await rejection(fresh, `Bearer ${forged}`));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('rejects alg none and HS512 even with the right secret', async () => {
