@@ -17,6 +17,7 @@ const benches: Bench[] = [
   { name: 'export', file: './export.ts', run: 'runExportBench' },
   { name: 'service', file: './service.ts', run: 'runServiceBench' },
   { name: 'writes', file: './turn-writes.ts', run: 'runTurnWritesBench' },
+  { name: 'cpu', file: './turn-cpu.ts', run: 'runTurnCpuBench' },
   { name: 'followers', file: './followers.ts', run: 'runFollowersBench' },
   { name: 'budget', file: './budget.ts', run: 'runBudgetBench' },
   { name: 'web', file: './web.ts', run: 'runWebBench' },

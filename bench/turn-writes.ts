@@ -32,6 +32,9 @@ const SECRET = new Uint8Array(32).fill(7);
 const OWNER = 'bench';
 const PROMPT = `How does the parser handle this? ${'tell me about this part of the code '.repeat(5)}`;
 const SHORT_ANSWER = `It reads the file. ${'x'.repeat(180)}`;
+/** The issue's plain turn: 1.7 KB of text, a 300-byte prompt and a 1.4 KB answer (as bench/turn-cpu.ts sends). */
+const PLAIN_PROMPT = `How does the parser handle this part? ${'tell me about this part of the code, '.repeat(7)}`;
+const PLAIN_ANSWER = `It reads the file and returns its lines. ${'the parser reads the file and returns its lines. '.repeat(28)}`;
 const LONG_ANSWER = `It reads the file and returns its lines. ${'it reads the file and returns its lines. '.repeat(100)}`;
 
 /** Answers `answer` at once, noting when it was called. */
@@ -99,6 +102,39 @@ function writeMeter(client: DynamoDBClient): WriteMeter {
       return result;
     },
     { step: 'initialize', name: 'benchWriteUnits' },
+  );
+  return meter;
+}
+
+/** Bytes of every request the client sends, as they go on the wire: request line, signed headers and body. */
+interface ByteMeter {
+  bytes: number;
+  requests: number;
+  reset(): void;
+}
+
+function byteMeter(client: DynamoDBClient): ByteMeter {
+  const meter: ByteMeter = {
+    bytes: 0,
+    requests: 0,
+    reset() {
+      meter.bytes = 0;
+      meter.requests = 0;
+    },
+  };
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      // The deserialize step wraps the send itself: the request here is the signed one.
+      const request = args.request as { method: string; path: string; headers: Record<string, string>; body?: unknown };
+      let bytes = Buffer.byteLength(`${request.method} ${request.path} HTTP/1.1\r\n\r\n`);
+      for (const [name, value] of Object.entries(request.headers)) bytes += Buffer.byteLength(`${name}: ${value}\r\n`);
+      const body = request.body;
+      bytes += typeof body === 'string' ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.byteLength : 0;
+      meter.bytes += bytes;
+      meter.requests++;
+      return next(args);
+    },
+    { step: 'deserialize', name: 'benchRequestBytes', priority: 'low' },
   );
   return meter;
 }
@@ -294,27 +330,38 @@ function bareTransaction(tableName: string, i: number): TransactWriteItemsComman
   });
 }
 
-/** (b): a plain turn's write units against the same two messages written in one transaction. */
-async function writeUnits(s: Stack, meter: WriteMeter, answer: string): Promise<Array<readonly [string, string]>> {
+/**
+ * (b) and (d): a plain turn's write units and request bytes against the same two messages
+ * written in one transaction (`DynamoStore.appendMessages`, fenced and listed as every append is).
+ */
+async function writeUnits(s: Stack, meter: WriteMeter, bytes: ByteMeter, prompt: string, answer: string): Promise<Array<readonly [string, string]>> {
   s.provider.answer = answer;
   const { id } = (await (await s.post('/sessions', { system: 'Be brief.' })).json()) as { id: string };
-  await (await s.post(`/sessions/${id}/messages`, { text: PROMPT })).json();
+  await (await s.post(`/sessions/${id}/messages`, { text: prompt })).json();
   meter.reset();
-  await (await s.post(`/sessions/${id}/messages`, { text: PROMPT })).json();
+  bytes.reset();
+  await (await s.post(`/sessions/${id}/messages`, { text: prompt })).json();
   const turn = meter.units;
   const turnUnits = describeUnits(meter);
+  const turnBytes = { ...bytes };
 
   const reference = await DynamoStore.create({ client: s.dynamo, tableName: s.tableName, owner: OWNER });
   const f = new RecordFactory('reference');
   await reference.appendMessages([f.user('Be brief.')]);
-  await reference.appendMessages([f.user(PROMPT, 'anthropic', 'bench'), f.assistant(answer, { provider: 'anthropic', model: 'bench' })]);
+  await reference.appendMessages([f.user(prompt, 'anthropic', 'bench'), f.assistant(answer, { provider: 'anthropic', model: 'bench' })]);
   meter.reset();
-  await reference.appendMessages([f.user(PROMPT, 'anthropic', 'bench'), f.assistant(answer, { provider: 'anthropic', model: 'bench' })]);
+  bytes.reset();
+  await reference.appendMessages([f.user(prompt, 'anthropic', 'bench'), f.assistant(answer, { provider: 'anthropic', model: 'bench' })]);
   const one = meter.units;
+  const text = prompt.length + answer.length;
   return [
-    [`(b) ${answer.length}-byte answer: turn / one transaction (target ≤ 1.25×)`, `${turn} / ${one} WCU = ${(turn / one).toFixed(2)}×`],
+    [`(b) ${text} bytes of text: write units, turn / one transaction (target ≤ 1.25×)`, `${turn} / ${one} WCU = ${(turn / one).toFixed(2)}×`],
     ['  turn', turnUnits],
     ['  one transaction', describeUnits(meter)],
+    [
+      `(d) ${text} bytes of text: request bytes, turn / one transaction (target ≤ 1.5×)`,
+      `${turnBytes.bytes} B in ${turnBytes.requests} requests / ${bytes.bytes} B in ${bytes.requests} = ${(turnBytes.bytes / bytes.bytes).toFixed(2)}×`,
+    ],
   ];
 }
 
@@ -342,14 +389,16 @@ export async function runTurnWritesBench(): Promise<void> {
     await createTable({ client: dynamo, tableName });
     const s = stack(dynamo, tableName, await signLocalToken(SECRET, OWNER));
     const meter = writeMeter(dynamo);
+    const bytes = byteMeter(dynamo);
     const spans = transactionTimer(dynamo);
     for (let i = 0; i < EMULATOR_WARM_UP; i++) await dynamo.send(bareTransaction(tableName, -i));
     printTable(`service — a turn's writes (DynamoDB Local, median of ${SAMPLES})`, [
       ...(await toProvider(s, spans, 'api')),
       ...(await toProviderLong(s, spans)),
       ...(await toProvider(s, spans, 'local')),
-      ...(await writeUnits(s, meter, SHORT_ANSWER)),
-      ...(await writeUnits(s, meter, LONG_ANSWER)),
+      ...(await writeUnits(s, meter, bytes, PROMPT, SHORT_ANSWER)),
+      ...(await writeUnits(s, meter, bytes, PLAIN_PROMPT, PLAIN_ANSWER)),
+      ...(await writeUnits(s, meter, bytes, PROMPT, LONG_ANSWER)),
       ['META after a turn (every write updates it; 1 WCU per KB, 2 in a transaction)', `${await metaBytes(s)} bytes`],
     ]);
   } finally {
