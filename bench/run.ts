@@ -23,6 +23,8 @@ const benches: Bench[] = [
   { name: 'web', file: './web.ts', run: 'runWebBench' },
   { name: 'cli', file: './cli.ts', run: 'runCliBench' },
   { name: 'cold-start', file: './cold-start.ts', run: 'runColdStartBench' },
+  { name: 'local-load', file: './local-load.ts', run: 'runLocalLoadBench' },
+  { name: 'lambda-memory', file: './lambda-memory.ts', run: 'runLambdaMemoryBench' },
 ];
 
 const wanted = process.argv.slice(2);

@@ -204,7 +204,7 @@ function stack(dynamo: DynamoDBClient, tableName: string, token: string): Stack 
 }
 
 /** `POST /sessions/{id}/messages` as API Gateway hands it to the api function, its JWT authorizer's claims included. */
-function turnEvent(id: string, text: string): Parameters<ReturnType<typeof handle>>[0] {
+export function turnEvent(id: string, text: string): Parameters<ReturnType<typeof handle>>[0] {
   const body = JSON.stringify({ text });
   const rawPath = `/sessions/${id}/messages`;
   return {

@@ -7,7 +7,7 @@
 import { ROUTE_LIST, routeKey } from '@panto/functions/deployment';
 import { authLink, identity } from './auth';
 import { bedrockEnvironment, bedrockPermissions } from './bedrock';
-import { LAMBDA, STREAMING_NODE_OPTIONS } from './lambda';
+import { API_MEMORY_MB, LAMBDA, STREAMING_NODE_OPTIONS } from './lambda';
 import { router, STREAM_PATH } from './router';
 import { turnSecrets } from './secrets';
 import { cors, environment } from './settings';
@@ -33,7 +33,7 @@ const apiFunction = new sst.aws.Function('PantoApiFunction', {
   ...LAMBDA,
   // API Gateway gives up at 30 s; the turn stops itself at PANTO_DEADLINE_MS (25 s).
   timeout: '30 seconds',
-  memory: '1024 MB',
+  memory: `${API_MEMORY_MB} MB`,
   environment: { ...environment, ...STREAMING_NODE_OPTIONS, ...tracingEnvironment, ...bedrockEnvironment, PANTO_DEADLINE_MS: '25000', PANTO_A2A_URL: A2A_URL },
   // PantoAuth: the issuer the Agent Card names (the authorizer checks tokens here).
   link: [table, bucket, ...turnSecrets, authLink],

@@ -14,6 +14,17 @@ export const LAMBDA = {
 };
 
 /**
+ * The memory size of the functions that serve turns (api, stream), in MB: the smallest
+ * 128 MB step at least twice the highest peak RSS measured of what they do. The highest is
+ * 204 MB — the bundled api handler after 200 warm turns on a 2,000-message session
+ * (`npm run bench -- lambda-memory`; most of it garbage V8 had no reason to collect yet:
+ * what a turn leaves behind is about 6 KB), above a 20,000-message restore (187 MB) and a
+ * 50,000-message export (153 MB, `npm run bench -- export`). Twice 204 MB is 408 MB: 512.
+ * docs/deploy.md (Costs) says what it costs per 1,000 turns.
+ */
+export const API_MEMORY_MB = 512;
+
+/**
  * `NODE_OPTIONS` of the functions that stream a session's JSONL to S3 (exports, archives):
  * `--expose-gc` lets them run a full collection after each 5 MB part, which lowers the peak
  * memory of a 50,000-message export from 175 to 153 MB (`npm run bench -- export`; see

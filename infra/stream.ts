@@ -6,7 +6,7 @@
  */
 import { authLink } from './auth';
 import { bedrockEnvironment, bedrockPermissions } from './bedrock';
-import { LAMBDA, STREAMING_NODE_OPTIONS } from './lambda';
+import { API_MEMORY_MB, LAMBDA, STREAMING_NODE_OPTIONS } from './lambda';
 import { turnSecrets } from './secrets';
 import { cors, environment } from './settings';
 import { bucket, table } from './storage';
@@ -16,7 +16,7 @@ export const streamFunction = new sst.aws.Function('PantoStreamFunction', {
   handler: 'functions/src/handlers/stream.handler',
   ...LAMBDA,
   timeout: '15 minutes',
-  memory: '1024 MB',
+  memory: `${API_MEMORY_MB} MB`,
   streaming: true,
   url: { authorization: 'none', cors },
   environment: { ...environment, ...STREAMING_NODE_OPTIONS, ...tracingEnvironment, ...bedrockEnvironment, PANTO_STREAM_DEADLINE_MS: '840000' },

@@ -16,6 +16,9 @@ export class DynamoProxy {
   readonly requests: string[] = [];
   /** Bytes DynamoDB answered with (headers and bodies), in all. */
   responseBytes = 0;
+  /** Client connections open now, and the most open at once since the start: with keep-alive, the sockets a client's pool needed. */
+  connections = 0;
+  peakConnections = 0;
   /** Called with each dropped request's operation, after it was dropped. Must not throw. */
   onDrop: (operation: string) => void = () => {};
   readonly #server: Server;
@@ -63,7 +66,12 @@ export class DynamoProxy {
 
   #accept(client: Socket, host: string, port: number): void {
     this.#sockets.add(client);
-    client.on('close', () => this.#sockets.delete(client));
+    this.connections++;
+    this.peakConnections = Math.max(this.peakConnections, this.connections);
+    client.on('close', () => {
+      this.#sockets.delete(client);
+      this.connections--;
+    });
     client.on('error', () => {});
     client.once('data', (head: Buffer) => {
       if (this.#down) {

@@ -29,6 +29,7 @@ import {
 import { BY_OWNER_PROJECTION } from '@panto/aws';
 import { hs256Verifier } from '@panto/functions/local';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { API_MEMORY_MB } from '../infra/lambda.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** The routes the manifest serves from the streaming function's URL: every other route is API Gateway's. */
@@ -433,6 +434,8 @@ describe('sst.config.ts, with an issuer of your own', () => {
       expect((fn.args.environment as Args).PANTO_CORS_ORIGINS, fn.name).toBe('https://app.example.com');
       // They export sessions: a full GC after each part keeps an export's peak memory down.
       expect((fn.args.environment as Args).NODE_OPTIONS, fn.name).toBe('--expose-gc');
+      // The size `npm run bench -- lambda-memory` checks against the measured peak RSS.
+      expect(fn.args.memory, fn.name).toBe(`${API_MEMORY_MB} MB`);
     }
   });
 

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import type { AwsEndpoints } from './config.js';
+import { httpPool, LAMBDA_MAX_SOCKETS } from './http-pool.js';
 
 export interface AwsClients {
   dynamo: DynamoDBClient;
@@ -9,8 +10,10 @@ export interface AwsClients {
 
 /**
  * The DynamoDB and S3 clients for AWS. Build them once, at module scope, and share them
- * between requests. (The local stack's, pointed at the emulators, are in `local/emulator-clients.ts`.)
+ * between requests; each pools {@link LAMBDA_MAX_SOCKETS} connections. (The local stack's,
+ * pointed at the emulators, are in `local/emulator-clients.ts`.)
  */
 export function createAwsClients(endpoints: Pick<AwsEndpoints, 'region'>): AwsClients {
-  return { dynamo: new DynamoDBClient({ region: endpoints.region }), s3: new S3Client({ region: endpoints.region }) };
+  const config = { region: endpoints.region, ...httpPool(LAMBDA_MAX_SOCKETS) };
+  return { dynamo: new DynamoDBClient(config), s3: new S3Client(config) };
 }

@@ -9,6 +9,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import type { AwsClients } from './aws-clients.js';
 import type { AwsEndpoints } from './config.js';
+import { httpPool, LAMBDA_MAX_SOCKETS } from './http-pool.js';
 
 /** How each deferred client is built: by `builtS3Client`. */
 const builders = new WeakMap<S3Client, () => Promise<S3Client>>();
@@ -61,10 +62,12 @@ export async function builtS3Client(client: S3Client): Promise<S3Client> {
 
 /**
  * The service's clients on AWS: DynamoDB built now (the first request reads the table), S3
- * deferred; `instrument` (tracing) is applied to each as it is built.
+ * deferred; `instrument` (tracing) is applied to each as it is built. Each pools
+ * {@link LAMBDA_MAX_SOCKETS} connections (http-pool.ts says why).
  */
 export function serviceAwsClients(endpoints: Pick<AwsEndpoints, 'region'>, instrument?: (client: DynamoDBClient | S3Client) => void): AwsClients {
-  const dynamo = new DynamoDBClient({ region: endpoints.region });
+  const config = { region: endpoints.region, ...httpPool(LAMBDA_MAX_SOCKETS) };
+  const dynamo = new DynamoDBClient(config);
   instrument?.(dynamo);
-  return { dynamo, s3: deferredS3Client({ region: endpoints.region }, instrument) };
+  return { dynamo, s3: deferredS3Client(config, instrument) };
 }
