@@ -28,6 +28,7 @@ const WARM_UP = 10;
 /** Bare transactions sent before anything is timed: DynamoDB Local's JIT warms up over the first hundreds of requests. */
 const EMULATOR_WARM_UP = 600;
 const LONG_SESSION = 2_000;
+const SHORT_SESSION = 100;
 const SECRET = new Uint8Array(32).fill(7);
 const OWNER = 'bench';
 const PROMPT = `How does the parser handle this? ${'tell me about this part of the code '.repeat(5)}`;
@@ -235,7 +236,7 @@ export function turnEvent(id: string, text: string): Parameters<ReturnType<typeo
 /** (a): request → provider call in a warm process, against one bare TransactWriteItems, interleaved (after a warm-up). */
 async function toProvider(s: Stack, spans: Array<{ start: number; end: number }>, path: 'api' | 'local'): Promise<Array<readonly [string, string]>> {
   const { id } = (await (await s.post('/sessions', { system: 'Be brief.' })).json()) as { id: string };
-  const { turns, bares, before, own, after } = await timeTurns(s, spans, path, id);
+  const [{ turns, bares, before, own, after }] = (await timeTurns(s, spans, [id], path)) as [TurnTimes];
   const [t, floor] = [median(turns), median(bares)];
   const label = path === 'api' ? 'the api function (API Gateway event, authorizer claims)' : 'the local stack (app.request, HS256 verified here)';
   return [
@@ -249,64 +250,95 @@ async function toProvider(s: Stack, spans: Array<{ start: number; end: number }>
   ];
 }
 
-/** Turns on session `id` through `path`, interleaved with bare transactions, after a warm-up: each one's times. */
-async function timeTurns(s: Stack, spans: Array<{ start: number; end: number }>, path: 'api' | 'local', id: string) {
-  const before: number[] = [];
-  const own: number[] = [];
-  const after: number[] = [];
-  const send =
-    path === 'api' ? () => s.turnViaApiFunction(id, PROMPT) : async () => void (await (await s.post(`/sessions/${id}/messages`, { text: PROMPT })).json());
-  const turn = async (): Promise<number> => {
-    spans.length = 0;
-    const start = performance.now();
-    await send();
-    const prompt = spans[0]!;
-    before.push(prompt.start - start);
-    own.push(prompt.end - prompt.start);
-    after.push(s.provider.calledAt - prompt.end);
-    return s.provider.calledAt - start;
-  };
-  let n = 0;
-  const bare = async (): Promise<number> => {
-    const start = performance.now();
-    await s.dynamo.send(bareTransaction(s.tableName, n++));
-    return performance.now() - start;
-  };
-  for (let i = 0; i < WARM_UP; i++) {
-    await turn();
-    await bare();
-  }
-  before.length = 0;
-  own.length = 0;
-  after.length = 0;
-  const turns: number[] = [];
-  const bares: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) {
-    turns.push(await turn());
-    bares.push(await bare());
-  }
-  return { turns, bares, before, own, after };
+interface TurnTimes {
+  /** Request → provider call. */
+  turns: number[];
+  /** The bare transactions of the same rounds. */
+  bares: number[];
+  /** Request → the start of the prompt's transaction; the transaction; its end → provider call. */
+  before: number[];
+  own: number[];
+  after: number[];
 }
 
 /**
- * The same on a session that holds `LONG_SESSION` messages already (written as
- * batches, then read once by the first, cold, turn): what a warm turn's work before its
- * transaction costs as the session grows.
+ * Rounds of one turn on each of `ids` through `path` and one bare transaction,
+ * after a warm-up of as many rounds: each session's times, the rounds' bare ones shared.
  */
-async function toProviderLong(s: Stack, spans: Array<{ start: number; end: number }>): Promise<Array<readonly [string, string]>> {
+async function timeTurns(s: Stack, spans: Array<{ start: number; end: number }>, ids: readonly string[], path: 'api' | 'local' = 'api'): Promise<TurnTimes[]> {
+  const bares: number[] = [];
+  const times = ids.map((): TurnTimes => ({ turns: [], bares, before: [], own: [], after: [] }));
+  const send = (id: string) =>
+    path === 'api' ? s.turnViaApiFunction(id, PROMPT) : (async () => void (await (await s.post(`/sessions/${id}/messages`, { text: PROMPT })).json()))();
+  const turn = async (id: string, into: TurnTimes): Promise<void> => {
+    spans.length = 0;
+    const start = performance.now();
+    await send(id);
+    const prompt = spans[0]!;
+    into.before.push(prompt.start - start);
+    into.own.push(prompt.end - prompt.start);
+    into.after.push(s.provider.calledAt - prompt.end);
+    into.turns.push(s.provider.calledAt - start);
+  };
+  let n = 0;
+  const bare = async (): Promise<void> => {
+    const start = performance.now();
+    await s.dynamo.send(bareTransaction(s.tableName, n++));
+    bares.push(performance.now() - start);
+  };
+  // Every other round the sessions go in the other order: none is always the one right after the bare transaction.
+  let rounds = 0;
+  const round = async (): Promise<void> => {
+    const order = [...ids.keys()];
+    if (rounds++ % 2 === 1) order.reverse();
+    for (const i of order) await turn(ids[i]!, times[i]!);
+    await bare();
+  };
+  for (let i = 0; i < WARM_UP; i++) await round();
+  for (const each of times) for (const samples of [each.turns, each.before, each.own, each.after]) samples.length = 0;
+  bares.length = 0;
+  for (let i = 0; i < SAMPLES; i++) await round();
+  return times;
+}
+
+/** A session of `messages` messages (after its system prompt), written as batches of 100 with this owner's store. */
+async function seededSession(s: Stack, messages: number): Promise<string> {
   const store = await DynamoStore.create({ client: s.dynamo, tableName: s.tableName, owner: OWNER });
   const f = new RecordFactory('long');
   await store.appendMessages([f.user('Be brief.')]);
-  for (let i = 1; i < LONG_SESSION; i += 100) {
+  for (let written = 0; written < messages; written += 100) {
     const batch = [];
-    for (let j = 0; j < 50; j++) batch.push(f.user(PROMPT, 'anthropic', 'bench'), f.assistant(SHORT_ANSWER, { provider: 'anthropic', model: 'bench' }));
+    for (let j = 0; j < Math.min(100, messages - written) / 2; j++) {
+      batch.push(f.user(PROMPT, 'anthropic', 'bench'), f.assistant(SHORT_ANSWER, { provider: 'anthropic', model: 'bench' }));
+    }
     await store.appendMessages(batch);
   }
-  const { turns, bares, before } = await timeTurns(s, spans, 'api', store.sessionId());
+  return store.sessionId();
+}
+
+/**
+ * (c) and the long session's line of (a): turns through the api function on a session of
+ * ~`SHORT_SESSION` messages and on one of ~`LONG_SESSION`, interleaved with each other and
+ * with bare transactions (each first read by a cold turn, then warmed up). Each turn adds two
+ * messages, so both are seeded short of their size by what the warm-up and half the samples
+ * add: the median sample is at the size named. What grows with the session before the
+ * prompt's transaction shows as a ratio over 1.
+ */
+async function beforeWriteBySize(s: Stack, spans: Array<{ start: number; end: number }>): Promise<Array<readonly [string, string]>> {
+  const added = 2 * (WARM_UP + Math.floor(SAMPLES / 2));
+  const short = await seededSession(s, SHORT_SESSION - added);
+  const long = await seededSession(s, LONG_SESSION - added);
+  const [shortTimes, longTimes] = (await timeTurns(s, spans, [short, long])) as [TurnTimes, TurnTimes];
+  const [shortBefore, longBefore] = [median(shortTimes.before), median(longTimes.before)];
   return [
     [
       `  the api function on a session of ${LONG_SESSION} messages: request → provider / request → its transaction`,
-      `${median(turns).toFixed(2)} ms / ${median(before).toFixed(2)} ms (${(median(turns) / median(bares)).toFixed(2)}× the bare one)`,
+      `${median(longTimes.turns).toFixed(2)} ms / ${longBefore.toFixed(2)} ms (${(median(longTimes.turns) / median(longTimes.bares)).toFixed(2)}× the bare one)`,
+    ],
+    [`request → prompt write: ${SHORT_SESSION} messages / ${LONG_SESSION} messages`, `${shortBefore.toFixed(2)} ms / ${longBefore.toFixed(2)} ms`],
+    [
+      `(c) request → prompt write, ${LONG_SESSION.toLocaleString('en-US')} / ${SHORT_SESSION} messages (target ≤ 1.1×)`,
+      `${(longBefore / shortBefore).toFixed(2)}×`,
     ],
   ];
 }
@@ -394,7 +426,7 @@ export async function runTurnWritesBench(): Promise<void> {
     for (let i = 0; i < EMULATOR_WARM_UP; i++) await dynamo.send(bareTransaction(tableName, -i));
     printTable(`service — a turn's writes (DynamoDB Local, median of ${SAMPLES})`, [
       ...(await toProvider(s, spans, 'api')),
-      ...(await toProviderLong(s, spans)),
+      ...(await beforeWriteBySize(s, spans)),
       ...(await toProvider(s, spans, 'local')),
       ...(await writeUnits(s, meter, bytes, PROMPT, SHORT_ANSWER)),
       ...(await writeUnits(s, meter, bytes, PLAIN_PROMPT, PLAIN_ANSWER)),

@@ -3,7 +3,8 @@
  * correctness — what a load returns is what a handle without a cache reads.
  */
 import { deleteSession, DynamoStore, SessionBusyError, SessionCache, SessionNotFoundError } from '@panto/aws';
-import { RecordFactory } from '@panto/core/testing';
+import type { DiskMessage, LoadedSession } from '@panto/core';
+import { RecordFactory, usage } from '@panto/core/testing';
 import { describeSessionStoreConformance } from '@panto/core/testing/conformance';
 import { describe, expect, it } from 'vitest';
 import { countCommands, localAws, once } from './setup/aws-fixtures.js';
@@ -94,6 +95,50 @@ describe('DynamoStore with a SessionCache', () => {
     }
     // The writer's appends kept the shared cache ahead of the follower's META: each load read from there on.
     expect(queries).toEqual(['E#000000000004', 'E#000000000006']);
+  });
+
+  it("gives a warm turn's handle the conversation a cold read gives, through tool rounds, a branch switch and a compaction", async () => {
+    const cache = new SessionCache();
+    const f = new RecordFactory('warm');
+    const created = await DynamoStore.create(await options(cache));
+    const sessionId = created.sessionId();
+    const cold = async () => (await DynamoStore.open({ ...(await options()), sessionId })).loadConversation();
+    const same = (loaded: LoadedSession) => ({ messages: loaded.conversation.messages, dangling: loaded.danglingUser, at: loaded.at?.id });
+    /** One turn as the service runs it: a handle from the cache, its load checked against a cold one, then its two appends. */
+    const turn = async (opening: DiskMessage[], answer: DiskMessage[]): Promise<void> => {
+      const store = await DynamoStore.forTurn({ ...(await options(cache)), sessionId, leaseMs: 10_000 });
+      expect(same(await store.loadConversation())).toEqual(same(await cold()));
+      await store.appendMessages(opening);
+      await store.appendMessages(answer, { last: true });
+    };
+    const call = { type: 'tool_call' as const, id: 'call-1', name: 'read', input: { path: 'a' } };
+    const calling = f.message({ role: 'assistant', content: [call], provider: 'p', model: 'm', usage: usage(1, 1), stop_reason: 'tool_use' });
+    const result = f.message({ role: 'tool_result', tool_call_id: 'call-1', tool_name: 'read', content: 'text', is_error: false });
+    await turn([f.user('q1')], [f.assistant('a1')]);
+    // The cache now holds the conversation the turn extended: the next turn starts from it.
+    expect(cache.get(sessionId)?.built?.count).toBe(2);
+    await turn([f.user('q2')], [calling, result]);
+    await turn([f.user('q3')], [f.assistant('a3')]);
+    const branchPoint = (await cold()).entries[1]!.id;
+    const switcher = await DynamoStore.open({ ...(await options(cache)), sessionId });
+    await switcher.switchLeaf(branchPoint);
+    await turn([f.user('on the branch')], [f.assistant('a4')]);
+    const compaction: DiskMessage = {
+      type: 'compaction',
+      id: f.nextId(),
+      timestamp: '2026-01-01T00:00:00.000Z',
+      summary: 'all of it',
+      provider: 'p',
+      model: 'm',
+      usage: usage(1, 1),
+      prior_usage: usage(2, 2),
+    };
+    await turn([f.message({ role: 'system', content: 'rule', mode: 'append' })], [compaction]);
+    await turn([f.user('after the summary')], [f.assistant('a5')]);
+    const final = await cold();
+    expect(final.conversation.messages.map((message) => message.role)).toEqual(['system', 'compaction', 'user', 'assistant']);
+    const warm = await (await DynamoStore.forTurn({ ...(await options(cache)), sessionId, leaseMs: 10_000 })).loadConversation();
+    expect(same(warm)).toEqual(same(final));
   });
 
   it('does not take a session deleted and made again under the same id for the cached one', async () => {

@@ -4,7 +4,7 @@
  * and the rebuild of a conversation from entries. A new store needs only its own I/O on
  * top of these; see docs/stores.md (MemoryStore is the worked example).
  */
-export { SessionLog, type LogHead } from './session/log.js';
+export { type BuiltLog, SessionLog, type LogHead } from './session/log.js';
 // What a store throws, the ids and clock it stamps with, and the interface's types (as at the
 // package's root: a store imports these from here, which reaches nothing else of the package).
 export * from './errors.js';

@@ -346,7 +346,10 @@ export class DynamoStore implements SessionStore {
   #adopt(read: EntriesRead): void {
     const { log } = this.#view;
     const same = log.entries !== null && log.count === read.entries.length && log.leafId === (read.entries.at(-1)?.id ?? null);
-    this.#view = { meta: read.meta, bytes: read.bytes, metaFresh: false, log: same ? log : SessionLog.of(read.entries, this.#source), partial: read.partial };
+    // A log of its own (it grows in place), made from what the cache built of the same entries when it has that.
+    const adopted = same ? log : SessionLog.of([...read.entries], this.#source, read.built);
+    if (!same && read.built === undefined) this.#handle.cache?.keepBuilt(this.#id, read.meta.incarnation, adopted.built());
+    this.#view = { meta: read.meta, bytes: read.bytes, metaFresh: false, log: adopted, partial: read.partial };
   }
 
   get #source(): string {

@@ -7,6 +7,7 @@
  * match is read from DynamoDB.
  */
 import type { SessionEntry } from '@panto/core';
+import type { BuiltLog } from '@panto/core/store-kit';
 import type { MetaRecord } from '../meta/meta-item.js';
 
 export interface CachedSession {
@@ -22,6 +23,12 @@ export interface CachedSession {
    * (`DynamoStore.forTurn`). Absent when only the entries are known.
    */
   meta?: MetaRecord;
+  /**
+   * What a log made of `entries` knew beyond them (their ids' positions, the active path
+   * rebuilt), so that the next turn's log is made without walking them (`SessionLog.of`);
+   * absent until a log of exactly these entries rebuilt its path. Never changed once cached.
+   */
+  built?: BuiltLog;
 }
 
 export interface SessionCacheOptions {
@@ -97,6 +104,17 @@ export class SessionCache {
     if (cached?.meta === undefined) return;
     const { meta: _meta, ...entries } = cached;
     this.#sessions.set(sessionId, entries);
+  }
+
+  /**
+   * Keeps `built` with the cached entries of the session when they are exactly the entries it
+   * was made of (same incarnation, count and newest id); else changes nothing.
+   */
+  keepBuilt(sessionId: string, incarnation: string | null, built: BuiltLog | null): void {
+    const cached = this.#sessions.get(sessionId);
+    if (built === null || cached === undefined || cached.incarnation !== incarnation || cached.built !== undefined) return;
+    if (cached.entries.length !== built.count || (cached.entries.at(-1)?.id ?? null) !== built.leafId) return;
+    this.#sessions.set(sessionId, { ...cached, built });
   }
 
   delete(sessionId: string): void {

@@ -4,7 +4,8 @@
  * reading entries in, writing a chained batch out, and telling a lost race apart.
  */
 import { EntryNotFoundError, InvalidBatchError } from '../errors.js';
-import { activeEntry, newestModel, pathFrom, rebuildConversation, resumeParent, standsFor, type RebuiltSession } from './rebuild.js';
+import { type ActivePath, activeEnd, activePathOf, extendActivePath, loadActivePath } from './active-path.js';
+import { activeEntry, type EntryLookup, newestModel, pathFrom, rebuildConversation, resumeParent, standsFor, type RebuiltSession } from './rebuild.js';
 import type { ActiveModel, DiskMessage, LeafEntry, LoadedSession, LoadOptions, SessionEntry } from './records.js';
 import { SessionTree } from './tree.js';
 
@@ -20,6 +21,21 @@ export interface LogHead {
    */
   resumeParent: string | null;
   activeModel: ActiveModel | null;
+}
+
+/**
+ * What a log made from its entries knows beyond them — where each id is, and its active path
+ * rebuilt — for a store to keep beside the entries (in its cache) and give back to
+ * `SessionLog.of` with the same entries, which then walks none of them. It holds for exactly
+ * those entries (`count`, `leafId`). Logs made from it share `ids`, which only ever gains the
+ * positions of entries committed after them: an entry's position in a session never changes.
+ */
+export interface BuiltLog {
+  readonly count: number;
+  readonly leafId: string | null;
+  /** Each entry's position in the session (a log reads only those below its own count). */
+  readonly ids: Map<string, number>;
+  readonly path: ActivePath;
 }
 
 /**
@@ -42,20 +58,29 @@ export interface LogHead {
 export class SessionLog {
   /** Every entry in log order; null when the log is known by its head only. */
   #entries: SessionEntry[] | null;
-  /** The entries by id; null when the log is known by its head only. */
-  #byId: Map<string, SessionEntry> | null;
+  /** Each entry's position (shared with the logs of a {@link BuiltLog}); null when the log is known by its head only. */
+  #ids: Map<string, number> | null;
+  /** The entries by id, as far as this log holds them. */
+  readonly #byId: EntryLookup & { size: number } = {
+    get: (id) => {
+      const at = this.#ids?.get(id);
+      return at === undefined || at >= this.#count ? undefined : this.#entries?.[at];
+    },
+    // Kept equal to the count: a walk of the path is bounded by it.
+    size: 0,
+  };
   #count: number;
   #leafId: string | null;
   #nextParent: string | null;
   #resumeParent: string | null;
   #activeModel: ActiveModel | null;
-  /** The rebuild of the current entries, made at most once. */
-  #rebuilt: RebuiltSession | undefined;
+  /** The active path rebuilt, kept up to date by each commit; undefined until a load needs it, or after a commit it cannot follow. */
+  #path: ActivePath | undefined;
 
-  private constructor(entries: SessionEntry[] | null, head: LogHead) {
+  private constructor(entries: SessionEntry[] | null, head: LogHead, ids?: Map<string, number>) {
     this.#entries = entries;
-    this.#byId = entries === null ? null : new Map(entries.map((entry) => [entry.id, entry]));
-    this.#count = head.count;
+    this.#ids = entries === null ? null : (ids ?? new Map(entries.map((entry, at) => [entry.id, at])));
+    this.#count = this.#byId.size = head.count;
     this.#leafId = head.leafId;
     this.#resumeParent = head.resumeParent;
     this.#nextParent = head.resumeParent;
@@ -69,18 +94,26 @@ export class SessionLog {
 
   /**
    * The log of `entries` (in the order they were written), as a load sees it. The entries
-   * are kept, not copied. Throws `SessionCorruptError` when they do not form a tree.
+   * are kept, not copied. Throws `SessionCorruptError` when they do not form a tree. With
+   * `built` (see {@link built}) of these same entries, nothing is walked: the log is made
+   * from it; a `built` of other entries is ignored.
    */
-  static of(entries: SessionEntry[], source?: string): SessionLog {
-    const rebuilt = rebuildConversation(entries, source);
-    const log = new SessionLog(entries, {
-      count: entries.length,
-      leafId: rebuilt.leafId,
-      resumeParent: rebuilt.head,
-      activeModel: rebuilt.activeModel,
-    });
-    log.#rebuilt = rebuilt;
+  static of(entries: SessionEntry[], source = 'session', built?: BuiltLog): SessionLog {
+    const leafId = entries[entries.length - 1]?.id ?? null;
+    const reuse = built !== undefined && built.count === entries.length && built.leafId === leafId;
+    const head = { count: entries.length, leafId, resumeParent: null, activeModel: null };
+    const log = new SessionLog(entries, head, reuse ? built.ids : undefined);
+    const path = reuse ? built.path : activePathOf(entries, log.#byId, source);
+    log.#path = path;
+    log.#resumeParent = log.#nextParent = resumeParent(activeEnd(path));
+    log.#activeModel = newestModel(path.open) ?? path.closedModel;
     return log;
+  }
+
+  /** What this log knows beyond its entries, to make a log of the same entries from (see {@link BuiltLog}); null when it holds no entries or has not rebuilt its path. */
+  built(): BuiltLog | null {
+    if (this.#entries === null || this.#ids === null || this.#path === undefined) return null;
+    return { count: this.#count, leafId: this.#leafId, ids: this.#ids, path: this.#path };
   }
 
   /** A session known by its head only: appends chain correctly, but ids cannot be checked. */
@@ -120,7 +153,7 @@ export class SessionLog {
 
   /** Whether the session holds `id` (false for every id when the log knows only its head). */
   has(id: string): boolean {
-    return this.#byId?.has(id) ?? false;
+    return this.#byId.get(id) !== undefined;
   }
 
   /**
@@ -156,7 +189,7 @@ export class SessionLog {
     if (named === undefined) throw new EntryNotFoundError(entryId);
     const target = standsFor(named, byId, 'session');
     if (target.id === activeEntry(this.#entries!, byId, 'session')?.id) return null;
-    if (typeof record.id !== 'string' || record.id === '' || byId.has(record.id)) {
+    if (typeof record.id !== 'string' || record.id === '' || byId.get(record.id) !== undefined) {
       throw new InvalidBatchError(`leaf entry id ${JSON.stringify(record.id)} is missing or taken: nothing was written`);
     }
     return { type: 'leaf', id: record.id, parent_id: target.id, timestamp: record.timestamp };
@@ -186,8 +219,9 @@ export class SessionLog {
         activeModel: newestModel(entries) ?? this.#activeModel,
       };
     }
-    const byId = new Map(this.#requireEntries('headAfter'));
-    for (const entry of entries) byId.set(entry.id, entry);
+    const held = this.#requireEntries('headAfter');
+    const added = new Map(entries.map((entry) => [entry.id, entry]));
+    const byId: EntryLookup = { get: (id) => added.get(id) ?? held.get(id), size: held.size + added.size };
     const target = standsFor(last, byId, 'session');
     return {
       count,
@@ -202,16 +236,21 @@ export class SessionLog {
     const last = entries[entries.length - 1];
     if (last === undefined) return;
     const head = this.headAfter(entries);
-    if (this.#entries !== null) for (const entry of entries) this.#entries.push(entry);
-    if (this.#byId !== null) for (const entry of entries) this.#byId.set(entry.id, entry);
-    this.#count = head.count;
+    if (this.#entries !== null && this.#ids !== null) {
+      for (const entry of entries) {
+        // Shared with other logs of the session: a position, once known, is the same for all.
+        if (!this.#ids.has(entry.id)) this.#ids.set(entry.id, this.#entries.length);
+        this.#entries.push(entry);
+      }
+    }
+    this.#count = this.#byId.size = head.count;
     this.#leafId = head.leafId;
     // A batch this handle appended is followed as written (a prompt it just sent is answered
     // after it); after a switch, the rule of a load applies.
     this.#nextParent = last.type === 'leaf' ? head.resumeParent : last.id;
     this.#resumeParent = head.resumeParent;
     this.#activeModel = head.activeModel;
-    this.#rebuilt = undefined;
+    this.#path = this.#path === undefined ? undefined : extendActivePath(this.#path, entries);
   }
 
   /**
@@ -226,13 +265,13 @@ export class SessionLog {
     if (entries === null) throw new TypeError('SessionLog.load needs the entries: build the log with SessionLog.of');
     let rebuilt: RebuiltSession;
     if (options.at === undefined) {
-      rebuilt = this.#rebuilt ?? rebuildConversation(entries, source);
+      this.#path ??= activePathOf(entries, this.#byId, source ?? 'session');
+      rebuilt = loadActivePath(this.#path, this.#leafId);
       this.#nextParent = this.#resumeParent;
     } else {
       rebuilt = rebuildConversation(entries, source, { at: options.at });
       this.#nextParent = rebuilt.head;
     }
-    this.#rebuilt = undefined;
     return {
       conversation: rebuilt.conversation,
       danglingUser: rebuilt.danglingUser,
@@ -247,8 +286,8 @@ export class SessionLog {
     return SessionTree.of([...this.#entries!], source);
   }
 
-  #requireEntries(operation: string): Map<string, SessionEntry> {
-    if (this.#byId === null) throw new TypeError(`SessionLog.${operation} needs the entries: build the log with SessionLog.of`);
+  #requireEntries(operation: string): EntryLookup {
+    if (this.#ids === null) throw new TypeError(`SessionLog.${operation} needs the entries: build the log with SessionLog.of`);
     return this.#byId;
   }
 }

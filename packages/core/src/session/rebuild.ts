@@ -77,8 +77,7 @@ export function rebuildConversation(entries: readonly SessionEntry[], source = '
     danglingUser = end.message.content;
     path.pop();
   }
-  const onPath = messagesOnPath(path);
-  const repaired = repairWithOrigins(onPath.messages, onPath.origins, onPath.decided);
+  const repaired = rebuildPath(path);
   return {
     conversation: new Conversation(repaired.messages),
     danglingUser,
@@ -88,6 +87,23 @@ export function rebuildConversation(entries: readonly SessionEntry[], source = '
     leafId,
     activeModel,
   };
+}
+
+/**
+ * The messages of a path (its dangling prompt already taken off), each with the entry it came from (null
+ * for a synthesized tool result), by the rules of {@link rebuildConversation}. Also what a
+ * stretch of a path that follows an entry a prompt can follow (`acceptsPrompt`) adds after
+ * the messages up to it: nothing after such an entry changes what comes before it.
+ */
+export function rebuildPath(path: readonly RecordEntry[]): { messages: Message[]; origins: (RecordEntry | null)[] } {
+  const onPath = messagesOnPath(path);
+  return repairWithOrigins(onPath.messages, onPath.origins, onPath.decided);
+}
+
+/** How the path rules look entries up: a map by id, or a view of one. `size`: the entries there are (bounds a walk). */
+export interface EntryLookup {
+  get(id: string): SessionEntry | undefined;
+  readonly size: number;
 }
 
 /**
@@ -143,7 +159,7 @@ export function indexEntries(entries: readonly SessionEntry[]): Map<string, Sess
  * The entry `entry` stands for on a path: itself, or — for a leaf entry — the entry it
  * switched to. `SessionCorruptError` when that entry is missing.
  */
-export function standsFor(entry: SessionEntry, byId: ReadonlyMap<string, SessionEntry>, source: string): RecordEntry {
+export function standsFor(entry: SessionEntry, byId: EntryLookup, source: string): RecordEntry {
   let cursor: SessionEntry = entry;
   for (let hops = 0; cursor.type === 'leaf'; hops++) {
     const target = byId.get(cursor.parent_id);
@@ -158,7 +174,7 @@ export function standsFor(entry: SessionEntry, byId: ReadonlyMap<string, Session
  * The active entry of a session: the newest entry, or the entry a newest leaf entry
  * switched to. The one statement of "what does resume load?"; null for an empty session.
  */
-export function activeEntry(entries: readonly SessionEntry[], byId: ReadonlyMap<string, SessionEntry>, source: string): RecordEntry | null {
+export function activeEntry(entries: readonly SessionEntry[], byId: EntryLookup, source: string): RecordEntry | null {
   const newest = entries[entries.length - 1];
   return newest === undefined ? null : standsFor(newest, byId, source);
 }
@@ -168,7 +184,7 @@ export function activeEntry(entries: readonly SessionEntry[], byId: ReadonlyMap<
  * follows, are passed over should one appear on the way). `SessionCorruptError` for a
  * missing parent or a cycle.
  */
-export function pathFrom(end: RecordEntry, byId: ReadonlyMap<string, SessionEntry>, source: string): RecordEntry[] {
+export function pathFrom(end: RecordEntry, byId: EntryLookup, source: string): RecordEntry[] {
   const path: RecordEntry[] = [];
   let cursor: SessionEntry | undefined = end;
   let steps = 0;

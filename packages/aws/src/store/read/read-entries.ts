@@ -2,7 +2,7 @@
  * A handle's load: every entry of its session, read from DynamoDB only as far as the
  * process's `SessionCache` does not hold them, and reads of one session at once shared.
  */
-import { SessionNotFoundError, type SessionEntry } from '@panto/core/store-kit';
+import { type BuiltLog, SessionNotFoundError, type SessionEntry } from '@panto/core/store-kit';
 import type { MetaRecord } from '../../meta/meta-item.js';
 import { isVisibleTo } from '../../meta/visibility.js';
 import { restoreIfArchived, type Handle, type SessionView } from '../handle.js';
@@ -11,12 +11,15 @@ import { readSession, type SessionRead } from './read-session.js';
 
 /** A read of every entry of a session, and the META item it agrees with. */
 export interface EntriesRead {
-  entries: SessionEntry[];
+  /** Shared with the cache: copy before extending. */
+  entries: readonly SessionEntry[];
   meta: MetaRecord;
   /** JSONL bytes of the entries. */
   bytes: number;
   /** The partial answer item, when the read queried the table and found one. */
   partial: PartialAnswer | null;
+  /** What the cache knew of these entries beyond them (see `SessionLog.of`), when it held them all. */
+  built?: BuiltLog;
 }
 
 /**
@@ -30,14 +33,13 @@ export async function readEntries(handle: Handle, sessionId: string, view: Pick<
   const { meta: seen } = view;
   const cached = cache?.get(sessionId);
   const usable = cached !== undefined && cached.incarnation === seen.incarnation;
-  let result: EntriesRead;
   if (usable && view.metaFresh && cached.entries.length === seen.metadata.entryCount && cached.entries.at(-1)?.id === (seen.metadata.head ?? undefined)) {
-    result = { entries: [...cached.entries], meta: seen, bytes: cached.bytes, partial: null };
-  } else {
-    result = await readPastCache(handle, sessionId, seen);
+    // The cache holds exactly this already (and `get` made it the most recent): nothing to copy or keep.
+    return { entries: cached.entries, meta: seen, bytes: cached.bytes, partial: null, ...(cached.built === undefined ? {} : { built: cached.built }) };
   }
+  const result = await readPastCache(handle, sessionId, seen);
   if (cache !== undefined && result.meta.incarnation !== null) {
-    cache.set(sessionId, { incarnation: result.meta.incarnation, entries: [...result.entries], bytes: result.bytes, meta: result.meta });
+    cache.set(sessionId, { incarnation: result.meta.incarnation, entries: result.entries, bytes: result.bytes, meta: result.meta });
   }
   return result;
 }

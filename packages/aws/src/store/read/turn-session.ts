@@ -37,13 +37,18 @@ export async function openForTurn(options: DynamoStoreTurnOptions): Promise<{ ha
   const cached = options.cache?.get(sessionId);
   // Known here, as this owner's hot session: trusted until the first append's condition says otherwise.
   if (cached?.meta !== undefined && cached.meta.archivedAt === null && isVisibleTo(cached.meta, owner, now)) {
-    const log = SessionLog.of([...cached.entries], source);
+    // The conversation as the last turn left it: extended by its appends, not rebuilt from the root.
+    const log = SessionLog.of([...cached.entries], source, cached.built);
+    if (cached.built === undefined) options.cache?.keepBuilt(sessionId, cached.incarnation, log.built());
     return { handle, view: { meta: cached.meta, log, bytes: cached.bytes, metaFresh: true } };
   }
   const { meta, entries, bytes } = await readPastCache(handle, sessionId, null);
   // Another turn runs: refused before anything is written or sent.
   if (isLive(meta.lease, now)) throw new SessionBusyError(sessionId, meta.lease!.expiresAt);
-  if (options.cache !== undefined && meta.incarnation !== null)
-    options.cache.set(sessionId, { incarnation: meta.incarnation, entries: [...entries], bytes, meta });
-  return { handle, view: { meta, log: SessionLog.of(entries, source), bytes, metaFresh: true } };
+  const log = SessionLog.of([...entries], source);
+  if (options.cache !== undefined && meta.incarnation !== null) {
+    const built = log.built();
+    options.cache.set(sessionId, { incarnation: meta.incarnation, entries, bytes, meta, ...(built === null ? {} : { built }) });
+  }
+  return { handle, view: { meta, log, bytes, metaFresh: true } };
 }

@@ -190,7 +190,9 @@ function cacheAppended(handle: Handle, sessionId: string, view: SessionView, bef
   const held = view.log.entries;
   const { meta } = view;
   if (held !== null) {
-    cache.set(sessionId, { incarnation, entries: [...held], bytes: view.bytes + bytes, meta });
+    // The log's path, extended by this append (or none, when it could not be): the next turn starts from it.
+    const built = view.log.built();
+    cache.set(sessionId, { incarnation, entries: [...held], bytes: view.bytes + bytes, meta, ...(built === null ? {} : { built }) });
     return view.bytes + bytes;
   }
   const cached = cache.get(sessionId);
