@@ -4,7 +4,7 @@
  * reading entries in, writing a chained batch out, and telling a lost race apart.
  */
 import { EntryNotFoundError, InvalidBatchError } from '../errors.js';
-import { activeEntry, newestModel, pathFrom, rebuildConversation, resumeParent, standsFor, type RebuiltSession } from './rebuild.js';
+import { activeEntry, indexEntries, newestModel, pathFrom, rebuildConversation, resumeParent, standsFor, type RebuiltSession } from './rebuild.js';
 import type { ActiveModel, DiskMessage, LeafEntry, LoadedSession, LoadOptions, SessionEntry } from './records.js';
 import { SessionTree } from './tree.js';
 
@@ -52,9 +52,9 @@ export class SessionLog {
   /** The rebuild of the current entries, made at most once. */
   #rebuilt: RebuiltSession | undefined;
 
-  private constructor(entries: SessionEntry[] | null, head: LogHead) {
+  private constructor(entries: SessionEntry[] | null, head: LogHead, byId = entries === null ? null : indexEntries(entries)) {
     this.#entries = entries;
-    this.#byId = entries === null ? null : new Map(entries.map((entry) => [entry.id, entry]));
+    this.#byId = byId;
     this.#count = head.count;
     this.#leafId = head.leafId;
     this.#resumeParent = head.resumeParent;
@@ -69,16 +69,12 @@ export class SessionLog {
 
   /**
    * The log of `entries` (in the order they were written), as a load sees it. The entries
-   * are kept, not copied. Throws `SessionCorruptError` when they do not form a tree.
+   * are kept, not copied; so is `byId`, the same entries by id, when the caller has it
+   * (`decodeSession` returns it). Throws `SessionCorruptError` when they do not form a tree.
    */
-  static of(entries: SessionEntry[], source?: string): SessionLog {
-    const rebuilt = rebuildConversation(entries, source);
-    const log = new SessionLog(entries, {
-      count: entries.length,
-      leafId: rebuilt.leafId,
-      resumeParent: rebuilt.head,
-      activeModel: rebuilt.activeModel,
-    });
+  static of(entries: SessionEntry[], source?: string, byId = indexEntries(entries)): SessionLog {
+    const rebuilt = rebuildConversation(entries, source, {}, byId);
+    const log = new SessionLog(entries, { count: entries.length, leafId: rebuilt.leafId, resumeParent: rebuilt.head, activeModel: rebuilt.activeModel }, byId);
     log.#rebuilt = rebuilt;
     return log;
   }
@@ -226,10 +222,10 @@ export class SessionLog {
     if (entries === null) throw new TypeError('SessionLog.load needs the entries: build the log with SessionLog.of');
     let rebuilt: RebuiltSession;
     if (options.at === undefined) {
-      rebuilt = this.#rebuilt ?? rebuildConversation(entries, source);
+      rebuilt = this.#rebuilt ?? rebuildConversation(entries, source, {}, this.#byId!);
       this.#nextParent = this.#resumeParent;
     } else {
-      rebuilt = rebuildConversation(entries, source, { at: options.at });
+      rebuilt = rebuildConversation(entries, source, { at: options.at }, this.#byId!);
       this.#nextParent = rebuilt.head;
     }
     this.#rebuilt = undefined;
