@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exceedsJSONDepth, MAX_JSON_DEPTH } from './json-limits.js';
+import { exceedsJSONDepth, MAX_JSON_DEPTH, mayExceedJSONDepth } from './json-limits.js';
 
 /** An array nested `levels` deep, built without recursion: `[[…[]…]]`. */
 function nestedArray(levels: number): unknown[] {
@@ -33,5 +33,20 @@ describe('exceedsJSONDepth', () => {
 
   it('finds the one deep path among many shallow ones', () => {
     expect(exceedsJSONDepth({ wide: Array.from({ length: 1000 }, (_, i) => ({ i })), deep: nestedArray(200) })).toBe(true);
+  });
+});
+
+describe('mayExceedJSONDepth', () => {
+  it('clears a long text that holds no more brackets than the limit, without a walk', () => {
+    expect(mayExceedJSONDepth(JSON.stringify({ content: 'x'.repeat(10_000), list: [1, 2, 3] }), 4)).toBe(false);
+  });
+
+  it('sends every text that nests deeper than the limit on to the walk, brackets inside strings counted too', () => {
+    const deep = JSON.stringify(nestedArray(MAX_JSON_DEPTH + 1));
+    expect(mayExceedJSONDepth(deep, MAX_JSON_DEPTH)).toBe(true);
+    expect(exceedsJSONDepth(JSON.parse(deep), MAX_JSON_DEPTH)).toBe(true);
+    const shallowButBracey = JSON.stringify({ code: '{['.repeat(MAX_JSON_DEPTH) });
+    expect(mayExceedJSONDepth(shallowButBracey, MAX_JSON_DEPTH)).toBe(true);
+    expect(exceedsJSONDepth(JSON.parse(shallowButBracey), MAX_JSON_DEPTH)).toBe(false);
   });
 });

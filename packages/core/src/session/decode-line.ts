@@ -143,43 +143,37 @@ export function decodeHeader(value: object, source: string, rules: LineRules = '
  * nothing a provider cannot send gets into a conversation.
  */
 export function decodeEntry(value: unknown, source: string, lineNumber: number): SessionEntry {
-  const fail = (reason: string): never => {
-    throw new SessionCorruptError(source, lineNumber, reason);
-  };
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('not a JSON object');
-  const entry = value as Record<string, unknown>;
-  if (typeof entry.id !== 'string' || entry.id === '') fail('entry has no id');
-  if (!isValidId(entry.id)) fail(`entry id ${JSON.stringify(entry.id)} is not an id: use ${ID_RULE}`);
-  if (entry.parent_id !== null && typeof entry.parent_id !== 'string') fail('entry parent_id must be a string or null');
-  if (entry.parent_id !== null && !isValidId(entry.parent_id)) fail(`entry parent_id ${JSON.stringify(entry.parent_id)} is not an id`);
-  if (typeof entry.timestamp !== 'string') fail('entry has no timestamp');
-  switch (entry.type) {
-    case 'message': {
-      const reason = messageProblem(entry.message);
-      if (reason !== undefined) fail(reason);
-      break;
-    }
-    case 'compaction':
-      if (typeof entry.summary !== 'string') fail('compaction has no summary');
-      if (typeof entry.provider !== 'string' || typeof entry.model !== 'string') fail('compaction has no provider/model');
-      if (!isUsage(entry.usage) || !isUsage(entry.prior_usage)) fail('compaction usage is malformed');
-      break;
-    case 'leaf':
-      if (entry.parent_id === null) fail('leaf entry has no parent_id');
-      break;
-    case 'approval': {
-      if (entry.parent_id === null) fail('approval entry has no parent_id');
-      const reason = decisionsProblem(entry.decisions);
-      if (reason !== undefined) fail(reason);
-      break;
-    }
-    case 'session':
-      fail('a second session header');
-      break;
-    default:
-      fail(`unknown entry type ${JSON.stringify(entry.type)}`);
-  }
+  const reason = entryProblem(value);
+  if (reason !== undefined) throw new SessionCorruptError(source, lineNumber, reason);
   return value as SessionEntry;
+}
+
+/** Why a parsed line is not a session entry, or undefined when it is one. */
+function entryProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
+  const entry = value as Record<string, unknown>;
+  if (typeof entry.id !== 'string' || entry.id === '') return 'entry has no id';
+  if (!isValidId(entry.id)) return `entry id ${JSON.stringify(entry.id)} is not an id: use ${ID_RULE}`;
+  if (entry.parent_id !== null && typeof entry.parent_id !== 'string') return 'entry parent_id must be a string or null';
+  if (entry.parent_id !== null && !isValidId(entry.parent_id)) return `entry parent_id ${JSON.stringify(entry.parent_id)} is not an id`;
+  if (typeof entry.timestamp !== 'string') return 'entry has no timestamp';
+  switch (entry.type) {
+    case 'message':
+      return messageProblem(entry.message);
+    case 'compaction':
+      if (typeof entry.summary !== 'string') return 'compaction has no summary';
+      if (typeof entry.provider !== 'string' || typeof entry.model !== 'string') return 'compaction has no provider/model';
+      if (!isUsage(entry.usage) || !isUsage(entry.prior_usage)) return 'compaction usage is malformed';
+      return undefined;
+    case 'leaf':
+      return entry.parent_id === null ? 'leaf entry has no parent_id' : undefined;
+    case 'approval':
+      return entry.parent_id === null ? 'approval entry has no parent_id' : decisionsProblem(entry.decisions);
+    case 'session':
+      return 'a second session header';
+    default:
+      return `unknown entry type ${JSON.stringify(entry.type)}`;
+  }
 }
 
 function isUsage(value: unknown): value is Usage {

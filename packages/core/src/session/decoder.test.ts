@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SessionCorruptError } from '../errors.js';
 import { decodeSession, SessionDecoder } from './decoder.js';
-import { encodeBatch, encodeHeader } from './format.js';
+import { encodeBatch, encodeHeader, withoutFraming } from './format.js';
 import type { SessionEntry } from './records.js';
 import { RecordFactory } from '../testing/index.js';
 
@@ -100,5 +100,41 @@ describe('SessionDecoder', () => {
     expect(decoded.committedBytes).toBe(Buffer.byteLength(`${header + encodeBatch(one) + whole}\n`));
     expect(decoded.needsNewline).toBe(false);
     expect(() => decodeSession(Buffer.from(`${header + encodeBatch(one)}{"bad`), 'f')).not.toThrow(SessionCorruptError);
+  });
+
+  it('keeps each committed entry’s position by id, across batches, for the log to index by', () => {
+    const f = new RecordFactory('p');
+    const one = chain(f, null, 'a', 'b:one');
+    const two = chain(f, one[1]!.id, 'c', 'd:two', 'e');
+    const decoded = decodeSession(Buffer.from(header + encodeBatch(one) + encodeBatch(two)), 'f');
+    expect([...decoded.ids]).toEqual(decoded.entries.map((entry, at) => [entry.id, at]));
+    expect(decoded.ids.size).toBe(5);
+  });
+
+  it('counts committed bytes, not characters, where a cut-short batch and the lines before it hold multibyte text', () => {
+    const f = new RecordFactory('u');
+    const one = chain(f, null, 'café ✓ — 🙂');
+    const lines = encodeBatch(chain(f, one[0]!.id, 'a:naïve ✓', 'ü', 'a:z')).split('\n');
+    const committed = header + encodeBatch(one);
+    const decoded = decodeSession(Buffer.from(`${committed}${lines[0]}\n${lines[1]}`), 'f');
+    expect(decoded.entries.map((e) => e.id)).toEqual([one[0]!.id]);
+    expect(decoded.committedBytes).toBe(Buffer.byteLength(committed));
+    expect([...decoded.ids]).toEqual([[one[0]!.id, 0]]);
+    expect((decoded.entries[0] as { message: { content: string } }).message.content).toBe('café ✓ — 🙂');
+  });
+
+  it('reads an ASCII log and the same log with one multibyte character alike', () => {
+    const f = new RecordFactory('x');
+    const ascii = chain(f, null, 'plain', 'a:reply');
+    const fromAscii = decodeSession(Buffer.from(header + encodeBatch(ascii)), 'f');
+    const accented = [
+      ascii[0]!,
+      { ...ascii[1]!, message: { ...(ascii[1] as { message: object }).message, content: [{ type: 'text', text: 'réply' }] } } as SessionEntry,
+    ];
+    const fromUtf8 = decodeSession(Buffer.from(header + encodeBatch(accented)), 'f');
+    expect(fromAscii.entries).toMatchObject(ascii);
+    expect(fromUtf8.entries).toMatchObject(accented);
+    expect(fromUtf8.entries.map(withoutFraming)).toEqual(fromAscii.entries.map(withoutFraming).map((entry, i) => (i === 1 ? accented[1] : entry)));
+    expect(fromUtf8.committedBytes).toBe(Buffer.byteLength(header + encodeBatch(accented)));
   });
 });

@@ -5,7 +5,7 @@
  * line and a batch a crash cut short at the end were never acknowledged and are left out;
  * anything else unreadable is a `SessionCorruptError` naming the source and the 1-based line.
  */
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { SessionCorruptError } from '../errors.js';
 import { decodeEntry, decodeHeader, decodeLine, type LineRules, parseLine } from './decode-line.js';
 import type { SessionHeader } from './format.js';
@@ -29,6 +29,8 @@ export interface DecoderEnd {
   torn: boolean;
   /** Entries committed in all. */
   entryCount: number;
+  /** Each committed entry's position in the log, by id, from a decoder that keeps them. */
+  ids?: Map<string, number>;
 }
 
 /**
@@ -47,16 +49,23 @@ export class SessionDecoder {
   #line = 0;
   #entryCount = 0;
   #torn = false;
-  readonly #ids = new Set<string>();
-  #open: (DecodedBatch & { remaining: number }) | undefined;
+  /** Every entry read, by id; its position in the log only when kept (see the constructor), else null. */
+  readonly #ids = new Map<string, number | null>();
+  readonly #keep: boolean;
+  /** The batch being read: its entries so far, and how many lines it still needs. */
+  #open: { entries: SessionEntry[]; firstLine: number; remaining: number } | undefined;
+  /** The lines of the open batch, for {@link push}. */
+  #openLines: string[] = [];
 
   /**
    * `rules`: `stored` (the default) for a log panto wrote, `incoming` for one entering panto
-   * (an import): see {@link LineRules}.
+   * (an import): see {@link LineRules}. `keep`: hold every entry by id ({@link end} returns
+   * them) — for a reader that holds the whole log anyway; a stream keeps only the ids.
    */
-  constructor(source: string, options: { rules?: LineRules } = {}) {
+  constructor(source: string, options: { rules?: LineRules; keep?: boolean } = {}) {
     this.source = source;
     this.#rules = options.rules ?? 'stored';
+    this.#keep = options.keep ?? false;
   }
 
   /** The header, once line 1 has been read. */
@@ -65,11 +74,38 @@ export class SessionDecoder {
   }
 
   /**
+   * Entries read that belong to a batch not complete yet (the last ones {@link next}
+   * returned): left out should the input end before the batch does. 0 between batches.
+   */
+  get pending(): number {
+    return this.#open?.entries.length ?? 0;
+  }
+
+  /**
    * Reads the next line (without its newline). `terminated` is false only for a last line
    * the input ended without a newline after: it counts only if it is a whole, valid entry,
    * else it is a torn line and left out. Returns the batch this line completes, if any.
    */
   push(text: string, terminated = true): DecodedBatch | undefined {
+    const lineNumber = this.#line + 1;
+    const open = this.#open;
+    const entry = this.next(text, terminated);
+    if (entry === undefined) return undefined;
+    if (open === undefined && this.#open === undefined) return { entries: [entry], lines: [text], firstLine: lineNumber };
+    this.#openLines.push(text);
+    if (this.#open !== undefined) return undefined;
+    const lines = this.#openLines;
+    this.#openLines = [];
+    return { entries: open!.entries, lines, firstLine: open!.firstLine };
+  }
+
+  /**
+   * {@link push} without gathering batches, for a reader that holds the whole log anyway:
+   * reads the next line and returns its entry (undefined for the header or a torn last
+   * line) as soon as it is read — a batch's entries before the batch is complete, which
+   * {@link pending} counts.
+   */
+  next(text: string, terminated = true): SessionEntry | undefined {
     const source = this.source;
     const lineNumber = ++this.#line;
     if (lineNumber === 1) {
@@ -88,35 +124,41 @@ export class SessionDecoder {
       if (typeof batchSize !== 'number' || !Number.isInteger(batchSize) || batchSize < 2) {
         throw new SessionCorruptError(source, lineNumber, 'batch_size must be an integer of at least 2');
       }
-      this.#open = { entries: [], lines: [], firstLine: lineNumber, remaining: batchSize };
+      this.#open = { entries: [], firstLine: lineNumber, remaining: batchSize };
     }
     if (this.#ids.has(entry.id)) throw new SessionCorruptError(source, lineNumber, `duplicate entry id ${entry.id}`);
     if (entry.parent_id !== null && !this.#ids.has(entry.parent_id)) {
       throw new SessionCorruptError(source, lineNumber, `parent_id ${entry.parent_id} is not an earlier entry`);
     }
-    this.#ids.add(entry.id);
     const open = this.#open;
+    this.#ids.set(entry.id, this.#keep ? this.#entryCount + (open?.entries.length ?? 0) : null);
     if (open === undefined) {
       this.#entryCount++;
-      return { entries: [entry], lines: [text], firstLine: lineNumber };
+      return entry;
     }
     open.entries.push(entry);
-    open.lines.push(text);
-    if (--open.remaining > 0) return undefined;
-    this.#open = undefined;
-    this.#entryCount += open.entries.length;
-    return { entries: open.entries, lines: open.lines, firstLine: open.firstLine };
+    if (--open.remaining === 0) {
+      this.#open = undefined;
+      this.#entryCount += open.entries.length;
+    }
+    return entry;
   }
 
-  /** Ends the input. A batch still open was cut short by a crash: it is left out. */
+  /**
+   * Ends the input. A batch still open was cut short by a crash: it is left out. With `keep`,
+   * `ids` holds the committed entries' positions.
+   */
   end(): DecoderEnd {
     const header = this.#header;
     if (header === undefined) throw new SessionCorruptError(this.source, 1, 'empty file: no session header');
+    const uncommitted = this.#open?.entries ?? [];
+    for (const entry of uncommitted) this.#ids.delete(entry.id);
     return {
       header,
-      uncommittedLines: this.#open?.lines.length ?? 0,
+      uncommittedLines: uncommitted.length,
       torn: this.#torn,
       entryCount: this.#entryCount,
+      ...(this.#keep ? { ids: this.#ids as Map<string, number> } : {}),
     };
   }
 
@@ -156,6 +198,8 @@ export interface DecodedSession {
   header: SessionHeader;
   /** Every committed entry, in file order. */
   entries: SessionEntry[];
+  /** Each entry's position in `entries`, by id (the index a `SessionLog` keeps). */
+  ids: Map<string, number>;
   /**
    * Bytes of the file that hold committed lines. Anything after (a torn line, or the
    * complete lines of a batch cut short by a crash) was never acknowledged to a writer.
@@ -172,40 +216,43 @@ export interface DecodedSession {
 export function decodeSession(bytes: Uint8Array, source: string): DecodedSession {
   const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const completeEnd = buffer.lastIndexOf(0x0a) + 1;
-  assertUtf8Lines(buffer.subarray(0, completeEnd), source);
-  const text = buffer.toString('utf8', 0, completeEnd);
-  const decoder = new SessionDecoder(source);
+  const text = completeText(buffer.subarray(0, completeEnd), source);
+  const decoder = new SessionDecoder(source, { keep: true });
   const entries: SessionEntry[] = [];
-  const lines: string[] = [];
+  /** Where the committed lines end in `text`: after the last line read outside an open batch. */
+  let committedEnd = 0;
   for (let start = 0; start < text.length; ) {
     const end = text.indexOf('\n', start);
-    const line = text.slice(start, end);
-    lines.push(line);
-    const batch = decoder.push(line);
-    if (batch !== undefined) for (const entry of batch.entries) entries.push(entry);
+    const entry = decoder.next(text.slice(start, end));
+    if (entry !== undefined) entries.push(entry);
     start = end + 1;
+    if (decoder.pending === 0) committedEnd = start;
   }
   let tail: string | undefined;
   if (completeEnd < buffer.length && isUtf8(buffer.subarray(completeEnd))) {
     tail = buffer.toString('utf8', completeEnd);
-    const batch = decoder.push(tail, false);
-    if (batch !== undefined) for (const entry of batch.entries) entries.push(entry);
+    const entry = decoder.next(tail, false);
+    if (entry !== undefined) entries.push(entry);
   }
-  const { header, uncommittedLines, torn } = decoder.end();
-  const tailKept = tail !== undefined && !torn;
-  let committedBytes = completeEnd + (tailKept ? Buffer.byteLength(tail!) : 0);
-  let needsNewline = tailKept;
+  const { header, uncommittedLines, torn, ids } = decoder.end();
   if (uncommittedLines > 0) {
-    // The cut-short batch's lines: the last `uncommittedLines` lines read (the kept tail among them).
-    if (tailKept) {
-      committedBytes -= Buffer.byteLength(tail!);
-      for (let i = lines.length - (uncommittedLines - 1); i < lines.length; i++) committedBytes -= Buffer.byteLength(lines[i]!) + 1;
-    } else {
-      for (let i = lines.length - uncommittedLines; i < lines.length; i++) committedBytes -= Buffer.byteLength(lines[i]!) + 1;
-    }
-    needsNewline = false;
+    // A batch a crash cut short (the kept tail among its lines, if any): its entries and bytes are not committed.
+    entries.length -= uncommittedLines;
+    return { header, entries, ids: ids!, committedBytes: completeEnd - Buffer.byteLength(text.slice(committedEnd)), needsNewline: false };
   }
-  return { header, entries, committedBytes, needsNewline };
+  const tailKept = tail !== undefined && !torn;
+  return { header, entries, ids: ids!, committedBytes: completeEnd + (tailKept ? Buffer.byteLength(tail!) : 0), needsNewline: tailKept };
+}
+
+/**
+ * The complete lines as text. ASCII — what most logs are — reads as Latin-1, the same
+ * characters without a UTF-8 decode: Node hands a long one back as an external string, a
+ * copy outside the JS heap. Anything else must be UTF-8 (see {@link assertUtf8Lines}).
+ */
+function completeText(bytes: Buffer, source: string): string {
+  if (isAscii(bytes)) return bytes.toString('latin1');
+  assertUtf8Lines(bytes, source);
+  return bytes.toString('utf8');
 }
 
 /**

@@ -96,13 +96,14 @@ export class SessionLog {
    * The log of `entries` (in the order they were written), as a load sees it. The entries
    * are kept, not copied. Throws `SessionCorruptError` when they do not form a tree. With
    * `built` (see {@link built}) of these same entries, nothing is walked: the log is made
-   * from it; a `built` of other entries is ignored.
+   * from it; a `built` of other entries is ignored. `ids`, each entry's position by id, is
+   * the index when the caller made it already (a decoder that kept it): it is not made twice.
    */
-  static of(entries: SessionEntry[], source = 'session', built?: BuiltLog): SessionLog {
+  static of(entries: SessionEntry[], source = 'session', built?: BuiltLog, ids?: Map<string, number>): SessionLog {
     const leafId = entries[entries.length - 1]?.id ?? null;
     const reuse = built !== undefined && built.count === entries.length && built.leafId === leafId;
     const head = { count: entries.length, leafId, resumeParent: null, activeModel: null };
-    const log = new SessionLog(entries, head, reuse ? built.ids : undefined);
+    const log = new SessionLog(entries, head, reuse ? built.ids : ids);
     const path = reuse ? built.path : activePathOf(entries, log.#byId, source);
     log.#path = path;
     log.#resumeParent = log.#nextParent = resumeParent(activeEnd(path));

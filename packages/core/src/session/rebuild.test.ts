@@ -64,6 +64,42 @@ describe('rebuildConversation', () => {
     });
   });
 
+  it('repairs every cut-short call of a long path, one with many results among them, and keeps the rest as recorded', () => {
+    const assistantCalling = (...ids: string[]) =>
+      f.message({
+        role: 'assistant',
+        content: ids.map((id) => ({ type: 'tool_call' as const, id, name: 'read', input: {} })),
+        provider: 'p',
+        model: 'm',
+        usage: usage(1, 1),
+        stop_reason: 'tool_use',
+      });
+    const resultFor = (id: string) => f.message({ role: 'tool_result', tool_call_id: id, tool_name: 'read', content: id, is_error: false });
+    const many = Array.from({ length: 20 }, (_, i) => `m${i}`);
+    const records = [
+      f.user('go'),
+      assistantCalling('a'),
+      f.user('first gap'),
+      assistantCalling(...many),
+      ...many.filter((id) => id !== 'm7').map(resultFor),
+      assistantCalling('b', 'c'),
+      resultFor('c'),
+      f.assistant('done'),
+    ];
+    const rebuilt = rebuildConversation(chain(records));
+    const synthesized = rebuilt.conversation.messages.flatMap((m, i) =>
+      m.role === 'tool_result' && m.content === INTERRUPTED_TOOL_RESULT ? [[m.tool_call_id, i]] : [],
+    );
+    expect(synthesized).toEqual([
+      ['a', 2],
+      ['m7', 24],
+      ['b', 27],
+    ]);
+    expect(rebuilt.conversation.length).toBe(records.length + 3);
+    expect(rebuilt.entries.filter((entry) => entry === null)).toHaveLength(3);
+    expect(rebuilt.entries.filter((entry) => entry !== null).map((entry) => entry!.id)).toEqual(records.map((record) => record.id));
+  });
+
   it('reports a missing parent and a cycle instead of looping or guessing', () => {
     const [a] = chain([f.user('x')], 'ghost');
     expect(() => rebuildConversation([a!])).toThrow(/missing parent ghost/);

@@ -1,6 +1,6 @@
 import { Conversation } from '../conversation.js';
 import { EntryNotFoundError, SessionCorruptError } from '../errors.js';
-import { emptyUsage, toolResultMessage, type AssistantMessage, type Message } from '../messages.js';
+import { emptyUsage, toolResultMessage, type AssistantMessage, type Message, type ToolCallBlock, type ToolResultMessage } from '../messages.js';
 import type { ActiveModel, LoadedSession, RecordEntry, SessionEntry } from './records.js';
 
 /** What rebuilding a session's entries yields, beyond the {@link LoadedSession}. */
@@ -43,10 +43,16 @@ export const INTERRUPTED_TOOL_RESULT = 'Tool call interrupted: the session ended
  *   are left without a result (see `pendingApprovals`). A call approved but without a result
  *   is interrupted like any other: it is never waiting again, so it never runs twice.
  * - `approval` entries are no messages: the conversation holds their denials' results only.
+ *
+ * `byId`: the entries by id, when the caller holds them already (see {@link indexEntries}).
  */
-export function rebuildConversation(entries: readonly SessionEntry[], source = 'session', options: RebuildOptions = {}): RebuiltSession {
+export function rebuildConversation(
+  entries: readonly SessionEntry[],
+  source = 'session',
+  options: RebuildOptions = {},
+  byId: ReadonlyMap<string, SessionEntry> = indexEntries(entries),
+): RebuiltSession {
   const leafId = entries[entries.length - 1]?.id ?? null;
-  const byId = indexEntries(entries);
   let end: RecordEntry | null;
   if (options.at === undefined) {
     end = activeEntry(entries, byId, source);
@@ -140,7 +146,8 @@ function messagesOnPath(path: readonly RecordEntry[]): { messages: Message[]; or
       });
       origins.push(entry);
     } else if (i > compactionAt || entry.message.role === 'system') {
-      if (entry.message.role === 'assistant') decided.clear();
+      // (Set.clear allocates a new table even for an empty set: clear only one that holds something.)
+      if (entry.message.role === 'assistant' && decided.size > 0) decided.clear();
       messages.push(entry.message);
       origins.push(entry);
     }
@@ -255,37 +262,64 @@ function repairWithOrigins<T>(messages: Message[], origins: T[], decided: Readon
   let repairedOrigins: (T | null)[] | undefined;
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
-    if (message.role !== 'assistant') {
-      repaired?.push(message);
-      repairedOrigins?.push(origins[i]!);
-      continue;
-    }
-    const calls = message.content.filter((block) => block.type === 'tool_call');
     repaired?.push(message);
     repairedOrigins?.push(origins[i]!);
-    if (calls.length === 0) continue;
-    const answered = new Set<string>();
+    if (message.role !== 'assistant') continue;
+    // Its results: the tool results right after it.
     let j = i + 1;
-    for (; j < messages.length; j++) {
-      const next = messages[j]!;
-      if (next.role !== 'tool_result') break;
-      answered.add(next.tool_call_id);
-      repaired?.push(next);
-      repairedOrigins?.push(origins[j]!);
+    while (j < messages.length && messages[j]!.role === 'tool_result') j++;
+    const waiting = j === messages.length ? waitingCalls(message, decided) : undefined;
+    const missing = unansweredCalls(message, messages, i + 1, j, waiting);
+    if (missing !== undefined && repaired === undefined) {
+      repaired = messages.slice(0, j);
+      repairedOrigins = origins.slice(0, j);
+    } else {
+      for (let k = i + 1; k < j; k++) {
+        repaired?.push(messages[k]!);
+        repairedOrigins?.push(origins[k]!);
+      }
     }
-    const waiting = j === messages.length ? waitingCalls(message, decided) : new Set<string>();
-    const missing = calls.filter((call) => !answered.has(call.id) && !waiting.has(call.id));
-    if (missing.length > 0) {
-      repaired ??= messages.slice(0, j);
-      repairedOrigins ??= origins.slice(0, j);
+    if (missing !== undefined) {
       for (const call of missing) {
-        repaired.push(toolResultMessage(call, INTERRUPTED_TOOL_RESULT, true));
-        repairedOrigins.push(null);
+        repaired!.push(toolResultMessage(call, INTERRUPTED_TOOL_RESULT, true));
+        repairedOrigins!.push(null);
       }
     }
     i = j - 1;
   }
   return { messages: repaired ?? messages, origins: repairedOrigins ?? origins };
+}
+
+/**
+ * The tool calls of `message` that no result in `messages[from, to)` answers and that do not
+ * wait for a decision, or undefined when there are none — without allocating anything in
+ * that case, which is every message of a session that was not cut short.
+ */
+function unansweredCalls(
+  message: AssistantMessage,
+  messages: readonly Message[],
+  from: number,
+  to: number,
+  waiting: ReadonlySet<string> | undefined,
+): ToolCallBlock[] | undefined {
+  let missing: ToolCallBlock[] | undefined;
+  // Many results for one message (a hostile file, say): look them up in a set, not one by one.
+  const answered = to - from > 16 ? new Set(messages.slice(from, to).map((result) => (result as ToolResultMessage).tool_call_id)) : undefined;
+  const content = message.content;
+  for (let b = 0; b < content.length; b++) {
+    const block = content[b]!;
+    if (block.type !== 'tool_call' || waiting?.has(block.id)) continue;
+    if (answered === undefined ? answers(messages, from, to, block.id) : answered.has(block.id)) continue;
+    missing ??= [];
+    missing.push(block);
+  }
+  return missing;
+}
+
+/** Whether a tool result in `messages[from, to)` answers the call `id`. */
+function answers(messages: readonly Message[], from: number, to: number, id: string): boolean {
+  for (let k = from; k < to; k++) if ((messages[k] as ToolResultMessage).tool_call_id === id) return true;
+  return false;
 }
 
 /** The calls of `message` that wait for a decision, were it the last of its conversation. */
