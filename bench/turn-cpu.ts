@@ -163,6 +163,78 @@ async function storedLines(dynamodb: string, sessionId: string): Promise<{ promp
   }
 }
 
+interface Rig {
+  dynamodb: string;
+  fake: FakeLLMServer;
+  tick: number;
+  dir: string;
+  env: NodeJS.ProcessEnv;
+  tail: string[];
+  children: ChildProcess[];
+}
+
+/** A queued answer for each of `turns` completions. */
+function replies(fake: FakeLLMServer, turns: number): void {
+  for (let i = 0; i < turns; i++) fake.enqueue({ text: ANSWER, usage: { input: 900, output: 320 } });
+}
+
+/** The bare script, started; the function it resolves to replays `turns` and resolves to the CPU that took. */
+async function startBare(rig: Rig): Promise<(turns: BareTurn[]) => Promise<number>> {
+  const workFile = join(rig.dir, 'bare.json');
+  const write = (turns: BareTurn[]) =>
+    writeFile(
+      workFile,
+      JSON.stringify({ dynamodb: rig.dynamodb, tableName: TABLE, openaiBaseURL: rig.fake.openaiBaseURL, concurrency: CONCURRENCY, turns } satisfies BareWork),
+    );
+  await write([]);
+  const script = join(ROOT, 'bench/turn-cpu-bare.ts');
+  const bare = spawn(process.execPath, [...profiled('bare'), '--import', 'tsx', '--conditions=@panto/source', script, workFile], {
+    cwd: ROOT,
+    env: rig.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  rig.children.push(bare);
+  bare.stderr!.on('data', (chunk: Buffer) => rig.tail.push(chunk.toString('utf8')));
+  const lines = new LineWaiter(bare, rig.tail);
+  await lines.next((line) => line === 'ready', 'the bare script');
+  return async (turns) => {
+    await write(turns);
+    replies(rig.fake, turns.length);
+    const before = await cpuOf(bare.pid!, rig.tick);
+    const done = lines.next((line) => line === 'done', 'the bare script');
+    bare.stdin!.write('go\n');
+    await done;
+    return (await cpuOf(bare.pid!, rig.tick)) - before;
+  };
+}
+
+/** Rounds side by side, so that what else the machine does weighs on both alike: each round's CPU of the server and of the bare script. */
+async function measure(rig: Rig): Promise<{ serverMs: number[]; bareMs: number[] }> {
+  const server = await startServer(rig.env, rig.env.PANTO_DATA_DIR!, rig.tail);
+  rig.children.push(server.child);
+  // Warm-up: the server's JIT, the SDKs' connections, and DynamoDB Local's JIT. The same
+  // sessions all along: a warm process's turns on sessions it holds, as a user's next turn is.
+  replies(rig.fake, 3 * CONCURRENCY);
+  const ids = await newSessions(server);
+  await serverTurns(server, ids, 3 * CONCURRENCY);
+  const lineShapes = await storedLines(rig.dynamodb, ids[0]!);
+  const bodies = (from: number): BareTurn[] =>
+    rig.fake.requests.slice(from).map((request) => ({ body: request.body as Record<string, unknown>, ...lineShapes }));
+  const bare = await startBare(rig);
+  await bare(bodies(0)); // its warm-up, on the warm-up's bodies
+  const serverMs: number[] = [];
+  const bareMs: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const from = rig.fake.requests.length;
+    replies(rig.fake, TURNS_PER_ROUND);
+    const before = await cpuOf(server.child.pid!, rig.tick);
+    await serverTurns(server, ids, TURNS_PER_ROUND);
+    serverMs.push((await cpuOf(server.child.pid!, rig.tick)) - before);
+    bareMs.push(await bare(bodies(from)));
+  }
+  return { serverMs, bareMs };
+}
+
 export async function runTurnCpuBench(): Promise<void> {
   suppressNodeVersionWarning();
   const dir = await mkdtemp(join(tmpdir(), 'panto-bench-cpu-'));
@@ -170,79 +242,19 @@ export async function runTurnCpuBench(): Promise<void> {
   const dynamodbLocal = await startDynamoDBLocal();
   const s3 = await startS3Local({ directory: join(dir, 's3') });
   const fake = await FakeLLMServer.start();
-  const tail: string[] = [];
-  const children: ChildProcess[] = [];
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    PANTO_DATA_DIR: join(dir, 'data'),
+    PANTO_DYNAMODB_ENDPOINT: dynamodbLocal.endpoint,
+    PANTO_S3_ENDPOINT: s3.endpoint,
+    PANTO_OWNER: OWNER,
+    OPENAI_API_KEY: 'bench-key',
+    OPENAI_BASE_URL: fake.openaiBaseURL,
+  };
+  const rig: Rig = { dynamodb: dynamodbLocal.endpoint, fake, tick, dir, env, tail: [], children: [] };
   try {
-    const env = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      PANTO_DATA_DIR: join(dir, 'data'),
-      PANTO_DYNAMODB_ENDPOINT: dynamodbLocal.endpoint,
-      PANTO_S3_ENDPOINT: s3.endpoint,
-      PANTO_OWNER: OWNER,
-      OPENAI_API_KEY: 'bench-key',
-      OPENAI_BASE_URL: fake.openaiBaseURL,
-    };
-    const server = await startServer(env, env.PANTO_DATA_DIR, tail);
-    children.push(server.child);
-    const reply = () => fake.enqueue({ text: ANSWER, usage: { input: 900, output: 320 } });
-
-    // Warm-up: the server's JIT, the SDKs' connections, and DynamoDB Local's JIT.
-    for (let i = 0; i < 3 * CONCURRENCY; i++) reply();
-    // The same sessions all along: a warm process's turns on sessions it holds, as a user's next turn is.
-    const ids = await newSessions(server);
-    await serverTurns(server, ids, 3 * CONCURRENCY);
-    const lineShapes = await storedLines(dynamodbLocal.endpoint, ids[0]!);
-
-    const workFile = join(dir, 'bare.json');
-    const write = (turns: BareTurn[]) =>
-      writeFile(
-        workFile,
-        JSON.stringify({
-          dynamodb: dynamodbLocal.endpoint,
-          tableName: TABLE,
-          openaiBaseURL: fake.openaiBaseURL,
-          concurrency: CONCURRENCY,
-          turns,
-        } satisfies BareWork),
-      );
-    const bodies = (from: number) => fake.requests.slice(from).map((request) => request.body as Record<string, unknown>);
-    await write(bodies(0).map((body) => ({ body, ...lineShapes })));
-    const bare = spawn(
-      process.execPath,
-      [...profiled('bare'), '--import', 'tsx', '--conditions=@panto/source', join(ROOT, 'bench/turn-cpu-bare.ts'), workFile],
-      {
-        cwd: ROOT,
-        env,
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
-    );
-    children.push(bare);
-    bare.stderr!.on('data', (chunk: Buffer) => tail.push(chunk.toString('utf8')));
-    const bareLines = new LineWaiter(bare, tail);
-    await bareLines.next((line) => line === 'ready', 'the bare script');
-    const bareRun = async (turns: number): Promise<number> => {
-      for (let i = 0; i < turns; i++) reply();
-      const before = await cpuOf(bare.pid!, tick);
-      const done = bareLines.next((line) => line === 'done', 'the bare script');
-      bare.stdin!.write('go\n');
-      await done;
-      return (await cpuOf(bare.pid!, tick)) - before;
-    };
-    await bareRun(3 * CONCURRENCY); // its warm-up, on the warm-up's bodies
-
-    // Rounds side by side, so that what else the machine does weighs on both alike; the median round's ratio.
-    const serverMs: number[] = [];
-    const bareMs: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const from = fake.requests.length;
-      for (let i = 0; i < TURNS_PER_ROUND; i++) reply();
-      const before = await cpuOf(server.child.pid!, tick);
-      await serverTurns(server, ids, TURNS_PER_ROUND);
-      serverMs.push((await cpuOf(server.child.pid!, tick)) - before);
-      await write(bodies(from).map((body) => ({ body, ...lineShapes })));
-      bareMs.push(await bareRun(TURNS_PER_ROUND));
-    }
+    const { serverMs, bareMs } = await measure(rig);
     const turns = ROUNDS * TURNS_PER_ROUND;
     const perTurn = (ms: number[]) => `${(ms.reduce((sum, each) => sum + each, 0) / turns).toFixed(2)} ms`;
     const ratios = serverMs.map((ms, round) => ms / bareMs[round]!);
@@ -255,8 +267,8 @@ export async function runTurnCpuBench(): Promise<void> {
       ],
     ]);
   } finally {
-    for (const child of children) child.kill('SIGTERM');
-    await Promise.all(children.map((child) => (child.exitCode === null ? once(child, 'exit') : undefined)));
+    for (const child of rig.children) child.kill('SIGTERM');
+    await Promise.all(rig.children.map((child) => (child.exitCode === null ? once(child, 'exit') : undefined)));
     await fake.close();
     await s3.stop();
     await dynamodbLocal.stop();
