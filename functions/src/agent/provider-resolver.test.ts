@@ -25,6 +25,17 @@ describe('providerResolver', () => {
     expect(providerResolver(config)({})).toMatchObject({ name: 'anthropic', model: 'claude-default' });
   });
 
+  it('gives every turn of a process the same provider for the same provider and model (its SDK client is built once), and keeps only the last few', () => {
+    const providers = providerResolver({ ...config, baseURLs: { openai: 'http://127.0.0.1:9/v1' }, apiKeys: { ...config.apiKeys, openai: 'sk' } });
+    const first = providers({});
+    expect(providers({})).toBe(first);
+    expect(providers({ provider: 'anthropic', model: 'claude-default' })).toBe(first);
+    expect(providers({ model: 'claude-other' })).not.toBe(first);
+    // A base URL's server names any model: what is kept is bounded, the least recently used dropped.
+    for (let i = 0; i < 40; i++) providers({ provider: 'openai', model: `m-${i}` });
+    expect(providers({})).not.toBe(first);
+  });
+
   it("uses the session's provider with that provider's own default model", () => {
     expect(providerResolver(config)({ provider: 'offline' })).toMatchObject({ name: 'offline', model: 'offline-1' });
     expect(providerResolver(config)({ model: 'claude-other' })).toMatchObject({ name: 'anthropic', model: 'claude-other' });
