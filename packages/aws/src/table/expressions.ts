@@ -234,11 +234,20 @@ export const MIGRATION_DONE_UPDATE = 'SET #done_at = :done_at ADD #migrated :mig
 /** A run that stops early (its deadline) gives its claim up, so the next goes on at once. */
 export const MIGRATION_RELEASE_UPDATE = 'REMOVE #claim_id, #claim_expires_at';
 
-/** `{ '#x': 'x' }` for every `#x` placeholder in the expressions. */
+/** The names of each expression seen (a few dozen constants, and the ledger's per-hold ones), kept bounded. */
+const namesOf = new Map<string, readonly (readonly [string, string])[]>();
+
+/** `{ '#x': 'x' }` for every `#x` placeholder in the expressions (a new object each call: callers add to it). */
 export function namesFor(...expressions: readonly string[]): Record<string, string> {
   const names: Record<string, string> = {};
   for (const expression of expressions) {
-    for (const match of expression.matchAll(/#([A-Za-z0-9_]+)/g)) names[match[0]] = match[1]!;
+    let found = namesOf.get(expression);
+    if (found === undefined) {
+      found = [...expression.matchAll(/#([A-Za-z0-9_]+)/g)].map((match) => [match[0], match[1]!] as const);
+      if (namesOf.size >= 1024) namesOf.clear();
+      namesOf.set(expression, found);
+    }
+    for (const [placeholder, name] of found) names[placeholder] = name;
   }
   return names;
 }
