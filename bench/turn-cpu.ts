@@ -25,6 +25,7 @@ import { localSecretFile, readLocalSecret, signLocalToken } from '@panto/functio
 import { freePort } from '../scripts/local/child-process.js';
 import { localDynamoDBClient, startDynamoDBLocal, suppressNodeVersionWarning } from '../scripts/local/dynamodb-local.js';
 import { startS3Local } from '../scripts/local/s3-local.js';
+import { DynamoProxy } from '../test/dynamo-proxy.js';
 import type { BareTurn, BareWork } from './turn-cpu-bare.js';
 import { median, printTable } from './util.js';
 
@@ -171,6 +172,7 @@ interface Rig {
   env: NodeJS.ProcessEnv;
   tail: string[];
   children: ChildProcess[];
+  proxy: DynamoProxy;
 }
 
 /** A queued answer for each of `turns` completions. */
@@ -209,7 +211,7 @@ async function startBare(rig: Rig): Promise<(turns: BareTurn[]) => Promise<numbe
 }
 
 /** Rounds side by side, so that what else the machine does weighs on both alike: each round's CPU of the server and of the bare script. */
-async function measure(rig: Rig): Promise<{ serverMs: number[]; bareMs: number[] }> {
+async function measure(rig: Rig): Promise<{ serverMs: number[]; bareMs: number[]; requests: Map<string, number> }> {
   const server = await startServer(rig.env, rig.env.PANTO_DATA_DIR!, rig.tail);
   rig.children.push(server.child);
   // Warm-up: the server's JIT, the SDKs' connections, and DynamoDB Local's JIT. The same
@@ -224,15 +226,18 @@ async function measure(rig: Rig): Promise<{ serverMs: number[]; bareMs: number[]
   await bare(bodies(0)); // its warm-up, on the warm-up's bodies
   const serverMs: number[] = [];
   const bareMs: number[] = [];
+  const requests = new Map<string, number>();
   for (let round = 0; round < ROUNDS; round++) {
     const from = rig.fake.requests.length;
     replies(rig.fake, TURNS_PER_ROUND);
+    rig.proxy.resetCounts();
     const before = await cpuOf(server.child.pid!, rig.tick);
     await serverTurns(server, ids, TURNS_PER_ROUND);
     serverMs.push((await cpuOf(server.child.pid!, rig.tick)) - before);
+    for (const operation of rig.proxy.requests) requests.set(operation, (requests.get(operation) ?? 0) + 1);
     bareMs.push(await bare(bodies(from)));
   }
-  return { serverMs, bareMs };
+  return { serverMs, bareMs, requests };
 }
 
 export async function runTurnCpuBench(): Promise<void> {
@@ -240,27 +245,30 @@ export async function runTurnCpuBench(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'panto-bench-cpu-'));
   const tick = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
   const dynamodbLocal = await startDynamoDBLocal();
+  // Both reach DynamoDB through a counting proxy (in this process, so neither's CPU): what each turn sends.
+  const proxy = await DynamoProxy.start(dynamodbLocal.endpoint);
   const s3 = await startS3Local({ directory: join(dir, 's3') });
   const fake = await FakeLLMServer.start();
   const env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     PANTO_DATA_DIR: join(dir, 'data'),
-    PANTO_DYNAMODB_ENDPOINT: dynamodbLocal.endpoint,
+    PANTO_DYNAMODB_ENDPOINT: proxy.endpoint,
     PANTO_S3_ENDPOINT: s3.endpoint,
     PANTO_OWNER: OWNER,
     OPENAI_API_KEY: 'bench-key',
     OPENAI_BASE_URL: fake.openaiBaseURL,
   };
-  const rig: Rig = { dynamodb: dynamodbLocal.endpoint, fake, tick, dir, env, tail: [], children: [] };
+  const rig: Rig = { dynamodb: proxy.endpoint, fake, tick, dir, env, tail: [], children: [], proxy };
   try {
-    const { serverMs, bareMs } = await measure(rig);
+    const { serverMs, bareMs, requests } = await measure(rig);
     const turns = ROUNDS * TURNS_PER_ROUND;
     const perTurn = (ms: number[]) => `${(ms.reduce((sum, each) => sum + each, 0) / turns).toFixed(2)} ms`;
     const ratios = serverMs.map((ms, round) => ms / bareMs[round]!);
     printTable(`service — CPU per plain turn (${turns} turns each in ${ROUNDS} rounds, ${CONCURRENCY} at a time; DynamoDB Local, fake OpenAI streaming)`, [
       ['the local stack server (its process tree)', perTurn(serverMs)],
       ['a bare script: 2 TransactWriteItems of 2 items + the same streamed completion', perTurn(bareMs)],
+      ["  the server's DynamoDB requests per turn", [...requests].map(([operation, n]) => `${operation} ${(n / turns).toFixed(2)}`).join(', ')],
       [
         '(1) server CPU per turn / bare, median round (target ≤ 1.3×)',
         `${median(ratios).toFixed(2)}× (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×)`,
@@ -270,6 +278,7 @@ export async function runTurnCpuBench(): Promise<void> {
     for (const child of rig.children) child.kill('SIGTERM');
     await Promise.all(rig.children.map((child) => (child.exitCode === null ? once(child, 'exit') : undefined)));
     await fake.close();
+    await proxy.close();
     await s3.stop();
     await dynamodbLocal.stop();
     await rm(dir, { recursive: true, force: true });
