@@ -57,29 +57,43 @@ function shortenItem(item: TransactWriteItem): TransactWriteItem {
   return item;
 }
 
-/** The renamed expressions of an item and what each placeholder became, by the expressions (a few dozen constants). */
-const renamings = new Map<string, { update: string | undefined; condition: string | undefined; renamed: Map<string, string> }>();
+interface Renaming {
+  update: string | undefined;
+  condition: string | undefined;
+  renamed: Map<string, string>;
+}
+
+/**
+ * The renamed expressions of an item and what each placeholder became, by its update and
+ * then its condition expression (a few dozen constants; looked up without joining them, so
+ * a write allocates no key).
+ */
+const renamings = new Map<string | undefined, Map<string | undefined, Renaming>>();
 const RENAMINGS_KEPT = 512;
 
-function renaming(update: string | undefined, condition: string | undefined) {
-  const key = `${update ?? ''}\u0000${condition ?? ''}`;
-  let known = renamings.get(key);
-  if (known === undefined) {
-    const renamed = new Map<string, string>();
-    let names = 0;
-    let values = 0;
-    const rename = (placeholder: string): string => {
-      let short = renamed.get(placeholder);
-      if (short === undefined) {
-        short = placeholder.startsWith('#') ? `#${(names++).toString(36)}` : `:${(values++).toString(36)}`;
-        renamed.set(placeholder, short);
-      }
-      return short;
-    };
-    known = { update: update?.replace(PLACEHOLDER, rename), condition: condition?.replace(PLACEHOLDER, rename), renamed };
+function renaming(update: string | undefined, condition: string | undefined): Renaming {
+  let byCondition = renamings.get(update);
+  let known = byCondition?.get(condition);
+  if (known !== undefined) return known;
+  const renamed = new Map<string, string>();
+  let names = 0;
+  let values = 0;
+  const rename = (placeholder: string): string => {
+    let short = renamed.get(placeholder);
+    if (short === undefined) {
+      short = placeholder.startsWith('#') ? `#${(names++).toString(36)}` : `:${(values++).toString(36)}`;
+      renamed.set(placeholder, short);
+    }
+    return short;
+  };
+  known = { update: update?.replace(PLACEHOLDER, rename), condition: condition?.replace(PLACEHOLDER, rename), renamed };
+  if (byCondition === undefined) {
     if (renamings.size >= RENAMINGS_KEPT) renamings.clear();
-    renamings.set(key, known);
+    byCondition = new Map();
+    renamings.set(update, byCondition);
   }
+  if (byCondition.size >= RENAMINGS_KEPT) byCondition.clear();
+  byCondition.set(condition, known);
   return known;
 }
 
