@@ -22,7 +22,7 @@ const VERIFIED_TOKENS = 256;
  * The key is imported once, and a token that verified is remembered (the last
  * `VERIFIED_TOKENS`) until its `exp`: the same bytes verify the same way, so a client that
  * sends its token with every request pays for one verification, not one a request — as API
- * Gateway's JWT authorizer caches on AWS. Verifying was a tenth of the local server's CPU per turn.
+ * Gateway's JWT authorizer caches on AWS. Verifying took about 3% of the local server's CPU per turn.
  */
 export function hs256Verifier(secret: Uint8Array): AuthVerifier {
   const key = crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
