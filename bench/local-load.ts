@@ -14,72 +14,22 @@
  * queueing the pool adds to the slowest turns.
  * Run alone: npx tsx --conditions=@panto/source bench/local-load.ts
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { FakeLLMServer } from '@panto/core/testing';
 import { startDynamoDBLocal, suppressNodeVersionWarning } from '../scripts/local/dynamodb-local.js';
 import { DynamoProxy } from '../test/dynamo-proxy.js';
+import { type LocalServer, startLocalServer } from './local-server.js';
 import { median, percentile, printTable } from './util.js';
 
 const SESSIONS = 100;
 const TURNS = 10;
 const POOL_WARNING = /socket usage at capacity=(\d+) and (\d+) additional requests are enqueued/;
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** Settings of this process's environment that would change what the server does. */
-const INHERITED = [
-  'ANTHROPIC_API_KEY',
-  'ANTHROPIC_BASE_URL',
-  'OPENAI_API_KEY',
-  'OPENAI_BASE_URL',
-  'PANTO_PROVIDER',
-  'PANTO_MODEL',
-  'PANTO_S3_ENDPOINT',
-  'PORT',
-];
-
-interface Server {
-  child: ChildProcess;
-  url: string;
-  token: string;
-  output(): string;
-  stop(): Promise<void>;
-}
-
-/** scripts/start.ts as `npm start` runs it, on a free port, its data in `dataDir`; once it listens. */
-async function startServer(dataDir: string, env: NodeJS.ProcessEnv): Promise<Server> {
-  const inherited = { ...process.env };
-  for (const name of INHERITED) delete inherited[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@panto/source', 'scripts/start.ts'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...inherited, PORT: '0', PANTO_DATA_DIR: dataDir, PANTO_S3_PORT: '0', ...env },
-  });
-  let text = '';
-  child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-  const { url, token } = await new Promise<{ url: string; token: string }>((resolveStarted, reject) => {
-    const check = (): void => {
-      const link = /browser +(http:\/\/127\.0\.0\.1:\d+)\/#token=([\w.-]+)/.exec(text);
-      if (link?.[1] !== undefined && link[2] !== undefined) resolveStarted({ url: link[1], token: link[2] });
-    };
-    child.stdout?.on('data', check);
-    child.once('exit', (code, signal) => reject(new Error(`the server exited (${code ?? signal}) before listening:\n${text}`)));
-  });
-  const stop = async (): Promise<void> => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
-    child.kill('SIGINT');
-    await exited;
-  };
-  return { child, url, token, output: () => text, stop };
-}
-
 /** Sessions created at once, then `TURNS` turns on each, the sessions concurrently: each turn's latency, and the wall time. */
-async function load(server: Server): Promise<{ latencies: number[]; ms: number }> {
+async function load(server: LocalServer): Promise<{ latencies: number[]; ms: number }> {
   const post = async (path: string, body: object): Promise<unknown> => {
     const response = await fetch(`${server.url}${path}`, {
       method: 'POST',
@@ -112,9 +62,9 @@ export async function runLocalLoadBench(): Promise<void> {
     fake.enqueue({ text: `It reads the file and returns its lines. ${'x'.repeat(200)}`, usage: { input: 60, output: 40 } });
   const dynamodb = await startDynamoDBLocal({ dataDir: join(dataDir, 'dynamodb') });
   const proxy = await DynamoProxy.start(dynamodb.endpoint);
-  let server: Server | undefined;
+  let server: LocalServer | undefined;
   try {
-    server = await startServer(dataDir, {
+    server = await startLocalServer(dataDir, {
       PANTO_DYNAMODB_ENDPOINT: proxy.endpoint,
       PANTO_PROVIDER: 'openai',
       PANTO_MODEL: 'bench-model',

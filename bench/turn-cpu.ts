@@ -21,12 +21,11 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { FakeLLMServer } from '@panto/core/testing';
-import { localSecretFile, readLocalSecret, signLocalToken } from '@panto/functions/local';
-import { freePort } from '../scripts/local/child-process.js';
 import { localDynamoDBClient, startDynamoDBLocal, suppressNodeVersionWarning } from '../scripts/local/dynamodb-local.js';
 import { startS3Local } from '../scripts/local/s3-local.js';
 import { DynamoProxy } from '../test/dynamo-proxy.js';
 import type { BareTurn, BareWork } from './turn-cpu-bare.js';
+import { type LocalServer, startLocalServer } from './local-server.js';
 import { median, printTable } from './util.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -95,27 +94,7 @@ function profiled(name: string): string[] {
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, name)}`] : [];
 }
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-  token: string;
-}
-
-async function startServer(env: NodeJS.ProcessEnv, dataDir: string, tail: string[]): Promise<Server> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [...profiled('server'), '--import', 'tsx', '--conditions=@panto/source', 'scripts/start.ts'], {
-    cwd: ROOT,
-    env: { ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stderr!.on('data', (chunk: Buffer) => tail.push(chunk.toString('utf8')));
-  const url = `http://127.0.0.1:${port}`;
-  await new LineWaiter(child, tail).next((line) => line.includes(url), 'the server');
-  const token = await signLocalToken(await readLocalSecret(localSecretFile(dataDir)), OWNER);
-  return { child, url, token };
-}
-
-async function call(server: Server, path: string, body: object): Promise<Record<string, unknown>> {
+async function call(server: LocalServer, path: string, body: object): Promise<Record<string, unknown>> {
   const response = await fetch(`${server.url}${path}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
@@ -126,12 +105,12 @@ async function call(server: Server, path: string, body: object): Promise<Record<
 }
 
 /** `CONCURRENCY` new sessions. */
-async function newSessions(server: Server): Promise<string[]> {
+async function newSessions(server: LocalServer): Promise<string[]> {
   return Promise.all(Array.from({ length: CONCURRENCY }, async () => (await call(server, '/sessions', { system: 'Be brief.' })).id as string));
 }
 
 /** `turns` plain turns on sessions `ids`, all at a time (the turns of each in order). */
-async function serverTurns(server: Server, ids: readonly string[], turns: number): Promise<void> {
+async function serverTurns(server: LocalServer, ids: readonly string[], turns: number): Promise<void> {
   let left = turns;
   await Promise.all(
     ids.map(async (id) => {
@@ -173,6 +152,7 @@ interface Rig {
   tail: string[];
   children: ChildProcess[];
   proxy: DynamoProxy;
+  server?: LocalServer;
 }
 
 /** A queued answer for each of `turns` completions. */
@@ -212,8 +192,8 @@ async function startBare(rig: Rig): Promise<(turns: BareTurn[]) => Promise<numbe
 
 /** Rounds side by side, so that what else the machine does weighs on both alike: each round's CPU of the server and of the bare script. */
 async function measure(rig: Rig): Promise<{ serverMs: number[]; bareMs: number[]; requests: Map<string, number> }> {
-  const server = await startServer(rig.env, rig.env.PANTO_DATA_DIR!, rig.tail);
-  rig.children.push(server.child);
+  const server = await startLocalServer(rig.env.PANTO_DATA_DIR!, rig.env, profiled('server'));
+  rig.server = server;
   // Warm-up: the server's JIT, the SDKs' connections, and DynamoDB Local's JIT. The same
   // sessions all along: a warm process's turns on sessions it holds, as a user's next turn is.
   replies(rig.fake, 3 * CONCURRENCY);
@@ -275,6 +255,7 @@ export async function runTurnCpuBench(): Promise<void> {
       ],
     ]);
   } finally {
+    await rig.server?.stop();
     for (const child of rig.children) child.kill('SIGTERM');
     await Promise.all(rig.children.map((child) => (child.exitCode === null ? once(child, 'exit') : undefined)));
     await fake.close();
