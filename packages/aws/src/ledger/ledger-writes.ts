@@ -12,7 +12,7 @@
  */
 import type { AttributeValue, TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { namesFor } from '../table/expressions.js';
-import { dayKey, expiries, gateKey, minuteKey, monthKey, type OwnerLimits, type Periods, usdNumber } from './ledger-items.js';
+import { dayKey, expiries, gateKey, LEDGER_ATTR, minuteKey, monthKey, type OwnerLimits, type Periods, usdNumber } from './ledger-items.js';
 
 /** A budget is judged by `charged_usd` before the write's own addition; a limit of 0 refuses even the first turn of a period (`:zero < :limit` for an item not written yet). */
 export const BUDGET_CONDITION = '(attribute_not_exists(#charged_usd) AND :zero < :limit) OR #charged_usd < :limit';
@@ -25,7 +25,7 @@ export const LIMITS_AT_VERSION = '#limits_version = :limits_version';
 export const SLOT_FREE = '(attribute_not_exists(#slots) AND :zero < :limit) OR size(#slots) < :limit';
 export const SLOT_TAKE = 'ADD #slots :slot';
 export const SLOT_RELEASE = 'DELETE #slots :slot';
-/** Each total a write may add to, by its `UsageDelta` field: placeholder, and whether it is dollars. */
+/** Each total a write may add to: its `UsageDelta` field (the attribute is `LEDGER_ATTR`'s of the same name), its value's placeholder, and whether it is dollars. */
 const TOTALS: ReadonlyArray<readonly [keyof UsageDelta, string, boolean]> = [
   ['usd', 'usd', true],
   ['chargedUsd', 'charged', true],
@@ -37,17 +37,6 @@ const TOTALS: ReadonlyArray<readonly [keyof UsageDelta, string, boolean]> = [
   ['turns', 'turns', false],
   ['usdUnknownTurns', 'unknown', false],
 ];
-const TOTAL_NAMES: Record<string, string> = {
-  usd: '#usd',
-  charged: '#charged_usd',
-  reserved: '#reserved_usd',
-  input: '#input_tokens',
-  output: '#output_tokens',
-  cache_read: '#cache_read_tokens',
-  cache_write: '#cache_write_tokens',
-  turns: '#turns',
-  unknown: '#usd_unknown_turns',
-};
 /** Usage added to a day's or month's totals, the holds left as they are. */
 export const USAGE_UPDATE = 'SET #expires_at = :expires_at';
 /** The same, and the holder's hold set to `:hold` dollars (taken, or moved to the next call's reservation). */
@@ -66,7 +55,7 @@ function totalsAdd(delta: UsageDelta): { clause: string; values: Record<string, 
   for (const [field, placeholder, dollars] of TOTALS) {
     const amount = delta[field];
     if (amount === 0) continue;
-    terms.push(`${TOTAL_NAMES[placeholder]} :${placeholder}`);
+    terms.push(`#${LEDGER_ATTR[field]} :${placeholder}`);
     values[`:${placeholder}`] = dollars ? usdNumber(amount) : { N: String(amount) };
   }
   return { clause: terms.length === 0 ? '' : ` ADD ${terms.join(', ')}`, values };
