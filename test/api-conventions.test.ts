@@ -141,6 +141,18 @@ describe('CORS', () => {
     expect(missing.headers.get('access-control-allow-origin')).toBe(ORIGIN);
   });
 
+  it('answers a request without Origin (no browser sent it) without CORS headers, only Vary: Origin for caches', async () => {
+    const ok = await api.call('alice', 'POST', '/sessions', {});
+    expect(ok.status).toBe(201);
+    expect(ok.headers.get('access-control-allow-origin')).toBeNull();
+    expect(ok.headers.get('access-control-expose-headers')).toBeNull();
+    expect(ok.headers.get('vary')).toContain('Origin');
+    expect(((await ok.json()) as { id?: unknown }).id).toEqual(expect.any(String));
+    const refused = await api.call(null, 'GET', '/sessions');
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('vary')).toContain('Origin');
+  });
+
   it('allows any origin with *', async () => {
     const open = await startApi('api-conventions-any', { corsOrigins: ['*'], aws: api.aws });
     try {

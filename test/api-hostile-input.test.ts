@@ -281,6 +281,54 @@ describe('a body over the limit', () => {
     expect(answer.toLowerCase()).toContain('\r\nconnection: close\r\n');
     expect(answer.toLowerCase()).not.toContain('keep-alive');
   });
+
+  it('is refused by its length header alone, before a byte of it is sent', async () => {
+    const token = await api.token('alice');
+    const { port } = new URL(api.url);
+    const before = await snapshot(api.aws);
+    // Only the head goes out; the socket is held open, so the answer cannot wait for a body.
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString('latin1');
+        if (text.includes('\r\n\r\n')) socket.destroy();
+      });
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+      socket.write(
+        `POST /sessions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n`,
+      );
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(await snapshot(api.aws)).toEqual(before);
+  });
+
+  it('is refused when it comes chunked, with no length header to go by', async () => {
+    const session = await api.newSession();
+    const before = await snapshot(api.aws);
+    const chunk = new TextEncoder().encode(`{"text":"${'x'.repeat(64 * 1024)}`);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // Four times the limit, then the rest of the JSON: never read that far.
+        if (sent++ < 16) controller.enqueue(chunk);
+        else {
+          controller.enqueue(new TextEncoder().encode('"}'));
+          controller.close();
+        }
+      },
+    });
+    const response = await fetch(`${api.url}/sessions/${session.id}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await api.token('alice')}`, 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as ErrorJson).error.code).toBe('payload_too_large');
+    expect(await snapshot(api.aws)).toEqual(before);
+  });
 });
 
 describe('Idempotency-Key', () => {

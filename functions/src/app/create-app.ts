@@ -12,14 +12,13 @@ import type { ToolRegistry } from '@panto/core';
 import { redactError, redactSecrets } from '@panto/core/agent-kit';
 import type { A2ASettings } from '../a2a-settings.js';
 import { Hono, type MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { cors } from 'hono/cors';
 import { PUBLIC_ROUTES, ROUTES, routeKey } from '../api/routes.js';
 import type { AuthVerifier } from '../auth/verifier.js';
 import type { ServiceLimits } from '../config.js';
-import { invalidField, payloadTooLarge, retryAfter, routeNotFound, toHttpError, type HttpError } from '../errors.js';
+import { invalidField, retryAfter, routeNotFound, toHttpError, type HttpError } from '../errors.js';
 import type { ApiApp, AppEnv } from '../http/app-env.js';
-import { corsOptions } from '../http/cors.js';
+import { bodyLimitOf } from '../http/body-limit.js';
+import { corsMiddleware } from '../http/cors-middleware.js';
 import { idempotency } from '../http/idempotency.js';
 import { telemetryMiddleware, type Telemetry } from '../telemetry/request-telemetry.js';
 import type { Tracing } from '../telemetry/tracer.js';
@@ -144,14 +143,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   if (deps.telemetry) app.use('*', telemetryMiddleware(deps.telemetry));
   // Then: a preflight is answered here, before any token is asked for, and every answer
   // (errors too) carries the CORS headers a browser needs to read it.
-  app.use('*', cors(corsOptions(deps.corsOrigins ?? [])));
-  const bodyLimitOf = (maxSize: number): MiddlewareHandler<AppEnv> =>
-    bodyLimit({
-      maxSize,
-      onError: () => {
-        throw payloadTooLarge(maxSize);
-      },
-    });
+  app.use('*', corsMiddleware(deps.corsOrigins ?? []));
   const requestLimit = bodyLimitOf(limits.bodyLimitBytes);
   // The AI SDK's transport sends the whole chat each time: POST /chat has room for it.
   const chatLimit = bodyLimitOf(limits.chatBodyLimitBytes);
