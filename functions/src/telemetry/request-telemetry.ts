@@ -101,8 +101,33 @@ export function routeOf(c: Context<AppEnv>): string {
   return route === undefined ? '*' : route.path.replace(/:(\w+)/g, '{$1}');
 }
 
-/** The local stack's record: one plain line on stderr. */
-export function plainTelemetry(write: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Telemetry {
+/**
+ * Lines written a burst at a time: a line waits at most `delayMs` for the lines of requests
+ * that end near it, so a busy server makes one write for many requests rather than one each
+ * (on a pipe or a terminal, stderr's every write is a system call that blocks). What waits is
+ * written when the process exits, also on an uncaught error; only a kill with SIGKILL can
+ * lose the last `delayMs` of lines.
+ */
+export function batchedLines(write: (text: string) => void, delayMs = 50): (line: string) => void {
+  let waiting = '';
+  let timer: NodeJS.Timeout | undefined;
+  const flush = (): void => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (waiting === '') return;
+    const text = waiting;
+    waiting = '';
+    write(text);
+  };
+  process.on('exit', flush);
+  return (line) => {
+    waiting += `${line}\n`;
+    timer ??= setTimeout(flush, delayMs).unref();
+  };
+}
+
+/** The local stack's record: one plain line on stderr (written in bursts, {@link batchedLines}). */
+export function plainTelemetry(write: (line: string) => void = batchedLines((text) => process.stderr.write(text))): Telemetry {
   return {
     request(record) {
       const parts = [`panto: ${record.method} ${record.route} → ${record.status} in ${record.duration_ms} ms`];
