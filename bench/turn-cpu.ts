@@ -31,7 +31,7 @@ import { median, printTable } from './util.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CONCURRENCY = 10;
 const TURNS_PER_ROUND = 50;
-const ROUNDS = 6;
+const ROUNDS = 10;
 const OWNER = 'bench';
 const TABLE = 'panto-sessions';
 /** About the plain turn: 1.7 KB of text, a 300-byte prompt and a 1.4 KB answer. */
