@@ -10,19 +10,18 @@
  *
  * Run alone: npm run bench -- budget
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { OUTPUT_TOKEN_CAP } from '@panto/functions';
 import { startDynamoDBLocal, suppressNodeVersionWarning } from '../scripts/local/dynamodb-local.js';
 import { startS3Local } from '../scripts/local/s3-local.js';
+import { type LocalServerProcess, spawnLocalServer } from '../test/local-server-process.js';
 import { printTable } from './util.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BUDGET_USD = 1;
 const TURNS = 40;
 /** gpt-5.4's catalog prices, dollars per million tokens. */
@@ -73,34 +72,6 @@ class CappedModel {
   }
 }
 
-/** `scripts/start.ts` in its own process; resolves once it listens, with its URL and the sign-in token it printed. */
-async function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string; token: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@panto/source', 'scripts/start.ts'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env,
-  });
-  let text = '';
-  return new Promise((resolveStarted, reject) => {
-    const check = (chunk: Buffer): void => {
-      text += chunk.toString('utf8');
-      const url = /panto: listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1];
-      const token = /#token=([\w.-]+)/.exec(text)?.[1];
-      if (url !== undefined && token !== undefined) resolveStarted({ child, url, token });
-    };
-    child.stdout?.on('data', check);
-    child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening:\n${text}`)));
-  });
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
-  child.kill('SIGINT');
-  await exited;
-}
-
 async function call(server: { url: string; token: string }, method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${server.url}${path}`, {
     method,
@@ -120,11 +91,10 @@ export async function runBudgetBench(): Promise<void> {
   suppressNodeVersionWarning();
   const dataDir = await mkdtemp(join(tmpdir(), 'panto-bench-budget-'));
   const [dynamo, s3, model] = await Promise.all([startDynamoDBLocal(), startS3Local({ directory: join(dataDir, 's3') }), CappedModel.start()]);
-  const children: ChildProcess[] = [];
+  const servers: LocalServerProcess[] = [];
   try {
+    // Over this process's environment; the limits this bench does not set are left out (`undefined`).
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PORT: '0',
       PANTO_DATA_DIR: dataDir,
       PANTO_DYNAMODB_ENDPOINT: dynamo.endpoint,
       PANTO_S3_ENDPOINT: s3.endpoint,
@@ -133,24 +103,13 @@ export async function runBudgetBench(): Promise<void> {
       OPENAI_API_KEY: 'bench-key',
       OPENAI_BASE_URL: model.url,
       PANTO_BUDGET_DAILY_USD: String(BUDGET_USD),
+      PANTO_BUDGET_MONTHLY_USD: undefined,
+      PANTO_TURNS_PER_MINUTE: undefined,
+      PANTO_CONCURRENT_TURNS: undefined,
+      PANTO_MODEL_PRICES: undefined,
     };
-    for (const name of [
-      'ANTHROPIC_API_KEY',
-      'ANTHROPIC_BASE_URL',
-      'PANTO_BUDGET_MONTHLY_USD',
-      'PANTO_TURNS_PER_MINUTE',
-      'PANTO_CONCURRENT_TURNS',
-      'PANTO_MODEL_PRICES',
-    ]) {
-      delete env[name];
-    }
     // One after the other: the first creates the table and the token secret the second then shares.
-    const servers: Array<{ url: string; token: string }> = [];
-    for (let i = 0; i < 2; i++) {
-      const server = await startServer(env);
-      children.push(server.child);
-      servers.push(server);
-    }
+    for (let i = 0; i < 2; i++) servers.push(await spawnLocalServer(env));
     const sessions = await Promise.all(
       Array.from({ length: TURNS }, async (_, n) => ({
         server: servers[n % 2]!,
@@ -180,7 +139,7 @@ export async function runBudgetBench(): Promise<void> {
       ],
     );
   } finally {
-    for (const child of children) await stopServer(child);
+    for (const server of servers) await server.stop();
     await Promise.all([dynamo.stop(), s3.stop(), model.close()]);
     await rm(dataDir, { recursive: true, force: true });
   }

@@ -22,14 +22,14 @@ import { pathToFileURL } from 'node:url';
 import { FakeLLMServer } from '@panto/core/testing';
 import { startDynamoDBLocal, suppressNodeVersionWarning } from '../scripts/local/dynamodb-local.js';
 import { DynamoProxy } from '../test/dynamo-proxy.js';
-import { type LocalServer, startLocalServer } from './local-server.js';
+import { type LocalServerProcess, spawnLocalServer } from '../test/local-server-process.js';
 import { median, percentile, printTable } from './util.js';
 
 const SESSIONS = 100;
 const TURNS = 10;
 const POOL_WARNING = /socket usage at capacity=(\d+) and (\d+) additional requests are enqueued/;
 /** Sessions created at once, then `TURNS` turns on each, the sessions concurrently: each turn's latency, and the wall time. */
-async function load(server: LocalServer): Promise<{ latencies: number[]; ms: number }> {
+async function load(server: LocalServerProcess): Promise<{ latencies: number[]; ms: number }> {
   const post = async (path: string, body: object): Promise<unknown> => {
     const response = await fetch(`${server.url}${path}`, {
       method: 'POST',
@@ -62,9 +62,11 @@ export async function runLocalLoadBench(): Promise<void> {
     fake.enqueue({ text: `It reads the file and returns its lines. ${'x'.repeat(200)}`, usage: { input: 60, output: 40 } });
   const dynamodb = await startDynamoDBLocal({ dataDir: join(dataDir, 'dynamodb') });
   const proxy = await DynamoProxy.start(dynamodb.endpoint);
-  let server: LocalServer | undefined;
+  let server: LocalServerProcess | undefined;
   try {
-    server = await startLocalServer(dataDir, {
+    server = await spawnLocalServer({
+      PANTO_DATA_DIR: dataDir,
+      PANTO_S3_PORT: '0',
       PANTO_DYNAMODB_ENDPOINT: proxy.endpoint,
       PANTO_PROVIDER: 'openai',
       PANTO_MODEL: 'bench-model',

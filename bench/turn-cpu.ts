@@ -25,7 +25,7 @@ import { localDynamoDBClient, startDynamoDBLocal, suppressNodeVersionWarning } f
 import { startS3Local } from '../scripts/local/s3-local.js';
 import { DynamoProxy } from '../test/dynamo-proxy.js';
 import type { BareTurn, BareWork } from './turn-cpu-bare.js';
-import { type LocalServer, startLocalServer } from './local-server.js';
+import { type LocalServerProcess, spawnLocalServer } from '../test/local-server-process.js';
 import { median, printTable } from './util.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -94,7 +94,7 @@ function profiled(name: string): string[] {
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, name)}`] : [];
 }
 
-async function call(server: LocalServer, path: string, body: object): Promise<Record<string, unknown>> {
+async function call(server: LocalServerProcess, path: string, body: object): Promise<Record<string, unknown>> {
   const response = await fetch(`${server.url}${path}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
@@ -105,12 +105,12 @@ async function call(server: LocalServer, path: string, body: object): Promise<Re
 }
 
 /** `CONCURRENCY` new sessions. */
-async function newSessions(server: LocalServer): Promise<string[]> {
+async function newSessions(server: LocalServerProcess): Promise<string[]> {
   return Promise.all(Array.from({ length: CONCURRENCY }, async () => (await call(server, '/sessions', { system: 'Be brief.' })).id as string));
 }
 
 /** `turns` plain turns on sessions `ids`, all at a time (the turns of each in order). */
-async function serverTurns(server: LocalServer, ids: readonly string[], turns: number): Promise<void> {
+async function serverTurns(server: LocalServerProcess, ids: readonly string[], turns: number): Promise<void> {
   let left = turns;
   await Promise.all(
     ids.map(async (id) => {
@@ -152,7 +152,7 @@ interface Rig {
   tail: string[];
   children: ChildProcess[];
   proxy: DynamoProxy;
-  server?: LocalServer;
+  server?: LocalServerProcess;
 }
 
 /** A queued answer for each of `turns` completions. */
@@ -192,7 +192,7 @@ async function startBare(rig: Rig): Promise<(turns: BareTurn[]) => Promise<numbe
 
 /** Rounds side by side, so that what else the machine does weighs on both alike: each round's CPU of the server and of the bare script. */
 async function measure(rig: Rig): Promise<{ serverMs: number[]; bareMs: number[]; requests: Map<string, number> }> {
-  const server = await startLocalServer(rig.env.PANTO_DATA_DIR!, rig.env, profiled('server'));
+  const server = await spawnLocalServer(rig.env, profiled('server'));
   rig.server = server;
   // Warm-up: the server's JIT, the SDKs' connections, and DynamoDB Local's JIT. The same
   // sessions all along: a warm process's turns on sessions it holds, as a user's next turn is.
