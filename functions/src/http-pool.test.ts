@@ -10,8 +10,14 @@ import { serviceAwsClients } from './deferred-s3.js';
 import { LAMBDA_MAX_SOCKETS, LOCAL_MAX_SOCKETS } from './http-pool.js';
 import { localAwsClients } from './local/emulator-clients.js';
 
+interface Endpoint {
+  url: string;
+  connections: () => number;
+  close: () => Promise<void>;
+}
+
 /** An endpoint that accepts connections and never answers: each request in flight holds one open. */
-async function silentEndpoint(): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
+async function silentEndpoint(): Promise<Endpoint> {
   let connections = 0;
   const server: Server = createServer(() => {});
   server.on('connection', (socket) => {
@@ -31,12 +37,7 @@ async function silentEndpoint(): Promise<{ url: string; connections: () => numbe
 }
 
 /** Sends `count` requests at once through `send` and returns how many connections the endpoint has open once they settled. */
-async function connectionsFor(
-  endpoint: Awaited<ReturnType<typeof silentEndpoint>>,
-  count: number,
-  send: (signal: AbortSignal) => Promise<unknown>,
-  expected: number,
-) {
+async function connectionsFor(endpoint: Endpoint, count: number, send: (signal: AbortSignal) => Promise<unknown>, expected: number) {
   await waitUntil(() => endpoint.connections() === 0, { message: 'the connections of before closed' });
   const abort = new AbortController();
   const sent = Array.from({ length: count }, () => send(abort.signal).catch(() => {}));
@@ -55,6 +56,19 @@ const getItem = (clients: AwsClients) => (abortSignal: AbortSignal) =>
   clients.dynamo.send(new GetItemCommand({ TableName: 't', Key: { pk: { S: 'p' } } }), { abortSignal });
 const getObject = (clients: AwsClients) => (abortSignal: AbortSignal) => clients.s3.send(new GetObjectCommand({ Bucket: 'b', Key: 'k' }), { abortSignal });
 
+/**
+ * How many connections `clients` open to each endpoint with `max` + 20 requests in flight,
+ * DynamoDB's then S3's; the clients are destroyed after.
+ */
+async function poolSizes(clients: AwsClients, dynamodb: Endpoint, s3: Endpoint, max: number): Promise<[number, number]> {
+  try {
+    return [await connectionsFor(dynamodb, max + 20, getItem(clients), max), await connectionsFor(s3, max + 20, getObject(clients), max)];
+  } finally {
+    clients.dynamo.destroy();
+    clients.s3.destroy();
+  }
+}
+
 describe('the clients’ connection pools', () => {
   const open: Array<{ close: () => Promise<void> }> = [];
   afterEach(async () => {
@@ -67,13 +81,7 @@ describe('the clients’ connection pools', () => {
     const s3 = await silentEndpoint();
     open.push(dynamodb, s3);
     const clients = localAwsClients({ region: 'us-east-1', dynamodb: dynamodb.url, s3: s3.url });
-    try {
-      expect(await connectionsFor(dynamodb, LOCAL_MAX_SOCKETS + 20, getItem(clients), LOCAL_MAX_SOCKETS)).toBe(LOCAL_MAX_SOCKETS);
-      expect(await connectionsFor(s3, LOCAL_MAX_SOCKETS + 20, getObject(clients), LOCAL_MAX_SOCKETS)).toBe(LOCAL_MAX_SOCKETS);
-    } finally {
-      clients.dynamo.destroy();
-      clients.s3.destroy();
-    }
+    expect(await poolSizes(clients, dynamodb, s3, LOCAL_MAX_SOCKETS)).toEqual([LOCAL_MAX_SOCKETS, LOCAL_MAX_SOCKETS]);
   });
 
   it(`gives each Lambda function's clients ${LAMBDA_MAX_SOCKETS} connections per endpoint`, async () => {
@@ -85,13 +93,7 @@ describe('the clients’ connection pools', () => {
     vi.stubEnv('AWS_ACCESS_KEY_ID', 'test');
     vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'test');
     for (const clients of [serviceAwsClients({ region: 'us-east-1' }), createAwsClients({ region: 'us-east-1' })]) {
-      try {
-        expect(await connectionsFor(dynamodb, LAMBDA_MAX_SOCKETS + 20, getItem(clients), LAMBDA_MAX_SOCKETS)).toBe(LAMBDA_MAX_SOCKETS);
-        expect(await connectionsFor(s3, LAMBDA_MAX_SOCKETS + 20, getObject(clients), LAMBDA_MAX_SOCKETS)).toBe(LAMBDA_MAX_SOCKETS);
-      } finally {
-        clients.dynamo.destroy();
-        clients.s3.destroy();
-      }
+      expect(await poolSizes(clients, dynamodb, s3, LAMBDA_MAX_SOCKETS)).toEqual([LAMBDA_MAX_SOCKETS, LAMBDA_MAX_SOCKETS]);
     }
   });
 });
