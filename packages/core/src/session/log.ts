@@ -270,7 +270,7 @@ export class SessionLog {
       rebuilt = loadActivePath(this.#path, this.#leafId);
       this.#nextParent = this.#resumeParent;
     } else {
-      rebuilt = rebuildConversation(entries, source, { at: options.at });
+      rebuilt = rebuildConversation(entries, source, { at: options.at }, this.#byId);
       this.#nextParent = rebuilt.head;
     }
     return {

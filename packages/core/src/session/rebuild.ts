@@ -50,7 +50,7 @@ export function rebuildConversation(
   entries: readonly SessionEntry[],
   source = 'session',
   options: RebuildOptions = {},
-  byId: ReadonlyMap<string, SessionEntry> = indexEntries(entries),
+  byId: EntryLookup = indexEntries(entries),
 ): RebuiltSession {
   const leafId = entries[entries.length - 1]?.id ?? null;
   let end: RecordEntry | null;

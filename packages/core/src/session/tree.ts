@@ -102,7 +102,7 @@ export class SessionTree {
 
   /** The conversation a load at `at` gives (see `LoadOptions.at`); the active one when absent. */
   load(at?: string | null): LoadedSession {
-    const { conversation, danglingUser, entries, at: end } = rebuildConversation(this.#entries, this.#source, at === undefined ? {} : { at });
+    const { conversation, danglingUser, entries, at: end } = rebuildConversation(this.#entries, this.#source, at === undefined ? {} : { at }, this.#byId);
     return { conversation, danglingUser, entries, at: end };
   }
 
