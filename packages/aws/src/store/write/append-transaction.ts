@@ -4,7 +4,6 @@
  * absent. This module builds it, sends it with bounded retries under one
  * `ClientRequestToken`, and maps its failures (classified in table/transaction-failures.ts).
  */
-import { sendTransaction } from '../../table/short-placeholders.js';
 import { randomUUID } from 'node:crypto';
 import type { AttributeValue, DynamoDBClient, TransactWriteItem, TransactWriteItemsCommandInput } from '@aws-sdk/client-dynamodb';
 import { InvalidBatchError, SessionConflictError, SessionNotFoundError, type ActiveModel, type SessionEntry } from '@panto/core/store-kit';
@@ -15,6 +14,7 @@ import { getMetaItem } from '../../meta/meta-item.js';
 import { deletePartialItem } from '../../partial/partial-answer.js';
 import { isOwnersItem } from '../../meta/visibility.js';
 import { ATTR } from '../../table/attributes.js';
+import { sendTransaction } from '../../table/short-placeholders.js';
 import {
   APPEND_CONDITION,
   APPEND_CONDITION_EMPTY,

@@ -5,11 +5,11 @@
  * alone when no append carries them (`sendExtras`). The usage ledger uses them
  * (functions/src/services/usage-hold.ts); the store knows nothing of what they mean.
  */
-import { sendTransaction } from '../../table/short-placeholders.js';
 import { randomUUID } from 'node:crypto';
 import type { AttributeValue, DynamoDBClient, TransactWriteItem, TransactWriteItemsCommandInput } from '@aws-sdk/client-dynamodb';
 import type { SessionEntry } from '@panto/core';
 import { sdkErrorName } from '../../table/sdk-errors.js';
+import { sendTransaction } from '../../table/short-placeholders.js';
 
 /** One extra write whose condition did not hold: its index in the extra writes, and the item as it was (when it returned one). */
 export interface ExtraRefusal {
